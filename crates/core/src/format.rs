@@ -1,0 +1,241 @@
+//! The on-disk puzzle format, as deserialized from TOML.
+//!
+//! These types mirror the files field by field; `puzzles/FORMAT.md` documents
+//! the same fields for puzzle authors. They are checked and turned into the
+//! validated model ([`crate::model`]) by [`crate::load`]. Unknown fields are
+//! rejected so that a typo in a manifest is an error, not a silent default.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The only `format_version` this crate reads. Bump it when a manifest that
+/// was valid before would change meaning.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// `puzzles/index.toml`: the ordered list of puzzle folders.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IndexFile {
+    /// Must equal [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// Puzzle folder names (which are also the puzzles' slugs), in the order
+    /// students meet them. Puzzle numbers are positions in this list, from 1.
+    pub order: Vec<String>,
+}
+
+/// `puzzles/<slug>/puzzle.toml`: one puzzle's manifest.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManifestFile {
+    /// Must equal [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// Title shown in the list and on the puzzle page, e.g. `"Map"`.
+    pub title: String,
+    /// Hints, revealed one at a time; at least two. Markdown.
+    #[serde(default)]
+    pub hints: Vec<String>,
+    /// Name of the CPU reference function (see [`crate::reference`]) that
+    /// computes the expected outputs of every case that does not give them
+    /// literally.
+    #[serde(default)]
+    pub reference: Option<String>,
+    /// Default output comparison for every case; exact when absent.
+    #[serde(default)]
+    pub compare: Option<CompareSpec>,
+    /// Storage buffers, in any order; bindings must be unique within group 0.
+    #[serde(rename = "buffer", default)]
+    pub buffers: Vec<BufferSpec>,
+    /// Uniform buffers: structs of 4-byte scalar fields.
+    #[serde(rename = "uniform", default)]
+    pub uniforms: Vec<UniformSpec>,
+    /// Test cases, in display order.
+    #[serde(rename = "case", default)]
+    pub cases: Vec<CaseSpec>,
+}
+
+/// Element type of a storage buffer. An `array<atomic<u32>>` in the shader is
+/// a `u32` buffer; an `array<atomic<i32>>` an `i32` one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ElementType {
+    /// 32-bit IEEE 754 float (WGSL `f32`).
+    F32,
+    /// 32-bit two's complement integer (WGSL `i32`).
+    I32,
+    /// 32-bit unsigned integer (WGSL `u32`).
+    U32,
+}
+
+impl ElementType {
+    /// The WGSL spelling, e.g. `"f32"`.
+    pub fn wgsl(self) -> &'static str {
+        match self {
+            ElementType::F32 => "f32",
+            ElementType::I32 => "i32",
+            ElementType::U32 => "u32",
+        }
+    }
+}
+
+/// What the shader does with a storage buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// Filled from the case, never compared.
+    Input,
+    /// Starts zeroed; compared against the expected values.
+    Output,
+    /// Filled from the case, then compared against the expected values.
+    InputOutput,
+}
+
+/// `[[buffer]]`: one storage buffer in bind group 0.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BufferSpec {
+    /// Name as the student's shader declares it, e.g. `"a"`; shown on grids.
+    pub name: String,
+    /// `@binding(n)` in `@group(0)`.
+    pub binding: u32,
+    /// Element type; `f32` when absent.
+    #[serde(rename = "type", default = "default_element_type")]
+    pub element: ElementType,
+    /// Input, output or input-output.
+    pub role: Role,
+}
+
+fn default_element_type() -> ElementType {
+    ElementType::F32
+}
+
+/// Scalar type of a uniform field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScalarType {
+    /// WGSL `f32`.
+    F32,
+    /// WGSL `i32`.
+    I32,
+    /// WGSL `u32`.
+    U32,
+}
+
+/// `[[uniform]]`: a uniform buffer holding a struct of 4-byte scalars, laid
+/// out in declaration order at 4-byte offsets (WGSL's layout for such a
+/// struct; the buffer is padded to a multiple of 16 bytes).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UniformSpec {
+    /// Name of the `var<uniform>` in the shader.
+    pub name: String,
+    /// `@binding(n)` in `@group(0)`.
+    pub binding: u32,
+    /// The struct's fields, in declaration order.
+    pub fields: Vec<FieldSpec>,
+}
+
+/// One field of a uniform struct.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldSpec {
+    /// Field name.
+    pub name: String,
+    /// Field type.
+    #[serde(rename = "type")]
+    pub scalar: ScalarType,
+}
+
+/// Output comparison. Exact when both tolerances are absent; otherwise an
+/// element passes when `|actual - expected| <= abs + rel * |expected|`
+/// (the rule of NumPy's `isclose`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompareSpec {
+    /// Absolute tolerance.
+    #[serde(default)]
+    pub abs: f64,
+    /// Relative tolerance, a fraction of `|expected|`.
+    #[serde(default)]
+    pub rel: f64,
+}
+
+/// `[[case]]`: one test case, i.e. one dispatch.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseSpec {
+    /// Optional label, e.g. `"ragged: 13 elements"`.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Hidden cases count for the verdict but never show their data.
+    #[serde(default)]
+    pub hidden: bool,
+    /// `@workgroup_size(x, y, z)`, substituted for `{{workgroupSize}}`.
+    pub workgroup_size: [u32; 3],
+    /// Number of workgroups dispatched per dimension, substituted for
+    /// `{{totalWorkgroups}}`.
+    pub workgroups: [u32; 3],
+    /// Workgroup memory size in elements per dimension; `{{smemSize}}` is the
+    /// product. Absent means the puzzle uses no workgroup memory (`{{smemSize}}`
+    /// becomes 1 so that a declaration stays valid WGSL).
+    #[serde(default)]
+    pub workgroup_memory: Option<[u32; 3]>,
+    /// Contents of the storage buffers by name: every input and
+    /// input-output buffer needs one; output buffers may give a display shape,
+    /// a length, or literal expected values.
+    #[serde(default)]
+    pub buffers: BTreeMap<String, BufferInit>,
+    /// Uniform values by uniform name, then field name.
+    #[serde(default)]
+    pub uniforms: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Overrides the puzzle's comparison for this case.
+    #[serde(default)]
+    pub compare: Option<CompareSpec>,
+}
+
+/// How a buffer is filled, and how it is displayed. Exactly one of `values`,
+/// `arange`, `fill` or `random` for inputs; none of them for outputs.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BufferInit {
+    /// Literal contents, flat and row-major.
+    #[serde(default)]
+    pub values: Option<Vec<f64>>,
+    /// `arange = n`: the values `start, start + 1, …, start + n - 1`.
+    #[serde(default)]
+    pub arange: Option<u32>,
+    /// First value of an `arange`; 0 when absent.
+    #[serde(default)]
+    pub start: Option<f64>,
+    /// `fill = v`: `len` copies of `v`.
+    #[serde(default)]
+    pub fill: Option<f64>,
+    /// Seeded pseudo-random integers, uniform in `[min, max]`.
+    #[serde(default)]
+    pub random: Option<RandomSpec>,
+    /// Number of elements, for `fill` and for outputs.
+    #[serde(default)]
+    pub len: Option<u32>,
+    /// Display shape `[rows, cols]`, row-major; `rows * cols` must equal the
+    /// length. A 1-D buffer when absent.
+    #[serde(default)]
+    pub shape: Option<[u32; 2]>,
+    /// Outputs only: literal expected values, flat and row-major. Otherwise the
+    /// puzzle's `reference` function computes them.
+    #[serde(default)]
+    pub expected: Option<Vec<f64>>,
+}
+
+/// Seeded pseudo-random integers.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RandomSpec {
+    /// Number of elements.
+    pub len: u32,
+    /// Smallest value (inclusive).
+    pub min: i64,
+    /// Largest value (inclusive).
+    pub max: i64,
+    /// Seed of the generator ([`crate::generate::SplitMix64`]); the same seed
+    /// gives the same values on every platform.
+    pub seed: u64,
+}

@@ -1,0 +1,238 @@
+//! Judging: comparing a dispatch's outputs with the expected values, and the
+//! outcomes the site and the command-line tool show.
+//!
+//! A student's broken shader is not an error of ours: compile errors, wrong
+//! answers and configurations the device cannot run are [`Outcome`]s.
+
+use crate::format::CompareSpec;
+use crate::model::{Case, Puzzle, Values};
+use serde::Serialize;
+
+/// Largest number of mismatching elements an outcome lists; the total is
+/// always counted.
+pub const MAX_LISTED_MISMATCHES: usize = 64;
+
+/// Severity of a compiler message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Stops compilation.
+    Error,
+    /// Compiles, but worth a look.
+    Warning,
+    /// Informational.
+    Info,
+}
+
+/// A compiler message, positioned in the student's own text (after the
+/// template column map).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// Error, warning or info.
+    pub severity: Severity,
+    /// The compiler's message.
+    pub message: String,
+    /// Line, from 1; `None` when the compiler gave no position.
+    pub line: Option<usize>,
+    /// Column, from 1, in characters.
+    pub column: Option<usize>,
+    /// Byte offset of the position in the student's text.
+    pub offset: Option<usize>,
+    /// Length of the marked span in bytes (at least 1 when positioned).
+    pub length: usize,
+}
+
+/// One element that differs from the expected value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ElementMismatch {
+    /// Buffer name.
+    pub buffer: String,
+    /// Flat, row-major index.
+    pub index: usize,
+    /// `[row, col]` when the buffer has a 2-D shape.
+    pub position: Option<[usize; 2]>,
+    /// Expected value, as text.
+    pub expected: String,
+    /// Value the dispatch wrote, as text.
+    pub actual: String,
+}
+
+/// What happened to one test case.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Every compared element matched.
+    Passed,
+    /// Some elements differ.
+    Mismatch {
+        /// Number of differing elements over all compared buffers.
+        total: usize,
+        /// The first [`MAX_LISTED_MISMATCHES`] of them.
+        mismatches: Vec<ElementMismatch>,
+    },
+    /// The shader did not compile, or the pipeline could not be created.
+    CompileError {
+        /// Compiler messages, errors first.
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// The case's configuration exceeds what the device allows, or does not
+    /// match the shader (e.g. a missing binding).
+    ConfigError {
+        /// What is wrong and what to try.
+        message: String,
+    },
+}
+
+impl Outcome {
+    /// Stable short name: `passed`, `mismatch`, `compile-error`,
+    /// `config-error`.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Outcome::Passed => "passed",
+            Outcome::Mismatch { .. } => "mismatch",
+            Outcome::CompileError { .. } => "compile-error",
+            Outcome::ConfigError { .. } => "config-error",
+        }
+    }
+
+    /// True for [`Outcome::Passed`].
+    pub fn passed(&self) -> bool {
+        matches!(self, Outcome::Passed)
+    }
+
+    /// A one-line summary for a student, e.g. `"3 of 16 elements differ"`.
+    pub fn summary(&self) -> String {
+        match self {
+            Outcome::Passed => "passed".into(),
+            Outcome::Mismatch { total, .. } if *total == 1 => "1 element differs from the expected value".into(),
+            Outcome::Mismatch { total, .. } => format!("{total} elements differ from the expected values"),
+            Outcome::CompileError { diagnostics } => match diagnostics.first() {
+                Some(d) => match d.line {
+                    Some(l) => format!("compile error at line {l}: {}", d.message),
+                    None => format!("compile error: {}", d.message),
+                },
+                None => "compile error".into(),
+            },
+            Outcome::ConfigError { message } => message.clone(),
+        }
+    }
+}
+
+/// Timing of one case, in milliseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Timing {
+    /// Wall time from submitting the dispatch to the read-back being mapped.
+    pub wall_ms: f64,
+    /// The compute pass alone, from GPU timestamp queries, where the adapter
+    /// supports them.
+    pub gpu_ms: Option<f64>,
+}
+
+/// The result of judging one case.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CaseResult {
+    /// The case's number, from 1.
+    pub case: usize,
+    /// Whether the case is hidden (its data must not be shown).
+    pub hidden: bool,
+    /// What happened.
+    pub outcome: Outcome,
+    /// Contents of each compared buffer after the dispatch, in binding order;
+    /// empty when the shader did not run.
+    #[serde(skip)]
+    pub actual: Vec<Values>,
+    /// Compiler warnings and infos of a shader that compiled.
+    pub warnings: Vec<Diagnostic>,
+    /// Timing; zero when the shader did not run.
+    pub timing: Timing,
+}
+
+/// Overall result of a run over every case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Every case passed.
+    Passed,
+    /// At least one case did not pass.
+    Failed,
+}
+
+/// The verdict over a set of case results; `Failed` when there are none.
+pub fn verdict(results: &[CaseResult]) -> Verdict {
+    if !results.is_empty() && results.iter().all(|r| r.outcome.passed()) {
+        Verdict::Passed
+    } else {
+        Verdict::Failed
+    }
+}
+
+/// True when `actual` is acceptable for `expected` under `compare`:
+/// `|actual - expected| <= abs + rel * |expected|`; exact when both are zero.
+/// NaN never matches; infinities match only themselves.
+pub fn close(expected: f64, actual: f64, compare: CompareSpec) -> bool {
+    if expected == actual {
+        return true;
+    }
+    if expected.is_nan() || actual.is_nan() || expected.is_infinite() || actual.is_infinite() {
+        return false;
+    }
+    (actual - expected).abs() <= compare.abs + compare.rel * expected.abs()
+}
+
+/// Compares the contents of each compared buffer (outputs and input-outputs,
+/// in binding order) with the case's expected values.
+pub fn judge(puzzle: &Puzzle, case: &Case, actual: &[Values]) -> Outcome {
+    let mut total = 0;
+    let mut mismatches = Vec::new();
+    for (k, i) in puzzle.compared_buffers().enumerate() {
+        let buffer = &puzzle.buffers[i];
+        let cb = &case.buffers[i];
+        let expected = cb.expected.as_ref().expect("the loader gives every compared buffer expected values");
+        let Some(got) = actual.get(k) else {
+            return Outcome::ConfigError { message: format!("no contents were read back for `{}`", buffer.name) };
+        };
+        for j in 0..expected.len() {
+            let (e, a) = (expected.get(j), if j < got.len() { got.get(j) } else { f64::NAN });
+            if !close(e, a, case.compare) {
+                total += 1;
+                if mismatches.len() < MAX_LISTED_MISMATCHES {
+                    mismatches.push(ElementMismatch {
+                        buffer: buffer.name.clone(),
+                        index: j,
+                        position: cb.shape.map(|[_, c]| [j / c as usize, j % c as usize]),
+                        expected: expected.format(j),
+                        actual: if j < got.len() { got.format(j) } else { "missing".into() },
+                    });
+                }
+            }
+        }
+    }
+    if total == 0 {
+        Outcome::Passed
+    } else {
+        Outcome::Mismatch { total, mismatches }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_comparison_by_default() {
+        let exact = CompareSpec::default();
+        assert!(close(1.0, 1.0, exact));
+        assert!(!close(1.0, 1.0 + 1e-7, exact));
+        assert!(!close(f64::NAN, f64::NAN, exact));
+        assert!(close(f64::INFINITY, f64::INFINITY, exact));
+    }
+
+    #[test]
+    fn tolerances_follow_isclose() {
+        let tol = CompareSpec { abs: 0.01, rel: 0.1 };
+        assert!(close(100.0, 110.0, tol));
+        assert!(!close(100.0, 110.1, tol));
+        assert!(close(0.0, 0.01, tol));
+        assert!(!close(1.0, f64::INFINITY, tol));
+    }
+}

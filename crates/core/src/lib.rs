@@ -1,0 +1,23 @@
+//! The pure core of GPU Puzzles: the puzzle model and its file format, the
+//! loader and validator, template substitution with a column map, CPU
+//! reference functions, judging, and the view models of grids.
+//!
+//! Architecture invariant: this crate knows nothing of wgpu, the DOM or
+//! Leptos. It is tested with plain `cargo test`, and both the GPU runner and
+//! the site build on it.
+
+pub mod format;
+pub mod generate;
+pub mod grid;
+pub mod judge;
+pub mod load;
+pub mod markdown;
+pub mod model;
+pub mod reference;
+pub mod template;
+pub mod wgsl;
+
+pub use format::{CompareSpec, ElementType, Role, FORMAT_VERSION};
+pub use judge::{CaseResult, Diagnostic, Outcome, Severity, Timing, Verdict};
+pub use load::{load_puzzle_set, Files, Problem};
+pub use model::{Buffer, Case, CaseBuffer, CaseConfig, Puzzle, PuzzleSet, Values};

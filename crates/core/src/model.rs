@@ -1,0 +1,255 @@
+//! The validated puzzle model: what the runner dispatches and the site shows.
+//!
+//! Every value here has been checked by [`crate::load`]: bindings are unique,
+//! every input has contents, every output has expected values, shapes match
+//! lengths. Code that receives a [`Puzzle`] need not check again.
+
+use crate::format::{CompareSpec, ElementType, Role, ScalarType};
+
+/// All puzzles, in the order of `puzzles/index.toml`.
+#[derive(Debug, Clone)]
+pub struct PuzzleSet {
+    /// Puzzles in order; `puzzles[i].number == i + 1`.
+    pub puzzles: Vec<Puzzle>,
+}
+
+impl PuzzleSet {
+    /// The puzzle with this slug, if any.
+    pub fn get(&self, slug: &str) -> Option<&Puzzle> {
+        self.puzzles.iter().find(|p| p.slug == slug)
+    }
+
+    /// Position of the puzzle with this slug in the order, from 0.
+    pub fn position(&self, slug: &str) -> Option<usize> {
+        self.puzzles.iter().position(|p| p.slug == slug)
+    }
+}
+
+/// One puzzle.
+#[derive(Debug, Clone)]
+pub struct Puzzle {
+    /// Position in the order, from 1.
+    pub number: usize,
+    /// Folder name, used in URLs and on the command line, e.g. `"map-2d"`.
+    pub slug: String,
+    /// Title, e.g. `"Map 2D"`.
+    pub title: String,
+    /// Statement, Markdown (rendered without raw HTML).
+    pub statement: String,
+    /// Starter WGSL with template placeholders and a `TODO` marker.
+    pub starter: String,
+    /// Hints in the order they are revealed, Markdown.
+    pub hints: Vec<String>,
+    /// Our reference solution (`shaders/<slug>.wgsl`), when the build has it.
+    pub solution: Option<String>,
+    /// Storage buffers, sorted by binding.
+    pub buffers: Vec<Buffer>,
+    /// Uniform buffers, sorted by binding.
+    pub uniforms: Vec<Uniform>,
+    /// Test cases, in display order; at least one.
+    pub cases: Vec<Case>,
+}
+
+impl Puzzle {
+    /// Indices into [`Puzzle::buffers`] of the buffers that are compared
+    /// (outputs and input-outputs), in binding order.
+    pub fn compared_buffers(&self) -> impl Iterator<Item = usize> + '_ {
+        self.buffers
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.role != Role::Input)
+            .map(|(i, _)| i)
+    }
+}
+
+/// A storage buffer declared by the puzzle, in bind group 0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Buffer {
+    /// Name as declared in the shader, e.g. `"out"`.
+    pub name: String,
+    /// `@binding(n)`.
+    pub binding: u32,
+    /// Element type.
+    pub element: ElementType,
+    /// Input, output or input-output.
+    pub role: Role,
+}
+
+/// A uniform buffer: a struct of 4-byte scalars at 4-byte offsets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Uniform {
+    /// Name of the `var<uniform>`.
+    pub name: String,
+    /// `@binding(n)`.
+    pub binding: u32,
+    /// Fields in declaration order: name and type.
+    pub fields: Vec<(String, ScalarType)>,
+}
+
+/// One test case: one dispatch with its buffers and expected outputs.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// Position in the puzzle's case list, from 1 (the `N` of `case-N`).
+    pub number: usize,
+    /// Label shown above the case.
+    pub name: String,
+    /// Hidden cases count for the verdict but never show their data.
+    pub hidden: bool,
+    /// The dispatch's configuration.
+    pub config: CaseConfig,
+    /// One entry per puzzle buffer, aligned with [`Puzzle::buffers`].
+    pub buffers: Vec<CaseBuffer>,
+    /// Bytes of each uniform buffer, aligned with [`Puzzle::uniforms`];
+    /// little-endian, padded with zeros to a multiple of 16 bytes.
+    pub uniforms: Vec<Vec<u8>>,
+    /// How outputs are compared.
+    pub compare: CompareSpec,
+}
+
+/// Workgroup size, dispatch size and workgroup memory size of a case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CaseConfig {
+    /// `@workgroup_size(x, y, z)`: invocations per workgroup per dimension.
+    pub workgroup_size: [u32; 3],
+    /// Workgroups dispatched per dimension (`dispatch_workgroups(x, y, z)`).
+    pub workgroups: [u32; 3],
+    /// Workgroup memory size in elements per dimension, if the puzzle uses
+    /// workgroup memory.
+    pub workgroup_memory: Option<[u32; 3]>,
+}
+
+impl CaseConfig {
+    /// Invocations per workgroup: the product of the workgroup size.
+    pub fn invocations_per_workgroup(&self) -> u64 {
+        self.workgroup_size.iter().map(|&v| v as u64).product()
+    }
+
+    /// Total invocations of the dispatch.
+    pub fn total_invocations(&self) -> u64 {
+        self.invocations_per_workgroup() * self.workgroups.iter().map(|&v| v as u64).product::<u64>()
+    }
+
+    /// Value of `{{smemSize}}`: the product of the workgroup memory size in
+    /// elements, or 1 when the puzzle uses none.
+    pub fn workgroup_memory_elements(&self) -> u64 {
+        self.workgroup_memory
+            .map(|m| m.iter().map(|&v| v as u64).product())
+            .unwrap_or(1)
+    }
+}
+
+/// A buffer's contents in one case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseBuffer {
+    /// Contents uploaded before the dispatch (zeros for outputs).
+    pub initial: Values,
+    /// Expected contents after the dispatch (outputs and input-outputs only).
+    pub expected: Option<Values>,
+    /// Display shape `[rows, cols]`, row-major; `None` for 1-D.
+    pub shape: Option<[u32; 2]>,
+}
+
+/// Typed buffer contents, flat and row-major.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Values {
+    /// `array<f32>`.
+    F32(Vec<f32>),
+    /// `array<i32>`.
+    I32(Vec<i32>),
+    /// `array<u32>` (also `array<atomic<u32>>`).
+    U32(Vec<u32>),
+}
+
+impl Values {
+    /// `len` zeros of the given type.
+    pub fn zeros(element: ElementType, len: usize) -> Values {
+        match element {
+            ElementType::F32 => Values::F32(vec![0.0; len]),
+            ElementType::I32 => Values::I32(vec![0; len]),
+            ElementType::U32 => Values::U32(vec![0; len]),
+        }
+    }
+
+    /// Element type.
+    pub fn element(&self) -> ElementType {
+        match self {
+            Values::F32(_) => ElementType::F32,
+            Values::I32(_) => ElementType::I32,
+            Values::U32(_) => ElementType::U32,
+        }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        match self {
+            Values::F32(v) => v.len(),
+            Values::I32(v) => v.len(),
+            Values::U32(v) => v.len(),
+        }
+    }
+
+    /// True when there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Element `i` widened to `f64` (exact for every 32-bit type).
+    pub fn get(&self, i: usize) -> f64 {
+        match self {
+            Values::F32(v) => v[i] as f64,
+            Values::I32(v) => v[i] as f64,
+            Values::U32(v) => v[i] as f64,
+        }
+    }
+
+    /// Element `i` as text: integers without a fraction, floats in the
+    /// shortest form that reads back to the same `f32` (`"1"`, `"0.5"`,
+    /// `"NaN"`, `"inf"`).
+    pub fn format(&self, i: usize) -> String {
+        match self {
+            Values::F32(v) => format_f32(v[i]),
+            Values::I32(v) => v[i].to_string(),
+            Values::U32(v) => v[i].to_string(),
+        }
+    }
+
+    /// The little-endian bytes a storage buffer holds: `4 * len` bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            Values::F32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            Values::I32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            Values::U32(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        }
+    }
+
+    /// Reads `bytes.len() / 4` little-endian elements; a trailing partial
+    /// element is ignored.
+    pub fn from_bytes(element: ElementType, bytes: &[u8]) -> Values {
+        let words = bytes.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]);
+        match element {
+            ElementType::F32 => Values::F32(words.map(f32::from_le_bytes).collect()),
+            ElementType::I32 => Values::I32(words.map(i32::from_le_bytes).collect()),
+            ElementType::U32 => Values::U32(words.map(u32::from_le_bytes).collect()),
+        }
+    }
+
+    /// The values as `f32`, if this is an `f32` buffer.
+    pub fn as_f32(&self) -> Option<&[f32]> {
+        match self {
+            Values::F32(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// Formats an `f32` for display: whole numbers without a fraction.
+pub fn format_f32(x: f32) -> String {
+    if x.is_nan() {
+        "NaN".to_string()
+    } else if x.is_infinite() {
+        if x > 0.0 { "inf" } else { "-inf" }.to_string()
+    } else {
+        // Rust's `Display` for floats is the shortest round-tripping form.
+        format!("{x}")
+    }
+}

@@ -1,0 +1,177 @@
+//! Template substitution, as the public WebGPU puzzle site does it, with a
+//! column map back to the student's text.
+//!
+//! `{{workgroupSize}}` becomes `x, y, z`, `{{totalWorkgroups}}` becomes
+//! `x, y, z` and `{{smemSize}}` the product of the workgroup memory size.
+//! Replacements never contain newlines, so line numbers are unchanged; only
+//! columns after a placeholder move, and [`Substituted::to_source`] moves
+//! them back.
+
+use crate::model::CaseConfig;
+
+/// The placeholders and what they stand for.
+pub const PLACEHOLDERS: [&str; 3] = ["{{workgroupSize}}", "{{totalWorkgroups}}", "{{smemSize}}"];
+
+/// Substituted shader text and the map back to the original.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Substituted {
+    /// The WGSL handed to the compiler.
+    pub text: String,
+    /// Replacements, in text order: (byte offset in the original, length of
+    /// the placeholder in bytes, length of the replacement in bytes).
+    edits: Vec<(usize, usize, usize)>,
+}
+
+/// A position in the student's own text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourcePos {
+    /// Byte offset into the student's text.
+    pub offset: usize,
+    /// Line, from 1.
+    pub line: usize,
+    /// Column, from 1, in Unicode scalar values (characters).
+    pub column: usize,
+}
+
+/// The text each placeholder is replaced with for this configuration.
+pub fn replacements(config: &CaseConfig) -> [String; 3] {
+    let v = |a: [u32; 3]| format!("{}, {}, {}", a[0], a[1], a[2]);
+    [
+        v(config.workgroup_size),
+        v(config.workgroups),
+        config.workgroup_memory_elements().to_string(),
+    ]
+}
+
+/// Replaces every placeholder in `source` for `config`.
+pub fn substitute(source: &str, config: &CaseConfig) -> Substituted {
+    let reps = replacements(config);
+    let mut text = String::with_capacity(source.len() + 32);
+    let mut edits = Vec::new();
+    let mut rest = 0;
+    while let Some(found) = next_placeholder(&source[rest..]) {
+        let (at, which) = (rest + found.0, found.1);
+        text.push_str(&source[rest..at]);
+        text.push_str(&reps[which]);
+        edits.push((at, PLACEHOLDERS[which].len(), reps[which].len()));
+        rest = at + PLACEHOLDERS[which].len();
+    }
+    text.push_str(&source[rest..]);
+    Substituted { text, edits }
+}
+
+fn next_placeholder(s: &str) -> Option<(usize, usize)> {
+    PLACEHOLDERS
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| s.find(p).map(|at| (at, i)))
+        .min()
+}
+
+impl Substituted {
+    /// Maps a byte offset in [`Substituted::text`] back to a byte offset in
+    /// the original. An offset inside a replacement maps to the start of its
+    /// placeholder.
+    pub fn to_source_offset(&self, offset: usize) -> usize {
+        let mut shift: isize = 0;
+        for &(orig_at, orig_len, new_len) in &self.edits {
+            let new_at = (orig_at as isize + shift) as usize;
+            if offset < new_at {
+                break;
+            }
+            if offset < new_at + new_len {
+                return orig_at;
+            }
+            shift += new_len as isize - orig_len as isize;
+        }
+        (offset as isize - shift).max(0) as usize
+    }
+
+    /// Maps a 1-based (line, column in bytes) position of the substituted
+    /// text, as compilers report it, to the student's text.
+    pub fn to_source(&self, original: &str, line: usize, column_bytes: usize) -> SourcePos {
+        let offset = offset_of_line(&self.text, line) + column_bytes.saturating_sub(1);
+        position_of_offset(original, self.to_source_offset(offset.min(self.text.len())))
+    }
+}
+
+/// Byte offset where 1-based `line` starts (the text's end if it has fewer).
+pub fn offset_of_line(text: &str, line: usize) -> usize {
+    if line <= 1 {
+        return 0;
+    }
+    text.match_indices('\n').nth(line - 2).map(|(i, _)| i + 1).unwrap_or(text.len())
+}
+
+/// Line and character column (both from 1) of a byte offset; offsets inside
+/// a character or past the end are clamped.
+pub fn position_of_offset(text: &str, offset: usize) -> SourcePos {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    SourcePos {
+        offset,
+        line: before.matches('\n').count() + 1,
+        column: before[line_start..].chars().count() + 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> CaseConfig {
+        CaseConfig { workgroup_size: [16, 1, 1], workgroups: [2, 1, 1], workgroup_memory: Some([8, 2, 1]) }
+    }
+
+    #[test]
+    fn substitutes_every_placeholder_like_the_public_site() {
+        let s = substitute(
+            "const wgs = vec3({{workgroupSize}});\nconst twg = vec3({{totalWorkgroups}});\nvar<workgroup> smem: array<f32, {{smemSize}}>;",
+            &config(),
+        );
+        assert_eq!(
+            s.text,
+            "const wgs = vec3(16, 1, 1);\nconst twg = vec3(2, 1, 1);\nvar<workgroup> smem: array<f32, 16>;"
+        );
+    }
+
+    #[test]
+    fn smem_is_one_without_workgroup_memory() {
+        let c = CaseConfig { workgroup_memory: None, ..config() };
+        assert_eq!(substitute("{{smemSize}}", &c).text, "1");
+    }
+
+    #[test]
+    fn columns_after_a_placeholder_map_back() {
+        let src = "@compute @workgroup_size({{workgroupSize}}) fn main(x: foo) {}";
+        let s = substitute(src, &config());
+        let col_in_text = s.text.find("foo").unwrap() + 1;
+        let p = s.to_source(src, 1, col_in_text);
+        assert_eq!(p.column, src.find("foo").unwrap() + 1);
+        assert_eq!(&src[p.offset..p.offset + 3], "foo");
+    }
+
+    #[test]
+    fn a_position_inside_a_replacement_points_at_the_placeholder() {
+        let src = "a {{smemSize}} b {{workgroupSize}} c";
+        let s = substitute(src, &config());
+        let inside = s.text.find("16, 1").unwrap() + 2;
+        assert_eq!(s.to_source_offset(inside), src.find("{{workgroupSize}}").unwrap());
+        assert_eq!(s.to_source_offset(s.text.len() - 1), src.len() - 1);
+    }
+
+    #[test]
+    fn lines_are_kept_and_columns_count_characters() {
+        let src = "// é\nlet x = {{smemSize}}; bad";
+        let s = substitute(src, &config());
+        assert_eq!(s.text.lines().count(), src.lines().count());
+        let col = s.text.lines().nth(1).unwrap().find("bad").unwrap() + 1;
+        let p = s.to_source(src, 2, col);
+        assert_eq!((p.line, p.column), (2, src.lines().nth(1).unwrap().find("bad").unwrap() + 1));
+        assert_eq!(position_of_offset(src, 4), SourcePos { offset: 3, line: 1, column: 4 });
+    }
+}

@@ -1,0 +1,177 @@
+//! A light scan of the resource declarations in a student's WGSL.
+//!
+//! WebGPU requires a bind group layout entry to match the shader's access
+//! mode exactly (`var<storage, read>` needs a read-only storage entry), and a
+//! pipeline built with an automatic layout only lists the bindings the shader
+//! statically uses. To accept both `read` and `read_write` declarations as
+//! well as declared-but-unused bindings, the runner builds an explicit layout
+//! from what this scan finds. It is not a parser: it strips comments and
+//! reads `@group(g) @binding(b) var<space, access>` sequences. Anything it
+//! misreads surfaces as a pipeline error from the real compiler.
+
+use std::collections::BTreeMap;
+
+/// How a shader declares a binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Declared {
+    /// `var<storage>` or `var<storage, read>`.
+    StorageRead,
+    /// `var<storage, read_write>`.
+    StorageReadWrite,
+    /// `var<uniform>`.
+    Uniform,
+}
+
+/// A declared binding: group, binding and address space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Declaration {
+    /// `@group(g)`.
+    pub group: u32,
+    /// `@binding(b)`.
+    pub binding: u32,
+    /// Address space and access mode.
+    pub declared: Declared,
+}
+
+/// Scans `source` for resource declarations, keyed by binding number (the
+/// last one wins if a binding is declared twice; the compiler reports that).
+pub fn declarations(source: &str) -> BTreeMap<u32, Declaration> {
+    let text = strip_comments(source);
+    let mut out = BTreeMap::new();
+    let mut group = None;
+    let mut binding = None;
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(['@', 'v', ';', '{', '}']) {
+        rest = &rest[at..];
+        if let Some(after) = rest.strip_prefix('@') {
+            let after = after.trim_start();
+            let name_len = after.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(after.len());
+            let (name, tail) = after.split_at(name_len);
+            let value = attribute_value(tail);
+            match name {
+                "group" => group = value,
+                "binding" => binding = value,
+                _ => {}
+            }
+            rest = &after[name_len..];
+        } else if rest.starts_with("var") && !is_ident_char(rest[3..].chars().next()) && starts_token(&text, text.len() - rest.len()) {
+            let tail = rest[3..].trim_start();
+            if let (Some(args), Some(b)) = (tail.strip_prefix('<'), binding) {
+                let inner: String = args.chars().take_while(|&c| c != '>').filter(|c| !c.is_whitespace()).collect();
+                let mut parts = inner.split(',');
+                let declared = match (parts.next(), parts.next()) {
+                    (Some("storage"), None | Some("read")) => Some(Declared::StorageRead),
+                    (Some("storage"), Some("read_write")) => Some(Declared::StorageReadWrite),
+                    (Some("uniform"), _) => Some(Declared::Uniform),
+                    _ => None,
+                };
+                if let Some(declared) = declared {
+                    out.insert(b, Declaration { group: group.unwrap_or(0), binding: b, declared });
+                }
+            }
+            group = None;
+            binding = None;
+            rest = &rest[3..];
+        } else {
+            if !rest.starts_with('v') {
+                group = None;
+                binding = None;
+            }
+            rest = &rest[1..];
+        }
+    }
+    out
+}
+
+fn is_ident_char(c: Option<char>) -> bool {
+    c.is_some_and(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// True when the character before `offset` cannot continue an identifier,
+/// so that a `var` found there starts a token (not the end of `myvar`).
+fn starts_token(text: &str, offset: usize) -> bool {
+    !is_ident_char(text[..offset].chars().next_back())
+}
+
+/// Parses `(123)` (with optional spaces and a `u`/`i` suffix).
+fn attribute_value(tail: &str) -> Option<u32> {
+    let inner = tail.trim_start().strip_prefix('(')?;
+    let end = inner.find(')')?;
+    inner[..end].trim().trim_end_matches(['u', 'i']).parse().ok()
+}
+
+/// Replaces `//` line comments and (nested) `/* */` block comments with
+/// spaces, keeping every byte offset and newline.
+pub fn strip_comments(source: &str) -> String {
+    let bytes = source.as_bytes();
+    let mut out = String::with_capacity(source.len());
+    let mut i = 0;
+    let mut depth = 0usize;
+    let mut line_comment = false;
+    while i < bytes.len() {
+        let two = &bytes[i..(i + 2).min(bytes.len())];
+        if line_comment {
+            if bytes[i] == b'\n' {
+                line_comment = false;
+            }
+        } else if two == b"/*" {
+            depth += 1;
+            out.push_str("  ");
+            i += 2;
+            continue;
+        } else if depth > 0 && two == b"*/" {
+            depth -= 1;
+            out.push_str("  ");
+            i += 2;
+            continue;
+        } else if depth == 0 && two == b"//" {
+            line_comment = true;
+        }
+        let c = source[i..].chars().next().expect("in bounds at a char boundary");
+        if (line_comment || depth > 0) && c != '\n' {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+        i += c.len_utf8();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_access_modes_and_ignores_comments() {
+        let src = "@group(0) @binding(0) var<storage, read> a : array<f32>;\n\
+                   // @group(0) @binding(5) var<storage, read_write> nope : array<f32>;\n\
+                   /* @binding(6) var<uniform> no: u32; */\n\
+                   @group(0)\n@binding(1)\nvar < storage , read_write > out : array<f32>;\n\
+                   @group(0) @binding(2) var<storage> b : array<f32>;\n\
+                   @group(0) @binding(3u) var<uniform> params : Params;\n\
+                   var<workgroup> smem: array<f32, 8>;\n\
+                   fn f() { var x: f32; }";
+        let d = declarations(src);
+        assert_eq!(d.keys().copied().collect::<Vec<_>>(), [0, 1, 2, 3]);
+        assert_eq!(d[&0].declared, Declared::StorageRead);
+        assert_eq!(d[&1].declared, Declared::StorageReadWrite);
+        assert_eq!(d[&2].declared, Declared::StorageRead);
+        assert_eq!(d[&3].declared, Declared::Uniform);
+    }
+
+    #[test]
+    fn group_is_recorded() {
+        let d = declarations("@group(1) @binding(0) var<storage, read_write> a: array<u32>;");
+        assert_eq!(d[&0].group, 1);
+    }
+
+    #[test]
+    fn stripping_keeps_offsets() {
+        let src = "a /* é */ b // c\nd";
+        let s = strip_comments(src);
+        assert_eq!(s.len(), src.len());
+        assert_eq!(s.find('d'), src.find('d'));
+        assert!(!s.contains('c'));
+    }
+}

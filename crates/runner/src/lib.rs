@@ -1,0 +1,166 @@
+//! The GPU runner: runs a student's WGSL compute shader for each test case of
+//! a puzzle on a wgpu device, reads the outputs back and judges them.
+//!
+//! The same code builds natively (Vulkan, Metal or DX12; lavapipe on a
+//! machine without a GPU) for the command-line tool and the tests, and for
+//! wasm32, where wgpu's WebGPU backend hands the shader to the browser.
+//!
+//! Architecture invariant: this crate owns every wgpu call and knows nothing
+//! of the DOM or Leptos. A student's broken shader is an
+//! [`Outcome`](gpu_puzzles_core::Outcome); [`RunnerError`] is for our own
+//! failures (no adapter, lost device).
+
+mod limits;
+mod messages;
+mod run;
+
+pub use limits::check_config;
+pub use run::{judge_puzzle, run_case};
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Our own failures: the GPU could not be reached or stopped working.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum RunnerError {
+    /// No adapter: no GPU, no driver, or WebGPU disabled.
+    #[error("no GPU adapter was found ({detail}). {hint}")]
+    NoAdapter {
+        /// What wgpu reported.
+        detail: String,
+        /// What to do about it on this platform.
+        hint: &'static str,
+    },
+    /// The adapter refused to create a device.
+    #[error("the GPU adapter could not create a device: {0}")]
+    RequestDevice(String),
+    /// The device was lost (driver reset, GPU watchdog after a very long
+    /// dispatch, browser tab backgrounded); create a new [`Gpu`].
+    #[error("the GPU device was lost ({0}); a new one is needed")]
+    DeviceLost(String),
+    /// The dispatch did not finish within [`DISPATCH_TIMEOUT_MS`].
+    #[error("the dispatch did not finish within {0} ms: the shader may contain a loop that never ends")]
+    Timeout(u64),
+    /// Reading a buffer back failed.
+    #[error("reading results back from the GPU failed: {0}")]
+    Readback(String),
+}
+
+/// Longest a native dispatch may take before [`RunnerError::Timeout`], in
+/// milliseconds. In the browser the GPU process's own watchdog applies and
+/// shows up as [`RunnerError::DeviceLost`].
+pub const DISPATCH_TIMEOUT_MS: u64 = 10_000;
+
+#[cfg(target_arch = "wasm32")]
+const NO_ADAPTER_HINT: &str = "Use a browser with WebGPU (Chrome or Edge 113+, Safari 26+, Firefox 141+ on Windows); on Linux, Chrome needs chrome://flags/#enable-unsafe-webgpu and #enable-vulkan.";
+#[cfg(not(target_arch = "wasm32"))]
+const NO_ADAPTER_HINT: &str = "Without a GPU, install the lavapipe Vulkan driver (Debian/Ubuntu: `apt install mesa-vulkan-drivers`) and run with WGPU_BACKEND=vulkan.";
+
+/// A short description of the adapter, for reports and the page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdapterSummary {
+    /// Adapter name, e.g. `"llvmpipe (LLVM 15.0.6, 256 bits)"`.
+    pub name: String,
+    /// Backend, e.g. `"Vulkan"` or `"BrowserWebGpu"`.
+    pub backend: String,
+    /// Driver name and version where the backend reports them.
+    pub driver: String,
+    /// Whether GPU timestamp queries are available for timing.
+    pub timestamps: bool,
+}
+
+/// A device and its queue, created once and reused for every run.
+#[derive(Debug)]
+pub struct Gpu {
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
+    pub(crate) timestamps: bool,
+    summary: AdapterSummary,
+    lost: Arc<AtomicBool>,
+    lost_reason: Arc<Mutex<String>>,
+}
+
+impl Gpu {
+    /// Requests an adapter (high performance preferred) and a device with
+    /// WebGPU's default limits, so that every student gets the same limits
+    /// whatever their GPU (16 KiB of workgroup memory, 256 invocations per
+    /// workgroup; <https://www.w3.org/TR/webgpu/#limits>). Timestamp queries
+    /// are enabled when the adapter offers them.
+    ///
+    /// # Errors
+    /// [`RunnerError::NoAdapter`] with a hint for this platform, or
+    /// [`RunnerError::RequestDevice`].
+    pub async fn new() -> Result<Gpu, RunnerError> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| RunnerError::NoAdapter { detail: e.to_string(), hint: NO_ADAPTER_HINT })?;
+        let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+        let required_features = if timestamps { wgpu::Features::TIMESTAMP_QUERY } else { wgpu::Features::empty() };
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("gpu-puzzles"),
+                required_features,
+                required_limits: wgpu::Limits::default(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| RunnerError::RequestDevice(e.to_string()))?;
+        let info = adapter.get_info();
+        let lost = Arc::new(AtomicBool::new(false));
+        let lost_reason = Arc::new(Mutex::new(String::new()));
+        {
+            let (lost, lost_reason) = (lost.clone(), lost_reason.clone());
+            device.set_device_lost_callback(move |reason, message| {
+                if let Ok(mut r) = lost_reason.lock() {
+                    *r = format!("{reason:?}: {message}");
+                }
+                lost.store(true, Ordering::SeqCst);
+            });
+        }
+        Ok(Gpu {
+            device,
+            queue,
+            timestamps,
+            summary: AdapterSummary {
+                name: info.name,
+                backend: format!("{:?}", info.backend),
+                driver: format!("{} {}", info.driver, info.driver_info).trim().to_string(),
+                timestamps,
+            },
+            lost,
+            lost_reason,
+        })
+    }
+
+    /// The adapter this device came from.
+    pub fn adapter(&self) -> &AdapterSummary {
+        &self.summary
+    }
+
+    /// The device's limits (WebGPU's defaults).
+    pub fn limits(&self) -> wgpu::Limits {
+        self.device.limits()
+    }
+
+    /// True once the device has been lost; create a new [`Gpu`] then.
+    pub fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::SeqCst)
+    }
+
+    pub(crate) fn lost_error(&self) -> RunnerError {
+        let reason = self.lost_reason.lock().map(|r| r.clone()).unwrap_or_default();
+        RunnerError::DeviceLost(if reason.is_empty() { "no reason given".into() } else { reason })
+    }
+
+    pub(crate) fn mark_lost(&self, reason: &str) {
+        if let Ok(mut r) = self.lost_reason.lock() {
+            *r = reason.to_string();
+        }
+        self.lost.store(true, Ordering::SeqCst);
+    }
+}

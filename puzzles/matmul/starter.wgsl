@@ -1,0 +1,20 @@
+// Per test case, the page replaces {{workgroupSize}}, {{totalWorkgroups}}
+// and {{smemSize}} with the values shown above the grids.
+const wgs = vec3({{workgroupSize}});   // invocations per workgroup (x, y, z)
+const twg = vec3({{totalWorkgroups}}); // workgroups in the dispatch (x, y, z)
+
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
+@group(0) @binding(2) var<storage, read_write> output: array<f32>;
+var<workgroup> a_shared: array<f32, {{smemSize}}>; // a tile of a
+var<workgroup> b_shared: array<f32, {{smemSize}}>; // a tile of b
+
+@compute @workgroup_size({{workgroupSize}})
+fn main(
+    @builtin(local_invocation_id) local_id: vec3<u32>,
+    @builtin(global_invocation_id) global_id: vec3<u32>,
+    @builtin(workgroup_id) workgroup_id: vec3<u32>,
+) {
+    // TODO: compute output[i * size + j] = sum over k of a[i * size + k] * b[k * size + j],
+    // first directly, then tile by tile through a_shared and b_shared.
+}

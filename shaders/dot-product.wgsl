@@ -1,0 +1,22 @@
+// Dot Product: products in workgroup memory, then one invocation sums them.
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out: array<f32>;
+var<workgroup> smem: array<f32, {{smemSize}}>;
+
+@compute @workgroup_size({{workgroupSize}})
+fn main(@builtin(local_invocation_id) local_id: vec3<u32>) {
+    let i = local_id.x;
+    let n = arrayLength(&a);
+    if (i < n) {
+        smem[i] = a[i] * b[i];
+    }
+    workgroupBarrier();
+    if (i == 0u) {
+        var sum = 0.0;
+        for (var k = 0u; k < n; k++) {
+            sum += smem[k];
+        }
+        out[0] = sum;
+    }
+}

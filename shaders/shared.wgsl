@@ -1,0 +1,20 @@
+// Shared: stage each element through workgroup memory, with a barrier in between.
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+var<workgroup> smem: array<f32, {{smemSize}}>;
+
+@compute @workgroup_size({{workgroupSize}})
+fn main(
+    @builtin(local_invocation_id) local_id: vec3<u32>,
+    @builtin(global_invocation_id) global_id: vec3<u32>,
+) {
+    let i = global_id.x;
+    let n = arrayLength(&a);
+    if (i < n) {
+        smem[local_id.x] = a[i];
+    }
+    workgroupBarrier();
+    if (i < n) {
+        out[i] = smem[local_id.x] + 10.0;
+    }
+}
