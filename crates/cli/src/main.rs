@@ -1,1 +1,281 @@
-fn main() {}
+//! `gpu-puzzles`: the command-line tool for workshop hosts and CI.
+//!
+//! - `gpu-puzzles list [--json]`: number, slug and title of every puzzle.
+//! - `gpu-puzzles check`: validates every puzzle folder and judges every
+//!   starter (must fail) and reference solution (must pass) on a real GPU.
+//! - `gpu-puzzles check --puzzle <slug> --solution <file.wgsl> [--json]`:
+//!   judges one solution file; exit status 0 only when every case passed.
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Verdict};
+use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
+use gpu_puzzles_core::{Puzzle, PuzzleSet};
+use gpu_puzzles_runner::{judge_puzzle, Gpu};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "gpu-puzzles", version, about = "List, check and judge GPU Puzzles on a real GPU adapter")]
+struct Cli {
+    /// Repository root holding `puzzles/` and `shaders/`.
+    #[arg(long, global = true, default_value = ".")]
+    root: PathBuf,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the number, slug and title of every puzzle.
+    List {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate the puzzle set, or judge one solution with --puzzle and --solution.
+    Check {
+        /// Slug of the puzzle to judge (with --solution).
+        #[arg(long, requires = "solution")]
+        puzzle: Option<String>,
+        /// WGSL file to judge (with --puzzle).
+        #[arg(long, requires = "puzzle")]
+        solution: Option<PathBuf>,
+        /// Machine-readable report.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<bool> {
+    match cli.command {
+        Command::List { json } => {
+            let set = load(&cli.root)?;
+            list(&set, json)?;
+            Ok(true)
+        }
+        Command::Check { puzzle: Some(slug), solution: Some(file), json } => {
+            let set = load(&cli.root)?;
+            let Some(puzzle) = set.get(&slug) else {
+                let slugs: Vec<_> = set.puzzles.iter().map(|p| p.slug.as_str()).collect();
+                bail!("no puzzle `{slug}`; the puzzles are: {}", slugs.join(", "));
+            };
+            let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            let gpu = gpu()?;
+            let results = pollster::block_on(judge_puzzle(&gpu, puzzle, &source))?;
+            report(puzzle, &file, &gpu, &results, json)?;
+            Ok(verdict(&results) == Verdict::Passed)
+        }
+        Command::Check { json, .. } => check_all(&cli.root, json),
+    }
+}
+
+fn puzzles_dir(root: &Path) -> Result<PathBuf> {
+    let dir = root.join("puzzles");
+    if !dir.join("index.toml").is_file() {
+        bail!("no puzzles/index.toml under {}: run from the repository root or pass --root <dir>", root.display());
+    }
+    Ok(dir)
+}
+
+fn load(root: &Path) -> Result<PuzzleSet> {
+    let files = read_dir(&puzzles_dir(root)?).map_err(anyhow::Error::msg)?;
+    let solutions = read_solutions(&root.join("shaders")).ok();
+    load_puzzle_set(&files, solutions.as_ref()).map_err(|problems| {
+        let lines: Vec<String> = problems.iter().map(|p| format!("  puzzles/{p}")).collect();
+        anyhow::anyhow!("the puzzle set has {} problem(s):\n{}", problems.len(), lines.join("\n"))
+    })
+}
+
+fn gpu() -> Result<Gpu> {
+    let gpu = pollster::block_on(Gpu::new()).context("cannot judge without a GPU adapter")?;
+    Ok(gpu)
+}
+
+fn list(set: &PuzzleSet, json: bool) -> Result<()> {
+    #[derive(Serialize)]
+    struct Row<'a> {
+        number: usize,
+        slug: &'a str,
+        title: &'a str,
+        cases: usize,
+        hidden: usize,
+    }
+    let rows: Vec<Row> = set
+        .puzzles
+        .iter()
+        .map(|p| Row {
+            number: p.number,
+            slug: &p.slug,
+            title: &p.title,
+            cases: p.cases.len(),
+            hidden: p.cases.iter().filter(|c| c.hidden).count(),
+        })
+        .collect();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        for r in rows {
+            println!("{:>3}  {:<14} {}", r.number, r.slug, r.title);
+        }
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    puzzle: &'a str,
+    solution: String,
+    status: Verdict,
+    adapter: String,
+    cases: Vec<CaseReport<'a>>,
+}
+
+#[derive(Serialize)]
+struct CaseReport<'a> {
+    #[serde(flatten)]
+    result: &'a CaseResult,
+    name: &'a str,
+    summary: String,
+}
+
+fn report(puzzle: &Puzzle, file: &Path, gpu: &Gpu, results: &[CaseResult], json: bool) -> Result<()> {
+    let status = verdict(results);
+    if json {
+        let report = Report {
+            puzzle: &puzzle.slug,
+            solution: file.display().to_string(),
+            status,
+            adapter: format!("{} ({})", gpu.adapter().name, gpu.adapter().backend),
+            cases: results
+                .iter()
+                .map(|r| CaseReport { result: r, name: &puzzle.cases[r.case - 1].name, summary: r.outcome.summary() })
+                .collect(),
+        };
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    println!("{} — {} on {}", puzzle.title, file.display(), gpu.adapter().name);
+    for r in results {
+        let case = &puzzle.cases[r.case - 1];
+        let label = if case.hidden { format!("{} (hidden)", case.name) } else { case.name.clone() };
+        println!("  {:<36} {:<14} {:>8.2} ms  {}", label, r.outcome.status(), r.timing.wall_ms, r.outcome.summary());
+        match &r.outcome {
+            Outcome::CompileError { diagnostics } => {
+                for d in diagnostics {
+                    match (d.line, d.column) {
+                        (Some(l), Some(c)) => println!("      {}:{l}:{c}: {}", file.display(), d.message),
+                        _ => println!("      {}: {}", file.display(), d.message),
+                    }
+                }
+            }
+            Outcome::Mismatch { mismatches, .. } if !case.hidden => {
+                for m in mismatches.iter().take(8) {
+                    let at = match m.position {
+                        Some([r, c]) => format!("[{r}][{c}]"),
+                        None => format!("[{}]", m.index),
+                    };
+                    println!("      {}{at}: expected {}, got {}", m.buffer, m.expected, m.actual);
+                }
+            }
+            _ => {}
+        }
+        for w in &r.warnings {
+            println!("      warning at line {}: {}", w.line.unwrap_or(0), w.message);
+        }
+    }
+    println!("{}", if status == Verdict::Passed { "PASSED" } else { "FAILED" });
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct PuzzleCheck {
+    number: usize,
+    slug: String,
+    title: String,
+    shown: usize,
+    hidden: usize,
+    starter: String,
+    solution: String,
+    ok: bool,
+}
+
+/// Validates the whole set, then judges every starter (must fail) and every
+/// reference solution (must pass) on the GPU.
+fn check_all(root: &Path, json: bool) -> Result<bool> {
+    let files = read_dir(&puzzles_dir(root)?).map_err(anyhow::Error::msg)?;
+    let solutions = read_solutions(&root.join("shaders")).map_err(anyhow::Error::msg)?;
+    let set = match load_puzzle_set(&files, Some(&solutions)) {
+        Ok(set) => set,
+        Err(problems) => {
+            println!("{} problem(s) in puzzles/:", problems.len());
+            for p in problems {
+                println!("  puzzles/{p}");
+            }
+            return Ok(false);
+        }
+    };
+    let gpu = gpu()?;
+    let started = std::time::Instant::now();
+    let mut rows = Vec::new();
+    for p in &set.puzzles {
+        let starter = pollster::block_on(judge_puzzle(&gpu, p, &p.starter))?;
+        let starter_ok = verdict(&starter) == Verdict::Failed;
+        let (solution_text, solution_ok) = match &p.solution {
+            None => ("missing shaders/".to_string() + &p.slug + ".wgsl", false),
+            Some(src) => {
+                let results = pollster::block_on(judge_puzzle(&gpu, p, src))?;
+                let passed = results.iter().filter(|r| r.outcome.passed()).count();
+                let failed: Vec<String> =
+                    results.iter().filter(|r| !r.outcome.passed()).map(|r| format!("case {}: {}", r.case, r.outcome.summary())).collect();
+                if failed.is_empty() {
+                    (format!("passes {passed}/{}", results.len()), true)
+                } else {
+                    (format!("FAILS {}", failed.join("; ")), false)
+                }
+            }
+        };
+        rows.push(PuzzleCheck {
+            number: p.number,
+            slug: p.slug.clone(),
+            title: p.title.clone(),
+            shown: p.cases.iter().filter(|c| !c.hidden).count(),
+            hidden: p.cases.iter().filter(|c| c.hidden).count(),
+            starter: if starter_ok { "fails (good)".into() } else { "PASSES: it must fail as shipped".into() },
+            solution: solution_text,
+            ok: starter_ok && solution_ok,
+        });
+    }
+    let ok = rows.iter().all(|r| r.ok);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        println!("{:>3}  {:<14} {:<18} {:>5} {:>6}  {:<14} {}", "#", "slug", "title", "shown", "hidden", "starter", "reference solution");
+        for r in &rows {
+            println!("{:>3}  {:<14} {:<18} {:>5} {:>6}  {:<14} {}", r.number, r.slug, r.title, r.shown, r.hidden, r.starter, r.solution);
+        }
+        let cases: usize = rows.iter().map(|r| r.shown + r.hidden).sum();
+        println!(
+            "{} puzzles, {cases} cases, on {} ({}), in {:.1} s: {}",
+            rows.len(),
+            gpu.adapter().name,
+            gpu.adapter().backend,
+            started.elapsed().as_secs_f64(),
+            if ok { "all good" } else { "PROBLEMS" }
+        );
+    }
+    Ok(ok)
+}
