@@ -1,1 +1,4 @@
-fn main() {}
+//! Mounts the site; everything else is in the library so tests can use it.
+fn main() {
+    gpu_puzzles_web::start();
+}

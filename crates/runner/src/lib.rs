@@ -157,6 +157,7 @@ impl Gpu {
         RunnerError::DeviceLost(if reason.is_empty() { "no reason given".into() } else { reason })
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn mark_lost(&self, reason: &str) {
         if let Ok(mut r) = self.lost_reason.lock() {
             *r = reason.to_string();

@@ -1,0 +1,87 @@
+// Shared pieces of the browser tests: a static file server for dist/ under a
+// sub-path, Chromium with (or without) WebGPU, and a page object that drives
+// the site as a student would.
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const DIST = process.env.GPU_PUZZLES_DIST || path.join(ROOT, "dist");
+/** The site is served under this sub-path, as a workshop host might. */
+export const BASE = "/workshop/gpu-puzzles/";
+
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".png": "image/png", ".json": "application/json" };
+
+/** Serves DIST under BASE on 127.0.0.1 (a plain static server: no rewrites). */
+export async function serve() {
+  if (!fs.existsSync(path.join(DIST, "index.html"))) throw new Error(`no built site in ${DIST}: run trunk build first`);
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://x");
+    if (!url.pathname.startsWith(BASE)) { res.writeHead(404); res.end("not found"); return; }
+    let rel = decodeURIComponent(url.pathname.slice(BASE.length)) || "index.html";
+    if (rel.endsWith("/")) rel += "index.html";
+    const file = path.join(DIST, rel);
+    if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) { res.writeHead(404); res.end("not found"); return; }
+    res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  return { server, url: (q = "") => `${origin}${BASE}${q}` };
+}
+
+const QUIET = ["--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
+/** Chromium flags that give headless Chromium a WebGPU adapter (SwiftShader). */
+export const WEBGPU_FLAGS = ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader", "--enable-features=Vulkan"];
+
+/** Launches Debian's Chromium, with WebGPU unless `webgpu` is false. */
+export async function launch({ webgpu = true } = {}) {
+  const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
+  if (!fs.existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: install Debian's chromium package`);
+  return chromium.launch({ executablePath, headless: true, args: [...QUIET, ...(webgpu ? WEBGPU_FLAGS : [])] });
+}
+
+/** A page object for one puzzle page. */
+export class PuzzlePage {
+  constructor(page) { this.page = page; }
+  testid(id) { return this.page.locator(`[data-testid="${id}"]`); }
+
+  async open(url) {
+    await this.page.goto(url);
+    await this.testid("editor").locator(".cm-content").waitFor();
+  }
+
+  /** Replaces the editor's text the way a student pastes: select all, insert. */
+  async setCode(text) {
+    const content = this.testid("editor").locator(".cm-content");
+    await content.click();
+    await this.page.keyboard.press("ControlOrMeta+A");
+    await this.page.keyboard.press("Delete");
+    await this.page.keyboard.insertText(text);
+  }
+
+  async code() {
+    return this.testid("editor").locator(".cm-editor").evaluate((el) => el.editorView.state.doc.toString());
+  }
+
+  /** Clicks Run and waits for a final verdict; returns its data-status. */
+  async run({ timeout = 60_000 } = {}) {
+    await this.testid("run-button").click();
+    const verdict = this.testid("verdict");
+    await this.page.waitForFunction(() => {
+      const v = document.querySelector('[data-testid="verdict"]');
+      return v && ["passed", "failed", "error"].includes(v.dataset.status);
+    }, null, { timeout });
+    return verdict.getAttribute("data-status");
+  }
+
+  async caseStatuses() {
+    return this.page.$$eval('[data-testid^="case-"]', (els) => els.map((e) => e.dataset.status));
+  }
+
+  async gridValues(id) {
+    return this.page.$$eval(`[data-testid="${id}"] td`, (tds) => tds.map((td) => td.dataset.value));
+  }
+}

@@ -1,0 +1,170 @@
+// The site, driven as a student drives it, in headless Chromium with real
+// WebGPU (SwiftShader). Expected values come from the puzzle data (computed
+// by the CPU reference functions at build time), never from a GPU run.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { ROOT, serve, launch, PuzzlePage } from "./harness.mjs";
+
+const order = fs.readFileSync(path.join(ROOT, "puzzles/index.toml"), "utf8").match(/"([a-z0-9-]+)"/g).map((s) => s.slice(1, -1));
+let site, browser;
+
+before(async () => {
+  site = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  site?.server.close();
+});
+
+async function newPage(b = browser) {
+  const page = await b.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  return { page, p: new PuzzlePage(page), errors };
+}
+
+test("the list shows every puzzle, and the site works under a sub-path", async () => {
+  const { page, errors } = await newPage();
+  await page.goto(site.url());
+  const items = page.locator('[data-testid="puzzle-list"] li');
+  await items.first().waitFor();
+  assert.equal(await items.count(), order.length);
+  assert.equal(order.length, 14);
+  await page.locator('[data-testid="puzzle-list"] a').nth(4).click();
+  await page.locator('[data-testid="puzzle-title"]').waitFor();
+  assert.match(await page.locator('[data-testid="puzzle-title"]').innerText(), /^5\. Broadcast/);
+  assert.ok(page.url().endsWith("?puzzle=broadcast"), page.url());
+  await page.waitForFunction(() => document.querySelector('[data-testid="gpu-status"]').textContent.startsWith("GPU:"), null, { timeout: 30_000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+for (const slug of order) {
+  test(`${slug}: the reference solution solves it through the page`, async () => {
+    const { page, p, errors } = await newPage();
+    await p.open(site.url(`?puzzle=${slug}`));
+    const starter = await p.code();
+    assert.match(starter, /TODO/, "the editor starts with the starter");
+    const solution = fs.readFileSync(path.join(ROOT, "shaders", `${slug}.wgsl`), "utf8");
+    await p.setCode(solution);
+    assert.equal(await p.code(), solution, "the pasted solution is in the editor");
+    const verdict = await p.run();
+    const statuses = await p.caseStatuses();
+    assert.equal(verdict, "passed", `cases: ${statuses}`);
+    assert.ok(statuses.length >= 3 && statuses.every((s) => s === "passed"), `cases: ${statuses}`);
+    // Every shown case: actual grid equals expected grid, cell by cell.
+    for (let n = 1; n <= statuses.length; n++) {
+      const expected = await p.gridValues(`grid-expected-${n}`);
+      if (expected.length === 0) continue; // hidden case: no data shown
+      assert.deepEqual(await p.gridValues(`grid-actual-${n}`), expected, `case ${n}`);
+    }
+    assert.equal(await page.locator(".grid td.mismatch").count(), 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test(`${slug}: the starter fails with wrong values`, async () => {
+    const { page, p } = await newPage();
+    await p.open(site.url(`?puzzle=${slug}`));
+    const verdict = await p.run();
+    assert.equal(verdict, "failed");
+    const outcomes = await page.$$eval('[data-testid^="case-"]', (els) => els.map((e) => e.dataset.outcome));
+    assert.ok(outcomes.every((o) => o === "mismatch"), `outcomes: ${outcomes}`);
+    assert.ok(await page.locator(".grid td.mismatch").count() > 0, "mismatching cells are marked");
+    await page.close();
+  });
+}
+
+test("a mistake shows mismatches with expected values; hidden cases show no data", async () => {
+  const { page, p } = await newPage();
+  await p.open(site.url("?puzzle=broadcast"));
+  await p.setCode(fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/broadcast--swapped-a-b.wgsl"), "utf8"));
+  assert.equal(await p.run(), "failed");
+  assert.equal(await page.locator('[data-testid="case-1"]').getAttribute("data-status"), "passed");
+  assert.equal(await page.locator('[data-testid="case-3"]').getAttribute("data-status"), "failed");
+  const wrong = page.locator('[data-testid="grid-actual-3"] td.mismatch').first();
+  assert.match(await wrong.getAttribute("title"), /expected -?\d+, got -?\d+/);
+  const hidden = page.locator('[data-testid="case-4"]');
+  assert.equal(await hidden.getAttribute("data-status"), "failed");
+  assert.equal(await hidden.locator("td").count(), 0, "a hidden case shows no data");
+  await page.close();
+});
+
+test("a compile error is marked at the student's line and column", async () => {
+  const { page, p } = await newPage();
+  await p.open(site.url("?puzzle=map"));
+  const lines = [
+    "@group(0) @binding(0) var<storage, read> a: array<f32>;",
+    "@group(0) @binding(1) var<storage, read_write> out: array<f32>;",
+    "@compute @workgroup_size({{workgroupSize}})",
+    "fn main(@builtin(local_invocation_id) local_id: vec3<u32>) {",
+    "    let n = vec3({{workgroupSize}}).x + nope;",
+    "    out[local_id.x] = a[local_id.x] + 10.0;",
+    "}",
+  ];
+  await p.setCode(lines.join("\n"));
+  assert.equal(await p.run(), "failed");
+  const item = page.locator('[data-testid="diagnostics"] li').first();
+  await item.waitFor();
+  assert.equal(await item.getAttribute("data-line"), "5");
+  assert.equal(await item.getAttribute("data-column"), String(lines[4].indexOf("nope") + 1));
+  assert.match(await item.innerText(), /nope/);
+  // The squiggle is in the editor, and clicking the message moves the cursor there.
+  await page.locator(".cm-lintRange-error").first().waitFor();
+  await item.locator("button").click();
+  const cursorLine = await page.locator(".cm-activeLine").innerText();
+  assert.equal(cursorLine.trim(), lines[4].trim());
+  const outcomes = await page.$$eval('[data-testid^="case-"]', (els) => els.map((e) => e.dataset.outcome));
+  assert.ok(outcomes.every((o) => o === "compile-error"), `outcomes: ${outcomes}`);
+  await page.close();
+});
+
+test("Ctrl+Enter runs, and the code survives a reload", async () => {
+  const { page, p } = await newPage();
+  await p.open(site.url("?puzzle=zip"));
+  const solution = fs.readFileSync(path.join(ROOT, "shaders/zip.wgsl"), "utf8");
+  await p.setCode(solution);
+  await page.keyboard.press("Control+Enter");
+  await page.waitForFunction(() => document.querySelector('[data-testid="verdict"]').dataset.status === "passed", null, { timeout: 60_000 });
+  await page.reload();
+  await p.testid("editor").locator(".cm-content").waitFor();
+  assert.equal(await p.code(), solution);
+  await page.goto(site.url());
+  await page.locator('[data-testid="puzzle-list"] li.solved').first().waitFor();
+  await page.close();
+});
+
+test("without a WebGPU adapter the page says what to do, and the editor still works", async () => {
+  const plain = await launch({ webgpu: false });
+  try {
+    const { page, p, errors } = await newPage(plain);
+    await page.addInitScript(() => {
+      // Some browsers have no navigator.gpu at all; others (Linux Chrome without
+      // flags) return no adapter. Cover the first here; the flagless launch
+      // covers the second when this script is removed.
+      Object.defineProperty(Navigator.prototype, "gpu", { get: () => undefined, configurable: true });
+    });
+    await p.open(site.url("?puzzle=map"));
+    const panel = p.testid("no-webgpu");
+    await panel.waitFor({ timeout: 30_000 });
+    assert.match(await panel.innerText(), /WebGPU/);
+    assert.match(await panel.innerText(), /enable-unsafe-webgpu/);
+    await p.setCode("// still editable");
+    assert.equal(await p.code(), "// still editable");
+    assert.equal(await p.run(), "error");
+    assert.match(await p.testid("verdict").innerText(), /WebGPU/);
+    assert.deepEqual(errors, []);
+    await page.close();
+
+    const { page: page2, p: p2 } = await newPage(plain);
+    await p2.open(site.url("?puzzle=map"));
+    await p2.testid("no-webgpu").waitFor({ timeout: 30_000 });
+    assert.match(await p2.testid("no-webgpu").innerText(), /adapter/i);
+    await page2.close();
+  } finally {
+    await plain.close();
+  }
+});

@@ -1,0 +1,58 @@
+//! Embeds the puzzle set (and, with the `solutions` feature, the reference
+//! solutions) into the site, after validating it with the same loader the
+//! command-line tool uses: a broken puzzle set fails the build with the
+//! loader's messages (file, line, field).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn main() {
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("..");
+    let puzzles = root.join("puzzles");
+    let shaders = root.join("shaders");
+    println!("cargo:rerun-if-changed={}", puzzles.display());
+    println!("cargo:rerun-if-changed={}", shaders.display());
+    let files = gpu_puzzles_core::load::read_dir(&puzzles).unwrap_or_else(|e| fail(&e));
+    for name in files.keys() {
+        println!("cargo:rerun-if-changed={}", puzzles.join(name).display());
+    }
+    let with_solutions = std::env::var_os("CARGO_FEATURE_SOLUTIONS").is_some();
+    let solutions = if with_solutions {
+        let s = gpu_puzzles_core::load::read_solutions(&shaders).unwrap_or_else(|e| fail(&e));
+        for slug in s.keys() {
+            println!("cargo:rerun-if-changed={}", shaders.join(format!("{slug}.wgsl")).display());
+        }
+        Some(s)
+    } else {
+        None
+    };
+    if let Err(problems) = gpu_puzzles_core::load_puzzle_set(&files, solutions.as_ref()) {
+        let text: Vec<String> = problems.iter().map(|p| format!("puzzles/{p}")).collect();
+        fail(&format!("the puzzle set has {} problem(s):\n{}", problems.len(), text.join("\n")));
+    }
+    let mut out = String::new();
+    out.push_str("/// Files of `puzzles/`: path relative to it, contents.\npub const PUZZLE_FILES: &[(&str, &str)] = &[\n");
+    for name in files.keys().filter(|n| !n.ends_with('/')) {
+        writeln!(out, "    ({name:?}, include_str!({:?})),", abs(&puzzles.join(name))).unwrap();
+    }
+    out.push_str("];\n/// Reference solutions by slug (empty in a build without them).\npub const SOLUTIONS: &[(&str, &str)] = &[\n");
+    for slug in solutions.unwrap_or_else(BTreeMap::new).keys() {
+        writeln!(out, "    ({slug:?}, include_str!({:?})),", abs(&shaders.join(format!("{slug}.wgsl")))).unwrap();
+    }
+    out.push_str("];\n");
+    let dest = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("puzzle_files.rs");
+    std::fs::write(dest, out).unwrap();
+}
+
+fn abs(p: &Path) -> String {
+    p.canonicalize().unwrap_or_else(|_| p.to_path_buf()).display().to_string()
+}
+
+fn fail(message: &str) -> ! {
+    for line in message.lines() {
+        println!("cargo:warning={line}");
+    }
+    eprintln!("{message}");
+    std::process::exit(1);
+}

@@ -1,0 +1,70 @@
+// The editor facade the Rust site imports: CodeMirror 6 with WGSL
+// highlighting, line numbers, bracket matching, undo, search and lint
+// squiggles, behind five small functions. Bundled with esbuild into one ES
+// module (dist/editor.bundle.js) because wasm-bindgen imports cannot leave bare
+// npm specifiers unresolved.
+import { EditorView, basicSetup } from "codemirror";
+import { EditorState, Prec } from "@codemirror/state";
+import { keymap } from "@codemirror/view";
+import { indentWithTab } from "@codemirror/commands";
+import { setDiagnostics as cmSetDiagnostics, lintGutter } from "@codemirror/lint";
+import { wgsl } from "@iizukak/codemirror-lang-wgsl";
+
+/**
+ * Creates an editor in `parent` holding `doc`.
+ * `onChange(text)` runs after every edit; `onRun()` on Ctrl/Cmd+Enter.
+ * Returns the EditorView, an opaque handle for the other functions.
+ */
+export function createEditor(parent, doc, onChange, onRun) {
+  const runKey = Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { onRun(); return true; } }]));
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc,
+      extensions: [
+        runKey,
+        basicSetup,
+        keymap.of([indentWithTab]),
+        wgsl(),
+        lintGutter(),
+        EditorView.contentAttributes.of({ "aria-label": "WGSL shader editor" }),
+        EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
+      ],
+    }),
+  });
+  // Test hook (documented in tests/e2e): the view on its root element, so
+  // browser tests can read the document without scraping rendered lines.
+  view.dom.editorView = view;
+  return view;
+}
+
+/** The editor's whole text. */
+export function getText(view) {
+  return view.state.doc.toString();
+}
+
+/** Replaces the whole text (an undoable change). */
+export function setText(view, text) {
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+}
+
+/**
+ * Shows squiggles. `diagnostics` is an array of
+ * { from, to, severity: "error" | "warning" | "info", message } with
+ * positions in UTF-16 code units, as CodeMirror counts them.
+ */
+export function setDiagnostics(view, diagnostics) {
+  const len = view.state.doc.length;
+  const clamped = diagnostics.map((d) => {
+    const from = Math.max(0, Math.min(d.from, len));
+    return { ...d, from, to: Math.max(from, Math.min(d.to, len)) };
+  });
+  view.dispatch(cmSetDiagnostics(view.state, clamped));
+}
+
+/** Moves the cursor to a UTF-16 offset, scrolls it into view and focuses. */
+export function focusAt(view, offset) {
+  const pos = Math.max(0, Math.min(offset, view.state.doc.length));
+  view.dispatch({ selection: { anchor: pos }, scrollIntoView: true });
+  view.focus();
+}

@@ -1,0 +1,107 @@
+//! The CodeMirror 6 editor (web/editor/src/editor.js, bundled by esbuild),
+//! seen from Rust: one editor at a time, held with its callbacks.
+
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/editor/dist/editor.bundle.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = createEditor)]
+    fn create_editor(parent: &web_sys::HtmlElement, doc: &str, on_change: &Closure<dyn FnMut(String)>, on_run: &Closure<dyn FnMut()>) -> JsValue;
+    #[wasm_bindgen(js_name = getText)]
+    fn get_text(view: &JsValue) -> String;
+    #[wasm_bindgen(js_name = setText)]
+    fn set_text(view: &JsValue, text: &str);
+    #[wasm_bindgen(js_name = setDiagnostics)]
+    fn set_diagnostics(view: &JsValue, diagnostics: &JsValue);
+    #[wasm_bindgen(js_name = focusAt)]
+    fn focus_at(view: &JsValue, offset: u32);
+}
+
+struct Held {
+    view: JsValue,
+    _on_change: Closure<dyn FnMut(String)>,
+    _on_run: Closure<dyn FnMut()>,
+}
+
+thread_local! {
+    static EDITOR: RefCell<Option<Held>> = const { RefCell::new(None) };
+}
+
+/// Creates the editor in `parent` with `text`, replacing any earlier one.
+/// `on_change` gets the whole text after each edit; `on_run` runs on
+/// Ctrl/Cmd+Enter.
+pub fn mount(parent: &web_sys::HtmlElement, text: &str, on_change: impl FnMut(String) + 'static, on_run: impl FnMut() + 'static) {
+    let on_change = Closure::<dyn FnMut(String)>::new(on_change);
+    let on_run = Closure::<dyn FnMut()>::new(on_run);
+    let view = create_editor(parent, text, &on_change, &on_run);
+    EDITOR.with(|e| *e.borrow_mut() = Some(Held { view, _on_change: on_change, _on_run: on_run }));
+}
+
+/// The editor's text, if an editor exists.
+pub fn text() -> Option<String> {
+    EDITOR.with(|e| e.borrow().as_ref().map(|h| get_text(&h.view)))
+}
+
+/// Replaces the editor's text (undoable).
+pub fn replace_text(text: &str) {
+    EDITOR.with(|e| {
+        if let Some(h) = e.borrow().as_ref() {
+            set_text(&h.view, text);
+        }
+    });
+}
+
+/// A squiggle: byte offsets into `source`, converted here to the UTF-16
+/// offsets CodeMirror counts in.
+pub struct Squiggle<'a> {
+    /// Byte offset of the start.
+    pub offset: usize,
+    /// Length in bytes (at least 1 is shown).
+    pub length: usize,
+    /// `"error"`, `"warning"` or `"info"`.
+    pub severity: &'a str,
+    /// Message shown on hover.
+    pub message: &'a str,
+}
+
+/// Shows `squiggles` for `source` (the text they were computed from).
+pub fn show_diagnostics(source: &str, squiggles: &[Squiggle]) {
+    let array = js_sys::Array::new();
+    for s in squiggles {
+        let obj = js_sys::Object::new();
+        let from = utf16_offset(source, s.offset);
+        let to = utf16_offset(source, s.offset + s.length.max(1)).max(from + 1);
+        let set = |k: &str, v: JsValue| {
+            let _ = js_sys::Reflect::set(&obj, &k.into(), &v);
+        };
+        set("from", from.into());
+        set("to", to.into());
+        set("severity", s.severity.into());
+        set("message", s.message.into());
+        array.push(&obj);
+    }
+    EDITOR.with(|e| {
+        if let Some(h) = e.borrow().as_ref() {
+            set_diagnostics(&h.view, &array);
+        }
+    });
+}
+
+/// Moves the cursor to byte `offset` of `source` and focuses the editor.
+pub fn go_to(source: &str, offset: usize) {
+    EDITOR.with(|e| {
+        if let Some(h) = e.borrow().as_ref() {
+            focus_at(&h.view, utf16_offset(source, offset));
+        }
+    });
+}
+
+/// UTF-16 code units before byte `offset` of `text` (clamped to the text).
+pub fn utf16_offset(text: &str, offset: usize) -> u32 {
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].encode_utf16().count() as u32
+}

@@ -1,0 +1,80 @@
+//! The page's one WebGPU device: requested once at start-up, reused for
+//! every run, recreated on the next run after it is lost.
+
+use gpu_puzzles_core::{CaseResult, Puzzle};
+use gpu_puzzles_runner::{judge_puzzle, Gpu, RunnerError};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// What the page knows about WebGPU, for the status line and the
+/// no-WebGPU panel.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GpuStatus {
+    /// Asking for an adapter and a device.
+    Pending,
+    /// Ready: the adapter's name and backend.
+    Ready(String),
+    /// No WebGPU here: what is missing.
+    Unavailable(String),
+}
+
+thread_local! {
+    static GPU: RefCell<Option<Rc<Gpu>>> = const { RefCell::new(None) };
+}
+
+/// True when the browser exposes `navigator.gpu`.
+pub fn has_webgpu() -> bool {
+    web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w.navigator(), &"gpu".into()).ok())
+        .is_some_and(|g| !g.is_undefined() && !g.is_null())
+}
+
+/// Requests the adapter and device, keeping them for later runs.
+///
+/// # Errors
+/// A message for the no-WebGPU panel.
+pub async fn acquire() -> Result<Rc<Gpu>, String> {
+    if let Some(g) = GPU.with(|g| g.borrow().clone()).filter(|g| !g.is_lost()) {
+        return Ok(g);
+    }
+    if !has_webgpu() {
+        return Err("This browser does not offer WebGPU (navigator.gpu is missing).".into());
+    }
+    let gpu = Rc::new(Gpu::new().await.map_err(|e| e.to_string())?);
+    GPU.with(|g| *g.borrow_mut() = Some(gpu.clone()));
+    Ok(gpu)
+}
+
+/// A short description of the current adapter.
+pub fn describe(gpu: &Gpu) -> String {
+    let a = gpu.adapter();
+    let name = if a.name.is_empty() { "WebGPU adapter".to_string() } else { a.name.clone() };
+    format!("{name}{}", if a.timestamps { " · GPU timestamps" } else { "" })
+}
+
+/// The result of one Run.
+pub struct RunOutput {
+    /// One result per case.
+    pub results: Vec<CaseResult>,
+    /// Set when the device had been lost and was recreated for this run.
+    pub recreated: bool,
+}
+
+/// Judges `source` on every case of `puzzle` on the page's device,
+/// recreating the device first if it was lost.
+///
+/// # Errors
+/// Our own failures, as a message saying what happened and what to do.
+pub async fn run(puzzle: &Puzzle, source: &str) -> Result<RunOutput, String> {
+    let was_lost = GPU.with(|g| g.borrow().as_ref().is_some_and(|g| g.is_lost()));
+    let gpu = acquire().await?;
+    let out = judge_puzzle(&gpu, puzzle, source).await;
+    match out {
+        Ok(results) => Ok(RunOutput { results, recreated: was_lost }),
+        Err(e @ RunnerError::DeviceLost(_)) => {
+            GPU.with(|g| *g.borrow_mut() = None);
+            Err(format!("{e}. Your code is kept; press Run again and the page will create a new device. If this keeps happening, look for a loop that never ends."))
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}

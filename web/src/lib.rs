@@ -1,0 +1,119 @@
+//! The GPU Puzzles site: a Leptos (client-side rendered) app. Students pick
+//! a puzzle, edit WGSL in CodeMirror, run it on the page's WebGPU device
+//! through the shared runner, and read input, expected and actual grids.
+//!
+//! Architecture invariant: this is the only crate that touches the DOM,
+//! localStorage or Leptos. Judging happens in `gpu-puzzles-runner` and
+//! `gpu-puzzles-core`, exactly as the command-line tool does it.
+
+mod editor;
+mod embedded;
+mod gpu;
+mod list;
+mod puzzle_page;
+mod results;
+mod route;
+mod storage;
+
+pub use embedded::puzzle_set;
+
+use gpu::GpuStatus;
+use leptos::prelude::*;
+
+/// Installs the panic hook and mounts the app on `<body>`.
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        show_crash(&info.to_string());
+    }));
+    leptos::mount::mount_to_body(App);
+}
+
+/// Shows a visible notice when the app panics, so the page never goes blank
+/// without a word; the student's code is in localStorage and comes back on
+/// reload.
+fn show_crash(message: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if let Some(el) = doc.get_element_by_id("crash") {
+        el.set_text_content(Some(&format!(
+            "Something went wrong inside the page ({message}). Your code is saved in this browser: reload the page to continue."
+        )));
+        let _ = el.set_attribute("style", "display:block");
+    }
+}
+
+/// The app: header, then the list or a puzzle page depending on the URL.
+#[component]
+pub fn App() -> impl IntoView {
+    let route = RwSignal::new(route::current_slug());
+    let status = RwSignal::new(GpuStatus::Pending);
+    provide_context(route);
+    provide_context(status);
+    let _ = window_event_listener(leptos::ev::popstate, move |_| route.set(route::current_slug()));
+    leptos::task::spawn_local(async move {
+        status.set(match gpu::acquire().await {
+            Ok(g) => GpuStatus::Ready(gpu::describe(&g)),
+            Err(e) => GpuStatus::Unavailable(e),
+        });
+    });
+    view! {
+        <header class="site-header">
+            <a class="brand" href=route::href(None) on:click=move |ev| navigate(ev, route, None)>"GPU Puzzles"</a>
+            <span class="gpu-status" data-testid="gpu-status">
+                {move || match status.get() {
+                    GpuStatus::Pending => "Asking for a GPU…".to_string(),
+                    GpuStatus::Ready(name) => format!("GPU: {name}"),
+                    GpuStatus::Unavailable(_) => "No WebGPU".to_string(),
+                }}
+            </span>
+        </header>
+        <NoWebGpu/>
+        <main>
+            {move || {
+                let slug = route.get();
+                match slug.as_deref().and_then(|s| puzzle_set().get(s)) {
+                    Some(p) => view! { <puzzle_page::PuzzlePage puzzle=p/> }.into_any(),
+                    None => view! { <list::PuzzleList unknown=slug.clone()/> }.into_any(),
+                }
+            }}
+        </main>
+    }
+}
+
+/// Client-side navigation for a link click: history entry plus route signal.
+pub(crate) fn navigate(ev: leptos::ev::MouseEvent, route: RwSignal<Option<String>>, slug: Option<&str>) {
+    if ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.button() != 0 {
+        return; // let the browser open a new tab or window
+    }
+    ev.prevent_default();
+    route::push(slug);
+    route.set(slug.map(str::to_string));
+    if let Some(w) = web_sys::window() {
+        w.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+}
+
+/// The panel shown when the page cannot get WebGPU; the statement and the
+/// editor stay usable.
+#[component]
+fn NoWebGpu() -> impl IntoView {
+    let status = expect_context::<RwSignal<GpuStatus>>();
+    move || match status.get() {
+        GpuStatus::Unavailable(reason) => view! {
+            <section class="no-webgpu" data-testid="no-webgpu" role="alert">
+                <h2>"This page cannot reach a GPU through WebGPU"</h2>
+                <p>{reason}</p>
+                <p>"You can still read the puzzles and write your shader; running it needs WebGPU:"</p>
+                <ul>
+                    <li>"Chrome or Edge 113 or later on Windows, macOS and ChromeOS; Chrome 121 or later on Android."</li>
+                    <li>"Safari 26 or later on macOS, iOS and iPadOS."</li>
+                    <li>"Firefox 141 or later on Windows; other platforms behind " <code>"dom.webgpu.enabled"</code> " in about:config."</li>
+                    <li>"Chrome on Linux: enable " <code>"chrome://flags/#enable-unsafe-webgpu"</code> " and " <code>"chrome://flags/#enable-vulkan"</code> ", then restart the browser."</li>
+                    <li>"Check that hardware acceleration is on in the browser's settings, and that the page is served over https or from localhost."</li>
+                </ul>
+            </section>
+        }
+        .into_any(),
+        _ => ().into_any(),
+    }
+}

@@ -1,0 +1,203 @@
+//! Results: the verdict, the diagnostics list, and per test case its
+//! configuration and input, expected and actual grids.
+
+use crate::editor;
+use crate::puzzle_page::{distinct_diagnostics, RunState};
+use gpu_puzzles_core::grid::{grid, Grid};
+use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Severity, Verdict};
+use gpu_puzzles_core::{Case, CompareSpec, Puzzle, Role};
+use leptos::prelude::*;
+
+/// The overall verdict (`data-testid="verdict"`, `data-status` = `passed`,
+/// `failed`, `error` or `running`; `idle` before the first run).
+#[component]
+pub fn VerdictBar(state: RwSignal<RunState>, puzzle: &'static Puzzle) -> impl IntoView {
+    move || {
+        let (status, text) = match state.get() {
+            RunState::Idle => ("idle", "Not run yet. Press Run to judge every case, shown and hidden.".to_string()),
+            RunState::Running { .. } => ("running", "Running on your GPU…".to_string()),
+            RunState::Error(e) => ("error", e),
+            RunState::Done { results, .. } => {
+                let passed = results.iter().filter(|r| r.outcome.passed()).count();
+                match verdict(&results) {
+                    Verdict::Passed => ("passed", format!("Solved! All {} cases of “{}” pass.", results.len(), puzzle.title)),
+                    Verdict::Failed => ("failed", format!("{passed} of {} cases pass.", results.len())),
+                }
+            }
+        };
+        view! {
+            <div class="verdict" data-testid="verdict" data-status=status role="status" aria-live="polite">{text}</div>
+        }
+    }
+}
+
+/// The compiler's messages, each a button that moves the editor's cursor to
+/// its line and column (`data-testid="diagnostics"`).
+#[component]
+pub fn Diagnostics(state: RwSignal<RunState>) -> impl IntoView {
+    move || {
+        let RunState::Done { results, source } = state.get() else { return ().into_any() };
+        let diags = distinct_diagnostics(&results);
+        if diags.is_empty() {
+            return ().into_any();
+        }
+        view! {
+            <ul class="diagnostics" data-testid="diagnostics" aria-label="Compiler messages">
+                {diags.into_iter().map(|d| {
+                    let source = source.clone();
+                    let severity = match d.severity { Severity::Error => "error", Severity::Warning => "warning", Severity::Info => "info" };
+                    let at = match (d.line, d.column) {
+                        (Some(l), Some(c)) => format!("line {l}, column {c}"),
+                        _ => "no position".to_string(),
+                    };
+                    let offset = d.offset;
+                    view! {
+                        <li class=severity data-line=d.line.unwrap_or(0) data-column=d.column.unwrap_or(0)>
+                            <button on:click=move |_| if let Some(o) = offset { editor::go_to(&source, o) }>
+                                <span class="severity">{severity}</span>
+                                <span class="at">{at}</span>
+                                <span class="message">{d.message.clone()}</span>
+                            </button>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        }
+        .into_any()
+    }
+}
+
+/// Every test case, with results once a run has finished.
+#[component]
+pub fn CaseList(state: RwSignal<RunState>, puzzle: &'static Puzzle) -> impl IntoView {
+    view! {
+        <div class="cases">
+            {move || {
+                let results = match state.get() {
+                    RunState::Done { results, .. } => results,
+                    _ => Vec::new(),
+                };
+                let running = matches!(state.get(), RunState::Running { .. });
+                puzzle.cases.iter().map(|case| {
+                    let result = results.iter().find(|r| r.case == case.number).cloned();
+                    case_view(puzzle, case, result, running)
+                }).collect_view()
+            }}
+        </div>
+    }
+}
+
+fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseResult>, running: bool) -> impl IntoView {
+    let n = case.number;
+    let (status, badge) = match (&result, running) {
+        (_, true) => ("running", "running".to_string()),
+        (None, _) => ("idle", "not run".to_string()),
+        (Some(r), _) => (if r.outcome.passed() { "passed" } else { "failed" }, badge_text(&r.outcome)),
+    };
+    let outcome = result.as_ref().map(|r| r.outcome.status()).unwrap_or("none");
+    let title = if case.hidden { format!("Case {n} (hidden)") } else if case.name.starts_with("Case ") { case.name.clone() } else { format!("Case {n}: {}", case.name) };
+    let timing = result.as_ref().filter(|r| r.timing.wall_ms > 0.0).map(|r| match r.timing.gpu_ms {
+        Some(g) => format!("{:.2} ms (GPU {:.3} ms)", r.timing.wall_ms, g),
+        None => format!("{:.2} ms", r.timing.wall_ms),
+    });
+    let c = case.config;
+    let memory = match c.workgroup_memory {
+        Some(m) => format!("{} × {} × {} = {} elements ({} bytes)", m[0], m[1], m[2], c.workgroup_memory_elements(), c.workgroup_memory_elements() * 4),
+        None => "none".to_string(),
+    };
+    let detail = result.as_ref().and_then(|r| match &r.outcome {
+        Outcome::Passed => None,
+        Outcome::Mismatch { .. } if case.hidden => Some("Wrong values in a hidden case: check sizes and indexing that the shown cases do not exercise.".to_string()),
+        o => Some(o.summary()),
+    });
+    let body = if case.hidden {
+        view! { <p class="hidden-note">"The data of hidden cases is not shown; they count for the verdict."</p> }.into_any()
+    } else {
+        let inputs = puzzle.buffers.iter().zip(&case.buffers).filter(|(b, _)| b.role != Role::Output).map(|(b, cb)| {
+            grid_view(format!("grid-input-{n}-{}", b.name), format!("Input {}", b.name), grid(&cb.initial, cb.shape, None, case.compare))
+        }).collect_view();
+        let compared: Vec<usize> = puzzle.compared_buffers().collect();
+        let outputs = compared.iter().enumerate().map(|(k, &i)| {
+            let b = &puzzle.buffers[i];
+            let cb = &case.buffers[i];
+            let suffix = if k == 0 { String::new() } else { format!("-{}", b.name) };
+            let expected = cb.expected.as_ref().expect("compared buffers have expected values");
+            let actual = result.as_ref().and_then(|r| r.actual.get(k)).map(|a| {
+                grid_view(format!("grid-actual-{n}{suffix}"), format!("Actual {}", b.name), grid(a, cb.shape, Some(expected), case.compare))
+            });
+            view! {
+                {grid_view(format!("grid-expected-{n}{suffix}"), format!("Expected {}", b.name), grid(expected, cb.shape, None, CompareSpec::default()))}
+                {actual}
+            }
+        }).collect_view();
+        view! { <div class="grids">{inputs}{outputs}</div> }.into_any()
+    };
+    view! {
+        <section class="case" data-testid=format!("case-{n}") data-status=status data-outcome=outcome aria-label=title.clone()>
+            <header>
+                <h3>{title.clone()}</h3>
+                <span class=format!("badge {status}")>{badge}</span>
+                {timing.map(|t| view! { <span class="timing">{t}</span> })}
+            </header>
+            <p class="config">
+                <span>"workgroup size " <code>{format!("({}, {}, {})", c.workgroup_size[0], c.workgroup_size[1], c.workgroup_size[2])}</code></span>
+                <span>"workgroups " <code>{format!("({}, {}, {})", c.workgroups[0], c.workgroups[1], c.workgroups[2])}</code></span>
+                <span>"workgroup memory " <code>{memory}</code></span>
+            </p>
+            {detail.map(|d| view! { <p class="detail">{d}</p> })}
+            {body}
+        </section>
+    }
+}
+
+fn badge_text(o: &Outcome) -> String {
+    match o {
+        Outcome::Passed => "passed".into(),
+        Outcome::Mismatch { total, .. } => format!("wrong values ({total})"),
+        Outcome::CompileError { .. } => "compile error".into(),
+        Outcome::ConfigError { .. } => "configuration error".into(),
+    }
+}
+
+fn grid_view(testid: String, label: String, g: Grid) -> impl IntoView {
+    let caption = format!("{label} · {}", g.label);
+    let mismatches = g.mismatches;
+    let note = g.truncated().then(|| format!("showing the first {} of {} elements", g.rows.iter().map(Vec::len).sum::<usize>(), g.len));
+    let matrix = g.matrix;
+    let cols = g.cols;
+    view! {
+        <figure class="grid" data-testid=testid>
+            <figcaption>
+                {caption}
+                {(mismatches > 0).then(|| view! { <span class="mismatch-count">{format!(" · {mismatches} differ")}</span> })}
+            </figcaption>
+            <div class="grid-scroll">
+                <table role="grid" aria-label=label>
+                    {matrix.then(|| view! {
+                        <thead><tr><th></th>{(0..cols).map(|c| view! { <th scope="col">{c}</th> }).collect_view()}</tr></thead>
+                    })}
+                    <tbody>
+                        {g.rows.into_iter().enumerate().map(|(r, row)| {
+                            let head = if matrix { r.to_string() } else { row.first().map(|c| c.index.to_string()).unwrap_or_default() };
+                            view! {
+                                <tr>
+                                    <th scope="row">{head}</th>
+                                    {row.into_iter().map(|cell| {
+                                        let wrong = cell.expected.is_some();
+                                        let title = match &cell.expected {
+                                            Some(e) => format!("[{}] expected {e}, got {}", cell.index, cell.text),
+                                            None => format!("[{}] = {}", cell.index, cell.text),
+                                        };
+                                        let value = cell.text.clone();
+                                        view! { <td class:mismatch=wrong data-value=value data-index=cell.index title=title>{cell.text}</td> }
+                                    }).collect_view()}
+                                </tr>
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            {note.map(|n| view! { <p class="truncated">{n}</p> })}
+        </figure>
+    }
+}
