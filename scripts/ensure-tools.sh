@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs what building and testing GPU Puzzles needs, and only what is
+# missing, so it is quick on a machine that already has everything.
+# Versions: see ../shared/TOOLCHAIN.md (the set verified to work together).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=0.2.130
+say() { printf '\033[1m[ensure-tools]\033[0m %s\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "need root to run: $*" >&2; return 1; fi
+}
+
+# Debian packages: lavapipe (Vulkan on the CPU) for native GPU tests, Chromium
+# for browser tests, Node.js for the editor bundle and the test driver.
+missing=()
+dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 || missing+=(mesa-vulkan-drivers)
+dpkg -s chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing Debian packages: ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+fi
+
+# Rust: the wasm target and the two build tools, at the versions Trunk expects.
+export PATH="$HOME/.cargo/bin:$PATH"
+command -v cargo >/dev/null || { echo "cargo not found: install Rust with rustup (https://rustup.rs)" >&2; exit 1; }
+rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || { say "adding the wasm32 target"; rustup target add wasm32-unknown-unknown; }
+if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
+  say "installing trunk $TRUNK_VERSION (about 11 minutes on 2 cores, once)"
+  cargo install "trunk@$TRUNK_VERSION" --locked
+fi
+if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
+  # Not --locked: the locked graph names a webpki-roots the registry no longer serves.
+  cargo install "wasm-bindgen-cli@$WASM_BINDGEN_VERSION"
+fi
+
+# npm packages: CodeMirror, esbuild and binaryen (wasm-opt) for the site;
+# playwright-core for the browser tests (it drives Debian's Chromium; it never
+# downloads a browser).
+for dir in web/editor tests/e2e; do
+  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    say "npm ci in $dir"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+done
+
+# Dependencies for Trunk's offline cargo build.
+cargo fetch --quiet

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs every test: the pure crate's tests, the native GPU tests on a real
+# adapter (lavapipe without a GPU), the command-line tool's tests, then the
+# browser tests: the release site in headless Chromium with WebGPU
+# (SwiftShader), solving every puzzle through the page.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/ensure-tools.sh
+source scripts/env.sh
+
+echo "== native: cargo test (core, runner, CLI, GPU tests on $WGPU_BACKEND)"
+cargo test --locked
+
+echo "== site: release build"
+scripts/build-site.sh
+
+echo "== browser: headless Chromium with WebGPU"
+(cd tests/e2e && npm test)
