@@ -76,6 +76,16 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         });
     };
 
+    // Ctrl/Cmd+Enter anywhere on the page; inside the editor CodeMirror handles
+    // it first and marks the event handled.
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        if (ev.ctrl_key() || ev.meta_key()) && ev.key() == "Enter" && !ev.default_prevented() {
+            ev.prevent_default();
+            run();
+        }
+    });
+    on_cleanup(move || keys.remove());
+
     let editor_host = NodeRef::<leptos::html::Div>::new();
     Effect::new(move |_| {
         if let Some(host) = editor_host.get() {
