@@ -7,7 +7,11 @@
 //!   mismatch (it compiles, and its unused bindings are accepted);
 //! - `<slug>::<label>` — each file `solutions/<slug>--<label>.wgsl` meets the
 //!   expectation on its first line: `// expect: passed`, `failed`,
-//!   `config-error`, `compile-error`, or `compile-error at LINE:COL`.
+//!   `config-error`, `compile-error`, `compile-error at LINE:COL`,
+//!   `memory-error` or `runaway-loop at LINE`; an optional second line
+//!   `// message: …` names text every case's summary must contain;
+//! - `<slug>::heatmap-*` — the instrumented run's counts show the pattern
+//!   the puzzle teaches (see `heatmap_trials`).
 //!
 //! A machine with no adapter fails every test with a message saying how to
 //! get one; nothing passes silently.
@@ -15,7 +19,7 @@
 use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Verdict};
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
-use gpu_puzzles_runner::{judge_puzzle, Gpu};
+use gpu_puzzles_runner::{judge_puzzle, Gpu, RunOptions};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -33,7 +37,7 @@ fn gpu() -> Result<&'static Gpu, Failed> {
 }
 
 fn judge(puzzle: &Puzzle, source: &str) -> Result<Vec<CaseResult>, Failed> {
-    pollster::block_on(judge_puzzle(gpu()?, puzzle, source)).map_err(|e| Failed::from(e.to_string()))
+    pollster::block_on(judge_puzzle(gpu()?, puzzle, source, RunOptions::default())).map_err(|e| Failed::from(e.to_string()))
 }
 
 fn describe(results: &[CaseResult]) -> String {
@@ -49,11 +53,21 @@ fn check_expectation(puzzle: &Puzzle, source: &str) -> Result<(), Failed> {
         .ok_or("the file's first line must be `// expect: …`")?;
     let results = judge(puzzle, source)?;
     let all = |f: &dyn Fn(&Outcome) -> bool| results.iter().all(|r| f(&r.outcome));
+    if let Some(text) = source.lines().nth(1).and_then(|l| l.strip_prefix("// message:")).map(str::trim) {
+        if let Some(r) = results.iter().find(|r| !r.outcome.summary().contains(text)) {
+            return Err(format!("case {}: the summary lacks `{text}`: {}", r.case, r.outcome.summary()).into());
+        }
+    }
     let ok = match expect {
         "passed" => verdict(&results) == Verdict::Passed,
         "failed" => verdict(&results) == Verdict::Failed && all(&|o| !matches!(o, Outcome::CompileError { .. } | Outcome::ConfigError { .. })),
         "config-error" => all(&|o| matches!(o, Outcome::ConfigError { .. })),
         "compile-error" => all(&|o| matches!(o, Outcome::CompileError { .. })),
+        "memory-error" => all(&|o| matches!(o, Outcome::MemoryError { .. })),
+        other if other.starts_with("runaway-loop at ") => {
+            let line: usize = other["runaway-loop at ".len()..].parse().map_err(|_| "bad line")?;
+            all(&|o| matches!(o, Outcome::RunawayLoop { line: Some(l), .. } if *l == line))
+        }
         other => match other.strip_prefix("compile-error at ") {
             Some(pos) => {
                 let (line, col) = pos.split_once(':').ok_or("expected `LINE:COL`")?;
@@ -90,11 +104,16 @@ fn main() {
             let p = &s.puzzles[i];
             let source = p.solution.as_deref().ok_or("no reference solution in shaders/")?;
             let results = judge(p, source)?;
-            if verdict(&results) == Verdict::Passed {
-                Ok(())
-            } else {
-                Err(format!("the reference solution fails:\n{}", describe(&results)).into())
+            if verdict(&results) != Verdict::Passed {
+                return Err(format!("the reference solution fails:\n{}", describe(&results)).into());
             }
+            for r in &results {
+                let f = r.findings.as_ref().ok_or_else(|| format!("case {}: no findings: {:?}", r.case, r.instrumentation))?;
+                if f.oob_total > 0 || f.conflict_total > 0 || f.runaway_loop.is_some() {
+                    return Err(format!("case {}: the reference solution has findings: {f:?}", r.case).into());
+                }
+            }
+            Ok(())
         }));
         let s = set.clone();
         trials.push(Trial::test(format!("{slug}::starter"), move || {
@@ -107,6 +126,7 @@ fn main() {
             }
         }));
     }
+    trials.extend(heatmap_trials(&set));
     let dir = root().join("tests/gpu/solutions");
     let mut entries: Vec<_> = std::fs::read_dir(&dir).expect("tests/gpu/solutions is readable").map(|e| e.unwrap().path()).collect();
     entries.sort();
@@ -120,4 +140,70 @@ fn main() {
         trials.push(Trial::test(format!("{slug}::{label}"), move || check_expectation(&s.puzzles[i], &source)));
     }
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// The instrumented run of a reference solution, case by case.
+fn traced(set: &PuzzleSet, slug: &str) -> Result<Vec<(gpu_puzzles_core::Case, gpu_puzzles_core::trace::Findings)>, Failed> {
+    let p = set.get(slug).ok_or("no such puzzle")?;
+    let results = judge(p, p.solution.as_deref().ok_or("no solution")?)?;
+    results
+        .into_iter()
+        .map(|r| {
+            let f = r.findings.ok_or_else(|| format!("case {}: no findings: {:?}", r.case, r.instrumentation))?;
+            Ok((p.cases[r.case - 1].clone(), f))
+        })
+        .collect()
+}
+
+/// Heat-map patterns the puzzles teach, checked on the counts of real
+/// instrumented runs of the reference solutions.
+fn heatmap_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
+    let s = set.clone();
+    let guards = Trial::test("guards::heatmap-idle-invocations-write-nothing", move || {
+        for (case, f) in traced(&s, "guards")? {
+            let len = case.buffers[0].initial.len();
+            for (id, counts) in f.invocations.iter().enumerate() {
+                let want = u32::from(id < len);
+                if counts[1] != want {
+                    return Err(format!("case {}: invocation {id} made {} global writes, expected {want}", case.number, counts[1]).into());
+                }
+            }
+            if f.buffers[1].writes.iter().any(|&w| w != 1) {
+                return Err(format!("case {}: every element of out is written once: {:?}", case.number, f.buffers[1].writes).into());
+            }
+        }
+        Ok(())
+    });
+    let s = set.clone();
+    let prefix = Trial::test("prefix-sum::heatmap-only-invocation-0-writes", move || {
+        for (case, f) in traced(&s, "prefix-sum")? {
+            let wg = case.config.workgroup_size[0] as usize;
+            for (k, writer) in f.buffers[1].writer.iter().enumerate() {
+                let inv = writer.ok_or_else(|| format!("case {}: out[{k}] never written", case.number))?;
+                let ids = gpu_puzzles_core::trace::invocation(inv, &case.config);
+                if ids.local_invocation_id[0] != 0 || ids.workgroup_id[0] as usize != k {
+                    return Err(format!("case {}: out[{k}] written by {}", case.number, ids.describe()).into());
+                }
+            }
+            for (id, counts) in f.invocations.iter().enumerate() {
+                if (counts[1] > 0) != (id % wg == 0) {
+                    return Err(format!("case {}: invocation {id} made {} global writes", case.number, counts[1]).into());
+                }
+            }
+        }
+        Ok(())
+    });
+    let s = set.clone();
+    let shared = Trial::test("shared::heatmap-workgroup-memory-is-used", move || {
+        for (case, f) in traced(&s, "shared")? {
+            let len = case.buffers[0].initial.len();
+            for (id, c) in f.invocations.iter().enumerate().take(len) {
+                if c[2] != 1 || c[3] != 1 {
+                    return Err(format!("case {}: invocation {id}: {} workgroup reads, {} writes", case.number, c[2], c[3]).into());
+                }
+            }
+        }
+        Ok(())
+    });
+    vec![guards, prefix, shared]
 }

@@ -2,7 +2,7 @@
 //! every run, recreated on the next run after it is lost.
 
 use gpu_puzzles_core::{CaseResult, Puzzle};
-use gpu_puzzles_runner::{judge_puzzle, Gpu, RunnerError};
+use gpu_puzzles_runner::{judge_puzzle, Gpu, RunOptions, RunnerError};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -68,7 +68,7 @@ pub struct RunOutput {
 pub async fn run(puzzle: &Puzzle, source: &str) -> Result<RunOutput, String> {
     let was_lost = GPU.with(|g| g.borrow().as_ref().is_some_and(|g| g.is_lost()));
     let gpu = acquire().await?;
-    let out = judge_puzzle(&gpu, puzzle, source).await;
+    let out = judge_puzzle(&gpu, puzzle, source, RunOptions::default()).await;
     match out {
         Ok(results) => Ok(RunOutput { results, recreated: was_lost }),
         Err(e @ RunnerError::DeviceLost(_)) => {

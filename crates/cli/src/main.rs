@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Verdict};
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
-use gpu_puzzles_runner::{judge_puzzle, Gpu};
+use gpu_puzzles_runner::{judge_puzzle, Gpu, RunOptions};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -75,7 +75,7 @@ fn run(cli: Cli) -> Result<bool> {
             };
             let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let gpu = gpu()?;
-            let results = pollster::block_on(judge_puzzle(&gpu, puzzle, &source))?;
+            let results = pollster::block_on(judge_puzzle(&gpu, puzzle, &source, RunOptions::default()))?;
             report(puzzle, &file, &gpu, &results, json)?;
             Ok(verdict(&results) == Verdict::Passed)
         }
@@ -232,12 +232,12 @@ fn check_all(root: &Path, json: bool) -> Result<bool> {
     let started = std::time::Instant::now();
     let mut rows = Vec::new();
     for p in &set.puzzles {
-        let starter = pollster::block_on(judge_puzzle(&gpu, p, &p.starter))?;
+        let starter = pollster::block_on(judge_puzzle(&gpu, p, &p.starter, RunOptions::default()))?;
         let starter_ok = verdict(&starter) == Verdict::Failed;
         let (solution_text, solution_ok) = match &p.solution {
             None => ("missing shaders/".to_string() + &p.slug + ".wgsl", false),
             Some(src) => {
-                let results = pollster::block_on(judge_puzzle(&gpu, p, src))?;
+                let results = pollster::block_on(judge_puzzle(&gpu, p, src, RunOptions::default()))?;
                 let passed = results.iter().filter(|r| r.outcome.passed()).count();
                 let failed: Vec<String> =
                     results.iter().filter(|r| !r.outcome.passed()).map(|r| format!("case {}: {}", r.case, r.outcome.summary())).collect();

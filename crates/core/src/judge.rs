@@ -6,6 +6,7 @@
 
 use crate::format::CompareSpec;
 use crate::model::{Case, Puzzle, Values};
+use crate::trace::Findings;
 use serde::Serialize;
 
 /// Largest number of mismatching elements an outcome lists; the total is
@@ -81,17 +82,35 @@ pub enum Outcome {
         /// What is wrong and what to try.
         message: String,
     },
+    /// The instrumented run found an out-of-bounds write or a write conflict,
+    /// which WebGPU hides (it drops or clamps the access) and other GPU APIs
+    /// turn into corrupted memory.
+    MemoryError {
+        /// What happened, naming the invocation and the element, and what to
+        /// try.
+        message: String,
+    },
+    /// A loop ran past [`crate::trace::LOOP_BUDGET`] iterations in one
+    /// invocation; the instrumented run stopped it.
+    RunawayLoop {
+        /// The loop's line in the student's text, when known.
+        line: Option<usize>,
+        /// What happened and what to try.
+        message: String,
+    },
 }
 
 impl Outcome {
     /// Stable short name: `passed`, `mismatch`, `compile-error`,
-    /// `config-error`.
+    /// `config-error`, `memory-error`, `runaway-loop`.
     pub fn status(&self) -> &'static str {
         match self {
             Outcome::Passed => "passed",
             Outcome::Mismatch { .. } => "mismatch",
             Outcome::CompileError { .. } => "compile-error",
             Outcome::ConfigError { .. } => "config-error",
+            Outcome::MemoryError { .. } => "memory-error",
+            Outcome::RunawayLoop { .. } => "runaway-loop",
         }
     }
 
@@ -113,7 +132,7 @@ impl Outcome {
                 },
                 None => "compile error".into(),
             },
-            Outcome::ConfigError { message } => message.clone(),
+            Outcome::ConfigError { message } | Outcome::MemoryError { message } | Outcome::RunawayLoop { message, .. } => message.clone(),
         }
     }
 }
@@ -145,6 +164,59 @@ pub struct CaseResult {
     pub warnings: Vec<Diagnostic>,
     /// Timing; zero when the shader did not run.
     pub timing: Timing,
+    /// What the instrumented run saw, when it ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub findings: Option<Findings>,
+    /// Why there are no findings (heat maps unavailable), when instrumentation
+    /// was asked for but could not handle the shader.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instrumentation: Option<String>,
+}
+
+/// The outcome that findings impose on a case, if any: a runaway loop, an
+/// out-of-bounds write or a write conflict fails it, with a message that names
+/// the invocation and the element. Out-of-bounds reads are warnings only.
+pub fn memory_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Option<Outcome> {
+    let name = |b: usize| puzzle.buffers.get(b).map(|b| b.name.as_str()).unwrap_or("?");
+    let len = |b: usize| case.buffers.get(b).map(|c| c.initial.len()).unwrap_or(0);
+    if let Some(l) = &findings.runaway_loop {
+        let at = l.line.map(|n| format!(" at line {n}")).unwrap_or_default();
+        return Some(Outcome::RunawayLoop {
+            line: l.line,
+            message: format!(
+                "the loop{at} ran more than {} times in the invocation with {}, so it was stopped. Check that its condition eventually becomes false (a loop variable that never changes, or that `*=` keeps at 0?).",
+                crate::trace::LOOP_BUDGET,
+                l.invocation.describe()
+            ),
+        });
+    }
+    if let Some(o) = findings.out_of_bounds.iter().find(|o| o.write) {
+        let more = findings.out_of_bounds.iter().filter(|o| o.write).count();
+        let others = if more > 1 { format!(" ({more} out-of-bounds writes recorded)") } else { String::new() };
+        return Some(Outcome::MemoryError {
+            message: format!(
+                "out-of-bounds write: the invocation with {} wrote `{}[{}]`, but `{}` has {} elements{others}. WebGPU silently dropped the write, so the output may still look right; on other GPU APIs it would overwrite other memory. Guard the write with the buffer's length.",
+                o.invocation.describe(),
+                name(o.buffer),
+                o.index,
+                name(o.buffer),
+                len(o.buffer)
+            ),
+        });
+    }
+    if let Some(c) = findings.conflicts.first() {
+        let more = if findings.conflict_total > 1 { format!(" ({} elements are written by more than one invocation)", findings.conflict_total) } else { String::new() };
+        return Some(Outcome::MemoryError {
+            message: format!(
+                "write conflict: `{}[{}]` is written by the invocation with {} and by the one with {}{more}. Which write lands last is up to the GPU, so the result can change from run to run. Let exactly one invocation write each element, or use atomics.",
+                name(c.buffer),
+                c.index,
+                c.first.describe(),
+                c.second.describe()
+            ),
+        });
+    }
+    None
 }
 
 /// Overall result of a run over every case.

@@ -15,6 +15,7 @@ pub mod markdown;
 pub mod model;
 pub mod reference;
 pub mod template;
+pub mod trace;
 pub mod wgsl;
 
 pub use format::{CompareSpec, ElementType, Role, FORMAT_VERSION};

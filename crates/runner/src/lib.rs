@@ -15,7 +15,7 @@ mod messages;
 mod run;
 
 pub use limits::check_config;
-pub use run::{judge_puzzle, run_case};
+pub use run::{judge_puzzle, run_case, RunOptions};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

@@ -1,11 +1,14 @@
 //! One test case: substitute, compile inside error scopes, check the
-//! configuration, bind, dispatch, read back, judge.
+//! configuration, bind, dispatch, read back, judge; and, when asked, the
+//! same dispatch instrumented, for heat maps and memory checks.
 
 use crate::messages::{diagnostic, unpositioned};
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::{judge, CaseResult, Outcome, Severity, Timing};
+use gpu_puzzles_core::judge::{judge, memory_outcome, CaseResult, Diagnostic, Outcome, Severity, Timing};
+use gpu_puzzles_core::trace::Findings;
 use gpu_puzzles_core::wgsl::{declarations, Declared};
 use gpu_puzzles_core::{template, Case, Puzzle, Role, Values};
+use gpu_puzzles_instrument::{instrument, Traced, TRACE_BINDING};
 use web_time::Instant;
 use wgpu::util::DeviceExt;
 
@@ -14,6 +17,21 @@ use wgpu::util::DeviceExt;
 /// 256 keeps every copy well aligned).
 const READBACK_ALIGN: u64 = 256;
 
+/// How to run a case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Also run the shader instrumented (heat maps, out-of-bounds accesses,
+    /// write conflicts, runaway loops). The verdict still comes from the
+    /// plain run; findings that fail a case are added to it.
+    pub instrument: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        Self { instrument: true }
+    }
+}
+
 /// Judges every case of `puzzle` with the student's `source`, in order, on
 /// one device. Stops at the first [`RunnerError`] (our failure), never at a
 /// student's error.
@@ -21,110 +39,181 @@ const READBACK_ALIGN: u64 = 256;
 /// # Errors
 /// [`RunnerError::DeviceLost`], [`RunnerError::Timeout`] or
 /// [`RunnerError::Readback`].
-pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str) -> Result<Vec<CaseResult>, RunnerError> {
+pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str, options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
     let mut results = Vec::with_capacity(puzzle.cases.len());
     for case in &puzzle.cases {
-        results.push(run_case(gpu, puzzle, case, source).await?);
+        results.push(run_case(gpu, puzzle, case, source, options).await?);
     }
     Ok(results)
 }
 
 /// Runs and judges one case.
 ///
-/// Steps: substitute the template placeholders; create the shader module in
-/// a validation error scope and collect `get_compilation_info()` messages
-/// mapped to the student's lines and columns; check the configuration
-/// against the device's limits; build an explicit bind group layout from the
+/// Steps: check the configuration against the device's limits; substitute
+/// the template placeholders; create the shader module in a validation error
+/// scope and collect `get_compilation_info()` messages mapped to the
+/// student's lines and columns; build an explicit bind group layout from the
 /// student's declarations (`read` or `read_write`, unused bindings allowed);
-/// create the pipeline (entry point `main`) in an error scope; upload inputs
-/// (outputs start zeroed); dispatch; read back; compare.
+/// create the pipeline (entry point `main`) in an error scope; with
+/// [`RunOptions::instrument`], dispatch the instrumented shader first (a
+/// runaway loop found there is not run plainly); upload inputs (outputs start
+/// zeroed); dispatch; read back; compare.
 ///
 /// # Errors
 /// Only our own failures: a lost device, a timeout, a failed read-back.
-pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> Result<CaseResult, RunnerError> {
+pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, options: RunOptions) -> Result<CaseResult, RunnerError> {
     if gpu.is_lost() {
         return Err(gpu.lost_error());
     }
-    let result = |outcome: Outcome, warnings, actual, timing| CaseResult {
+    let mut result = CaseResult {
         case: case.number,
         hidden: case.hidden,
-        outcome,
-        actual,
-        warnings,
-        timing,
+        outcome: Outcome::Passed,
+        actual: vec![],
+        warnings: vec![],
+        timing: Timing::default(),
+        findings: None,
+        instrumentation: None,
     };
-    let device = &gpu.device;
+    let finish = |mut r: CaseResult, outcome| {
+        r.outcome = outcome;
+        Ok(r)
+    };
 
     // 1. Configuration against the device's limits.
-    if let Err(message) = crate::check_config(puzzle, case, &device.limits()) {
-        return Ok(result(Outcome::ConfigError { message }, vec![], vec![], Timing::default()));
+    if let Err(message) = crate::check_config(puzzle, case, &gpu.device.limits()) {
+        return finish(result, Outcome::ConfigError { message });
     }
 
-    // 2. Compile.
+    // 2. Compile; then the bindings from the student's declarations.
     let sub = template::substitute(source, &case.config);
+    let module = match compile(gpu, &puzzle.slug, &sub.text, |m| diagnostic(m, &sub, source)).await {
+        Ok((m, warnings)) => {
+            result.warnings = warnings;
+            m
+        }
+        Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics }),
+    };
+    let layout_entries = match layout_entries(puzzle, source) {
+        Ok(e) => e,
+        Err(message) => return finish(result, Outcome::ConfigError { message }),
+    };
+    let pipeline = match pipeline(gpu, &puzzle.slug, &module, &layout_entries).await {
+        Ok(p) => p,
+        Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics }),
+    };
+    if gpu.is_lost() {
+        return Err(gpu.lost_error());
+    }
+
+    // 4. The instrumented run, for findings.
+    if options.instrument {
+        match run_instrumented(gpu, puzzle, case, &sub.text, &layout_entries).await? {
+            Ok(findings) => {
+                let runaway = findings.runaway_loop.is_some();
+                result.findings = Some(findings);
+                if runaway {
+                    let outcome = memory_outcome(puzzle, case, result.findings.as_ref().expect("just set")).expect("a runaway loop fails");
+                    return finish(result, outcome);
+                }
+            }
+            Err(note) => result.instrumentation = Some(note),
+        }
+    }
+
+    // 5. The plain run gives the verdict.
+    let (actual, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, None).await?;
+    debug_assert!(trace.is_none());
+    result.timing = timing;
+    let mut outcome = judge(puzzle, case, &actual);
+    result.actual = actual;
+    if let Some(memory) = result.findings.as_ref().and_then(|f| memory_outcome(puzzle, case, f)) {
+        if outcome.passed() || matches!(outcome, Outcome::Mismatch { .. }) {
+            outcome = memory;
+        }
+    }
+    finish(result, outcome)
+}
+
+/// Runs the instrumented shader once and reads its findings; `Ok(Err(why))`
+/// when the pass or the device's compiler cannot handle the shader.
+async fn run_instrumented(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    case: &Case,
+    substituted: &str,
+    layout_entries: &[wgpu::BindGroupLayoutEntry],
+) -> Result<Result<Findings, String>, RunnerError> {
+    let traced: Vec<Traced> =
+        puzzle.buffers.iter().zip(&case.buffers).map(|(b, cb)| Traced { binding: b.binding, len: cb.initial.len() as u32 }).collect();
+    let inst = match instrument(substituted, &traced, &case.config) {
+        Ok(i) => i,
+        Err(why) => return Ok(Err(why)),
+    };
+    let bytes = inst.layout.total_words * 4;
+    let max = (gpu.device.limits().max_storage_buffer_binding_size as u64).min(gpu.device.limits().max_buffer_size);
+    if bytes > max {
+        return Ok(Err(format!("the trace would need {bytes} bytes, more than this device's {max}-byte buffer limit")));
+    }
+    let mut entries = layout_entries.to_vec();
+    entries.push(layout_entry(TRACE_BINDING, wgpu::BufferBindingType::Storage { read_only: false }));
+    let built = match compile(gpu, "instrumented", &inst.wgsl, |m| unpositioned(&m.message)).await {
+        Ok((module, _)) => pipeline(gpu, "instrumented", &module, &entries).await,
+        Err(d) => Err(d),
+    };
+    let pipeline = match built {
+        Ok(p) => p,
+        Err(d) => {
+            let msg = d.first().map(|d| d.message.clone()).unwrap_or_default();
+            return Ok(Err(format!("the device's compiler rejected the instrumented shader ({msg})")));
+        }
+    };
+    let initial = inst.layout.initial();
+    let (_, trace, _) = dispatch(gpu, puzzle, case, &pipeline, Some(&initial)).await?;
+    let words = trace.expect("a trace was bound");
+    Ok(Ok(inst.layout.findings(&words, &case.config, &inst.loop_lines)))
+}
+
+/// Creates the shader module inside a validation error scope. `Ok` carries
+/// the compiler's warnings; `Err` its errors.
+async fn compile(
+    gpu: &Gpu,
+    label: &str,
+    wgsl: &str,
+    map: impl Fn(&wgpu::CompilationMessage) -> Diagnostic,
+) -> Result<(wgpu::ShaderModule, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let device = &gpu.device;
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(&puzzle.slug),
-        source: wgpu::ShaderSource::Wgsl(sub.text.as_str().into()),
-    });
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(wgsl.into()) });
     let scope_error = scope.pop().await;
     let info = module.get_compilation_info().await;
-    let mut diagnostics: Vec<_> = info.messages.iter().map(|m| diagnostic(m, &sub, source)).collect();
+    let mut diagnostics: Vec<_> = info.messages.iter().map(map).collect();
     diagnostics.sort_by_key(|d| (d.severity != Severity::Error, d.line, d.column));
     let has_error = diagnostics.iter().any(|d| d.severity == Severity::Error);
     if has_error || scope_error.is_some() {
         if !has_error {
             diagnostics.insert(0, unpositioned(&scope_error.map(|e| e.to_string()).unwrap_or_default()));
         }
-        return Ok(result(Outcome::CompileError { diagnostics }, vec![], vec![], Timing::default()));
+        return Err(diagnostics);
     }
-    let warnings = diagnostics;
-    if gpu.is_lost() {
-        return Err(gpu.lost_error());
-    }
+    Ok((module, diagnostics))
+}
 
-    // 3. Bindings from the student's declarations.
-    let declared = declarations(source);
-    let mut layout_entries = Vec::new();
-    for d in declared.values() {
-        if d.group != 0 {
-            let message = format!("`@group({}) @binding({})`: this puzzle binds everything in `@group(0)`", d.group, d.binding);
-            return Ok(result(Outcome::ConfigError { message }, warnings, vec![], Timing::default()));
-        }
-        let known = puzzle.buffers.iter().any(|b| b.binding == d.binding) || puzzle.uniforms.iter().any(|u| u.binding == d.binding);
-        if !known {
-            return Ok(result(Outcome::ConfigError { message: unknown_binding(puzzle, d.binding) }, warnings, vec![], Timing::default()));
-        }
-    }
-    for b in &puzzle.buffers {
-        let read_only = match declared.get(&b.binding).map(|d| d.declared) {
-            Some(Declared::StorageRead) => true,
-            Some(Declared::StorageReadWrite) => false,
-            Some(Declared::Uniform) => {
-                let message = format!("binding {} (`{}`) is a storage buffer: declare it `var<storage, read>` or `var<storage, read_write>`, not `var<uniform>`", b.binding, b.name);
-                return Ok(result(Outcome::ConfigError { message }, warnings, vec![], Timing::default()));
-            }
-            None => b.role == Role::Input,
-        };
-        layout_entries.push(layout_entry(b.binding, wgpu::BufferBindingType::Storage { read_only }));
-    }
-    for u in &puzzle.uniforms {
-        layout_entries.push(layout_entry(u.binding, wgpu::BufferBindingType::Uniform));
-    }
+/// Creates the bind group layout and the compute pipeline (entry point
+/// `main`) inside a validation error scope.
+async fn pipeline(gpu: &Gpu, label: &str, module: &wgpu::ShaderModule, entries: &[wgpu::BindGroupLayoutEntry]) -> Result<Pipeline, Vec<Diagnostic>> {
+    let device = &gpu.device;
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("puzzle bindings"),
-        entries: &layout_entries,
-    });
+    let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries });
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("puzzle"),
+        label: Some(label),
         bind_group_layouts: &[Some(&bind_group_layout)],
         immediate_size: 0,
     });
     let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(&puzzle.slug),
+        label: Some(label),
         layout: Some(&pipeline_layout),
-        module: &module,
+        module,
         entry_point: Some("main"),
         compilation_options: Default::default(),
         cache: None,
@@ -132,21 +221,73 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> 
     if let Some(e) = scope.pop().await {
         let mut d = unpositioned(&e.to_string());
         d.message = pipeline_hint(&d.message);
-        return Ok(result(Outcome::CompileError { diagnostics: vec![d] }, warnings, vec![], Timing::default()));
+        return Err(vec![d]);
     }
+    Ok(Pipeline { pipeline, bind_group_layout })
+}
 
-    // 4. Buffers: inputs uploaded, outputs zeroed, uniforms filled.
+/// A compiled pipeline and its bind group layout.
+struct Pipeline {
+    pipeline: wgpu::ComputePipeline,
+    bind_group_layout: wgpu::BindGroupLayout,
+}
+
+/// The bind group layout entries for the puzzle's buffers, with each storage
+/// buffer's access mode taken from the student's declaration.
+///
+/// # Errors
+/// A configuration message for a binding outside group 0, one the puzzle does
+/// not have, or a storage buffer declared `var<uniform>`.
+fn layout_entries(puzzle: &Puzzle, source: &str) -> Result<Vec<wgpu::BindGroupLayoutEntry>, String> {
+    let declared = declarations(source);
+    for d in declared.values() {
+        if d.group != 0 {
+            return Err(format!("`@group({}) @binding({})`: this puzzle binds everything in `@group(0)`", d.group, d.binding));
+        }
+        let known = puzzle.buffers.iter().any(|b| b.binding == d.binding) || puzzle.uniforms.iter().any(|u| u.binding == d.binding);
+        if !known {
+            return Err(unknown_binding(puzzle, d.binding));
+        }
+    }
+    let mut entries = Vec::new();
+    for b in &puzzle.buffers {
+        let read_only = match declared.get(&b.binding).map(|d| d.declared) {
+            Some(Declared::StorageRead) => true,
+            Some(Declared::StorageReadWrite) => false,
+            Some(Declared::Uniform) => {
+                return Err(format!(
+                    "binding {} (`{}`) is a storage buffer: declare it `var<storage, read>` or `var<storage, read_write>`, not `var<uniform>`",
+                    b.binding, b.name
+                ))
+            }
+            None => b.role == Role::Input,
+        };
+        entries.push(layout_entry(b.binding, wgpu::BufferBindingType::Storage { read_only }));
+    }
+    for u in &puzzle.uniforms {
+        entries.push(layout_entry(u.binding, wgpu::BufferBindingType::Uniform));
+    }
+    Ok(entries)
+}
+
+/// Uploads the case's buffers (and a trace buffer with `trace` as initial
+/// words, when given), dispatches once and reads back every compared buffer
+/// and the trace. Returns the compared buffers' contents in binding order,
+/// the trace words and the timing.
+async fn dispatch(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    case: &Case,
+    p: &Pipeline,
+    trace: Option<&[u32]>,
+) -> Result<(Vec<Values>, Option<Vec<u32>>, Timing), RunnerError> {
+    let device = &gpu.device;
+    let storage_usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
     let storage: Vec<wgpu::Buffer> = puzzle
         .buffers
         .iter()
         .zip(&case.buffers)
-        .map(|(b, cb)| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(&b.name),
-                contents: &cb.initial.to_bytes(),
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-            })
-        })
+        .map(|(b, cb)| device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(&b.name), contents: &cb.initial.to_bytes(), usage: storage_usage }))
         .collect();
     let uniforms: Vec<wgpu::Buffer> = puzzle
         .uniforms
@@ -160,28 +301,31 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> 
             })
         })
         .collect();
+    let trace_buffer = trace.map(|words| {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some("trace"), contents: &bytes, usage: storage_usage })
+    });
     let mut entries: Vec<wgpu::BindGroupEntry> = puzzle
         .buffers
         .iter()
         .zip(&storage)
         .map(|(b, buf)| wgpu::BindGroupEntry { binding: b.binding, resource: buf.as_entire_binding() })
         .collect();
-    entries.extend(
-        puzzle.uniforms.iter().zip(&uniforms).map(|(u, buf)| wgpu::BindGroupEntry { binding: u.binding, resource: buf.as_entire_binding() }),
-    );
-    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("puzzle bindings"),
-        layout: &bind_group_layout,
-        entries: &entries,
-    });
+    entries.extend(puzzle.uniforms.iter().zip(&uniforms).map(|(u, buf)| wgpu::BindGroupEntry { binding: u.binding, resource: buf.as_entire_binding() }));
+    if let Some(t) = &trace_buffer {
+        entries.push(wgpu::BindGroupEntry { binding: TRACE_BINDING, resource: t.as_entire_binding() });
+    }
+    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("puzzle bindings"), layout: &p.bind_group_layout, entries: &entries });
 
-    // 5. Read-back layout: every compared buffer, then two timestamps.
-    let compared: Vec<usize> = puzzle.compared_buffers().collect();
-    let mut offsets = Vec::with_capacity(compared.len());
+    // Read-back layout: every compared buffer, the trace, then two timestamps.
+    let mut sources: Vec<&wgpu::Buffer> = puzzle.compared_buffers().map(|i| &storage[i]).collect();
+    let compared = sources.len();
+    sources.extend(trace_buffer.as_ref());
+    let mut offsets = Vec::with_capacity(sources.len());
     let mut size = 0u64;
-    for &i in &compared {
+    for b in &sources {
         offsets.push(size);
-        size += (storage[i].size()).div_ceil(READBACK_ALIGN) * READBACK_ALIGN;
+        size += b.size().div_ceil(READBACK_ALIGN) * READBACK_ALIGN;
     }
     let timestamps = gpu.timestamps.then(|| {
         let set = device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("pass time"), ty: wgpu::QueryType::Timestamp, count: 2 });
@@ -204,7 +348,6 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> 
         mapped_at_creation: false,
     });
 
-    // 6. Dispatch and copy.
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(&puzzle.slug) });
     {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -215,13 +358,13 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> 
                 end_of_pass_write_index: Some(1),
             }),
         });
-        pass.set_pipeline(&pipeline);
+        pass.set_pipeline(&p.pipeline);
         pass.set_bind_group(0, &bind_group, &[]);
         let [x, y, z] = case.config.workgroups;
         pass.dispatch_workgroups(x, y, z);
     }
-    for (k, &i) in compared.iter().enumerate() {
-        encoder.copy_buffer_to_buffer(&storage[i], 0, &readback, offsets[k], storage[i].size());
+    for (b, &off) in sources.iter().zip(&offsets) {
+        encoder.copy_buffer_to_buffer(b, 0, &readback, off, b.size());
     }
     if let Some((set, resolve)) = &timestamps {
         encoder.resolve_query_set(set, 0..2, resolve, 0);
@@ -232,23 +375,16 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> 
     let bytes = read_back(gpu, &readback).await?;
     let wall_ms = started.elapsed().as_secs_f64() * 1000.0;
 
-    let actual: Vec<Values> = compared
-        .iter()
-        .enumerate()
-        .map(|(k, &i)| {
-            let start = offsets[k] as usize;
-            let len = storage[i].size() as usize;
-            Values::from_bytes(puzzle.buffers[i].element, &bytes[start..start + len])
-        })
-        .collect();
+    let slice = |k: usize| &bytes[offsets[k] as usize..(offsets[k] + sources[k].size()) as usize];
+    let actual: Vec<Values> = puzzle.compared_buffers().enumerate().map(|(k, i)| Values::from_bytes(puzzle.buffers[i].element, slice(k))).collect();
+    let trace_words = trace_buffer.as_ref().map(|_| slice(compared).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect());
     let gpu_ms = timestamps.as_ref().and_then(|_| {
         let t = &bytes[timestamp_offset as usize..timestamp_offset as usize + 16];
         let begin = u64::from_le_bytes(t[0..8].try_into().ok()?);
         let end = u64::from_le_bytes(t[8..16].try_into().ok()?);
         (end > begin).then(|| (end - begin) as f64 * gpu.queue.get_timestamp_period() as f64 / 1e6)
     });
-    let outcome = judge(puzzle, case, &actual);
-    Ok(result(outcome, warnings, actual, Timing { wall_ms, gpu_ms }))
+    Ok((actual, trace_words, Timing { wall_ms, gpu_ms }))
 }
 
 fn layout_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
