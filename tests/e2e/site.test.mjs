@@ -168,3 +168,65 @@ test("without a WebGPU adapter the page says what to do, and the editor still wo
     await plain.close();
   }
 });
+
+test("heat maps: Guards shows the idle invocations past the end", async () => {
+  const { page, p, errors } = await newPage();
+  await p.open(site.url("?puzzle=guards"));
+  await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/guards.wgsl"), "utf8"));
+  assert.equal(await p.run(), "passed");
+  // Case 1: 10 invocations, 6 elements: invocations 6..9 touch nothing.
+  const threads = p.testid("heatmap-threads-1");
+  assert.equal(await threads.getAttribute("data-cells"), "10");
+  const idle = await threads.locator('g.cell[data-idle="true"]').count();
+  assert.equal(idle, 4);
+  const values = await threads.locator("g.cell").evaluateAll((gs) => gs.map((g) => Number(g.dataset.value)));
+  assert.deepEqual(values, [2, 2, 2, 2, 2, 2, 0, 0, 0, 0], "one read and one write per busy invocation");
+  assert.equal(await p.testid("findings-1").getAttribute("data-status"), "clean");
+  assert.equal(await p.testid("heatmap-workgroups-1").getAttribute("data-cells"), "1");
+  assert.equal(await p.testid("heatmap-buffer-1-out").locator("figure").count(), 2, "reads and writes of out");
+  assert.equal(await page.locator('[data-testid="case-4"] [data-testid^="heatmap-"]').count(), 0, "no heat maps for a hidden case");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("heat maps: Prefix Sum's out is written by one invocation per workgroup", async () => {
+  const { page, p } = await newPage();
+  await p.open(site.url("?puzzle=prefix-sum"));
+  await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/prefix-sum.wgsl"), "utf8"));
+  assert.equal(await p.run(), "passed");
+  // Case 2: 2 workgroups of 8; out[k] is written by workgroup k.
+  const writer = await p.testid("heatmap-writer-2-out").locator("g.cell").evaluateAll((gs) => gs.map((g) => Number(g.dataset.value)));
+  assert.deepEqual(writer, [1, 2]);
+  const writes = await p.testid("heatmap-threads-2").locator("g.cell").evaluateAll((gs) => gs.map((g) => g.querySelector("title").textContent));
+  const writers = writes.filter((t) => /wrote out\[/.test(t));
+  assert.equal(writers.length, 2);
+  assert.ok(writers.every((t) => t.includes("local_invocation_id (0, 0, 0)")), writers.join("\n"));
+  await page.close();
+});
+
+test("memory checks: a missing guard is an out-of-bounds write and fails", async () => {
+  const { page, p } = await newPage();
+  await p.open(site.url("?puzzle=blocks-2d"));
+  await p.setCode(fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/blocks-2d--no-guard.wgsl"), "utf8"));
+  assert.equal(await p.run(), "failed");
+  const c1 = p.testid("case-1");
+  assert.equal(await c1.getAttribute("data-outcome"), "memory-error");
+  assert.match(await c1.locator(".detail").innerText(), /out-of-bounds write.*WebGPU silently dropped/s);
+  assert.equal(await p.testid("findings-1").getAttribute("data-status"), "error");
+  // The values themselves are right: WebGPU dropped the stray writes.
+  assert.equal(await page.locator('[data-testid="grid-actual-1"] td.mismatch').count(), 0);
+  await page.close();
+});
+
+test("memory checks: a loop that never ends is stopped and its line named", async () => {
+  const { page, p } = await newPage();
+  await p.open(site.url("?puzzle=map"));
+  await p.setCode(fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/map--runaway-loop.wgsl"), "utf8"));
+  assert.equal(await p.run({ timeout: 120_000 }), "failed");
+  assert.equal(await p.testid("case-1").getAttribute("data-outcome"), "runaway-loop");
+  assert.match(await p.testid("case-1").locator(".detail").innerText(), /line 9/);
+  // The page is still alive: the next correct run passes.
+  await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8"));
+  assert.equal(await p.run(), "passed");
+  await page.close();
+});

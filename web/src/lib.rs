@@ -9,6 +9,7 @@
 mod editor;
 mod embedded;
 mod gpu;
+mod heatmaps;
 mod list;
 mod puzzle_page;
 mod results;

@@ -130,7 +130,8 @@ fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseRe
                 {actual}
             }
         }).collect_view();
-        view! { <div class="grids">{inputs}{outputs}</div> }.into_any()
+        let maps = result.as_ref().map(|r| crate::heatmaps::case_heatmaps(puzzle, case, r));
+        view! { <div class="grids">{inputs}{outputs}</div>{maps} }.into_any()
     };
     view! {
         <section class="case" data-testid=format!("case-{n}") data-status=status data-outcome=outcome aria-label=title.clone()>
@@ -156,6 +157,8 @@ fn badge_text(o: &Outcome) -> String {
         Outcome::Mismatch { total, .. } => format!("wrong values ({total})"),
         Outcome::CompileError { .. } => "compile error".into(),
         Outcome::ConfigError { .. } => "configuration error".into(),
+        Outcome::MemoryError { .. } => "memory error".into(),
+        Outcome::RunawayLoop { .. } => "runaway loop".into(),
     }
 }
 

@@ -9,6 +9,7 @@
 pub mod format;
 pub mod generate;
 pub mod grid;
+pub mod heatmap;
 pub mod judge;
 pub mod load;
 pub mod markdown;

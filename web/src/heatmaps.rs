@@ -1,0 +1,189 @@
+//! Heat maps and memory findings of one case, drawn as SVG from core's view
+//! models (`gpu_puzzles_core::heatmap`). Counts use the viridis scale and
+//! writers the Okabe–Ito palette, both readable with the common forms of
+//! colour blindness; idle cells are hatched, not only coloured.
+
+use gpu_puzzles_core::heatmap::{self, Counter, HeatMap};
+use gpu_puzzles_core::judge::CaseResult;
+use gpu_puzzles_core::trace::{Findings, LOOP_BUDGET};
+use gpu_puzzles_core::{Case, Puzzle};
+use leptos::prelude::*;
+
+/// Viridis at five stops (van der Walt and Smith, matplotlib 2015).
+const VIRIDIS: [(f64, f64, f64); 5] = [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];
+/// Okabe and Ito's colour-blind-safe palette (2008), for workgroup numbers.
+const OKABE_ITO: [&str; 8] = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999"];
+
+fn viridis(t: f64) -> String {
+    let t = t.clamp(0.0, 1.0) * (VIRIDIS.len() - 1) as f64;
+    let i = (t.floor() as usize).min(VIRIDIS.len() - 2);
+    let f = t - i as f64;
+    let (a, b) = (VIRIDIS[i], VIRIDIS[i + 1]);
+    let mix = |x: f64, y: f64| (x + (y - x) * f).round() as u8;
+    format!("#{:02x}{:02x}{:02x}", mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// Findings and heat maps of a shown case (`findings-N`, `heatmap-*-N`).
+pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &CaseResult) -> impl IntoView {
+    let n = case.number;
+    let Some(f) = result.findings.clone() else {
+        let why = result.instrumentation.clone().unwrap_or_else(|| "the shader did not run".into());
+        return view! {
+            <div class="findings" data-testid=format!("findings-{n}") data-status="unavailable">
+                <p class="muted">"Heat maps are unavailable for this code: " {why} ". Judging is unaffected."</p>
+            </div>
+        }
+        .into_any();
+    };
+    let names: Vec<&str> = puzzle.buffers.iter().map(|b| b.name.as_str()).collect();
+    let config = case.config;
+    let threads = heatmap::threads(&f, &config, &names);
+    let groups = heatmap::workgroups(&f, &config);
+    let outputs: Vec<usize> = puzzle.compared_buffers().collect();
+    let writer_maps = outputs
+        .iter()
+        .map(|&b| {
+            let m = heatmap::buffer(&f, b, case.buffers[b].shape, &config, Counter::Writer, &puzzle.buffers[b].name);
+            svg_map(format!("heatmap-writer-{n}-{}", puzzle.buffers[b].name), format!("{}: workgroup that wrote each element", puzzle.buffers[b].name), &m, true)
+        })
+        .collect_view();
+    let buffer_maps = puzzle
+        .buffers
+        .iter()
+        .enumerate()
+        .map(|(b, buf)| {
+            let reads = heatmap::buffer(&f, b, case.buffers[b].shape, &config, Counter::Reads, &buf.name);
+            let writes = heatmap::buffer(&f, b, case.buffers[b].shape, &config, Counter::Writes, &buf.name);
+            view! {
+                <div class="heatmap-pair" data-testid=format!("heatmap-buffer-{n}-{}", buf.name)>
+                    {svg_map(format!("heatmap-buffer-{n}-{}-reads", buf.name), format!("{}: reads per element", buf.name), &reads, false)}
+                    {svg_map(format!("heatmap-buffer-{n}-{}-writes", buf.name), format!("{}: writes per element", buf.name), &writes, false)}
+                </div>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="heatmaps">
+            {findings_list(puzzle, case, &f)}
+            <details class="heatmap-details" open>
+                <summary>"Heat maps: how the invocations touched memory"</summary>
+                <div class="heatmap-row">
+                    {svg_map(format!("heatmap-workgroups-{n}"), "Workgroups: global reads + writes".to_string(), &groups, false)}
+                    {writer_maps}
+                </div>
+                <div class="heatmap-row">
+                    {svg_map(format!("heatmap-threads-{n}"), "Invocations by workgroup and local id: global reads + writes (hatched: idle)".to_string(), &threads, false)}
+                </div>
+                <div class="heatmap-row">{buffer_maps}</div>
+            </details>
+        </div>
+    }
+    .into_any()
+}
+
+fn findings_list(puzzle: &Puzzle, case: &Case, f: &Findings) -> impl IntoView {
+    let n = case.number;
+    let name = |b: usize| puzzle.buffers.get(b).map(|b| b.name.clone()).unwrap_or_default();
+    let mut items: Vec<(&'static str, String)> = Vec::new();
+    if let Some(l) = &f.runaway_loop {
+        let at = l.line.map(|n| format!(" at line {n}")).unwrap_or_default();
+        items.push(("error", format!("The loop{at} ran past {LOOP_BUDGET} iterations in the invocation with {} and was stopped.", l.invocation.describe())));
+    }
+    for o in &f.out_of_bounds {
+        let what = if o.write { "wrote" } else { "read" };
+        let len = case.buffers.get(o.buffer).map(|c| c.initial.len()).unwrap_or(0);
+        items.push((
+            if o.write { "error" } else { "warning" },
+            format!(
+                "Out of bounds: the invocation with {} {what} {}[{}], past the end ({} elements). WebGPU {} it silently; other GPU APIs would touch other memory.",
+                o.invocation.describe(),
+                name(o.buffer),
+                o.index,
+                len,
+                if o.write { "dropped" } else { "clamped or zeroed" }
+            ),
+        ));
+    }
+    if f.oob_total as usize > f.out_of_bounds.len() {
+        items.push(("warning", format!("{} out-of-bounds accesses in all; the first {} are listed.", f.oob_total, f.out_of_bounds.len())));
+    }
+    for c in &f.conflicts {
+        items.push(("error", format!("Write conflict: {}[{}] written by the invocation with {} and by the one with {}.", name(c.buffer), c.index, c.first.describe(), c.second.describe())));
+    }
+    let status = if items.iter().any(|(k, _)| *k == "error") { "error" } else if items.is_empty() { "clean" } else { "warning" };
+    view! {
+        <div class="findings" data-testid=format!("findings-{n}") data-status=status>
+            {if items.is_empty() {
+                view! { <p class="ok">"Memory checks: no out-of-bounds access, no write conflict, no runaway loop."</p> }.into_any()
+            } else {
+                view! {
+                    <ul>{items.into_iter().map(|(kind, text)| view! { <li class=kind>{text}</li> }).collect_view()}</ul>
+                }.into_any()
+            }}
+        </div>
+    }
+}
+
+fn svg_map(testid: String, caption: String, m: &HeatMap, categorical: bool) -> impl IntoView {
+    let cell = (640 / m.cols.max(1)).clamp(4, 24);
+    let (w, h) = (m.cols * cell, m.rows * cell);
+    let show_labels = cell >= 18;
+    let max = m.max.max(1) as f64;
+    let rects = m
+        .cells
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.as_ref().map(|c| (i, c)))
+        .map(|(i, c)| {
+            let (x, y) = ((i % m.cols) * cell, (i / m.cols) * cell);
+            let fill = if categorical {
+                if c.value == 0 { "none".to_string() } else { OKABE_ITO[(c.value as usize - 1) % OKABE_ITO.len()].to_string() }
+            } else if c.idle {
+                "url(#idle-hatch)".to_string()
+            } else {
+                viridis(c.value as f64 / max)
+            };
+            let light_text = !categorical && (c.value as f64 / max) < 0.6;
+            view! {
+                <g data-value=c.value data-idle=if c.idle { "true" } else { "false" } class="cell">
+                    <rect x=x y=y width=cell height=cell fill=fill></rect>
+                    {(show_labels && !c.label.is_empty()).then(|| view! {
+                        <text x=x + cell / 2 y=y + cell / 2 + 4 text-anchor="middle" class=if light_text { "light" } else { "dark" }>{c.label.clone()}</text>
+                    })}
+                    <title>{c.title.clone()}</title>
+                </g>
+            }
+        })
+        .collect_view();
+    let borders = (m.group[0] > 0 && m.group[1] > 0).then(|| {
+        let gx = m.group[0] * cell;
+        let gy = m.group[1] * cell;
+        let v = (1..m.cols.div_ceil(m.group[0])).map(|k| view! { <line x1=k * gx y1=0 x2=k * gx y2=h class="wg-border"></line> }).collect_view();
+        let hz = (1..m.rows.div_ceil(m.group[1])).map(|k| view! { <line x1=0 y1=k * gy x2=w y2=k * gy class="wg-border"></line> }).collect_view();
+        view! { {v}{hz} }
+    });
+    let legend = if categorical {
+        "colour and number: the workgroup (numbered row-major) that wrote the element; blank: never written".to_string()
+    } else {
+        format!("dark to bright: 0 to {}{}", m.max, if m.per_cell > 1 { format!(" · each cell sums {} items", m.per_cell) } else { String::new() })
+    };
+    let gradient = (!categorical).then(|| view! {
+        <span class="legend-bar" aria-hidden="true" style=format!("background: linear-gradient(to right, {}, {}, {}, {}, {})", viridis(0.0), viridis(0.25), viridis(0.5), viridis(0.75), viridis(1.0))></span>
+    });
+    view! {
+        <figure class="heatmap" data-testid=testid data-cells=m.cells.iter().flatten().count()>
+            <figcaption>{caption.clone()}</figcaption>
+            <svg width=w height=h viewBox=format!("0 0 {w} {h}") role="img" aria-label=caption>
+                <defs>
+                    <pattern id="idle-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                        <rect width="6" height="6" class="idle-bg"></rect>
+                        <line x1="0" y1="0" x2="0" y2="6" class="idle-line"></line>
+                    </pattern>
+                </defs>
+                {rects}
+                {borders}
+            </svg>
+            <p class="legend">{gradient}{legend}</p>
+        </figure>
+    }
+}
