@@ -162,8 +162,11 @@ pub struct CaseResult {
     pub actual: Vec<Values>,
     /// Compiler warnings and infos of a shader that compiled.
     pub warnings: Vec<Diagnostic>,
-    /// Timing; zero when the shader did not run.
+    /// Timing of the plain dispatch; zero when the shader did not run.
     pub timing: Timing,
+    /// Timing of the instrumented dispatch, when it ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instrumented_timing: Option<Timing>,
     /// What the instrumented run saw, when it ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub findings: Option<Findings>,

@@ -13,15 +13,20 @@
 //! | `1` | runaway loop: its id + 1, or 0 |
 //! | `2` | the invocation that stopped it, + 1 |
 //! | `HEADER_WORDS ..` | the first [`MAX_OOB_RECORDS`] out-of-bounds accesses, 4 words each: buffer, index, invocation, 1 for a write |
-//! | per buffer | `reads[len]`, `writes[len]`, `min_writer[len]`, `max_writer[len]` |
+//! | per buffer | `reads[len]`, `writes[len]`, `u32::MAX - smallest writer`, `largest writer` |
 //! | per invocation | global reads, global writes, workgroup-memory reads, workgroup-memory writes |
+//!
+//! Every word starts at zero, so the trace buffer needs no upload: the
+//! smallest writer is kept as `u32::MAX - id` under `atomicMax`. The
+//! per-invocation counters are kept in private variables and stored once,
+//! when the invocation returns, so they cost no atomics.
 //!
 //! Invocations are numbered row-major over the whole dispatch:
 //! `id = gid.x + gid.y * X + gid.z * X * Y`, where `X` and `Y` are the
 //! dispatch's invocations along x and y (workgroups × workgroup size).
 //! Two different invocations wrote an element exactly when its smallest and
-//! largest writer differ, which two atomics (`atomicMin`, `atomicMax`) track
-//! without any ordering between invocations.
+//! largest writer differ, which two `atomicMax` track without any ordering
+//! between invocations.
 
 use crate::model::CaseConfig;
 use serde::Serialize;
@@ -75,21 +80,11 @@ impl TraceLayout {
         TraceLayout { lens: lens.to_vec(), buffer_base, invocation_base, invocations, total_words: next }
     }
 
-    /// Word of counter `which` (0 reads, 1 writes, 2 smallest writer, 3
-    /// largest writer) of element `index` of buffer `buffer`.
+    /// Word of counter `which` (0 reads, 1 writes, 2 `u32::MAX` minus the
+    /// smallest writer, 3 largest writer) of element `index` of buffer
+    /// `buffer`.
     pub fn element_word(&self, buffer: usize, which: u64, index: u64) -> u64 {
         self.buffer_base[buffer] + which * self.lens[buffer] as u64 + index
-    }
-
-    /// The trace buffer's initial contents: zeros, except the smallest-writer
-    /// words, which start at `u32::MAX`.
-    pub fn initial(&self) -> Vec<u32> {
-        let mut words = vec![0u32; self.total_words as usize];
-        for (b, &n) in self.lens.iter().enumerate() {
-            let start = self.element_word(b, 2, 0) as usize;
-            words[start..start + n as usize].fill(u32::MAX);
-        }
-        words
     }
 
     /// Reads the findings out of the trace buffer's words.
@@ -104,7 +99,7 @@ impl TraceLayout {
             let writes: Vec<u32> = (0..n).map(|i| w(self.element_word(b, 1, i))).collect();
             let mut writer = Vec::with_capacity(n as usize);
             for i in 0..n {
-                let (lo, hi) = (w(self.element_word(b, 2, i)), w(self.element_word(b, 3, i)));
+                let (lo, hi) = (u32::MAX - w(self.element_word(b, 2, i)), w(self.element_word(b, 3, i)));
                 if writes[i as usize] == 0 {
                     writer.push(None);
                     continue;
@@ -277,11 +272,11 @@ mod tests {
     #[test]
     fn a_conflict_is_two_different_writers() {
         let layout = TraceLayout::new(&[3], &config());
-        let mut words = layout.initial();
+        let mut words = vec![0; layout.total_words as usize];
         // Element 0 written once by invocation 5; element 2 by 1 and 7.
         for (i, lo, hi, n) in [(0u64, 5u32, 5u32, 1u32), (2, 1, 7, 2)] {
             words[layout.element_word(0, 1, i) as usize] = n;
-            words[layout.element_word(0, 2, i) as usize] = lo;
+            words[layout.element_word(0, 2, i) as usize] = u32::MAX - lo;
             words[layout.element_word(0, 3, i) as usize] = hi;
         }
         let f = layout.findings(&words, &config(), &[]);

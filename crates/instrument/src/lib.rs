@@ -95,6 +95,8 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig) -> Resu
         memory_decorations: Default::default(),
     };
     let inv_var = module.global_variables.append(private("gp_invocation"), Span::UNDEFINED);
+    let counters = ["gp_global_reads", "gp_global_writes", "gp_workgroup_reads", "gp_workgroup_writes"]
+        .map(|name| module.global_variables.append(private(name), Span::UNDEFINED));
 
     // What each global is: a traced storage buffer (by index) or workgroup memory.
     let mut targets = HashMap::new();
@@ -113,7 +115,7 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig) -> Resu
             _ => {}
         }
     }
-    let ctx = Ctx { trace, inv_var, u32_ty, targets, layout: layout.clone(), lens: buffers.iter().map(|b| b.len).collect() };
+    let ctx = Ctx { trace, inv_var, counters, u32_ty, targets, layout: layout.clone(), lens: buffers.iter().map(|b| b.len).collect() };
     let mut loop_lines = Vec::new();
 
     let Some(ep) = module.entry_points.iter().position(|e| e.name == "main") else {
@@ -151,7 +153,10 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig) -> Resu
         for (s, span) in body.span_into_iter() {
             new_body.push(s, span);
         }
-        f.body = new_body;
+        if !matches!(new_body.last(), Some(Statement::Return { .. })) {
+            new_body.push(Statement::Return { value: None }, Span::UNDEFINED);
+        }
+        f.body = store_counters_before_returns(f, new_body, &ctx);
     }
 
     let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
@@ -184,6 +189,9 @@ enum Target {
 struct Ctx {
     trace: Handle<GlobalVariable>,
     inv_var: Handle<GlobalVariable>,
+    /// Private per-invocation counters: global reads, global writes,
+    /// workgroup-memory reads, workgroup-memory writes.
+    counters: [Handle<GlobalVariable>; 4],
     u32_ty: Handle<Type>,
     targets: HashMap<Handle<GlobalVariable>, Target>,
     layout: TraceLayout,
@@ -332,28 +340,26 @@ enum Kind {
 
 /// Statements recording one access, built before the access itself.
 fn record(b: &mut Builder, ctx: &Ctx, access: Access, kind: Kind) {
-    let inv_ptr = b.pre(Expression::GlobalVariable(ctx.inv_var));
-    let inv = b.emit(Expression::Load { pointer: inv_ptr });
-    let one = b.lit(1);
-    let per_inv_base = b.lit(ctx.layout.invocation_base as u32);
-    let four = b.lit(INVOCATION_WORDS as u32);
-    let inv_scaled = b.mul(inv, four);
-    let inv_word0 = b.add(per_inv_base, inv_scaled);
     let (read_slot, write_slot) = match access.target {
         Target::Storage(_) => (0, 1),
         Target::Workgroup => (2, 3),
     };
-    let slots: &[u32] = match kind {
+    let slots: &[usize] = match kind {
         Kind::Read => &[read_slot],
         Kind::Write => &[write_slot],
         Kind::Atomic => &[read_slot, write_slot],
     };
     for &s in slots {
-        let off = b.lit(s);
-        let w = b.add(inv_word0, off);
-        b.atomic(ctx.trace, w, AtomicFunction::Add, one);
+        // counter += 1, in a private variable: no atomics.
+        let ptr = b.pre(Expression::GlobalVariable(ctx.counters[s]));
+        let v = b.emit(Expression::Load { pointer: ptr });
+        let one = b.lit(1);
+        let v1 = b.add(v, one);
+        b.stmt(Statement::Store { pointer: ptr, value: v1 });
     }
     let Target::Storage(buf) = access.target else { return };
+    let inv_ptr = b.pre(Expression::GlobalVariable(ctx.inv_var));
+    let inv = b.emit(Expression::Load { pointer: inv_ptr });
     let Some(index) = access.index else { return };
     let idx = match index {
         Index::Constant(i) => b.lit(i),
@@ -365,13 +371,21 @@ fn record(b: &mut Builder, ctx: &Ctx, access: Access, kind: Kind) {
     let accept = b.block(|b| {
         let counters: &[(u64, AtomicFunction)] = match kind {
             Kind::Read => &[(0, AtomicFunction::Add)],
-            Kind::Write => &[(1, AtomicFunction::Add), (2, AtomicFunction::Min), (3, AtomicFunction::Max)],
+            Kind::Write => &[(1, AtomicFunction::Add), (2, AtomicFunction::Max), (3, AtomicFunction::Max)],
             Kind::Atomic => &[(0, AtomicFunction::Add), (1, AtomicFunction::Add)],
         };
         for &(which, fun) in counters {
             let base = b.lit(ctx.layout.element_word(buf, which, 0) as u32);
             let w = b.add(base, idx);
-            let value = if fun == AtomicFunction::Add { b.lit(1) } else { inv };
+            let value = match which {
+                0 | 1 => b.lit(1),
+                // The smallest writer as u32::MAX - id, so zeroed words work.
+                2 => {
+                    let max = b.lit(u32::MAX);
+                    b.emit(Expression::Binary { op: BinaryOperator::Subtract, left: max, right: inv })
+                }
+                _ => inv,
+            };
             b.atomic(ctx.trace, w, fun, value);
         }
     });
@@ -511,6 +525,59 @@ fn rewrite_block(f: &mut Function, block: Block, ctx: &Ctx, source: &str, loop_l
         }
     }
     Ok(out)
+}
+
+/// Before every `return` of the entry point, stores the private counters
+/// into the invocation's words of the trace.
+fn store_counters_before_returns(f: &mut Function, block: Block, ctx: &Ctx) -> Block {
+    let mut out = Block::with_capacity(block.len());
+    for (stmt, span) in block.span_into_iter() {
+        match stmt {
+            Statement::Return { value } => {
+                let mut b = Builder::new(f);
+                let inv_ptr = b.pre(Expression::GlobalVariable(ctx.inv_var));
+                let inv = b.emit(Expression::Load { pointer: inv_ptr });
+                let four = b.lit(INVOCATION_WORDS as u32);
+                let base = b.lit(ctx.layout.invocation_base as u32);
+                let scaled = b.mul(inv, four);
+                let first = b.add(base, scaled);
+                for (k, &var) in ctx.counters.iter().enumerate() {
+                    let ptr = b.pre(Expression::GlobalVariable(var));
+                    let v = b.emit(Expression::Load { pointer: ptr });
+                    let off = b.lit(k as u32);
+                    let w = b.add(first, off);
+                    let trace = b.pre(Expression::GlobalVariable(ctx.trace));
+                    let target = b.emit(Expression::Access { base: trace, index: w });
+                    // A store to an atomic is atomicStore; the word is this invocation's alone.
+                    b.stmt(Statement::Store { pointer: target, value: v });
+                }
+                out.extend_block(b.finish());
+                out.push(Statement::Return { value }, span);
+            }
+            Statement::Block(inner) => out.push(Statement::Block(store_counters_before_returns(f, inner, ctx)), span),
+            Statement::If { condition, accept, reject } => {
+                let accept = store_counters_before_returns(f, accept, ctx);
+                let reject = store_counters_before_returns(f, reject, ctx);
+                out.push(Statement::If { condition, accept, reject }, span);
+            }
+            Statement::Switch { selector, cases } => {
+                let cases = cases
+                    .into_iter()
+                    .map(|mut c| {
+                        c.body = store_counters_before_returns(f, c.body, ctx);
+                        c
+                    })
+                    .collect();
+                out.push(Statement::Switch { selector, cases }, span);
+            }
+            Statement::Loop { body, continuing, break_if } => {
+                let body = store_counters_before_returns(f, body, ctx);
+                out.push(Statement::Loop { body, continuing, break_if }, span);
+            }
+            other => out.push(other, span),
+        }
+    }
+    out
 }
 
 /// `counter += 1; if counter > BUDGET { record; break; }`

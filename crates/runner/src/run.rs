@@ -72,6 +72,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         actual: vec![],
         warnings: vec![],
         timing: Timing::default(),
+        instrumented_timing: None,
         findings: None,
         instrumentation: None,
     };
@@ -109,7 +110,8 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
     // 4. The instrumented run, for findings.
     if options.instrument {
         match run_instrumented(gpu, puzzle, case, &sub.text, &layout_entries).await? {
-            Ok(findings) => {
+            Ok((findings, timing)) => {
+                result.instrumented_timing = Some(timing);
                 let runaway = findings.runaway_loop.is_some();
                 result.findings = Some(findings);
                 if runaway {
@@ -135,15 +137,16 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
     finish(result, outcome)
 }
 
-/// Runs the instrumented shader once and reads its findings; `Ok(Err(why))`
-/// when the pass or the device's compiler cannot handle the shader.
+/// Runs the instrumented shader once and reads its findings and the
+/// dispatch's timing; `Ok(Err(why))` when the pass or the device's compiler
+/// cannot handle the shader.
 async fn run_instrumented(
     gpu: &Gpu,
     puzzle: &Puzzle,
     case: &Case,
     substituted: &str,
     layout_entries: &[wgpu::BindGroupLayoutEntry],
-) -> Result<Result<Findings, String>, RunnerError> {
+) -> Result<Result<(Findings, Timing), String>, RunnerError> {
     let traced: Vec<Traced> =
         puzzle.buffers.iter().zip(&case.buffers).map(|(b, cb)| Traced { binding: b.binding, len: cb.initial.len() as u32 }).collect();
     let inst = match instrument(substituted, &traced, &case.config) {
@@ -168,10 +171,9 @@ async fn run_instrumented(
             return Ok(Err(format!("the device's compiler rejected the instrumented shader ({msg})")));
         }
     };
-    let initial = inst.layout.initial();
-    let (_, trace, _) = dispatch(gpu, puzzle, case, &pipeline, Some(&initial)).await?;
+    let (_, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, Some(inst.layout.total_words * 4)).await?;
     let words = trace.expect("a trace was bound");
-    Ok(Ok(inst.layout.findings(&words, &case.config, &inst.loop_lines)))
+    Ok(Ok((inst.layout.findings(&words, &case.config, &inst.loop_lines), timing)))
 }
 
 /// Creates the shader module inside a validation error scope. `Ok` carries
@@ -270,8 +272,8 @@ fn layout_entries(puzzle: &Puzzle, source: &str) -> Result<Vec<wgpu::BindGroupLa
     Ok(entries)
 }
 
-/// Uploads the case's buffers (and a trace buffer with `trace` as initial
-/// words, when given), dispatches once and reads back every compared buffer
+/// Uploads the case's buffers (and binds a zeroed trace buffer of
+/// `trace_bytes` bytes, when given), dispatches once and reads back every compared buffer
 /// and the trace. Returns the compared buffers' contents in binding order,
 /// the trace words and the timing.
 async fn dispatch(
@@ -279,7 +281,7 @@ async fn dispatch(
     puzzle: &Puzzle,
     case: &Case,
     p: &Pipeline,
-    trace: Option<&[u32]>,
+    trace_bytes: Option<u64>,
 ) -> Result<(Vec<Values>, Option<Vec<u32>>, Timing), RunnerError> {
     let device = &gpu.device;
     let storage_usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
@@ -301,10 +303,8 @@ async fn dispatch(
             })
         })
         .collect();
-    let trace_buffer = trace.map(|words| {
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some("trace"), contents: &bytes, usage: storage_usage })
-    });
+    // WebGPU zero-initialises new buffers, which is the trace's initial state.
+    let trace_buffer = trace_bytes.map(|size| device.create_buffer(&wgpu::BufferDescriptor { label: Some("trace"), size, usage: storage_usage, mapped_at_creation: false }));
     let mut entries: Vec<wgpu::BindGroupEntry> = puzzle
         .buffers
         .iter()

@@ -1,0 +1,88 @@
+//! Instrumentation overhead: each case judged plainly and instrumented, in
+//! one process on one device, for the Matrix Multiply cases and a 1M-element
+//! Map. Prints the medians and the ratios (target: instrumented at most 2×
+//! plain). Run: `cargo bench -p gpu-puzzles-tests --bench instrument`.
+
+use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
+use gpu_puzzles_core::{Case, CaseConfig, Puzzle, Values};
+use gpu_puzzles_runner::{run_case, Gpu, RunOptions};
+use std::path::Path;
+use std::time::Instant;
+
+const RUNS: usize = 7;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// A 1M-element map: the Blocks puzzle (out = a + 10 over many workgroups)
+/// with one case of 2^20 elements (4096 workgroups of 256).
+fn big_map(blocks: &Puzzle) -> (Puzzle, Case) {
+    let n = 1usize << 20;
+    let a: Vec<f32> = (0..n).map(|i| ((i * 7919) % 201) as f32 - 100.0).collect();
+    let mut case = blocks.cases[0].clone();
+    case.name = "1M-element map".into();
+    case.config = CaseConfig { workgroup_size: [256, 1, 1], workgroups: [(n / 256) as u32, 1, 1], workgroup_memory: None };
+    case.buffers[0].initial = Values::F32(a.clone());
+    case.buffers[1].initial = Values::F32(vec![0.0; n]);
+    case.buffers[1].expected = Some(Values::F32(a.iter().map(|x| x + 10.0).collect()));
+    (blocks.clone(), case)
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let files = read_dir(&root.join("puzzles")).expect("puzzles/");
+    let solutions = read_solutions(&root.join("shaders")).expect("shaders/");
+    let set = load_puzzle_set(&files, Some(&solutions)).expect("a valid puzzle set");
+    let gpu = pollster::block_on(Gpu::new()).expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)");
+    println!("adapter: {} ({})", gpu.adapter().name, gpu.adapter().backend);
+    let matmul = set.get("matmul").unwrap();
+    let mut work: Vec<(Puzzle, Case)> = matmul.cases.iter().map(|c| (matmul.clone(), c.clone())).collect();
+    work.push(big_map(set.get("blocks").unwrap()));
+    println!(
+        "{:<34} {:>11} {:>11} {:>6}   {:>12} {:>12} {:>6}",
+        "case", "plain ms", "instr. ms", "ratio", "plain disp.", "instr. disp.", "ratio"
+    );
+    let mut worst: f64 = 0.0;
+    for (puzzle, case) in &work {
+        let source = puzzle.solution.as_deref().unwrap();
+        let mut plain = Vec::new();
+        let mut instr = Vec::new();
+        let mut plain_disp = Vec::new();
+        let mut instr_disp = Vec::new();
+        for i in 0..=RUNS {
+            let t = Instant::now();
+            let p = pollster::block_on(run_case(&gpu, puzzle, case, source, RunOptions { instrument: false })).unwrap();
+            let plain_ms = t.elapsed().as_secs_f64() * 1e3;
+            let t = Instant::now();
+            let r = pollster::block_on(run_case(&gpu, puzzle, case, source, RunOptions { instrument: true })).unwrap();
+            let both_ms = t.elapsed().as_secs_f64() * 1e3;
+            assert!(p.outcome.passed() && r.outcome.passed(), "{}: {:?} / {:?}", case.name, p.outcome, r.outcome);
+            let it = r.instrumented_timing.expect("the instrumented run happened");
+            if i > 0 {
+                // The instrumented judgement also runs the plain dispatch; its
+                // own cost is the whole minus a plain judgement.
+                plain.push(plain_ms);
+                instr.push(both_ms - plain_ms);
+                plain_disp.push(p.timing.gpu_ms.unwrap_or(p.timing.wall_ms));
+                instr_disp.push(it.gpu_ms.unwrap_or(it.wall_ms));
+            }
+        }
+        let (pm, im, pd, id) = (median(plain), median(instr), median(plain_disp), median(instr_disp));
+        worst = worst.max(im / pm);
+        println!(
+            "{:<34} {:>11.3} {:>11.3} {:>5.2}×   {:>12.3} {:>12.3} {:>5.2}×",
+            format!("{} {}", puzzle.slug, case.name),
+            pm,
+            im,
+            im / pm,
+            pd,
+            id,
+            id / pd
+        );
+    }
+    println!(
+        "whole-run ratio, worst case: {worst:.2}× (target ≤ 2×). Dispatch times are GPU timestamps where the adapter has them, else wall time; median of {RUNS} runs after one warm-up."
+    );
+}
