@@ -196,6 +196,15 @@ fn report(puzzle: &Puzzle, file: &Path, gpu: &Gpu, results: &[CaseResult], json:
         for w in &r.warnings {
             println!("      warning at line {}: {}", w.line.unwrap_or(0), w.message);
         }
+        if let Some(note) = &r.instrumentation {
+            println!("      heat maps unavailable: {note}");
+        }
+        if let Some(f) = &r.findings {
+            for o in f.out_of_bounds.iter().filter(|o| !o.write) {
+                let name = puzzle.buffers.get(o.buffer).map(|b| b.name.as_str()).unwrap_or("?");
+                println!("      warning: out-of-bounds read of {name}[{}] by the invocation with {}", o.index, o.invocation.describe());
+            }
+        }
     }
     println!("{}", if status == Verdict::Passed { "PASSED" } else { "FAILED" });
     Ok(())

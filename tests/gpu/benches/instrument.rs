@@ -31,7 +31,8 @@ fn big_map(blocks: &Puzzle) -> (Puzzle, Case) {
 }
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    // GPU_PUZZLES_ROOT lets a copied binary find the puzzles on another machine.
+    let root = std::env::var_os("GPU_PUZZLES_ROOT").map(std::path::PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
     let files = read_dir(&root.join("puzzles")).expect("puzzles/");
     let solutions = read_solutions(&root.join("shaders")).expect("shaders/");
     let set = load_puzzle_set(&files, Some(&solutions)).expect("a valid puzzle set");
