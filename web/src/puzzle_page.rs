@@ -98,7 +98,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                     code.set(text);
                     save_error.set(result.err());
                 },
-                move || run(),
+                run,
             );
         }
     });

@@ -272,7 +272,7 @@ fn check_all(root: &Path, json: bool) -> Result<bool> {
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else {
-        println!("{:>3}  {:<14} {:<18} {:>5} {:>6}  {:<14} {}", "#", "slug", "title", "shown", "hidden", "starter", "reference solution");
+        println!("{:>3}  {:<14} {:<18} {:>5} {:>6}  {:<14} reference solution", "#", "slug", "title", "shown", "hidden", "starter");
         for r in &rows {
             println!("{:>3}  {:<14} {:<18} {:>5} {:>6}  {:<14} {}", r.number, r.slug, r.title, r.shown, r.hidden, r.starter, r.solution);
         }

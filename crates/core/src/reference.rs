@@ -49,7 +49,11 @@ impl<'a> ReferenceInput<'a> {
 ///
 /// # Errors
 /// A message naming what the case lacks (a buffer, a shape).
-pub type ReferenceFn = fn(&ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>, String>;
+pub type ReferenceFn = fn(&ReferenceInput) -> Result<Outputs, String>;
+
+/// Expected contents of each compared buffer, in binding order, with the
+/// display shape `[rows, cols]` the reference gives it (if any).
+pub type Outputs = Vec<(Values, Option<[u32; 2]>)>;
 
 /// Every reference function by the name a manifest uses.
 pub const REFERENCES: &[(&str, ReferenceFn)] = &[
@@ -69,24 +73,24 @@ pub fn lookup(name: &str) -> Option<ReferenceFn> {
     REFERENCES.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
 }
 
-fn flat(v: Vec<f32>) -> Vec<(Values, Option<[u32; 2]>)> {
+fn flat(v: Vec<f32>) -> Outputs {
     vec![(Values::F32(v), None)]
 }
 
-fn shaped(v: Vec<f32>, rows: usize, cols: usize) -> Vec<(Values, Option<[u32; 2]>)> {
+fn shaped(v: Vec<f32>, rows: usize, cols: usize) -> Outputs {
     vec![(Values::F32(v), Some([rows as u32, cols as u32]))]
 }
 
 /// `out[i] = a[i] + 10` (Map, Guards, Map 2D, Blocks, Blocks 2D, Shared);
 /// keeps `a`'s shape.
-pub fn add_ten(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>, String> {
+pub fn add_ten(input: &ReferenceInput) -> Result<Outputs, String> {
     let a = input.f32("a")?;
     let out = a.iter().map(|x| x + 10.0).collect();
     Ok(vec![(Values::F32(out), input.buffers["a"].1)])
 }
 
 /// `out[i] = a[i] + b[i]` (Zip).
-pub fn zip_add(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>, String> {
+pub fn zip_add(input: &ReferenceInput) -> Result<Outputs, String> {
     let (a, b) = (input.f32("a")?, input.f32("b")?);
     if a.len() != b.len() {
         return Err(format!("`a` has {} elements and `b` {}", a.len(), b.len()));
@@ -96,7 +100,7 @@ pub fn zip_add(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>
 
 /// `out[i][j] = a[i] + b[j]`: `a` is a column of `len(a)` rows, `b` a row of
 /// `len(b)` columns, `out` is `len(a) × len(b)`, row-major (Broadcast).
-pub fn broadcast_add(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>, String> {
+pub fn broadcast_add(input: &ReferenceInput) -> Result<Outputs, String> {
     let (a, b) = (input.f32("a")?, input.f32("b")?);
     let out = a.iter().flat_map(|x| b.iter().map(move |y| x + y)).collect();
     Ok(shaped(out, a.len(), b.len()))
@@ -104,14 +108,14 @@ pub fn broadcast_add(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32;
 
 /// `out[i] = a[i - 2] + a[i - 1] + a[i]`, leaving out indices below 0
 /// (Pooling).
-pub fn window_sum_3(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>, String> {
+pub fn window_sum_3(input: &ReferenceInput) -> Result<Outputs, String> {
     let a = input.f32("a")?;
     let out = (0..a.len()).map(|i| a[i.saturating_sub(2)..=i].iter().sum()).collect();
     Ok(flat(out))
 }
 
 /// `out[0] = Σ a[i] · b[i]`, one element (Dot Product).
-pub fn dot(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>, String> {
+pub fn dot(input: &ReferenceInput) -> Result<Outputs, String> {
     let (a, b) = (input.f32("a")?, input.f32("b")?);
     if a.len() != b.len() {
         return Err(format!("`a` has {} elements and `b` {}", a.len(), b.len()));
@@ -122,7 +126,7 @@ pub fn dot(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>, St
 /// `out[i] = Σ_j a[i + j] · b[j]` over `j < len(b)` with `i + j < len(a)`:
 /// a 1-D convolution whose window runs past the end of `a` into zeros
 /// (1D Convolution). `out` has `len(a)` elements.
-pub fn conv1d(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>, String> {
+pub fn conv1d(input: &ReferenceInput) -> Result<Outputs, String> {
     let (a, b) = (input.f32("a")?, input.f32("b")?);
     let out = (0..a.len())
         .map(|i| b.iter().enumerate().filter(|(j, _)| i + j < a.len()).map(|(j, w)| a[i + j] * w).sum())
@@ -134,7 +138,7 @@ pub fn conv1d(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>,
 /// `workgroup_size.x` elements one workgroup covers; `ceil(len(a) / x)`
 /// elements, the last block possibly short (Prefix Sum, as the public site
 /// names it).
-pub fn block_sum(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>, String> {
+pub fn block_sum(input: &ReferenceInput) -> Result<Outputs, String> {
     let a = input.f32("a")?;
     let block = input.config.workgroup_size[0] as usize;
     Ok(flat(a.chunks(block.max(1)).map(|c| c.iter().sum()).collect()))
@@ -142,7 +146,7 @@ pub fn block_sum(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>
 
 /// `out[r]` = the sum of row `r` of `a` (shape `[rows, cols]`), `rows`
 /// elements (Axis Sum).
-pub fn row_sum(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>, String> {
+pub fn row_sum(input: &ReferenceInput) -> Result<Outputs, String> {
     let a = input.f32("a")?;
     let [rows, cols] = input.shape("a")?;
     Ok(flat(a.chunks(cols.max(1)).take(rows).map(|r| r.iter().sum()).collect()))
@@ -150,7 +154,7 @@ pub fn row_sum(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>
 
 /// `out = a · b`: `a` is `m × k`, `b` is `k × n`, `out` is `m × n`, all
 /// row-major; `out[i][j] = Σ_l a[i][l] · b[l][j]` (Matrix Multiply).
-pub fn matmul(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>, String> {
+pub fn matmul(input: &ReferenceInput) -> Result<Outputs, String> {
     let (a, b) = (input.f32("a")?, input.f32("b")?);
     let ([m, k], [k2, n]) = (input.shape("a")?, input.shape("b")?);
     if k != k2 {
@@ -166,7 +170,9 @@ pub fn matmul(input: &ReferenceInput) -> Result<Vec<(Values, Option<[u32; 2]>)>,
 mod tests {
     use super::*;
 
-    fn run(f: ReferenceFn, bufs: &[(&'static str, Vec<f32>, Option<[u32; 2]>)], wg: u32) -> Vec<f32> {
+    type Input = (&'static str, Vec<f32>, Option<[u32; 2]>);
+
+    fn run(f: ReferenceFn, bufs: &[Input], wg: u32) -> Vec<f32> {
         let config = CaseConfig { workgroup_size: [wg, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
         let values: Vec<_> = bufs.iter().map(|(n, v, s)| (*n, Values::F32(v.clone()), *s)).collect();
         let input = ReferenceInput {

@@ -62,7 +62,7 @@ pub fn check_config(puzzle: &Puzzle, case: &Case, limits: &wgpu::Limits) -> Resu
     }
     for (b, cb) in puzzle.buffers.iter().zip(&case.buffers) {
         let bytes = cb.initial.len() as u64 * ELEMENT_BYTES;
-        let max = (limits.max_storage_buffer_binding_size as u64).min(limits.max_buffer_size);
+        let max = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
         if bytes > max {
             return Err(format!(
                 "buffer `{}` needs {bytes} bytes, above this device's limit of {max} bytes (maxStorageBufferBindingSize)",

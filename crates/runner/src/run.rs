@@ -154,7 +154,7 @@ async fn run_instrumented(
         Err(why) => return Ok(Err(why)),
     };
     let bytes = inst.layout.total_words * 4;
-    let max = (gpu.device.limits().max_storage_buffer_binding_size as u64).min(gpu.device.limits().max_buffer_size);
+    let max = gpu.device.limits().max_storage_buffer_binding_size.min(gpu.device.limits().max_buffer_size);
     if bytes > max {
         return Ok(Err(format!("the trace would need {bytes} bytes, more than this device's {max}-byte buffer limit")));
     }
