@@ -11,8 +11,9 @@ source scripts/env.sh
 echo "== native: cargo test (core, runner, CLI, GPU tests on $WGPU_BACKEND)"
 cargo test --locked
 
-echo "== site: release build"
+echo "== site: release builds, with and without reference solutions"
 scripts/build-site.sh
+scripts/build-site.sh --no-default-features --dist dist-nosolutions
 
 echo "== browser: headless Chromium with WebGPU"
 (cd tests/e2e && npm test)

@@ -14,16 +14,16 @@ export const BASE = "/workshop/gpu-puzzles/";
 
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".png": "image/png", ".json": "application/json" };
 
-/** Serves DIST under BASE on 127.0.0.1 (a plain static server: no rewrites). */
-export async function serve() {
-  if (!fs.existsSync(path.join(DIST, "index.html"))) throw new Error(`no built site in ${DIST}: run trunk build first`);
+/** Serves `dist` (DIST by default) under BASE on 127.0.0.1 (a plain static server: no rewrites). */
+export async function serve(dist = DIST) {
+  if (!fs.existsSync(path.join(dist, "index.html"))) throw new Error(`no built site in ${dist}: run scripts/build-site.sh first`);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://x");
     if (!url.pathname.startsWith(BASE)) { res.writeHead(404); res.end("not found"); return; }
     let rel = decodeURIComponent(url.pathname.slice(BASE.length)) || "index.html";
     if (rel.endsWith("/")) rel += "index.html";
-    const file = path.join(DIST, rel);
-    if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) { res.writeHead(404); res.end("not found"); return; }
+    const file = path.join(dist, rel);
+    if (!file.startsWith(dist) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) { res.writeHead(404); res.end("not found"); return; }
     res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
     fs.createReadStream(file).pipe(res);
   });

@@ -7,7 +7,9 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(module = "/editor/dist/editor.bundle.js")]
 extern "C" {
     #[wasm_bindgen(js_name = createEditor)]
-    fn create_editor(parent: &web_sys::HtmlElement, doc: &str, on_change: &Closure<dyn FnMut(String)>, on_run: &Closure<dyn FnMut()>) -> JsValue;
+    fn create_editor(parent: &web_sys::HtmlElement, doc: &str, on_change: &Closure<dyn FnMut(String)>, on_run: &Closure<dyn FnMut()>, vim: bool) -> JsValue;
+    #[wasm_bindgen(js_name = setVim)]
+    fn set_vim(view: &JsValue, on: bool);
     #[wasm_bindgen(js_name = getText)]
     fn get_text(view: &JsValue) -> String;
     #[wasm_bindgen(js_name = setText)]
@@ -30,17 +32,28 @@ thread_local! {
 
 /// Creates the editor in `parent` with `text`, replacing any earlier one.
 /// `on_change` gets the whole text after each edit; `on_run` runs on
-/// Ctrl/Cmd+Enter.
-pub fn mount(parent: &web_sys::HtmlElement, text: &str, on_change: impl FnMut(String) + 'static, on_run: impl FnMut() + 'static) {
+/// Ctrl/Cmd+Enter; `vim` starts it with Vim key bindings.
+pub fn mount(parent: &web_sys::HtmlElement, text: &str, on_change: impl FnMut(String) + 'static, on_run: impl FnMut() + 'static, vim: bool) {
     let on_change = Closure::<dyn FnMut(String)>::new(on_change);
     let on_run = Closure::<dyn FnMut()>::new(on_run);
-    let view = create_editor(parent, text, &on_change, &on_run);
+    // One editor per host, even if the page is rebuilt in place.
+    parent.set_inner_html("");
+    let view = create_editor(parent, text, &on_change, &on_run, vim);
     EDITOR.with(|e| *e.borrow_mut() = Some(Held { view, _on_change: on_change, _on_run: on_run }));
 }
 
 /// The editor's text, if an editor exists.
 pub fn text() -> Option<String> {
     EDITOR.with(|e| e.borrow().as_ref().map(|h| get_text(&h.view)))
+}
+
+/// Turns Vim key bindings on or off.
+pub fn vim(on: bool) {
+    EDITOR.with(|e| {
+        if let Some(h) = e.borrow().as_ref() {
+            set_vim(&h.view, on);
+        }
+    });
 }
 
 /// Replaces the editor's text (undoable).

@@ -10,10 +10,12 @@ mod editor;
 mod embedded;
 mod gpu;
 mod heatmaps;
+mod help;
 mod list;
 mod puzzle_page;
 mod results;
 mod route;
+mod sharing;
 mod storage;
 
 pub use embedded::puzzle_set;
@@ -50,7 +52,21 @@ pub fn App() -> impl IntoView {
     let status = RwSignal::new(GpuStatus::Pending);
     provide_context(route);
     provide_context(status);
-    let _ = window_event_listener(leptos::ev::popstate, move |_| route.set(route::current_slug()));
+    let _ = window_event_listener(leptos::ev::popstate, move |_| {
+        let now = route::current_slug();
+        if route.get_untracked() != now {
+            route.set(now);
+        }
+    });
+    // A share link pasted over the current page changes only the fragment,
+    // which browsers do not reload for: reload, so the link's code is read.
+    let _ = window_event_listener(leptos::ev::hashchange, move |_| {
+        if let Some(w) = web_sys::window() {
+            if w.location().hash().is_ok_and(|h| gpu_puzzles_core::share::payload_from_fragment(&h).is_some()) {
+                let _ = w.location().reload();
+            }
+        }
+    });
     leptos::task::spawn_local(async move {
         status.set(match gpu::acquire().await {
             Ok(g) => GpuStatus::Ready(gpu::describe(&g)),

@@ -1,8 +1,9 @@
 //! A puzzle page: statement, editor, Run, results.
 
 use crate::gpu::{self, GpuStatus};
+use crate::help::{Hints, Solution};
 use crate::results::{CaseList, Diagnostics, VerdictBar};
-use crate::{editor, navigate, puzzle_set, route, storage};
+use crate::{editor, navigate, puzzle_set, route, sharing, storage};
 use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Severity, Verdict};
 use gpu_puzzles_core::markdown::to_safe_html;
 use gpu_puzzles_core::{Diagnostic, Puzzle};
@@ -28,16 +29,76 @@ thread_local! {
     static QUEUED: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
+/// Where the editor's text came from, for the banner above it.
+#[derive(Debug, Clone, PartialEq)]
+enum Origin {
+    /// The student's own code (saved or starter): autosaved.
+    Own,
+    /// Code from a share link: not saved until the student chooses.
+    Shared,
+}
+
+/// Saves after this many milliseconds without an edit.
+const SAVE_DELAY_MS: u64 = 400;
+
 /// The page of one puzzle.
 #[component]
 pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let route = expect_context::<RwSignal<Option<String>>>();
     let status = expect_context::<RwSignal<GpuStatus>>();
-    let initial = storage::load_code(&puzzle.slug).unwrap_or_else(|| puzzle.starter.clone());
-    let code = RwSignal::new(initial.clone());
-    let state = RwSignal::new(RunState::Idle);
     let notice = RwSignal::new(None::<String>);
     let save_error = RwSignal::new(None::<String>);
+
+    // What to show first: a share link's code, else the saved code, else the starter.
+    let saved = match storage::load_code(&puzzle.slug) {
+        storage::Saved::Code(c) => Some(c),
+        storage::Saved::Nothing => None,
+        storage::Saved::Unreadable => {
+            notice.set(Some("A saved copy of this puzzle's code could not be read (it may come from another version of the site); it was left as it is and the starter is shown.".into()));
+            None
+        }
+    };
+    let own = saved.clone().unwrap_or_else(|| puzzle.starter.clone());
+    let (initial, origin) = match sharing::from_url() {
+        Some(Ok(code)) => (code, Origin::Shared),
+        Some(Err(e)) => {
+            notice.set(Some(format!("This share link could not be opened: {e}. Your own code is shown instead.")));
+            sharing::clear_fragment();
+            (own.clone(), Origin::Own)
+        }
+        None => (own.clone(), Origin::Own),
+    };
+    let origin = RwSignal::new(origin);
+    let code = RwSignal::new(initial.clone());
+    let state = RwSignal::new(RunState::Idle);
+    let before_reset = RwSignal::new(None::<String>);
+    let share_link = RwSignal::new(None::<String>);
+    let vim = RwSignal::new(storage::vim());
+
+    // Edits not yet in localStorage. Only those are saved when the page
+    // goes away, so a stale tab never overwrites what another tab saved.
+    let dirty = StoredValue::new(false);
+    let save_now = move || {
+        if origin.get_untracked() == Origin::Own && dirty.get_value() {
+            let result = storage::save_code(&puzzle.slug, &code.get_untracked());
+            dirty.set_value(result.is_err());
+            save_error.set(result.err());
+        }
+    };
+    let pending_save = StoredValue::new_local(None::<TimeoutHandle>);
+    let schedule_save = move || {
+        if let Some(h) = pending_save.get_value() {
+            h.clear();
+        }
+        let h = set_timeout_with_handle(move || save_now(), std::time::Duration::from_millis(SAVE_DELAY_MS)).ok();
+        pending_save.set_value(h);
+    };
+    // Leaving the page (or the puzzle) saves at once.
+    let hide = window_event_listener(leptos::ev::pagehide, move |_| save_now());
+    on_cleanup(move || {
+        hide.remove();
+        save_now();
+    });
 
     let run = move || {
         let source = editor::text().unwrap_or_else(|| code.get_untracked());
@@ -89,16 +150,16 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let editor_host = NodeRef::<leptos::html::Div>::new();
     Effect::new(move |_| {
         if let Some(host) = editor_host.get() {
-            let slug = puzzle.slug.clone();
             editor::mount(
                 &host,
                 &initial,
                 move |text: String| {
-                    let result = storage::save_code(&slug, &text);
                     code.set(text);
-                    save_error.set(result.err());
+                    dirty.set_value(true);
+                    schedule_save();
                 },
                 run,
+                vim.get_untracked(),
             );
         }
     });
@@ -108,7 +169,41 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let next = set.puzzles.get(puzzle.number);
     let statement = to_safe_html(&puzzle.statement);
     let reset = move |_| {
+        before_reset.set(Some(editor::text().unwrap_or_else(|| code.get_untracked())));
         editor::replace_text(&puzzle.starter);
+    };
+    let undo_reset = move |_| {
+        if let Some(old) = before_reset.get_untracked() {
+            editor::replace_text(&old);
+        }
+        before_reset.set(None);
+    };
+    let keep_shared = move |_| {
+        origin.set(Origin::Own);
+        sharing::clear_fragment();
+        dirty.set_value(true);
+        save_now();
+        notice.set(Some("The shared code is now your saved code for this puzzle.".into()));
+    };
+    let back_to_own = move |_| {
+        origin.set(Origin::Own);
+        sharing::clear_fragment();
+        let mine = match storage::load_code(&puzzle.slug) {
+            storage::Saved::Code(c) => c,
+            _ => puzzle.starter.clone(),
+        };
+        editor::replace_text(&mine);
+    };
+    let make_link = move |_| {
+        let link = sharing::link(&puzzle.slug, &editor::text().unwrap_or_else(|| code.get_untracked()));
+        sharing::copy(&link);
+        share_link.set(Some(link));
+    };
+    let toggle_vim = move |_| {
+        let on = !vim.get_untracked();
+        vim.set(on);
+        storage::set_vim(on);
+        editor::vim(on);
     };
 
     view! {
@@ -116,26 +211,31 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
             <nav class="puzzle-nav" aria-label="Puzzles">
                 <a href=route::href(None) on:click=move |ev| navigate(ev, route, None)>"All puzzles"</a>
                 {prev.map(|p| { let s = p.slug.clone(); view! {
-                    <a rel="prev" href=route::href(Some(&p.slug)) on:click=move |ev| navigate(ev, route, Some(&s))>{format!("← {}. {}", p.number, p.title)}</a>
+                    <a rel="prev" data-testid="prev-puzzle" href=route::href(Some(&p.slug)) on:click=move |ev| navigate(ev, route, Some(&s))>{format!("← {}. {}", p.number, p.title)}</a>
                 }})}
                 {next.map(|p| { let s = p.slug.clone(); view! {
-                    <a rel="next" href=route::href(Some(&p.slug)) on:click=move |ev| navigate(ev, route, Some(&s))>{format!("{}. {} →", p.number, p.title)}</a>
+                    <a rel="next" data-testid="next-puzzle" href=route::href(Some(&p.slug)) on:click=move |ev| navigate(ev, route, Some(&s))>{format!("{}. {} →", p.number, p.title)}</a>
                 }})}
             </nav>
             <div class="columns">
-                <section class="statement">
+                <section class="statement" aria-label="Statement">
                     <h1 data-testid="puzzle-title">{format!("{}. {}", puzzle.number, puzzle.title)}</h1>
                     <div class="markdown" inner_html=statement></div>
-                    <details class="hints">
-                        <summary>"Hints"</summary>
-                        <ol>{puzzle.hints.iter().map(|h| view! { <li inner_html=to_safe_html(h)></li> }).collect_view()}</ol>
-                    </details>
+                    <Hints puzzle=puzzle/>
+                    <Solution puzzle=puzzle/>
                 </section>
-                <section class="workspace">
+                <section class="workspace" aria-label="Editor and results">
+                    {move || (origin.get() == Origin::Shared).then(|| view! {
+                        <div class="notice shared" data-testid="shared-banner" role="status">
+                            <p>"You are looking at code from a share link. It is not saved unless you keep it."</p>
+                            <button data-testid="keep-shared" on:click=keep_shared>"Keep it (replaces my saved code)"</button>
+                            <button data-testid="back-to-own" on:click=back_to_own>"Back to my code"</button>
+                        </div>
+                    })}
                     <div class="editor" data-testid="editor" node_ref=editor_host></div>
                     <div class="toolbar">
                         <button class="run" data-testid="run-button" on:click=move |_| run()
-                            title="Run every test case (Ctrl+Enter or Cmd+Enter)">
+                            title="Run every test case (Ctrl+Enter or Cmd+Enter)" aria-keyshortcuts="Control+Enter Meta+Enter">
                             {move || match state.get() {
                                 RunState::Running { queued: true } => "Running… (queued)",
                                 RunState::Running { .. } => "Running…",
@@ -143,10 +243,24 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                             }}
                         </button>
                         <span class="shortcut">"Ctrl/Cmd + Enter"</span>
-                        <button class="reset" on:click=reset title="Put the starter code back (undo with Ctrl/Cmd+Z)">"Reset to starter"</button>
+                        <label class="vim"><input type="checkbox" data-testid="vim-toggle" prop:checked=move || vim.get() on:change=toggle_vim/>" Vim keys"</label>
+                        <button data-testid="share-button" on:click=make_link title="A link that carries your code">"Share link"</button>
+                        <button class="reset" data-testid="reset-button" on:click=reset title="Put the starter code back">"Reset to starter"</button>
+                        {move || before_reset.get().is_some().then(|| view! {
+                            <button data-testid="undo-reset" on:click=undo_reset>"Undo reset"</button>
+                        })}
                     </div>
+                    {move || share_link.get().map(|l| view! {
+                        <p class="share">
+                            <label>"Share link (copied if your browser allows): "
+                                <input data-testid="share-link" readonly value=l.clone() on:focus=|ev| {
+                                    if let Some(t) = ev.target() { if let Ok(i) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t) { i.select(); } }
+                                }/>
+                            </label>
+                        </p>
+                    })}
                     {move || save_error.get().map(|e| view! { <p class="notice warn" role="status">{e}</p> })}
-                    {move || notice.get().map(|n| view! { <p class="notice" role="status">{n}</p> })}
+                    {move || notice.get().map(|n| view! { <p class="notice" data-testid="notice" role="status">{n}</p> })}
                     <Diagnostics state=state/>
                     <VerdictBar state=state puzzle=puzzle/>
                     <CaseList state=state puzzle=puzzle/>

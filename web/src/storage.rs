@@ -1,15 +1,39 @@
-//! The student's code and solved marks in localStorage. Failures (storage
-//! disabled, full) are reported, never fatal: the code stays in memory.
+//! The student's code, solved marks and settings in localStorage.
+//!
+//! Every code entry starts with a version tag, so an entry written by another
+//! version of the site (or by anything else) is recognised and skipped with a
+//! notice, never misread. Failures (storage disabled, full) are reported, never
+//! fatal: the code stays in memory.
 
 const PREFIX: &str = "gpu-puzzles:v1";
+/// First line of every saved code entry.
+const TAG: &str = "gpu-puzzles-code/1\n";
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// The saved code of puzzle `slug`, if any.
-pub fn load_code(slug: &str) -> Option<String> {
-    storage()?.get_item(&format!("{PREFIX}:code:{slug}")).ok().flatten()
+/// What localStorage holds for a puzzle's code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Saved {
+    /// Nothing saved.
+    Nothing,
+    /// The saved code.
+    Code(String),
+    /// An entry this version cannot read (left untouched).
+    Unreadable,
+}
+
+/// The saved code of puzzle `slug`.
+pub fn load_code(slug: &str) -> Saved {
+    let Some(s) = storage() else { return Saved::Nothing };
+    match s.get_item(&format!("{PREFIX}:code:{slug}")).ok().flatten() {
+        None => Saved::Nothing,
+        Some(v) => match v.strip_prefix(TAG) {
+            Some(code) => Saved::Code(code.to_string()),
+            None => Saved::Unreadable,
+        },
+    }
 }
 
 /// Saves the code of puzzle `slug`.
@@ -18,18 +42,30 @@ pub fn load_code(slug: &str) -> Option<String> {
 /// A message when the browser refuses (storage disabled or full).
 pub fn save_code(slug: &str, code: &str) -> Result<(), String> {
     let s = storage().ok_or("this browser keeps no local storage here, so your code lives only in this tab")?;
-    s.set_item(&format!("{PREFIX}:code:{slug}"), code)
+    s.set_item(&format!("{PREFIX}:code:{slug}"), &format!("{TAG}{code}"))
         .map_err(|_| "the browser's storage is full: your code is kept in this tab but not saved".to_string())
 }
 
 /// Whether puzzle `slug` was solved in this browser.
 pub fn is_solved(slug: &str) -> bool {
-    storage().and_then(|s| s.get_item(&format!("{PREFIX}:solved:{slug}")).ok().flatten()).is_some()
+    storage().and_then(|s| s.get_item(&format!("{PREFIX}:solved:{slug}")).ok().flatten()).as_deref() == Some("1")
 }
 
 /// Marks puzzle `slug` as solved.
 pub fn mark_solved(slug: &str) {
     if let Some(s) = storage() {
         let _ = s.set_item(&format!("{PREFIX}:solved:{slug}"), "1");
+    }
+}
+
+/// Whether the student turned Vim key bindings on.
+pub fn vim() -> bool {
+    storage().and_then(|s| s.get_item(&format!("{PREFIX}:vim")).ok().flatten()).as_deref() == Some("1")
+}
+
+/// Remembers the Vim setting.
+pub fn set_vim(on: bool) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(&format!("{PREFIX}:vim"), if on { "1" } else { "0" });
     }
 }

@@ -4,24 +4,30 @@
 // module (dist/editor.bundle.js) because wasm-bindgen imports cannot leave bare
 // npm specifiers unresolved.
 import { EditorView, basicSetup } from "codemirror";
-import { EditorState, Prec } from "@codemirror/state";
+import { EditorState, Prec, Compartment } from "@codemirror/state";
 import { keymap } from "@codemirror/view";
 import { indentWithTab } from "@codemirror/commands";
 import { setDiagnostics as cmSetDiagnostics, lintGutter } from "@codemirror/lint";
 import { wgsl } from "@iizukak/codemirror-lang-wgsl";
+import { vim } from "@replit/codemirror-vim";
+
+// Vim key bindings, switched on and off without rebuilding the editor.
+const vimMode = new Compartment();
 
 /**
  * Creates an editor in `parent` holding `doc`.
- * `onChange(text)` runs after every edit; `onRun()` on Ctrl/Cmd+Enter.
+ * `onChange(text)` runs after every edit; `onRun()` on Ctrl/Cmd+Enter;
+ * `vimOn` starts it with Vim key bindings.
  * Returns the EditorView, an opaque handle for the other functions.
  */
-export function createEditor(parent, doc, onChange, onRun) {
+export function createEditor(parent, doc, onChange, onRun, vimOn) {
   const runKey = Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { onRun(); return true; } }]));
   const view = new EditorView({
     parent,
     state: EditorState.create({
       doc,
       extensions: [
+        vimMode.of(vimOn ? vim() : []),
         runKey,
         basicSetup,
         keymap.of([indentWithTab]),
@@ -67,4 +73,9 @@ export function focusAt(view, offset) {
   const pos = Math.max(0, Math.min(offset, view.state.doc.length));
   view.dispatch({ selection: { anchor: pos }, scrollIntoView: true });
   view.focus();
+}
+
+/** Turns Vim key bindings on or off. */
+export function setVim(view, on) {
+  view.dispatch({ effects: vimMode.reconfigure(on ? vim() : []) });
 }

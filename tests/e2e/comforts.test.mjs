@@ -1,0 +1,202 @@
+// Student comforts, in headless Chromium with WebGPU: saved code, hints and
+// the solution, share links, keyboard-only use, Vim mode, narrow screens, and
+// a build without solutions.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { ROOT, serve, launch, PuzzlePage } from "./harness.mjs";
+
+let site, browser;
+before(async () => {
+  site = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  site?.server.close();
+});
+
+const solution = (slug) => fs.readFileSync(path.join(ROOT, "shaders", `${slug}.wgsl`), "utf8");
+
+async function fresh(options = {}) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  return { context, page, p: new PuzzlePage(page), errors };
+}
+
+test("code is autosaved and survives a reload; reset can be undone", async () => {
+  const { context, page, p } = await fresh();
+  await p.open(site.url("?puzzle=guards"));
+  await p.setCode("// my work in progress\n");
+  await page.waitForTimeout(700); // past the save delay
+  await page.reload();
+  await p.testid("editor").locator(".cm-content").waitFor();
+  assert.equal(await p.code(), "// my work in progress\n");
+  await p.testid("reset-button").click();
+  assert.match(await p.code(), /TODO/);
+  await p.testid("undo-reset").click();
+  assert.equal(await p.code(), "// my work in progress\n");
+  await context.close();
+});
+
+test("an unreadable saved entry is skipped with a notice", async () => {
+  const { context, page, p, errors } = await fresh();
+  await page.goto(site.url());
+  await page.evaluate(() => localStorage.setItem("gpu-puzzles:v1:code:zip", "{not ours"));
+  await p.open(site.url("?puzzle=zip"));
+  assert.match(await p.testid("notice").innerText(), /could not be read/);
+  assert.match(await p.code(), /TODO/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("hints come one at a time; the solution needs a confirmation", async () => {
+  const { context, p } = await fresh();
+  await p.open(site.url("?puzzle=dot-product"));
+  assert.equal(await p.page.locator('[data-testid^="hint-"]:not([data-testid="hint-button"])').count(), 0);
+  await p.testid("hint-button").click();
+  await p.testid("hint-1").waitFor();
+  assert.equal(await p.page.locator('[data-testid="hint-2"]').count(), 0);
+  await p.testid("hint-button").click();
+  await p.testid("hint-2").waitFor();
+  assert.equal(await p.testid("solution").count(), 0);
+  await p.testid("solution-button").click();
+  assert.equal(await p.testid("solution").count(), 0, "not before the confirmation");
+  await p.testid("solution-confirm").click();
+  assert.equal((await p.testid("solution").innerText()).trim(), solution("dot-product").trim());
+  await context.close();
+});
+
+test("a share link round-trips without overwriting saved code until kept", async () => {
+  const { context, page, p } = await fresh();
+  await p.open(site.url("?puzzle=map"));
+  await p.setCode("// mine\n");
+  await page.waitForTimeout(700);
+  const shared = solution("map");
+  await p.setCode(shared);
+  await p.testid("share-button").click();
+  const link = await p.testid("share-link").inputValue();
+  assert.match(link, /\?puzzle=map#code=[A-Za-z0-9_-]+$/);
+  // Back to my own text, saved.
+  await p.setCode("// mine\n");
+  await page.waitForTimeout(700);
+  // A classmate opens the link in the same browser.
+  const other = await context.newPage();
+  const q = new PuzzlePage(other);
+  await q.open(link);
+  assert.equal(await q.code(), shared);
+  await q.testid("shared-banner").waitFor();
+  assert.equal(await q.run(), "passed");
+  // Not saved yet: a plain visit shows my own code.
+  await page.goto(site.url("?puzzle=map"));
+  await p.testid("editor").locator(".cm-content").waitFor();
+  assert.equal(await p.code(), "// mine\n");
+  // Keeping it saves it.
+  await q.testid("keep-shared").click();
+  await page.reload();
+  await p.testid("editor").locator(".cm-content").waitFor();
+  assert.equal(await p.code(), shared);
+  await context.close();
+});
+
+test("a damaged share link says so and shows the student's own code", async () => {
+  const { context, p, errors } = await fresh();
+  await p.open(site.url("?puzzle=zip#code=not-really-compressed-code"));
+  assert.match(await p.testid("notice").innerText(), /share link could not be opened/);
+  assert.match(await p.code(), /TODO/);
+  await p.open(site.url(`?puzzle=zip#code=${"A".repeat(20000)}`));
+  assert.match(await p.testid("notice").innerText(), /more than/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the whole flow works by keyboard alone", async () => {
+  const { context, page, p } = await fresh();
+  await page.goto(site.url());
+  await page.locator('[data-testid="puzzle-list"] a').first().waitFor();
+  // Tab to the first puzzle and open it.
+  for (let i = 0; i < 10; i++) {
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => document.activeElement?.closest('[data-testid="puzzle-list"]') !== null);
+    if (focused) break;
+  }
+  await page.keyboard.press("Enter");
+  await p.testid("editor").locator(".cm-content").waitFor();
+  assert.match(await p.testid("puzzle-title").innerText(), /^1\. Map/);
+  // Tab into the editor, replace the text by typing, run with Ctrl+Enter.
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate(() => document.activeElement?.classList.contains("cm-content"))) break;
+  }
+  assert.ok(await page.evaluate(() => document.activeElement?.classList.contains("cm-content")), "the editor takes focus by Tab");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Delete");
+  await page.keyboard.type("@group(0) @binding(0) var<storage, read> a: array<f32>;\n@group(0) @binding(1) var<storage, read_write> out: array<f32>;\n@compute @workgroup_size({{workgroupSize}})\nfn main(@builtin(local_invocation_id) l: vec3<u32>) {\nout[l.x] = a[l.x] + 10.0;\n", { delay: 0 });
+  await page.keyboard.press("Control+Enter");
+  await page.waitForFunction(() => ["passed", "failed", "error"].includes(document.querySelector('[data-testid="verdict"]')?.dataset.status), null, { timeout: 60_000 });
+  assert.equal(await p.testid("verdict").getAttribute("data-status"), "passed");
+  // Leave the editor (Escape, then Tab moves focus on) and reach the next puzzle link.
+  await page.keyboard.press("Escape");
+  await page.focus('[data-testid="next-puzzle"]');
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelector('[data-testid="puzzle-title"]')?.textContent.startsWith("2. Zip"));
+  await context.close();
+});
+
+test("Vim mode is remembered", async () => {
+  const { context, page, p } = await fresh();
+  await p.open(site.url("?puzzle=map"));
+  await p.testid("vim-toggle").check();
+  await page.locator(".cm-vimMode, .cm-fat-cursor").first().waitFor({ timeout: 5000 });
+  await page.reload();
+  await p.testid("editor").locator(".cm-content").waitFor();
+  assert.ok(await p.testid("vim-toggle").isChecked());
+  await page.locator(".cm-vimMode, .cm-fat-cursor").first().waitFor({ timeout: 5000 });
+  await context.close();
+});
+
+test("on a phone-sized screen the statement, editor and results stack", async () => {
+  const { context, page, p } = await fresh({ viewport: { width: 390, height: 844 } });
+  await p.open(site.url("?puzzle=broadcast"));
+  await p.setCode(solution("broadcast"));
+  assert.equal(await p.run(), "passed");
+  const box = async (sel) => page.locator(sel).first().boundingBox();
+  const statement = await box(".statement");
+  const editor = await box('[data-testid="editor"]');
+  const verdict = await box('[data-testid="verdict"]');
+  assert.ok(editor.y >= statement.y + statement.height - 1, "the editor is below the statement");
+  assert.ok(verdict.y > editor.y, "results are below the editor");
+  assert.ok(editor.width <= 390 && editor.x >= 0, `the editor fits: ${JSON.stringify(editor)}`);
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(scrollWidth <= 392, `no sideways scrolling of the page: ${scrollWidth}`);
+  fs.mkdirSync(path.join(ROOT, "tests/e2e/artifacts"), { recursive: true });
+  await page.screenshot({ path: path.join(ROOT, "tests/e2e/artifacts/narrow.png"), fullPage: false });
+  await context.close();
+});
+
+test("a build without solutions has no solution, in the page or in its files", async () => {
+  const dir = path.join(ROOT, "dist-nosolutions");
+  const other = await serve(dir);
+  try {
+    const context = await browser.newContext();
+    const p = new PuzzlePage(await context.newPage());
+    await p.open(other.url("?puzzle=map"));
+    await p.testid("hint-button").waitFor();
+    assert.equal(await p.testid("solution-button").count(), 0);
+    const files = fs.readdirSync(dir).filter((f) => f.endsWith(".wasm") || f.endsWith(".js"));
+    assert.ok(files.length >= 2, files.join(","));
+    for (const f of files) {
+      const bytes = fs.readFileSync(path.join(dir, f)).toString("latin1");
+      assert.ok(!bytes.includes("Map: one invocation per element."), `${f} carries a solution`);
+    }
+    // The full build does carry it, so the check above can fail.
+    const full = fs.readdirSync(path.join(ROOT, "dist")).filter((f) => f.endsWith(".wasm"));
+    assert.ok(full.some((f) => fs.readFileSync(path.join(ROOT, "dist", f)).toString("latin1").includes("Map: one invocation per element.")));
+    await context.close();
+  } finally {
+    other.server.close();
+  }
+});
