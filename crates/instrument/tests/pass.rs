@@ -40,3 +40,20 @@ fn a_shader_naga_rejects_is_reported_not_instrumented() {
     let err = instrument("fn main( {", &[], &config()).unwrap_err();
     assert!(err.contains("parse"), "{err}");
 }
+
+#[test]
+fn counters_are_stored_once_before_the_return() {
+    let src = "@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(4, 1, 1)
+fn main(@builtin(local_invocation_id) l: vec3<u32>) {
+    if (l.x >= 3u) { return; }
+    out[l.x] = a[l.x] + 10.0;
+}
+";
+    let out = instrument(src, &[Traced { binding: 0, len: 3 }, Traced { binding: 1, len: 3 }], &config()).unwrap();
+    // Two returns (the early one and the end of main), four counters each.
+    assert_eq!(out.wgsl.matches("atomicStore(").count(), 8, "{}", out.wgsl);
+    let tail = &out.wgsl[out.wgsl.rfind("return;").unwrap()..];
+    assert!(!tail.contains("gp_"), "nothing after the last return:\n{}", out.wgsl);
+}

@@ -31,6 +31,17 @@ pub(crate) fn diagnostic(msg: &wgpu::CompilationMessage, sub: &Substituted, orig
     }
 }
 
+/// A compilation message of a shader the student did not write (the
+/// instrumented one): its severity and text, no position.
+pub(crate) fn without_position(msg: &wgpu::CompilationMessage) -> Diagnostic {
+    let severity = match msg.message_type {
+        wgpu::CompilationMessageType::Error => Severity::Error,
+        wgpu::CompilationMessageType::Warning => Severity::Warning,
+        wgpu::CompilationMessageType::Info => Severity::Info,
+    };
+    Diagnostic { severity, message: clean(&msg.message), line: None, column: None, offset: None, length: 0 }
+}
+
 /// A diagnostic without a position, from an error scope.
 pub(crate) fn unpositioned(message: &str) -> Diagnostic {
     Diagnostic { severity: Severity::Error, message: clean(message), line: None, column: None, offset: None, length: 0 }

@@ -2,7 +2,7 @@
 //! configuration, bind, dispatch, read back, judge; and, when asked, the
 //! same dispatch instrumented, for heat maps and memory checks.
 
-use crate::messages::{diagnostic, unpositioned};
+use crate::messages::{diagnostic, unpositioned, without_position};
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::{judge, memory_outcome, CaseResult, Diagnostic, Outcome, Severity, Timing};
 use gpu_puzzles_core::trace::Findings;
@@ -160,7 +160,7 @@ async fn run_instrumented(
     }
     let mut entries = layout_entries.to_vec();
     entries.push(layout_entry(TRACE_BINDING, wgpu::BufferBindingType::Storage { read_only: false }));
-    let built = match compile(gpu, "instrumented", &inst.wgsl, |m| unpositioned(&m.message)).await {
+    let built = match compile(gpu, "instrumented", &inst.wgsl, without_position).await {
         Ok((module, _)) => pipeline(gpu, "instrumented", &module, &entries).await,
         Err(d) => Err(d),
     };
