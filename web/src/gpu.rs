@@ -60,15 +60,16 @@ pub struct RunOutput {
     pub recreated: bool,
 }
 
-/// Judges `source` on every case of `puzzle` on the page's device,
-/// recreating the device first if it was lost.
+/// Judges `source` on every case of `puzzle` on the page's device (with
+/// the instrumented run when `instrument`), recreating the device first if
+/// it was lost.
 ///
 /// # Errors
 /// Our own failures, as a message saying what happened and what to do.
-pub async fn run(puzzle: &Puzzle, source: &str) -> Result<RunOutput, String> {
+pub async fn run(puzzle: &Puzzle, source: &str, instrument: bool) -> Result<RunOutput, String> {
     let was_lost = GPU.with(|g| g.borrow().as_ref().is_some_and(|g| g.is_lost()));
     let gpu = acquire().await?;
-    let out = judge_puzzle(&gpu, puzzle, source, RunOptions::default()).await;
+    let out = judge_puzzle(&gpu, puzzle, source, RunOptions { instrument }).await;
     match out {
         Ok(results) => Ok(RunOutput { results, recreated: was_lost }),
         Err(e @ RunnerError::DeviceLost(_)) => {

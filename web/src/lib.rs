@@ -32,6 +32,14 @@ pub fn start() {
     leptos::mount::mount_to_body(App);
 }
 
+/// Records a `performance.mark` (for the benchmarks: `editor-ready`,
+/// `adapter-ready`, `run-done`).
+pub(crate) fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
 /// Shows a visible notice when the app panics, so the page never goes blank
 /// without a word; the student's code is in localStorage and comes back on
 /// reload.
@@ -69,7 +77,10 @@ pub fn App() -> impl IntoView {
     });
     leptos::task::spawn_local(async move {
         status.set(match gpu::acquire().await {
-            Ok(g) => GpuStatus::Ready(gpu::describe(&g)),
+            Ok(g) => {
+                mark("adapter-ready");
+                GpuStatus::Ready(gpu::describe(&g))
+            }
             Err(e) => GpuStatus::Unavailable(e),
         });
     });

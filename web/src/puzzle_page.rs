@@ -74,6 +74,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let before_reset = RwSignal::new(None::<String>);
     let share_link = RwSignal::new(None::<String>);
     let vim = RwSignal::new(storage::vim());
+    let heatmaps = RwSignal::new(storage::heatmaps());
 
     // Edits not yet in localStorage. Only those are saved when the page
     // goes away, so a stale tab never overwrites what another tab saved.
@@ -111,7 +112,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         leptos::task::spawn_local(async move {
             let mut next = Some(source);
             while let Some(source) = next.take() {
-                let out = gpu::run(puzzle, &source).await;
+                let out = gpu::run(puzzle, &source, heatmaps.get_untracked()).await;
                 next = QUEUED.with(|q| q.borrow_mut().take());
                 if next.is_some() {
                     let _ = state.try_set(RunState::Running { queued: false });
@@ -161,6 +162,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                 run,
                 vim.get_untracked(),
             );
+            crate::mark("editor-ready");
         }
     });
 
@@ -198,6 +200,11 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         let link = sharing::link(&puzzle.slug, &editor::text().unwrap_or_else(|| code.get_untracked()));
         sharing::copy(&link);
         share_link.set(Some(link));
+    };
+    let toggle_heatmaps = move |_| {
+        let on = !heatmaps.get_untracked();
+        heatmaps.set(on);
+        storage::set_heatmaps(on);
     };
     let toggle_vim = move |_| {
         let on = !vim.get_untracked();
@@ -244,6 +251,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                         </button>
                         <span class="shortcut">"Ctrl/Cmd + Enter"</span>
                         <label class="vim"><input type="checkbox" data-testid="vim-toggle" prop:checked=move || vim.get() on:change=toggle_vim/>" Vim keys"</label>
+                        <label class="vim" title="Run each case a second time, instrumented, for heat maps and memory checks"><input type="checkbox" data-testid="heatmaps-toggle" prop:checked=move || heatmaps.get() on:change=toggle_heatmaps/>" Heat maps & memory checks"</label>
                         <button data-testid="share-button" on:click=make_link title="A link that carries your code">"Share link"</button>
                         <button class="reset" data-testid="reset-button" on:click=reset title="Put the starter code back">"Reset to starter"</button>
                         {move || before_reset.get().is_some().then(|| view! {

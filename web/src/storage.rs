@@ -69,3 +69,16 @@ pub fn set_vim(on: bool) {
         let _ = s.set_item(&format!("{PREFIX}:vim"), if on { "1" } else { "0" });
     }
 }
+
+/// Whether runs are instrumented (heat maps and memory checks); on unless the
+/// student turned it off.
+pub fn heatmaps() -> bool {
+    storage().and_then(|s| s.get_item(&format!("{PREFIX}:heatmaps")).ok().flatten()).as_deref() != Some("0")
+}
+
+/// Remembers the heat-map setting.
+pub fn set_heatmaps(on: bool) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(&format!("{PREFIX}:heatmaps"), if on { "1" } else { "0" });
+    }
+}

@@ -34,6 +34,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print every puzzle's cases as JSON (configuration, bindings, initial
+    /// contents, expected lengths), e.g. for a hand-written WebGPU harness.
+    Export,
     /// Validate the puzzle set, or judge one solution with --puzzle and --solution.
     Check {
         /// Slug of the puzzle to judge (with --solution).
@@ -67,6 +70,11 @@ fn run(cli: Cli) -> Result<bool> {
             list(&set, json)?;
             Ok(true)
         }
+        Command::Export => {
+            let set = load(&cli.root)?;
+            println!("{}", serde_json::to_string(&export(&set))?);
+            Ok(true)
+        }
         Command::Check { puzzle: Some(slug), solution: Some(file), json } => {
             let set = load(&cli.root)?;
             let Some(puzzle) = set.get(&slug) else {
@@ -98,6 +106,43 @@ fn load(root: &Path) -> Result<PuzzleSet> {
         let lines: Vec<String> = problems.iter().map(|p| format!("  puzzles/{p}")).collect();
         anyhow::anyhow!("the puzzle set has {} problem(s):\n{}", problems.len(), lines.join("\n"))
     })
+}
+
+/// The puzzle set as plain JSON data.
+fn export(set: &PuzzleSet) -> serde_json::Value {
+    use serde_json::json;
+    let puzzles: Vec<_> = set
+        .puzzles
+        .iter()
+        .map(|p| {
+            let cases: Vec<_> = p
+                .cases
+                .iter()
+                .map(|c| {
+                    let buffers: Vec<_> = p
+                        .buffers
+                        .iter()
+                        .zip(&c.buffers)
+                        .map(|(b, cb)| {
+                            let data: Vec<f64> = (0..cb.initial.len()).map(|i| cb.initial.get(i)).collect();
+                            json!({ "name": b.name, "binding": b.binding, "type": b.element.wgsl(), "role": format!("{:?}", b.role), "data": data })
+                        })
+                        .collect();
+                    let uniforms: Vec<_> = p.uniforms.iter().zip(&c.uniforms).map(|(u, bytes)| json!({ "name": u.name, "binding": u.binding, "bytes": bytes })).collect();
+                    json!({
+                        "case": c.number,
+                        "workgroupSize": c.config.workgroup_size,
+                        "workgroups": c.config.workgroups,
+                        "smemSize": c.config.workgroup_memory_elements(),
+                        "buffers": buffers,
+                        "uniforms": uniforms,
+                    })
+                })
+                .collect();
+            json!({ "number": p.number, "slug": p.slug, "title": p.title, "solution": p.solution, "cases": cases })
+        })
+        .collect();
+    json!({ "puzzles": puzzles })
 }
 
 fn gpu() -> Result<Gpu> {

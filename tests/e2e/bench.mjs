@@ -1,0 +1,141 @@
+// The site's benchmarks (not tests): download size, start-up, run latency
+// against a hand-written WebGPU baseline in the same browser session, and the
+// native check's wall time. Prints a table and writes target/bench/results.json.
+// Run through scripts/bench.sh, which builds what it needs first.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { execFileSync } from "node:child_process";
+import { ROOT, DIST, serve, launch, PuzzlePage } from "./harness.mjs";
+
+const LOADS = Number(process.env.BENCH_LOADS || 10);
+const RUNS = Number(process.env.BENCH_RUNS || 20);
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const kb = (n) => (n / 1024).toFixed(1);
+const results = { date: new Date().toISOString(), machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30) } };
+
+// 1. Download size.
+const files = [];
+const walk = (dir) => {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walk(p);
+    else {
+      const raw = fs.readFileSync(p);
+      files.push({ file: path.relative(DIST, p), raw: raw.length, gzip: zlib.gzipSync(raw, { level: 9 }).length });
+    }
+  }
+};
+walk(DIST);
+const firstVisit = files.reduce((a, f) => ({ raw: a.raw + f.raw, gzip: a.gzip + f.gzip }), { raw: 0, gzip: 0 });
+results.size = { files, firstVisit, targetGzipKB: 450 };
+console.log("\nDownload size of dist/ (a first visit downloads every file)");
+for (const f of files) console.log(`  ${f.file.padEnd(62)} ${kb(f.raw).padStart(8)} KB  ${kb(f.gzip).padStart(8)} KB gzip`);
+console.log(`  ${"first visit".padEnd(62)} ${kb(firstVisit.raw).padStart(8)} KB  ${kb(firstVisit.gzip).padStart(8)} KB gzip   (target ≤ 450 KB gzip)`);
+
+const site = await serve();
+const browser = await launch();
+results.browser = browser.version();
+
+// 2. Start-up: navigation start to editor ready and to adapter ready.
+const editor = [], adapter = [];
+for (let i = 0; i < LOADS; i++) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(site.url("?puzzle=map"));
+  await page.waitForFunction(() => performance.getEntriesByName("editor-ready").length && performance.getEntriesByName("adapter-ready").length, null, { timeout: 30_000 });
+  const [e, a] = await page.evaluate(() => ["editor-ready", "adapter-ready"].map((n) => performance.getEntriesByName(n)[0].startTime));
+  editor.push(e);
+  adapter.push(a);
+  await context.close();
+}
+results.startup = { loads: LOADS, editorReadyMs: median(editor), adapterReadyMs: median(adapter), targetMs: 1000 };
+console.log(`\nStart-up, median of ${LOADS} loads: editor ready ${median(editor).toFixed(0)} ms, adapter ready ${median(adapter).toFixed(0)} ms (target ≤ 1000 ms)`);
+
+// 3. Run latency: click Run to every result rendered, against a minimal
+// hand-written WebGPU harness doing the same work for every case.
+const exported = JSON.parse(execFileSync(path.join(ROOT, "target/release/gpu-puzzles"), ["export", "--root", ROOT], { maxBuffer: 1 << 28 }).toString());
+const page = await browser.newPage();
+const p = new PuzzlePage(page);
+const latency = [];
+console.log(`\nRun latency, median of ${RUNS} runs (ms): page with heat maps, page without, hand-written WebGPU baseline`);
+for (const puzzle of exported.puzzles) {
+  await p.open(site.url(`?puzzle=${puzzle.slug}`));
+  await p.setCode(puzzle.solution);
+  const timeRun = () => page.evaluate(() => new Promise((resolve) => {
+    const t0 = performance.now();
+    const done = () => ["passed", "failed", "error"].includes(document.querySelector('[data-testid="verdict"]')?.dataset.status);
+    const obs = new MutationObserver(() => {
+      if (done()) { obs.disconnect(); requestAnimationFrame(() => resolve(performance.now() - t0)); }
+    });
+    obs.observe(document.querySelector(".workspace"), { attributes: true, childList: true, subtree: true });
+    document.querySelector('[data-testid="run-button"]').click();
+  }));
+  const measure = async () => { const xs = []; await timeRun(); for (let i = 0; i < RUNS; i++) xs.push(await timeRun()); return median(xs); };
+  const withMaps = await measure();
+  await p.testid("heatmaps-toggle").uncheck();
+  const plain = await measure();
+  await p.testid("heatmaps-toggle").check();
+  const baseline = await page.evaluate(async ({ puzzle, runs }) => {
+    // The baseline: module, pipeline, buffers, dispatch and read-back per case, nothing else.
+    const adapter = await navigator.gpu.requestAdapter();
+    const device = await adapter.requestDevice();
+    const once = async () => {
+      for (const c of puzzle.cases) {
+        const code = puzzle.solution.replaceAll("{{workgroupSize}}", c.workgroupSize.join(", ")).replaceAll("{{totalWorkgroups}}", c.workgroups.join(", ")).replaceAll("{{smemSize}}", String(c.smemSize));
+        const module = device.createShaderModule({ code });
+        const pipeline = device.createComputePipeline({ layout: "auto", compute: { module, entryPoint: "main" } });
+        const entries = [], outputs = [];
+        for (const b of c.buffers) {
+          const array = b.type === "f32" ? new Float32Array(b.data) : b.type === "i32" ? new Int32Array(b.data) : new Uint32Array(b.data);
+          const buf = device.createBuffer({ size: array.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+          device.queue.writeBuffer(buf, 0, array);
+          entries.push({ binding: b.binding, resource: { buffer: buf } });
+          if (b.role !== "Input") outputs.push(buf);
+        }
+        const bindGroup = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
+        const encoder = device.createCommandEncoder();
+        const pass = encoder.beginComputePass();
+        pass.setPipeline(pipeline);
+        pass.setBindGroup(0, bindGroup);
+        pass.dispatchWorkgroups(...c.workgroups);
+        pass.end();
+        const reads = outputs.map((o) => {
+          const r = device.createBuffer({ size: o.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+          encoder.copyBufferToBuffer(o, 0, r, 0, o.size);
+          return r;
+        });
+        device.queue.submit([encoder.finish()]);
+        for (const r of reads) { await r.mapAsync(GPUMapMode.READ); new Float32Array(r.getMappedRange().slice(0)); r.unmap(); r.destroy(); }
+        for (const e of entries) e.resource.buffer.destroy();
+      }
+    };
+    const xs = [];
+    await once();
+    for (let i = 0; i < runs; i++) { const t0 = performance.now(); await once(); xs.push(performance.now() - t0); }
+    xs.sort((a, b) => a - b);
+    device.destroy();
+    return xs[Math.floor(xs.length / 2)];
+  }, { puzzle, runs: RUNS });
+  latency.push({ puzzle: puzzle.slug, cases: puzzle.cases.length, withHeatMapsMs: withMaps, plainMs: plain, baselineMs: baseline, ratioPlain: plain / baseline, ratioWithHeatMaps: withMaps / baseline });
+  console.log(`  ${puzzle.slug.padEnd(14)} ${withMaps.toFixed(1).padStart(8)} ${plain.toFixed(1).padStart(8)} ${baseline.toFixed(1).padStart(8)}   plain/baseline ${(plain / baseline).toFixed(2)}×, with heat maps ${(withMaps / baseline).toFixed(2)}×`);
+}
+results.runLatency = { runs: RUNS, perPuzzle: latency, medianRatioPlain: median(latency.map((l) => l.ratioPlain)), medianRatioWithHeatMaps: median(latency.map((l) => l.ratioWithHeatMaps)), target: 1.25 };
+console.log(`  median ratio: plain ${results.runLatency.medianRatioPlain.toFixed(2)}×, with heat maps ${results.runLatency.medianRatioWithHeatMaps.toFixed(2)}× (target ≤ 1.25×)`);
+await browser.close();
+site.server.close();
+
+// 4. Native check of every puzzle.
+const checks = [];
+for (let i = 0; i < 3; i++) {
+  const t0 = performance.now();
+  execFileSync(path.join(ROOT, "target/release/gpu-puzzles"), ["check", "--root", ROOT], { env: { ...process.env, WGPU_BACKEND: "vulkan", XDG_RUNTIME_DIR: "/tmp" } });
+  checks.push(performance.now() - t0);
+}
+results.nativeCheck = { wallMs: median(checks), runs: checks.length, targetMs: 10_000 };
+console.log(`\nNative \`gpu-puzzles check\` of every puzzle (lavapipe where there is no GPU): ${(median(checks) / 1000).toFixed(2)} s median of 3 (target ≤ 10 s)`);
+
+fs.mkdirSync(path.join(ROOT, "target/bench"), { recursive: true });
+fs.writeFileSync(path.join(ROOT, "target/bench/results.json"), JSON.stringify(results, null, 2));
+console.log("\nwrote target/bench/results.json");
