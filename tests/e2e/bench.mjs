@@ -85,7 +85,12 @@ for (const puzzle of exported.puzzles) {
       for (const c of puzzle.cases) {
         const code = puzzle.solution.replaceAll("{{workgroupSize}}", c.workgroupSize.join(", ")).replaceAll("{{totalWorkgroups}}", c.workgroups.join(", ")).replaceAll("{{smemSize}}", String(c.smemSize));
         const module = device.createShaderModule({ code });
-        const pipeline = device.createComputePipeline({ layout: "auto", compute: { module, entryPoint: "main" } });
+        // An explicit layout, as the page builds one (inputs read-only), so
+        // both sides meet the browser's pipeline cache alike.
+        const bindGroupLayout = device.createBindGroupLayout({
+          entries: c.buffers.map((b) => ({ binding: b.binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: b.role === "Input" ? "read-only-storage" : "storage" } })),
+        });
+        const pipeline = device.createComputePipeline({ layout: device.createPipelineLayout({ bindGroupLayouts: [bindGroupLayout] }), compute: { module, entryPoint: "main" } });
         const entries = [], outputs = [];
         for (const b of c.buffers) {
           const array = b.type === "f32" ? new Float32Array(b.data) : b.type === "i32" ? new Int32Array(b.data) : new Uint32Array(b.data);
@@ -94,7 +99,7 @@ for (const puzzle of exported.puzzles) {
           entries.push({ binding: b.binding, resource: { buffer: buf } });
           if (b.role !== "Input") outputs.push(buf);
         }
-        const bindGroup = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
+        const bindGroup = device.createBindGroup({ layout: bindGroupLayout, entries });
         const encoder = device.createCommandEncoder();
         const pass = encoder.beginComputePass();
         pass.setPipeline(pipeline);

@@ -23,6 +23,11 @@ async function newPage(b = browser) {
   const page = await b.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  // Any Content-Security-Policy violation counts as a page error.
+  await page.exposeFunction("reportCspViolation", (what) => errors.push(`CSP violation: ${what}`));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => window.reportCspViolation(`${e.violatedDirective} ${e.blockedURI}`));
+  });
   return { page, p: new PuzzlePage(page), errors };
 }
 
@@ -38,6 +43,8 @@ test("the list shows every puzzle, and the site works under a sub-path", async (
   assert.match(await page.locator('[data-testid="puzzle-title"]').innerText(), /^5\. Broadcast/);
   assert.ok(page.url().endsWith("?puzzle=broadcast"), page.url());
   await page.waitForFunction(() => document.querySelector('[data-testid="gpu-status"]').textContent.startsWith("GPU:"), null, { timeout: 30_000 });
+  const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-/);
   assert.deepEqual(errors, []);
   await page.close();
 });

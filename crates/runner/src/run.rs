@@ -149,9 +149,13 @@ async fn run_instrumented(
 ) -> Result<Result<(Findings, Timing), String>, RunnerError> {
     let traced: Vec<Traced> =
         puzzle.buffers.iter().zip(&case.buffers).map(|(b, cb)| Traced { binding: b.binding, len: cb.initial.len() as u32 }).collect();
-    let inst = match instrument(substituted, &traced, &case.config) {
-        Ok(i) => i,
-        Err(why) => return Ok(Err(why)),
+    // naga is not ours: a panic inside it (natively) loses the heat maps,
+    // not the judgement.
+    let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| instrument(substituted, &traced, &case.config)));
+    let inst = match pass {
+        Ok(Ok(i)) => i,
+        Ok(Err(why)) => return Ok(Err(why)),
+        Err(_) => return Ok(Err("the instrumentation pass failed inside naga on this shader".into())),
     };
     let bytes = inst.layout.total_words * 4;
     let max = gpu.device.limits().max_storage_buffer_binding_size.min(gpu.device.limits().max_buffer_size);

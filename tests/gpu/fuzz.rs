@@ -1,0 +1,121 @@
+//! Robustness: mutated shaders, judged natively. From every reference
+//! solution, a fixed-seed generator derives shaders with deleted, duplicated
+//! and swapped tokens and lines, huge constants and deep nesting; each must
+//! come back as an outcome (passed, mismatch, compile error, configuration
+//! error, memory error, runaway loop), never a panic, a hang or an abort.
+//! `FUZZ_MUTANTS` sets the total (default 2000).
+
+use gpu_puzzles_core::generate::SplitMix64;
+use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
+use gpu_puzzles_runner::{run_case, Gpu, RunOptions};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Splits WGSL into tokens: identifiers and numbers, or single characters.
+fn tokens(src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for c in src.chars() {
+        if c.is_alphanumeric() || c == '_' || c == '.' {
+            cur.push(c);
+        } else {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            out.push(c.to_string());
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// One mutant of `src`, chosen by `rng`; the name says what was done.
+fn mutate(src: &str, rng: &mut SplitMix64) -> (String, String) {
+    let pick = |rng: &mut SplitMix64, n: usize| (rng.next_u64() % n.max(1) as u64) as usize;
+    let lines: Vec<&str> = src.lines().collect();
+    let toks = tokens(src);
+    match rng.next_u64() % 8 {
+        0 => {
+            let i = pick(rng, lines.len());
+            let mut l = lines.clone();
+            l.remove(i);
+            (format!("delete line {}", i + 1), l.join("\n"))
+        }
+        1 => {
+            let i = pick(rng, lines.len());
+            let mut l = lines.clone();
+            l.insert(i, lines[i]);
+            (format!("duplicate line {}", i + 1), l.join("\n"))
+        }
+        2 => {
+            let (i, j) = (pick(rng, lines.len()), pick(rng, lines.len()));
+            let mut l = lines.clone();
+            l.swap(i, j);
+            (format!("swap lines {} and {}", i + 1, j + 1), l.join("\n"))
+        }
+        3 => {
+            let i = pick(rng, toks.len());
+            let mut t = toks.clone();
+            t.remove(i);
+            (format!("delete token {i}"), t.concat())
+        }
+        4 => {
+            let i = pick(rng, toks.len());
+            let mut t = toks.clone();
+            t.insert(i, toks[i].clone());
+            (format!("duplicate token {i}"), t.concat())
+        }
+        5 => {
+            let (i, j) = (pick(rng, toks.len()), pick(rng, toks.len()));
+            let mut t = toks.clone();
+            t.swap(i, j);
+            (format!("swap tokens {i} and {j}"), t.concat())
+        }
+        6 => {
+            // A huge constant in place of a number.
+            let numbers: Vec<usize> = (0..toks.len()).filter(|&i| toks[i].chars().next().is_some_and(|c| c.is_ascii_digit())).collect();
+            let mut t = toks.clone();
+            let huge = ["4294967295u", "2147483647", "99999999999999999999", "1e39", "0xFFFFFFFFu", "-2147483648"];
+            if let Some(&i) = numbers.get(pick(rng, numbers.len())) {
+                t[i] = huge[pick(rng, huge.len())].to_string();
+            }
+            ("huge constant".into(), t.concat())
+        }
+        _ => {
+            // Deep nesting: wrap a line of main's body in many blocks.
+            let depth = 1 + pick(rng, 300);
+            let i = lines.iter().rposition(|l| l.trim_start().starts_with("out") || l.trim_start().starts_with("output")).unwrap_or(lines.len() / 2);
+            let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+            l[i] = format!("{}{}{}", "{".repeat(depth), lines[i], "}".repeat(depth));
+            (format!("nest line {} {depth} deep", i + 1), l.join("\n"))
+        }
+    }
+}
+
+#[test]
+fn mutated_shaders_always_give_an_outcome() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let files = read_dir(&root.join("puzzles")).unwrap();
+    let solutions = read_solutions(&root.join("shaders")).unwrap();
+    let set = load_puzzle_set(&files, Some(&solutions)).unwrap();
+    let gpu = pollster::block_on(Gpu::new()).expect("no GPU adapter: install lavapipe (apt install mesa-vulkan-drivers)");
+    let total: usize = std::env::var("FUZZ_MUTANTS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
+    let mut rng = SplitMix64::new(0x6770_7570_757a_7a6c);
+    let mut outcomes: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for k in 0..total {
+        let puzzle = &set.puzzles[k % set.puzzles.len()];
+        let (what, src) = mutate(puzzle.solution.as_deref().unwrap(), &mut rng);
+        let case = &puzzle.cases[k / set.puzzles.len() % puzzle.cases.len()];
+        let result = pollster::block_on(run_case(&gpu, puzzle, case, &src, RunOptions::default()));
+        match result {
+            Ok(r) => *outcomes.entry(r.outcome.status()).or_default() += 1,
+            Err(e) => panic!("mutant {k} of {} ({what}) was not judged: {e}\n{src}", puzzle.slug),
+        }
+    }
+    println!("{total} mutants: {outcomes:?}");
+    assert_eq!(outcomes.values().sum::<usize>(), total);
+    assert!(outcomes.get("compile-error").copied().unwrap_or(0) > total / 10, "most mutants should not compile: {outcomes:?}");
+    assert!(outcomes.len() >= 3, "the mutants should reach several outcomes: {outcomes:?}");
+}
