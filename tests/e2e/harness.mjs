@@ -37,10 +37,10 @@ const QUIET = ["--no-first-run", "--disable-background-networking", "--disable-c
 export const WEBGPU_FLAGS = ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader", "--enable-features=Vulkan"];
 
 /** Launches Debian's Chromium, with WebGPU unless `webgpu` is false. */
-export async function launch({ webgpu = true } = {}) {
+export async function launch({ webgpu = true, extraArgs = [] } = {}) {
   const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
   if (!fs.existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: install Debian's chromium package`);
-  return chromium.launch({ executablePath, headless: true, args: [...QUIET, ...(webgpu ? WEBGPU_FLAGS : [])] });
+  return chromium.launch({ executablePath, headless: true, args: [...QUIET, ...(webgpu ? WEBGPU_FLAGS : []), ...extraArgs] });
 }
 
 /** A page object for one puzzle page. */

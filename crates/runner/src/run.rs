@@ -388,6 +388,14 @@ async fn dispatch(
         let end = u64::from_le_bytes(t[8..16].try_into().ok()?);
         (end > begin).then(|| (end - begin) as f64 * gpu.queue.get_timestamp_period() as f64 / 1e6)
     });
+    // Free GPU memory now: on the web, dropping a buffer leaves it to the
+    // garbage collector, and a page may run hundreds of times.
+    for b in storage.iter().chain(&uniforms).chain(trace_buffer.iter()).chain(std::iter::once(&readback)) {
+        b.destroy();
+    }
+    if let Some((_, resolve)) = &timestamps {
+        resolve.destroy();
+    }
     Ok((actual, trace_words, Timing { wall_ms, gpu_ms }))
 }
 
