@@ -602,3 +602,21 @@ fn loop_guard(b: &mut Builder, ctx: &Ctx, id: u32, ptr: Handle<Expression>) {
     });
     b.stmt(Statement::If { condition: over, accept, reject: Block::new() });
 }
+
+/// Bytes of workgroup memory the shader declares (`var<workgroup>`), laid
+/// out as WGSL lays them out (naga's layouter); `None` when naga cannot
+/// parse the shader. Some drivers accept more than WebGPU's limit, so the
+/// runner checks this itself to give every device the same answer.
+pub fn workgroup_memory_bytes(source: &str) -> Option<u64> {
+    let module = naga::front::wgsl::parse_str(source).ok()?;
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).ok()?;
+    Some(
+        module
+            .global_variables
+            .iter()
+            .filter(|(_, g)| g.space == AddressSpace::WorkGroup)
+            .map(|(_, g)| layouter[g.ty].size as u64)
+            .sum(),
+    )
+}

@@ -8,7 +8,7 @@ use gpu_puzzles_core::judge::{judge, memory_outcome, CaseResult, Diagnostic, Out
 use gpu_puzzles_core::trace::Findings;
 use gpu_puzzles_core::wgsl::{declarations, Declared};
 use gpu_puzzles_core::{template, Case, Puzzle, Role, Values};
-use gpu_puzzles_instrument::{instrument, Traced, TRACE_BINDING};
+use gpu_puzzles_instrument::{instrument, workgroup_memory_bytes, Traced, TRACE_BINDING};
 use web_time::Instant;
 use wgpu::util::DeviceExt;
 
@@ -99,6 +99,13 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         Ok(e) => e,
         Err(message) => return finish(result, Outcome::ConfigError { message }),
     };
+    let limit = gpu.device.limits().max_compute_workgroup_storage_size as u64;
+    if let Some(bytes) = workgroup_memory_bytes(&sub.text).filter(|&b| b > limit) {
+        let message = format!(
+            "the shader declares {bytes} bytes of workgroup memory (`var<workgroup>`), above the {limit} bytes WebGPU guarantees (maxComputeWorkgroupStorageSize); size the arrays with {{{{smemSize}}}} or keep less per workgroup"
+        );
+        return finish(result, Outcome::ConfigError { message });
+    }
     let pipeline = match pipeline(gpu, &puzzle.slug, &module, &layout_entries).await {
         Ok(p) => p,
         Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics }),
