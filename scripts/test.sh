@@ -11,6 +11,9 @@ source scripts/env.sh
 echo "== native: cargo test (core, runner, CLI, GPU tests on $WGPU_BACKEND)"
 cargo test --locked
 
+echo "== site: the build refuses a broken puzzle set"
+scripts/check-build-refuses-broken-set.sh
+
 echo "== site: release builds, with and without reference solutions"
 scripts/build-site.sh
 scripts/build-site.sh --no-default-features --dist dist-nosolutions

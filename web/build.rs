@@ -9,8 +9,12 @@ use std::path::{Path, PathBuf};
 
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("..");
-    let puzzles = root.join("puzzles");
-    let shaders = root.join("shaders");
+    // GPU_PUZZLES_SET=<dir> builds the site from another puzzle set (a folder
+    // holding puzzles/ and shaders/), e.g. a workshop's own.
+    println!("cargo:rerun-if-env-changed=GPU_PUZZLES_SET");
+    let set = std::env::var_os("GPU_PUZZLES_SET").map(PathBuf::from).unwrap_or(root);
+    let puzzles = set.join("puzzles");
+    let shaders = set.join("shaders");
     println!("cargo:rerun-if-changed={}", puzzles.display());
     println!("cargo:rerun-if-changed={}", shaders.display());
     let files = gpu_puzzles_core::load::read_dir(&puzzles).unwrap_or_else(|e| fail(&e));

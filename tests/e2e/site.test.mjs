@@ -5,6 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { ROOT, serve, launch, PuzzlePage } from "./harness.mjs";
 
 const order = fs.readFileSync(path.join(ROOT, "puzzles/index.toml"), "utf8").match(/"([a-z0-9-]+)"/g).map((s) => s.slice(1, -1));
@@ -235,5 +236,21 @@ test("memory checks: a loop that never ends is stopped and its line named", asyn
   // The page is still alive: the next correct run passes.
   await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8"));
   assert.equal(await p.run(), "passed");
+  await page.close();
+});
+
+test("markup in shared code or in the URL never reaches the DOM", async () => {
+  const { page, p, errors } = await newPage();
+  const hostile = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>\n// </div><b>bold</b>';
+  const payload = zlib.deflateRawSync(Buffer.from(hostile, "utf8")).toString("base64url");
+  await p.open(site.url(`?puzzle=map#code=${payload}`));
+  assert.equal(await p.code(), hostile, "the text arrives as text");
+  assert.equal(await page.locator(".cm-content img, .cm-content script, .cm-content b").count(), 0);
+  await p.run();
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  await page.goto(site.url("?puzzle=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"));
+  await page.locator('[data-testid="puzzle-list"]').waitFor();
+  assert.equal(await page.locator("main img").count(), 0);
+  assert.deepEqual(errors, []);
   await page.close();
 });

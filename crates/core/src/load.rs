@@ -221,11 +221,17 @@ fn version_problem(file: &str, found: u32) -> Problem {
 
 fn toml_problem(file: &str, text: &str, e: &toml::de::Error) -> Problem {
     let pos = e.span().map(|s| crate::template::position_of_offset(text, s.start));
+    // The field: the key that starts the offending line, e.g. `workgroup_size`.
+    let field = pos
+        .and_then(|p| text.lines().nth(p.line - 1))
+        .and_then(|l| l.split_once('='))
+        .map(|(k, _)| k.trim().to_string())
+        .filter(|k| !k.is_empty() && !k.starts_with('['));
     Problem {
         file: file.to_string(),
         line: pos.map(|p| p.line),
         column: pos.map(|p| p.column),
-        field: None,
+        field,
         message: e.message().trim().to_string(),
     }
 }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The site's build must refuse a broken puzzle set with the loader's messages
+# (file, line, field), as `gpu-puzzles check` does. Builds the web crate
+# against a copy of the puzzles with one manifest broken, expects failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp -r puzzles shaders "$tmp/"
+sed -i '0,/workgroup_size = \[6, 1, 1\]/s//workgroup_size = [6, 1]/' "$tmp/puzzles/map/puzzle.toml"
+sed -i '0,/^binding = 1$/s//binding = 0/' "$tmp/puzzles/zip/puzzle.toml"
+if out=$(GPU_PUZZLES_SET="$tmp" cargo build --release --target wasm32-unknown-unknown -p gpu-puzzles-web 2>&1); then
+  echo "FAIL: the site built from a broken puzzle set" >&2
+  exit 1
+fi
+for want in "puzzles/map/puzzle.toml:22:18: workgroup_size:" "puzzles/zip/puzzle.toml:16: buffer \`b\`: binding 0 is also used by \`a\`"; do
+  if ! grep -qF "$want" <<<"$out"; then
+    echo "FAIL: the build's messages lack '$want':" >&2
+    echo "$out" | grep -E "warning|error" | head -20 >&2
+    exit 1
+  fi
+done
+echo "ok: the site's build refuses a broken puzzle set, naming the files, lines and fields"
+grep -E "cargo:warning=puzzles/" <<<"$out" | sed "s/.*cargo:warning=/  /" | sort -u
