@@ -86,19 +86,8 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         return finish(result, Outcome::ConfigError { message });
     }
 
-    // 2. Compile; then the bindings from the student's declarations.
+    // 2. Workgroup memory against WebGPU's limit (some drivers allow more).
     let sub = template::substitute(source, &case.config);
-    let module = match compile(gpu, &puzzle.slug, &sub.text, |m| diagnostic(m, &sub, source)).await {
-        Ok((m, warnings)) => {
-            result.warnings = warnings;
-            m
-        }
-        Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics }),
-    };
-    let layout_entries = match layout_entries(puzzle, source) {
-        Ok(e) => e,
-        Err(message) => return finish(result, Outcome::ConfigError { message }),
-    };
     let limit = gpu.device.limits().max_compute_workgroup_storage_size as u64;
     if let Some(bytes) = workgroup_memory_bytes(&sub.text).filter(|&b| b > limit) {
         let message = format!(
@@ -106,10 +95,17 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         );
         return finish(result, Outcome::ConfigError { message });
     }
-    let pipeline = match pipeline(gpu, &puzzle.slug, &module, &layout_entries).await {
-        Ok(p) => p,
-        Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics }),
+
+    // 3. Compile and build the pipeline, with the bindings from the
+    // student's declarations; compile errors come before binding errors.
+    let layout_entries = layout_entries(puzzle, source);
+    let built = build(gpu, &puzzle.slug, &sub.text, layout_entries.as_deref().ok(), |m| diagnostic(m, &sub, source)).await;
+    let pipeline = match (built, layout_entries.as_ref()) {
+        (Err(diagnostics), _) => return finish(result, Outcome::CompileError { diagnostics }),
+        (Ok(_), Err(message)) => return finish(result, Outcome::ConfigError { message: message.clone() }),
+        (Ok(p), Ok(_)) => p.expect("built with entries"),
     };
+    let layout_entries = layout_entries.expect("checked above");
     if gpu.is_lost() {
         return Err(gpu.lost_error());
     }
@@ -171,12 +167,8 @@ async fn run_instrumented(
     }
     let mut entries = layout_entries.to_vec();
     entries.push(layout_entry(TRACE_BINDING, wgpu::BufferBindingType::Storage { read_only: false }));
-    let built = match compile(gpu, "instrumented", &inst.wgsl, without_position).await {
-        Ok((module, _)) => pipeline(gpu, "instrumented", &module, &entries).await,
-        Err(d) => Err(d),
-    };
-    let pipeline = match built {
-        Ok(p) => p,
+    let pipeline = match build(gpu, "instrumented", &inst.wgsl, Some(&entries), without_position).await {
+        Ok(p) => p.expect("built with entries"),
         Err(d) => {
             let msg = d.first().map(|d| d.message.clone()).unwrap_or_default();
             return Ok(Err(format!("the device's compiler rejected the instrumented shader ({msg})")));
@@ -187,56 +179,48 @@ async fn run_instrumented(
     Ok(Ok((inst.layout.findings(&words, &case.config, &inst.loop_lines), timing)))
 }
 
-/// Creates the shader module inside a validation error scope. `Ok` carries
-/// the compiler's warnings; `Err` its errors.
-async fn compile(
+/// Creates the shader module and, when `entries` are given, the bind group
+/// layout and the compute pipeline (entry point `main`), all inside one
+/// validation error scope: a shader that compiles costs one round trip to the
+/// GPU process. The compiler's messages are fetched only when something
+/// failed: `Err` carries its errors (mapped by `map`), or the pipeline's.
+async fn build(
     gpu: &Gpu,
     label: &str,
     wgsl: &str,
+    entries: Option<&[wgpu::BindGroupLayoutEntry]>,
     map: impl Fn(&wgpu::CompilationMessage) -> Diagnostic,
-) -> Result<(wgpu::ShaderModule, Vec<Diagnostic>), Vec<Diagnostic>> {
+) -> Result<Option<Pipeline>, Vec<Diagnostic>> {
     let device = &gpu.device;
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(wgsl.into()) });
-    let scope_error = scope.pop().await;
+    let built = entries.map(|entries| {
+        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(label),
+            bind_group_layouts: &[Some(&bind_group_layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(label),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        Pipeline { pipeline, bind_group_layout }
+    });
+    let Some(error) = scope.pop().await else { return Ok(built) };
     let info = module.get_compilation_info().await;
-    let mut diagnostics: Vec<_> = info.messages.iter().map(map).collect();
-    diagnostics.sort_by_key(|d| (d.severity != Severity::Error, d.line, d.column));
-    let has_error = diagnostics.iter().any(|d| d.severity == Severity::Error);
-    if has_error || scope_error.is_some() {
-        if !has_error {
-            diagnostics.insert(0, unpositioned(&scope_error.map(|e| e.to_string()).unwrap_or_default()));
-        }
-        return Err(diagnostics);
-    }
-    Ok((module, diagnostics))
-}
-
-/// Creates the bind group layout and the compute pipeline (entry point
-/// `main`) inside a validation error scope.
-async fn pipeline(gpu: &Gpu, label: &str, module: &wgpu::ShaderModule, entries: &[wgpu::BindGroupLayoutEntry]) -> Result<Pipeline, Vec<Diagnostic>> {
-    let device = &gpu.device;
-    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries });
-    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(label),
-        bind_group_layouts: &[Some(&bind_group_layout)],
-        immediate_size: 0,
-    });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(label),
-        layout: Some(&pipeline_layout),
-        module,
-        entry_point: Some("main"),
-        compilation_options: Default::default(),
-        cache: None,
-    });
-    if let Some(e) = scope.pop().await {
-        let mut d = unpositioned(&e.to_string());
+    let mut diagnostics: Vec<_> = info.messages.iter().map(map).filter(|d| d.severity == Severity::Error).collect();
+    diagnostics.sort_by_key(|d| (d.line, d.column));
+    if diagnostics.is_empty() {
+        let mut d = unpositioned(&error.to_string());
         d.message = pipeline_hint(&d.message);
-        return Err(vec![d]);
+        diagnostics.push(d);
     }
-    Ok(Pipeline { pipeline, bind_group_layout })
+    Err(diagnostics)
 }
 
 /// A compiled pipeline and its bind group layout.
