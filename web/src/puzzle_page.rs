@@ -109,10 +109,12 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
             return;
         }
         state.set(RunState::Running { queued: false });
+        crate::mark("run-start");
         leptos::task::spawn_local(async move {
             let mut next = Some(source);
             while let Some(source) = next.take() {
                 let out = gpu::run(puzzle, &source, heatmaps.get_untracked()).await;
+                crate::mark("run-judged");
                 next = QUEUED.with(|q| q.borrow_mut().take());
                 if next.is_some() {
                     let _ = state.try_set(RunState::Running { queued: false });
