@@ -11,28 +11,25 @@ pub fn to_safe_html(markdown: &str) -> String {
     let events = Parser::new_ext(markdown, options).map(|event| match event {
         Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
         Event::Start(pulldown_cmark::Tag::Link { link_type, dest_url, title, id }) => {
-            let safe = is_safe_url(&dest_url);
-            Event::Start(pulldown_cmark::Tag::Link {
-                link_type,
-                dest_url: if safe { dest_url } else { "".into() },
-                title,
-                id,
-            })
+            Event::Start(pulldown_cmark::Tag::Link { link_type, dest_url: safe_url(dest_url), title, id })
         }
         Event::Start(pulldown_cmark::Tag::Image { link_type, dest_url, title, id }) => {
-            let safe = is_safe_url(&dest_url);
-            Event::Start(pulldown_cmark::Tag::Image {
-                link_type,
-                dest_url: if safe { dest_url } else { "".into() },
-                title,
-                id,
-            })
+            Event::Start(pulldown_cmark::Tag::Image { link_type, dest_url: safe_url(dest_url), title, id })
         }
         other => other,
     });
     let mut out = String::with_capacity(markdown.len() * 3 / 2);
     html::push_html(&mut out, events);
     out
+}
+
+/// The URL itself when its scheme is safe, else an empty one.
+fn safe_url(url: pulldown_cmark::CowStr<'_>) -> pulldown_cmark::CowStr<'_> {
+    if is_safe_url(&url) {
+        url
+    } else {
+        "".into()
+    }
 }
 
 fn is_safe_url(url: &str) -> bool {

@@ -7,11 +7,7 @@ use gpu_puzzles_core::{Diagnostic, Severity};
 /// Maps one compilation message to the student's text through the template
 /// column map. wgpu gives positions in UTF-8 bytes on every backend.
 pub(crate) fn diagnostic(msg: &wgpu::CompilationMessage, sub: &Substituted, original: &str) -> Diagnostic {
-    let severity = match msg.message_type {
-        wgpu::CompilationMessageType::Error => Severity::Error,
-        wgpu::CompilationMessageType::Warning => Severity::Warning,
-        wgpu::CompilationMessageType::Info => Severity::Info,
-    };
+    let severity = severity(msg);
     let message = clean(&msg.message);
     match msg.location {
         Some(loc) => {
@@ -34,12 +30,15 @@ pub(crate) fn diagnostic(msg: &wgpu::CompilationMessage, sub: &Substituted, orig
 /// A compilation message of a shader the student did not write (the
 /// instrumented one): its severity and text, no position.
 pub(crate) fn without_position(msg: &wgpu::CompilationMessage) -> Diagnostic {
-    let severity = match msg.message_type {
+    Diagnostic { severity: severity(msg), message: clean(&msg.message), line: None, column: None, offset: None, length: 0 }
+}
+
+fn severity(msg: &wgpu::CompilationMessage) -> Severity {
+    match msg.message_type {
         wgpu::CompilationMessageType::Error => Severity::Error,
         wgpu::CompilationMessageType::Warning => Severity::Warning,
         wgpu::CompilationMessageType::Info => Severity::Info,
-    };
-    Diagnostic { severity, message: clean(&msg.message), line: None, column: None, offset: None, length: 0 }
+    }
 }
 
 /// A diagnostic without a position, from an error scope.
