@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, serve, launch, PuzzlePage } from "./harness.mjs";
+import { ROOT, serve, launch, PuzzlePage, openPage } from "./harness.mjs";
 
 let site, browser;
 before(async () => {
@@ -21,10 +21,7 @@ const solution = (slug) => fs.readFileSync(path.join(ROOT, "shaders", `${slug}.w
 
 async function fresh(options = {}) {
   const context = await browser.newContext(options);
-  const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  return { context, page, p: new PuzzlePage(page), errors };
+  return { context, ...(await openPage(context)) };
 }
 
 test("code is autosaved and survives a reload; reset can be undone", async () => {

@@ -85,3 +85,19 @@ export class PuzzlePage {
     return this.page.$$eval(`[data-testid="${id}"] td`, (tds) => tds.map((td) => td.dataset.value));
   }
 }
+
+/**
+ * A new page in `target` (a browser or a browser context) with a page object,
+ * collecting uncaught page errors and Content-Security-Policy violations in
+ * `errors`, so a test can assert there were none.
+ */
+export async function openPage(target) {
+  const page = await target.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.exposeFunction("reportCspViolation", (what) => errors.push(`CSP violation: ${what}`));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => window.reportCspViolation(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  return { page, p: new PuzzlePage(page), errors };
+}

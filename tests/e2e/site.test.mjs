@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { ROOT, serve, launch, PuzzlePage } from "./harness.mjs";
+import { ROOT, serve, launch, openPage } from "./harness.mjs";
 
 const order = fs.readFileSync(path.join(ROOT, "puzzles/index.toml"), "utf8").match(/"([a-z0-9-]+)"/g).map((s) => s.slice(1, -1));
 let site, browser;
@@ -20,17 +20,7 @@ after(async () => {
   site?.server.close();
 });
 
-async function newPage(b = browser) {
-  const page = await b.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  // Any Content-Security-Policy violation counts as a page error.
-  await page.exposeFunction("reportCspViolation", (what) => errors.push(`CSP violation: ${what}`));
-  await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (e) => window.reportCspViolation(`${e.violatedDirective} ${e.blockedURI}`));
-  });
-  return { page, p: new PuzzlePage(page), errors };
-}
+const newPage = (b = browser) => openPage(b);
 
 test("the list shows every puzzle, and the site works under a sub-path", async () => {
   const { page, errors } = await newPage();

@@ -42,27 +42,24 @@ pub fn mount(parent: &web_sys::HtmlElement, text: &str, on_change: impl FnMut(St
     EDITOR.with(|e| *e.borrow_mut() = Some(Held { view, _on_change: on_change, _on_run: on_run }));
 }
 
+/// Calls `f` with the current editor's view, if an editor exists.
+fn with_view<T>(f: impl FnOnce(&JsValue) -> T) -> Option<T> {
+    EDITOR.with(|e| e.borrow().as_ref().map(|h| f(&h.view)))
+}
+
 /// The editor's text, if an editor exists.
 pub fn text() -> Option<String> {
-    EDITOR.with(|e| e.borrow().as_ref().map(|h| get_text(&h.view)))
+    with_view(get_text)
 }
 
 /// Turns Vim key bindings on or off.
 pub fn vim(on: bool) {
-    EDITOR.with(|e| {
-        if let Some(h) = e.borrow().as_ref() {
-            set_vim(&h.view, on);
-        }
-    });
+    with_view(|v| set_vim(v, on));
 }
 
 /// Replaces the editor's text (undoable).
 pub fn replace_text(text: &str) {
-    EDITOR.with(|e| {
-        if let Some(h) = e.borrow().as_ref() {
-            set_text(&h.view, text);
-        }
-    });
+    with_view(|v| set_text(v, text));
 }
 
 /// A squiggle: byte offsets into `source`, converted here to the UTF-16
@@ -94,20 +91,12 @@ pub fn show_diagnostics(source: &str, squiggles: &[Squiggle]) {
         set("message", s.message.into());
         array.push(&obj);
     }
-    EDITOR.with(|e| {
-        if let Some(h) = e.borrow().as_ref() {
-            set_diagnostics(&h.view, &array);
-        }
-    });
+    with_view(|v| set_diagnostics(v, &array));
 }
 
 /// Moves the cursor to byte `offset` of `source` and focuses the editor.
 pub fn go_to(source: &str, offset: usize) {
-    EDITOR.with(|e| {
-        if let Some(h) = e.borrow().as_ref() {
-            focus_at(&h.view, utf16_offset(source, offset));
-        }
-    });
+    with_view(|v| focus_at(v, utf16_offset(source, offset)));
 }
 
 /// UTF-16 code units before byte `offset` of `text` (clamped to the text).

@@ -91,7 +91,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         if let Some(h) = pending_save.get_value() {
             h.clear();
         }
-        let h = set_timeout_with_handle(move || save_now(), std::time::Duration::from_millis(SAVE_DELAY_MS)).ok();
+        let h = set_timeout_with_handle(save_now, std::time::Duration::from_millis(SAVE_DELAY_MS)).ok();
         pending_save.set_value(h);
     };
     // Leaving the page (or the puzzle) saves at once.

@@ -26,8 +26,7 @@ pub enum Saved {
 
 /// The saved code of puzzle `slug`.
 pub fn load_code(slug: &str) -> Saved {
-    let Some(s) = storage() else { return Saved::Nothing };
-    match s.get_item(&format!("{PREFIX}:code:{slug}")).ok().flatten() {
+    match get(&format!("code:{slug}")) {
         None => Saved::Nothing,
         Some(v) => match v.strip_prefix(TAG) {
             Some(code) => Saved::Code(code.to_string()),
@@ -46,39 +45,46 @@ pub fn save_code(slug: &str, code: &str) -> Result<(), String> {
         .map_err(|_| "the browser's storage is full: your code is kept in this tab but not saved".to_string())
 }
 
+/// The value stored under `gpu-puzzles:v1:<key>`, if any.
+fn get(key: &str) -> Option<String> {
+    storage()?.get_item(&format!("{PREFIX}:{key}")).ok().flatten()
+}
+
+/// Stores `value` under `gpu-puzzles:v1:<key>`, best effort (a flag lost to
+/// a full storage only costs a setting).
+fn set(key: &str, value: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(&format!("{PREFIX}:{key}"), value);
+    }
+}
+
 /// Whether puzzle `slug` was solved in this browser.
 pub fn is_solved(slug: &str) -> bool {
-    storage().and_then(|s| s.get_item(&format!("{PREFIX}:solved:{slug}")).ok().flatten()).as_deref() == Some("1")
+    get(&format!("solved:{slug}")).as_deref() == Some("1")
 }
 
 /// Marks puzzle `slug` as solved.
 pub fn mark_solved(slug: &str) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(&format!("{PREFIX}:solved:{slug}"), "1");
-    }
+    set(&format!("solved:{slug}"), "1");
 }
 
 /// Whether the student turned Vim key bindings on.
 pub fn vim() -> bool {
-    storage().and_then(|s| s.get_item(&format!("{PREFIX}:vim")).ok().flatten()).as_deref() == Some("1")
+    get("vim").as_deref() == Some("1")
 }
 
 /// Remembers the Vim setting.
 pub fn set_vim(on: bool) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(&format!("{PREFIX}:vim"), if on { "1" } else { "0" });
-    }
+    set("vim", if on { "1" } else { "0" });
 }
 
 /// Whether runs are instrumented (heat maps and memory checks); on unless the
 /// student turned it off.
 pub fn heatmaps() -> bool {
-    storage().and_then(|s| s.get_item(&format!("{PREFIX}:heatmaps")).ok().flatten()).as_deref() != Some("0")
+    get("heatmaps").as_deref() != Some("0")
 }
 
 /// Remembers the heat-map setting.
 pub fn set_heatmaps(on: bool) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(&format!("{PREFIX}:heatmaps"), if on { "1" } else { "0" });
-    }
+    set("heatmaps", if on { "1" } else { "0" });
 }
