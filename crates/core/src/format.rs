@@ -48,9 +48,52 @@ pub struct ManifestFile {
     /// Uniform buffers: structs of 4-byte scalar fields.
     #[serde(rename = "uniform", default)]
     pub uniforms: Vec<UniformSpec>,
+    /// Entry points dispatched in this order for every case, each with the
+    /// case's workgroup size and count, over the same bindings; storage
+    /// buffer writes of one dispatch are visible to the next (WebGPU orders
+    /// dispatches in a pass). `["main"]` when absent.
+    #[serde(default)]
+    pub entry_points: Option<Vec<String>>,
+    /// Memory-access budget, checked by the instrumented run's per-invocation
+    /// counters.
+    #[serde(default)]
+    pub budget: Option<BudgetSpec>,
     /// Test cases, in display order.
     #[serde(rename = "case", default)]
     pub cases: Vec<CaseSpec>,
+}
+
+/// `[budget]`: how many storage-buffer accesses a solution may make. An
+/// access is one load, store or atomic operation on a `var<storage>`,
+/// whatever its width (a `vec4<f32>` load is one read). Counted by the
+/// instrumentation, so checked only in instrumented runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetSpec {
+    /// Most storage-buffer reads any one invocation may make.
+    #[serde(default)]
+    pub global_reads_per_invocation: Option<u32>,
+    /// Most storage-buffer writes all invocations of one workgroup may make
+    /// together.
+    #[serde(default)]
+    pub global_writes_per_workgroup: Option<u32>,
+}
+
+/// `performance = { … }` on a case: a timed case. It runs without
+/// instrumentation, only after every other case has passed, and its data is
+/// not drawn as grids; the page reports its time (and rates, when the counts
+/// are given) next to the reference solution's on the same device.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerformanceSpec {
+    /// Floating-point operations the case's work takes (a multiply-add is
+    /// two; an `m × k` by `k × n` matrix product is `2·m·n·k`), for GFLOP/s.
+    #[serde(default)]
+    pub flops: Option<u64>,
+    /// Bytes the work must move to and from storage buffers at least, for
+    /// GB/s.
+    #[serde(default)]
+    pub bytes: Option<u64>,
 }
 
 /// Element type of a storage buffer. An `array<atomic<u32>>` in the shader is
@@ -87,6 +130,14 @@ pub enum Role {
     Output,
     /// Filled from the case, then compared against the expected values.
     InputOutput,
+}
+
+impl Role {
+    /// True for buffers whose contents are judged: outputs and
+    /// input-outputs.
+    pub fn is_compared(self) -> bool {
+        self != Role::Input
+    }
 }
 
 /// `[[buffer]]`: one storage buffer in bind group 0.
@@ -190,6 +241,10 @@ pub struct CaseSpec {
     /// Overrides the puzzle's comparison for this case.
     #[serde(default)]
     pub compare: Option<CompareSpec>,
+    /// Makes this a performance case. Its outputs need a `len` (or `shape`),
+    /// since their expected values are computed only when the case is judged.
+    #[serde(default)]
+    pub performance: Option<PerformanceSpec>,
 }
 
 /// How a buffer is filled, and how it is displayed. Exactly one of `values`,
@@ -225,7 +280,8 @@ pub struct BufferInit {
     pub expected: Option<Vec<f64>>,
 }
 
-/// Seeded pseudo-random integers.
+/// Seeded pseudo-random numbers: integers uniform in `[min, max]`, or with
+/// `float = true` reals uniform in `[min, max)` rounded to `f32`.
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RandomSpec {
@@ -238,4 +294,7 @@ pub struct RandomSpec {
     /// Seed of the generator ([`crate::generate::SplitMix64`]); the same seed
     /// gives the same values on every platform.
     pub seed: u64,
+    /// Reals instead of integers (only for `f32` buffers).
+    #[serde(default)]
+    pub float: bool,
 }

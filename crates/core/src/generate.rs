@@ -33,11 +33,29 @@ impl SplitMix64 {
         let r = ((self.next_u64() as u128 * span) >> 64) as i128;
         (min as i128 + r) as i64
     }
+
+    /// A real uniform in `[0, 1)` from the top 53 bits (the usual
+    /// construction of a double from 64 random bits).
+    pub fn unit_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
 }
 
-/// The values of a `random` generator, as `f64` (all integers).
+/// The values of a `random` generator, as `f64`: integers in `[min, max]`,
+/// or with `float` reals in `[min, max)` already rounded to `f32` (so that a
+/// value never rounds up to `max`, it is stepped down when it would).
 pub fn random_values(spec: &RandomSpec) -> Vec<f64> {
     let mut rng = SplitMix64::new(spec.seed);
+    if spec.float {
+        let (lo, hi) = (spec.min as f64, spec.max as f64);
+        return (0..spec.len)
+            .map(|_| {
+                let x = (lo + rng.unit_f64() * (hi - lo)) as f32;
+                let x = if x as f64 >= hi && hi > lo { f32::from_bits(x.to_bits() - 1) } else { x };
+                x as f64
+            })
+            .collect();
+    }
     (0..spec.len).map(|_| rng.range_inclusive(spec.min, spec.max) as f64).collect()
 }
 
@@ -60,12 +78,22 @@ mod tests {
 
     #[test]
     fn random_values_stay_in_range_and_cover_it() {
-        let v = random_values(&RandomSpec { len: 2000, min: -3, max: 3, seed: 42 });
+        let v = random_values(&RandomSpec { len: 2000, min: -3, max: 3, seed: 42, float: false });
         assert!(v.iter().all(|&x| (-3.0..=3.0).contains(&x) && x.fract() == 0.0));
         for k in -3..=3 {
             assert!(v.contains(&(k as f64)), "{k} never drawn");
         }
-        let again = random_values(&RandomSpec { len: 2000, min: -3, max: 3, seed: 42 });
+        let again = random_values(&RandomSpec { len: 2000, min: -3, max: 3, seed: 42, float: false });
         assert_eq!(v, again);
+    }
+
+    #[test]
+    fn float_values_stay_below_max_and_have_fractions() {
+        let v = random_values(&RandomSpec { len: 5000, min: 0, max: 16, seed: 7, float: true });
+        assert!(v.iter().all(|&x| (0.0..16.0).contains(&x) && x as f32 as f64 == x));
+        assert!(v.iter().any(|x| x.fract() != 0.0));
+        for bin in 0..16 {
+            assert!(v.iter().any(|&x| x.floor() == bin as f64), "bin {bin} never drawn");
+        }
     }
 }

@@ -98,11 +98,23 @@ pub enum Outcome {
         /// What happened and what to try.
         message: String,
     },
+    /// The outputs are right, but the instrumented run counted more
+    /// storage-buffer accesses than the puzzle's budget allows.
+    OverBudget {
+        /// Which budget, by how much, where, and what to try.
+        message: String,
+    },
+    /// A performance case that did not run because an ordinary case failed.
+    Skipped {
+        /// Why, and what to do first.
+        message: String,
+    },
 }
 
 impl Outcome {
     /// Stable short name: `passed`, `mismatch`, `compile-error`,
-    /// `config-error`, `memory-error`, `runaway-loop`.
+    /// `config-error`, `memory-error`, `runaway-loop`, `over-budget`,
+    /// `skipped`.
     pub fn status(&self) -> &'static str {
         match self {
             Outcome::Passed => "passed",
@@ -111,6 +123,8 @@ impl Outcome {
             Outcome::ConfigError { .. } => "config-error",
             Outcome::MemoryError { .. } => "memory-error",
             Outcome::RunawayLoop { .. } => "runaway-loop",
+            Outcome::OverBudget { .. } => "over-budget",
+            Outcome::Skipped { .. } => "skipped",
         }
     }
 
@@ -132,7 +146,11 @@ impl Outcome {
                 },
                 None => "compile error".into(),
             },
-            Outcome::ConfigError { message } | Outcome::MemoryError { message } | Outcome::RunawayLoop { message, .. } => message.clone(),
+            Outcome::ConfigError { message }
+            | Outcome::MemoryError { message }
+            | Outcome::RunawayLoop { message, .. }
+            | Outcome::OverBudget { message }
+            | Outcome::Skipped { message } => message.clone(),
         }
     }
 }
@@ -174,6 +192,98 @@ pub struct CaseResult {
     /// was asked for but could not handle the shader.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub instrumentation: Option<String>,
+    /// Performance cases: the reference solution's timing of the same case on
+    /// the same device, when the caller measured it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_timing: Option<Timing>,
+}
+
+impl Timing {
+    /// The best measurement available, in milliseconds, and its kind: GPU
+    /// timestamps when the adapter has them, otherwise wall time (which adds
+    /// submission and read-back).
+    pub fn best(&self) -> (f64, &'static str) {
+        match self.gpu_ms {
+            Some(ms) => (ms, "GPU timestamps"),
+            None => (self.wall_ms, "wall time"),
+        }
+    }
+
+    /// Work per second for `count` units (FLOPs or bytes) done in this time,
+    /// in billions per second (GFLOP/s or GB/s); `None` for a zero time.
+    pub fn rate(&self, count: u64) -> Option<f64> {
+        let (ms, _) = self.best();
+        (ms > 0.0).then(|| count as f64 / (ms * 1e6))
+    }
+}
+
+/// A one-line performance report for a case's timing, e.g.
+/// `"12.5 ms (GPU timestamps) · 171.8 GFLOP/s"`.
+pub fn performance_line(timing: &Timing, performance: &crate::model::Performance) -> String {
+    let (ms, kind) = timing.best();
+    let mut line = format!("{ms:.2} ms ({kind})");
+    if let Some(r) = performance.flops.and_then(|f| timing.rate(f)) {
+        line += &format!(" · {r:.1} GFLOP/s");
+    }
+    if let Some(r) = performance.bytes.and_then(|b| timing.rate(b)) {
+        line += &format!(" · {r:.1} GB/s");
+    }
+    line
+}
+
+/// The budget outcome of an instrumented run: the first limit of the
+/// puzzle's [`crate::model::Budget`] that some invocation or workgroup went
+/// past, naming it. `None` when within budget or when the puzzle has none.
+pub fn budget_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Option<Outcome> {
+    let budget = puzzle.budget?;
+    if let Some(limit) = budget.global_reads_per_invocation {
+        if let Some((id, c)) = findings.invocations.iter().enumerate().find(|(_, c)| c[0] > limit) {
+            let inv = crate::trace::invocation(id as u32, &case.config);
+            return Some(Outcome::OverBudget {
+                message: format!(
+                    "over budget: the invocation with {} read storage buffers {} times, and this puzzle allows {limit} reads per invocation. Every storage read is a trip to device memory; read each input once and keep it in a variable or in workgroup memory.",
+                    inv.describe(),
+                    c[0]
+                ),
+            });
+        }
+    }
+    if let Some(limit) = budget.global_writes_per_workgroup {
+        let mut totals: std::collections::BTreeMap<[u32; 3], u32> = Default::default();
+        for (id, c) in findings.invocations.iter().enumerate() {
+            if c[1] > 0 {
+                *totals.entry(crate::trace::invocation(id as u32, &case.config).workgroup_id).or_default() += c[1];
+            }
+        }
+        if let Some((wg, n)) = totals.iter().find(|(_, &n)| n > limit) {
+            return Some(Outcome::OverBudget {
+                message: format!(
+                    "over budget: workgroup ({}, {}, {}) wrote storage buffers {n} times, and this puzzle allows {limit} per workgroup. Combine the partial results in workgroup memory first, then let one invocation write the workgroup's result.",
+                    wg[0], wg[1], wg[2]
+                ),
+            });
+        }
+    }
+    None
+}
+
+/// For `u32` count outputs (histograms): when the counts the dispatch wrote
+/// add up to less than the expected counts, a sentence saying how many
+/// increments were lost; `None` otherwise.
+pub fn lost_counts(puzzle: &Puzzle, case: &Case, actual: &[Values]) -> Option<String> {
+    let expected = puzzle.expected(case).ok()?;
+    for ((k, i), e) in puzzle.compared_buffers().enumerate().zip(expected) {
+        let (Values::U32(e), Some(Values::U32(a))) = (e, actual.get(k)) else { continue };
+        let (want, got) = (e.iter().map(|&x| x as u64).sum::<u64>(), a.iter().map(|&x| x as u64).sum::<u64>());
+        if got < want {
+            return Some(format!(
+                "`{}` counts {got} of {want}: {} increments were lost, because two invocations read the same old value and both wrote it back plus one.",
+                puzzle.buffers[i].name,
+                want - got
+            ));
+        }
+    }
+    None
 }
 
 /// The outcome that findings impose on a case, if any: a runaway loop, an
@@ -256,13 +366,20 @@ pub fn close(expected: f64, actual: f64, compare: CompareSpec) -> bool {
 
 /// Compares the contents of each compared buffer (outputs and input-outputs,
 /// in binding order) with the case's expected values.
+///
+/// A performance case's expected values are computed here on first use
+/// ([`Puzzle::expected`]); if its reference fails, the case is a
+/// configuration error naming why.
 pub fn judge(puzzle: &Puzzle, case: &Case, actual: &[Values]) -> Outcome {
     let mut total = 0;
     let mut mismatches = Vec::new();
-    for (k, i) in puzzle.compared_buffers().enumerate() {
+    let all_expected = match puzzle.expected(case) {
+        Ok(e) => e,
+        Err(message) => return Outcome::ConfigError { message: format!("the puzzle's reference could not compute this case: {message}") },
+    };
+    for ((k, i), expected) in puzzle.compared_buffers().enumerate().zip(all_expected) {
         let buffer = &puzzle.buffers[i];
         let cb = &case.buffers[i];
-        let expected = cb.expected.as_ref().expect("the loader gives every compared buffer expected values");
         let Some(got) = actual.get(k) else {
             return Outcome::ConfigError { message: format!("no contents were read back for `{}`", buffer.name) };
         };

@@ -9,7 +9,7 @@ use crate::format::{
     BufferInit, CaseSpec, CompareSpec, ElementType, IndexFile, ManifestFile, Role, ScalarType, FORMAT_VERSION,
 };
 use crate::generate;
-use crate::model::{Buffer, Case, CaseBuffer, CaseConfig, Puzzle, PuzzleSet, Uniform, Values};
+use crate::model::{Buffer, Case, CaseBuffer, CaseConfig, Contents, DeferredExpected, Puzzle, PuzzleSet, Uniform, Values};
 use crate::reference::{self, ReferenceInput};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -312,6 +312,25 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             v.at(None, "case", "no hidden case: add one (`hidden = true`) so that special-casing the shown sizes fails");
         }
     }
+    let entry_points = manifest.entry_points.clone().unwrap_or_else(|| vec!["main".to_string()]);
+    if entry_points.is_empty() {
+        v.at(None, "entry_points", "lists no entry point (leave it out for the usual `main`)");
+    }
+    for (i, e) in entry_points.iter().enumerate() {
+        if !is_identifier(e) {
+            v.at(None, "entry_points", &format!("`{e}` is not a WGSL identifier"));
+        } else if entry_points[..i].contains(e) {
+            v.at(None, "entry_points", &format!("`{e}` is listed twice"));
+        }
+    }
+    if let Some(b) = manifest.budget {
+        if b.global_reads_per_invocation.is_none() && b.global_writes_per_workgroup.is_none() {
+            v.at(None, "budget", "sets no limit: give `global_reads_per_invocation` or `global_writes_per_workgroup`");
+        }
+    }
+    if !manifest.cases.is_empty() && manifest.cases.iter().all(|c| c.performance.is_some()) {
+        v.at(None, "case", "every case is a performance case: performance cases run only after ordinary ones pass");
+    }
     let case_lines = header_lines(&manifest_text, "case");
     let mut cases = Vec::new();
     for (i, spec) in manifest.cases.iter().enumerate() {
@@ -332,6 +351,8 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             solution,
             buffers,
             uniforms,
+            entry_points,
+            budget: manifest.budget,
             cases,
         })
     } else {
@@ -441,13 +462,25 @@ impl Validator {
             let init = spec.buffers.get(&b.name).cloned().unwrap_or_default();
             let field = format!("buffers.{}", b.name);
             case_buffers.push(match b.role {
+                Role::Input | Role::InputOutput if spec.performance.is_some() => match checked_len(&init, b.element) {
+                    Ok(len) => {
+                        check_shape(self, &mut err, &field, init.shape, len);
+                        let (init, element) = (init.clone(), b.element);
+                        let initial = Contents::lazy(move || initial_values(&init, element).expect("checked by the loader"));
+                        Some(CaseBuffer { initial, expected: None, shape: init_shape(spec, &b.name) })
+                    }
+                    Err(msg) => {
+                        err(self, &field, &msg);
+                        None
+                    }
+                },
                 Role::Input | Role::InputOutput => match initial_values(&init, b.element) {
                     Ok(values) => {
                         if init.expected.is_some() && b.role == Role::Input {
                             err(self, &field, "`expected` is only for outputs");
                         }
                         check_shape(self, &mut err, &field, init.shape, values.len());
-                        Some(CaseBuffer { initial: values, expected: None, shape: init.shape })
+                        Some(CaseBuffer { initial: values.into(), expected: None, shape: init.shape })
                     }
                     Err(msg) => {
                         err(self, &field, &msg);
@@ -458,7 +491,18 @@ impl Validator {
                     if init.values.is_some() || init.arange.is_some() || init.fill.is_some() || init.random.is_some() {
                         err(self, &field, "outputs start zeroed: give `len`, `shape` or `expected`, not contents");
                     }
-                    Some(CaseBuffer { initial: Values::zeros(b.element, 0), expected: None, shape: init.shape })
+                    if let (Some(len), Some([r, c])) = (init.len, init.shape) {
+                        if len as usize != r as usize * c as usize {
+                            err(self, &format!("{field}.shape"), &format!("{r} × {c} = {} but `len` is {len}", r as usize * c as usize));
+                        }
+                    }
+                    let declared = init.len.map(|n| n as usize).or(init.shape.map(|[r, c]| r as usize * c as usize));
+                    if spec.performance.is_some() && declared.is_none() {
+                        err(self, &field, "a performance case needs `len` (or `shape`) on every output: its expected values are computed only when it runs");
+                    }
+                    let (element, len) = (b.element, declared.unwrap_or(0));
+                    let initial = if spec.performance.is_some() { Contents::lazy(move || Values::zeros(element, len)) } else { Values::zeros(element, len).into() };
+                    Some(CaseBuffer { initial, expected: None, shape: init.shape })
                 }
             });
         }
@@ -472,6 +516,35 @@ impl Validator {
             workgroups: spec.workgroups,
             workgroup_memory: spec.workgroup_memory,
         };
+        if let Some(p) = spec.performance {
+            if spec.hidden {
+                err(self, "hidden", "a performance case shows no data anyway; leave `hidden` out");
+            }
+            if spec.buffers.values().any(|b| b.expected.is_some()) {
+                err(self, "expected", "a performance case takes its expected values from the reference function");
+            }
+            if p.flops == Some(0) || p.bytes == Some(0) {
+                err(self, "performance", "counts must be positive");
+            }
+            let Some(reference) = reference else {
+                err(self, "performance", "a performance case needs the puzzle's `reference` function");
+                return None;
+            };
+            if self.problems.len() > before {
+                return None;
+            }
+            return Some(Case {
+                number,
+                name: spec.name.clone().unwrap_or_else(|| format!("Case {number}")),
+                hidden: false,
+                config,
+                buffers: case_buffers,
+                uniforms: uniform_bytes,
+                compare,
+                performance: Some(p),
+                deferred: Some(DeferredExpected::new(reference, spec.uniforms.clone())),
+            });
+        }
         // Expected values: literal ones first, the rest from the reference.
         let compared: Vec<usize> = (0..buffers.len()).filter(|&i| buffers[i].role != Role::Input).collect();
         let needs_reference = compared.iter().any(|&i| spec.buffers.get(&buffers[i].name).and_then(|b| b.expected.as_ref()).is_none());
@@ -484,12 +557,18 @@ impl Validator {
                             .iter()
                             .zip(&case_buffers)
                             .filter(|(b, _)| b.role != Role::Output)
-                            .map(|(b, c)| (b.name.as_str(), (&c.initial, c.shape)))
+                            .map(|(b, c)| (b.name.as_str(), (&*c.initial, c.shape)))
                             .collect(),
                         uniforms: spec
                             .uniforms
                             .iter()
                             .map(|(u, fields)| (u.as_str(), fields.iter().map(|(k, v)| (k.as_str(), *v)).collect()))
+                            .collect(),
+                        output_lens: buffers
+                            .iter()
+                            .zip(&case_buffers)
+                            .filter(|(b, c)| b.role == Role::Output && !c.initial.is_empty())
+                            .map(|(b, c)| (b.name.as_str(), c.initial.len()))
                             .collect(),
                     };
                     match f(&input) {
@@ -549,7 +628,7 @@ impl Validator {
                 if expected.is_empty() {
                     err(self, &field, "an output needs at least one element");
                 }
-                cb.initial = Values::zeros(b.element, expected.len());
+                cb.initial = Values::zeros(b.element, expected.len()).into();
             }
             cb.expected = Some(expected);
         }
@@ -564,6 +643,8 @@ impl Validator {
             buffers: case_buffers,
             uniforms: uniform_bytes,
             compare,
+            performance: None,
+            deferred: None,
         })
     }
 
@@ -621,6 +702,49 @@ fn is_identifier(s: &str) -> bool {
 /// so the limit check, not the loader, reports the realistic cases.
 pub const MAX_ELEMENTS: u32 = 1 << 26;
 
+fn init_shape(spec: &CaseSpec, name: &str) -> Option<[u32; 2]> {
+    spec.buffers.get(name).and_then(|b| b.shape)
+}
+
+/// Checks a generator without running it and returns the element count it
+/// will give: [`initial_values`] on the first few elements, which meets
+/// every check that does not depend on the length.
+fn checked_len(init: &BufferInit, element: ElementType) -> Result<usize, String> {
+    const PROBE: u32 = 16;
+    let mut probe = init.clone();
+    let len = if let Some(v) = &init.values {
+        v.len()
+    } else if let Some(n) = init.arange {
+        check_len(n)?;
+        probe.arange = Some(n.min(PROBE));
+        // The largest value must fit the type as well as the first ones.
+        convert(&[init.start.unwrap_or(0.0) + n.saturating_sub(1) as f64], element)?;
+        n as usize
+    } else if init.fill.is_some() {
+        let n = init.len.ok_or("`fill` needs `len`")?;
+        check_len(n)?;
+        probe.len = Some(n.min(PROBE));
+        n as usize
+    } else if let Some(r) = init.random {
+        check_len(r.len)?;
+        probe.random = Some(crate::format::RandomSpec { len: r.len.min(PROBE), ..r });
+        convert(&[r.min as f64, r.max as f64], if r.float { ElementType::F32 } else { element })?;
+        r.len as usize
+    } else {
+        0
+    };
+    if init.fill.is_none() && init.values.is_none() {
+        if let Some(l) = init.len {
+            if l as usize != len {
+                return Err(format!("`len` is {l} but the contents have {len} elements"));
+            }
+        }
+        probe.len = None;
+    }
+    initial_values(&probe, element)?;
+    Ok(len)
+}
+
 fn initial_values(init: &BufferInit, element: ElementType) -> Result<Values, String> {
     let given = [init.values.is_some(), init.arange.is_some(), init.fill.is_some(), init.random.is_some()];
     match given.iter().filter(|&&g| g).count() {
@@ -640,8 +764,11 @@ fn initial_values(init: &BufferInit, element: ElementType) -> Result<Values, Str
     } else {
         let r = init.random.expect("counted above");
         check_len(r.len)?;
-        if r.min > r.max {
-            return Err(format!("random: `min` ({}) is above `max` ({})", r.min, r.max));
+        if r.min > r.max || (r.float && r.min == r.max) {
+            return Err(format!("random: `min` ({}) must be below `max` ({})", r.min, r.max));
+        }
+        if r.float && element != ElementType::F32 {
+            return Err(format!("random: `float = true` needs an f32 buffer, not {}", element.wgsl()));
         }
         generate::random_values(&r)
     };

@@ -5,6 +5,10 @@
 //! lengths. Code that receives a [`Puzzle`] need not check again.
 
 use crate::format::{CompareSpec, ElementType, Role, ScalarType};
+pub use crate::format::{BudgetSpec as Budget, PerformanceSpec as Performance};
+use crate::reference::{ReferenceFn, ReferenceInput};
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 /// All puzzles, in the order of `puzzles/index.toml`.
 #[derive(Debug, Clone)]
@@ -46,11 +50,32 @@ pub struct Puzzle {
     pub buffers: Vec<Buffer>,
     /// Uniform buffers, sorted by binding.
     pub uniforms: Vec<Uniform>,
+    /// Entry points dispatched in order for every case; `["main"]` for a
+    /// single-dispatch puzzle.
+    pub entry_points: Vec<String>,
+    /// Memory-access budget checked by instrumented runs, if any.
+    pub budget: Option<Budget>,
     /// Test cases, in display order; at least one.
     pub cases: Vec<Case>,
 }
 
 impl Puzzle {
+    /// The expected contents of every compared buffer of `case`, in binding
+    /// order. Performance cases compute theirs with the CPU reference on the
+    /// first call (which may take a second for a large matrix product) and
+    /// keep them.
+    ///
+    /// # Errors
+    /// The reference function's message, or a length that differs from the
+    /// output's declared `len`.
+    pub fn expected<'c>(&self, case: &'c Case) -> Result<Vec<&'c Values>, String> {
+        if let Some(d) = &case.deferred {
+            let computed = d.cache.get_or_init(|| d.compute(self, case));
+            return computed.as_ref().map(|v| v.iter().collect()).map_err(Clone::clone);
+        }
+        Ok(self.compared_buffers().map(|i| case.buffers[i].expected.as_ref().expect("the loader gives eager cases expected values")).collect())
+    }
+
     /// Indices into [`Puzzle::buffers`] of the buffers that are compared
     /// (outputs and input-outputs), in binding order.
     pub fn compared_buffers(&self) -> impl Iterator<Item = usize> + '_ {
@@ -104,6 +129,67 @@ pub struct Case {
     pub uniforms: Vec<Vec<u8>>,
     /// How outputs are compared.
     pub compare: CompareSpec,
+    /// Set on performance cases: what is counted for rates.
+    pub performance: Option<Performance>,
+    /// Performance cases' expected values, computed when first judged.
+    pub deferred: Option<DeferredExpected>,
+}
+
+impl Case {
+    /// True for a performance case.
+    pub fn is_performance(&self) -> bool {
+        self.performance.is_some()
+    }
+}
+
+/// The expected outputs of a performance case, computed by its reference
+/// function on first use ([`Puzzle::expected`]): large cases would otherwise
+/// slow every page load.
+#[derive(Clone)]
+pub struct DeferredExpected {
+    /// The puzzle's reference function.
+    pub reference: ReferenceFn,
+    /// Uniform field values by uniform name, then field name.
+    pub uniforms: BTreeMap<String, BTreeMap<String, f64>>,
+    cache: Arc<OnceLock<Result<Vec<Values>, String>>>,
+}
+
+impl std::fmt::Debug for DeferredExpected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeferredExpected").field("computed", &self.cache.get().is_some()).finish_non_exhaustive()
+    }
+}
+
+impl DeferredExpected {
+    /// A reference to run later with these uniform values.
+    pub fn new(reference: ReferenceFn, uniforms: BTreeMap<String, BTreeMap<String, f64>>) -> Self {
+        Self { reference, uniforms, cache: Arc::new(OnceLock::new()) }
+    }
+
+    fn compute(&self, puzzle: &Puzzle, case: &Case) -> Result<Vec<Values>, String> {
+        let input = ReferenceInput::for_case(puzzle, case, &self.uniforms);
+        let out = (self.reference)(&input)?;
+        let compared: Vec<usize> = puzzle.compared_buffers().collect();
+        if out.len() != compared.len() {
+            return Err(format!("the reference function gives {} outputs but the puzzle compares {}", out.len(), compared.len()));
+        }
+        let mut values = Vec::with_capacity(out.len());
+        for ((v, _), &i) in out.into_iter().zip(&compared) {
+            let (b, cb) = (&puzzle.buffers[i], &case.buffers[i]);
+            if v.element() != b.element || v.len() != cb.initial.len() {
+                return Err(format!(
+                    "the reference gives {} {} values for `{}`, which has {} {} elements",
+                    v.len(),
+                    v.element().wgsl(),
+                    b.name,
+                    cb.initial.len(),
+                    b.element.wgsl()
+                ));
+            }
+            values.push(v);
+        }
+        Ok(values)
+    }
 }
 
 /// Workgroup size, dispatch size and workgroup memory size of a case.
@@ -141,12 +227,63 @@ impl CaseConfig {
 /// A buffer's contents in one case.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CaseBuffer {
-    /// Contents uploaded before the dispatch (zeros for outputs).
-    pub initial: Values,
+    /// Contents uploaded before the dispatch (zeros for outputs); a
+    /// performance case's are generated on first use.
+    pub initial: Contents,
     /// Expected contents after the dispatch (outputs and input-outputs only).
     pub expected: Option<Values>,
     /// Display shape `[rows, cols]`, row-major; `None` for 1-D.
     pub shape: Option<[u32; 2]>,
+}
+
+/// A buffer's initial contents, dereferencing to [`Values`]: given, or
+/// generated on first access. Performance cases hold millions of elements;
+/// generating them lazily keeps them out of memory (and out of page start-up)
+/// until the case runs. Clones share the generated values.
+#[derive(Clone)]
+pub struct Contents {
+    cell: Arc<OnceLock<Values>>,
+    make: Option<Arc<dyn Fn() -> Values + Send + Sync>>,
+}
+
+impl Contents {
+    /// Contents generated by `make` on first access.
+    pub fn lazy(make: impl Fn() -> Values + Send + Sync + 'static) -> Self {
+        Self { cell: Arc::new(OnceLock::new()), make: Some(Arc::new(make)) }
+    }
+
+    /// True once the values exist (always, for given contents).
+    pub fn is_generated(&self) -> bool {
+        self.cell.get().is_some()
+    }
+}
+
+impl From<Values> for Contents {
+    fn from(v: Values) -> Self {
+        Self { cell: Arc::new(OnceLock::from(v)), make: None }
+    }
+}
+
+impl std::ops::Deref for Contents {
+    type Target = Values;
+    fn deref(&self) -> &Values {
+        self.cell.get_or_init(|| (self.make.as_ref().expect("contents without values have a generator"))())
+    }
+}
+
+impl PartialEq for Contents {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for Contents {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.cell.get() {
+            Some(v) => v.fmt(f),
+            None => f.write_str("Contents(not generated yet)"),
+        }
+    }
 }
 
 /// Typed buffer contents, flat and row-major.

@@ -6,7 +6,7 @@
 //! shader uses; the classic puzzles use integer-valued inputs, for which every
 //! order gives the same exact result.
 
-use crate::model::{CaseConfig, Values};
+use crate::model::{Case, CaseConfig, Puzzle, Values};
 use std::collections::BTreeMap;
 
 /// What a reference function sees of a case.
@@ -19,9 +19,43 @@ pub struct ReferenceInput<'a> {
     pub buffers: BTreeMap<&'a str, (&'a Values, Option<[u32; 2]>)>,
     /// Uniform field values by uniform name, then field name.
     pub uniforms: BTreeMap<&'a str, BTreeMap<&'a str, f64>>,
+    /// Element counts of the outputs whose case gives a `len` or `shape`.
+    pub output_lens: BTreeMap<&'a str, usize>,
 }
 
 impl<'a> ReferenceInput<'a> {
+    /// What the reference sees of a loaded case: its inputs, the uniform
+    /// values given, and every output's length.
+    pub fn for_case(puzzle: &'a Puzzle, case: &'a Case, uniforms: &'a BTreeMap<String, BTreeMap<String, f64>>) -> Self {
+        let pairs = || puzzle.buffers.iter().zip(&case.buffers);
+        ReferenceInput {
+            config: &case.config,
+            buffers: pairs().filter(|(b, _)| b.role != crate::Role::Output).map(|(b, c)| (b.name.as_str(), (&*c.initial, c.shape))).collect(),
+            uniforms: uniforms.iter().map(|(u, f)| (u.as_str(), f.iter().map(|(k, v)| (k.as_str(), *v)).collect())).collect(),
+            output_lens: pairs().filter(|(b, _)| b.role == crate::Role::Output).map(|(b, c)| (b.name.as_str(), c.initial.len())).collect(),
+        }
+    }
+
+    /// The `u32` contents of input `name`.
+    ///
+    /// # Errors
+    /// A message when the buffer is missing or not `u32`.
+    pub fn u32s(&self, name: &str) -> Result<&'a [u32], String> {
+        match self.buffers.get(name) {
+            Some((Values::U32(v), _)) => Ok(v),
+            Some(_) => Err(format!("the reference needs `{name}` to be a u32 buffer")),
+            None => Err(format!("the reference needs an input buffer named `{name}`")),
+        }
+    }
+
+    /// The element count the case gives output `name` (`len` or `shape`).
+    ///
+    /// # Errors
+    /// A message when the case gives none.
+    pub fn output_len(&self, name: &str) -> Result<usize, String> {
+        self.output_lens.get(name).copied().ok_or_else(|| format!("the reference needs `len` on output `{name}`"))
+    }
+
     /// The `f32` contents of input `name`.
     ///
     /// # Errors
@@ -66,6 +100,11 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("block_sum", block_sum),
     ("row_sum", row_sum),
     ("matmul", matmul),
+    ("inclusive_scan", inclusive_scan),
+    ("inclusive_scan_blocks", inclusive_scan_blocks),
+    ("histogram", histogram),
+    ("box_blur_3x3", box_blur_3x3),
+    ("branch_hash", branch_hash),
 ];
 
 /// The reference function called `name`.
@@ -160,10 +199,123 @@ pub fn matmul(input: &ReferenceInput) -> Result<Outputs, String> {
     if k != k2 {
         return Err(format!("`a` is {m}×{k} and `b` is {k2}×{n}: inner sizes differ"));
     }
-    let out = (0..m)
-        .flat_map(|i| (0..n).map(move |j| (0..k).map(|l| a[i * k + l] * b[l * n + j]).sum()))
-        .collect();
+    // Puzzles that pass the sizes in a uniform must pass the shapes' sizes.
+    if let Some(dims) = input.uniforms.get("dims") {
+        for (name, want) in [("m", m), ("n", n), ("k", k)] {
+            if dims.get(name).is_some_and(|&v| v != want as f64) {
+                return Err(format!("uniform `dims.{name}` is {} but the shapes make it {want}", dims[name]));
+            }
+        }
+    }
+    // Row by row, accumulating over `l` in the inner-product order (so every
+    // element is summed left to right) while walking `b` along its rows,
+    // which keeps a 1024³ product to a fraction of a second.
+    let mut out = vec![0.0f32; m * n];
+    for i in 0..m {
+        let row = &mut out[i * n..(i + 1) * n];
+        for l in 0..k {
+            let x = a[i * k + l];
+            for (o, y) in row.iter_mut().zip(&b[l * n..(l + 1) * n]) {
+                *o += x * y;
+            }
+        }
+    }
     Ok(shaped(out, m, n))
+}
+
+/// `out[i] = a[0] + … + a[i]`: the inclusive prefix sum, `len(a)` elements
+/// (Prefix Scan).
+pub fn inclusive_scan(input: &ReferenceInput) -> Result<Outputs, String> {
+    let a = input.f32("a")?;
+    let out = a
+        .iter()
+        .scan(0.0f32, |acc, x| {
+            *acc += x;
+            Some(*acc)
+        })
+        .collect();
+    Ok(flat(out))
+}
+
+/// Two outputs in binding order: `out`, the inclusive prefix sum of the whole
+/// of `a`; and `block_sums[k]`, the total of block `k`, where a block is the
+/// `workgroup_size.x` elements one workgroup covers (`ceil(len(a) / x)`
+/// elements) (Scan Across Workgroups).
+pub fn inclusive_scan_blocks(input: &ReferenceInput) -> Result<Outputs, String> {
+    let a = input.f32("a")?;
+    let block = (input.config.workgroup_size[0] as usize).max(1);
+    let mut scan = inclusive_scan(input)?;
+    let sums = a.chunks(block).map(|c| c.iter().sum()).collect();
+    scan.push((Values::F32(sums), None));
+    Ok(scan)
+}
+
+/// `bins[b]` = how many elements of `a` have `floor(a[i]) == b`, for `b` below
+/// the length the case gives `bins`; every element must fall in a bin
+/// (Histogram puzzles). `u32` counts.
+pub fn histogram(input: &ReferenceInput) -> Result<Outputs, String> {
+    let a = input.f32("a")?;
+    let n = input.output_len("bins")?;
+    let mut bins = vec![0u32; n];
+    for (i, &x) in a.iter().enumerate() {
+        let b = x.floor();
+        if !(b >= 0.0 && (b as usize) < n) {
+            return Err(format!("`a[{i}]` = {x} falls outside the {n} bins"));
+        }
+        bins[b as usize] += 1;
+    }
+    Ok(vec![(Values::U32(bins), None)])
+}
+
+/// `out[r][c]` = the sum of `a` over the 3×3 neighbourhood of `(r, c)` that
+/// lies inside the grid, divided by 9 (cells past the edge count as 0);
+/// same shape as `a` (Box Blur).
+pub fn box_blur_3x3(input: &ReferenceInput) -> Result<Outputs, String> {
+    let a = input.f32("a")?;
+    let [rows, cols] = input.shape("a")?;
+    let mut out = Vec::with_capacity(rows * cols);
+    for r in 0..rows {
+        for c in 0..cols {
+            let mut sum = 0.0f32;
+            for rr in r.saturating_sub(1)..=(r + 1).min(rows - 1) {
+                for cc in c.saturating_sub(1)..=(c + 1).min(cols - 1) {
+                    sum += a[rr * cols + cc];
+                }
+            }
+            out.push(sum / 9.0);
+        }
+    }
+    Ok(shaped(out, rows, cols))
+}
+
+/// Rounds of each branch in [`branch_hash`].
+pub const BRANCH_HASH_ROUNDS: u32 = 64;
+
+/// `out[i]` hashes `a[i]` with one of two integer mixers, chosen by whether
+/// `i` is even: [`BRANCH_HASH_ROUNDS`] rounds of a linear congruential step
+/// (`x * 1664525 + 1013904223`, the constants of Numerical Recipes) for even
+/// `i`, of xorshift (`x ^= x << 13; x ^= x >> 17; x ^= x << 5`, Marsaglia
+/// 2003) for odd `i`. Wrapping `u32` arithmetic, as in WGSL (Divergence).
+pub fn branch_hash(input: &ReferenceInput) -> Result<Outputs, String> {
+    let a = input.u32s("a")?;
+    let out = a
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            let mut h = x;
+            for _ in 0..BRANCH_HASH_ROUNDS {
+                h = if i % 2 == 0 {
+                    h.wrapping_mul(1_664_525).wrapping_add(1_013_904_223)
+                } else {
+                    h ^= h << 13;
+                    h ^= h >> 17;
+                    h ^ (h << 5)
+                };
+            }
+            h
+        })
+        .collect();
+    Ok(vec![(Values::U32(out), None)])
 }
 
 #[cfg(test)]
@@ -179,6 +331,7 @@ mod tests {
             config: &config,
             buffers: values.iter().map(|(n, v, s)| (*n, (v, *s))).collect(),
             uniforms: BTreeMap::new(),
+            output_lens: BTreeMap::from([("bins", 4)]),
         };
         f(&input).unwrap()[0].0.as_f32().unwrap().to_vec()
     }
@@ -201,6 +354,33 @@ mod tests {
     fn block_sum_keeps_a_short_last_block() {
         let out = run(block_sum, &[("a", (0..10).map(|x| x as f32).collect(), None)], 8);
         assert_eq!(out, [28.0, 17.0]);
+    }
+
+    #[test]
+    fn scan_sums_every_prefix() {
+        assert_eq!(run(inclusive_scan, &[("a", vec![1.0, 2.0, 3.0, 4.0], None)], 4), [1.0, 3.0, 6.0, 10.0]);
+    }
+
+    #[test]
+    fn blur_counts_cells_past_the_edge_as_zero() {
+        let out = run(box_blur_3x3, &[("a", vec![9.0; 9], Some([3, 3]))], 1);
+        assert_eq!(out, [4.0, 6.0, 4.0, 6.0, 9.0, 6.0, 4.0, 6.0, 4.0]);
+    }
+
+    #[test]
+    fn histogram_floors_into_bins() {
+        let config = CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let a = Values::F32(vec![0.5, 3.99, 3.0, 1.0, 0.0]);
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("a", (&a, None))]),
+            uniforms: BTreeMap::new(),
+            output_lens: BTreeMap::from([("bins", 4)]),
+        };
+        assert_eq!(histogram(&input).unwrap()[0].0, Values::U32(vec![2, 1, 0, 2]));
+        let outside = Values::F32(vec![4.0]);
+        let input = ReferenceInput { buffers: BTreeMap::from([("a", (&outside, None))]), ..input };
+        assert!(histogram(&input).unwrap_err().contains("outside"));
     }
 
     #[test]

@@ -49,13 +49,18 @@ pub struct Traced {
 }
 
 /// Instruments `source` (already substituted) for a dispatch of `config`
-/// over `buffers` (the puzzle's storage buffers in binding order).
+/// over `buffers` (the puzzle's storage buffers in binding order, lengths in
+/// 4-byte elements; a buffer the shader declares as `array<vec4<f32>>` is
+/// traced per `f32`, each vector access touching four).
 ///
 /// # Errors
 /// Why the pass cannot handle this shader (it does not parse or validate in
 /// naga, uses a construct the pass does not follow, or has no `main`). The
 /// caller then judges without heat maps.
-pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig) -> Result<Instrumented, String> {
+///
+/// Every entry point in `entry_points` is instrumented; the runner dispatches
+/// them in order over one trace buffer, so counts add up across dispatches.
+pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_points: &[&str]) -> Result<Instrumented, String> {
     let mut module = naga::front::wgsl::parse_str(source).map_err(|e| format!("naga could not parse the shader: {}", e.message()))?;
     naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
         .validate(&module)
@@ -100,12 +105,16 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig) -> Resu
 
     // What each global is: a traced storage buffer (by index) or workgroup memory.
     let mut targets = HashMap::new();
+    let mut widths = vec![1u32; buffers.len()];
     for (h, g) in module.global_variables.iter() {
         match g.space {
             AddressSpace::Storage { .. } => {
                 if let Some(rb) = &g.binding {
                     if let Some(k) = buffers.iter().position(|b| rb.group == 0 && b.binding == rb.binding) {
                         targets.insert(h, Target::Storage(k));
+                        if let TypeInner::Array { stride, .. } = module.types[g.ty].inner {
+                            widths[k] = (stride / 4).clamp(1, 4);
+                        }
                     }
                 }
             }
@@ -115,16 +124,20 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig) -> Resu
             _ => {}
         }
     }
-    let ctx = Ctx { trace, inv_var, counters, u32_ty, targets, layout: layout.clone(), lens: buffers.iter().map(|b| b.len).collect() };
+    let ctx = Ctx { trace, inv_var, counters, u32_ty, targets, layout: layout.clone(), lens: buffers.iter().map(|b| b.len).collect(), widths };
     let mut loop_lines = Vec::new();
 
-    let Some(ep) = module.entry_points.iter().position(|e| e.name == "main") else {
-        return Err("the shader has no entry point `main`".into());
-    };
+    let mut eps = Vec::with_capacity(entry_points.len());
+    for name in entry_points {
+        match module.entry_points.iter().position(|e| e.name == *name) {
+            Some(ep) => eps.push(ep),
+            None => return Err(format!("the shader has no entry point `{name}`")),
+        }
+    }
     for (_, f) in module.functions.iter_mut() {
         rewrite_function(f, &ctx, source, &mut loop_lines)?;
     }
-    {
+    for ep in eps {
         let f = &mut module.entry_points[ep].function;
         rewrite_function(f, &ctx, source, &mut loop_lines)?;
         let (gid_arg, member) = global_invocation_id(f, vec3_ty, &module.types);
@@ -196,6 +209,9 @@ struct Ctx {
     targets: HashMap<Handle<GlobalVariable>, Target>,
     layout: TraceLayout,
     lens: Vec<u32>,
+    /// Per traced buffer, 4-byte words per array element as the shader
+    /// declares it: 1 for `array<f32>`, 4 for `array<vec4<f32>>`.
+    widths: Vec<u32>,
 }
 
 /// Finds (or adds) the entry point's `global_invocation_id`: the argument
@@ -366,7 +382,8 @@ fn record(b: &mut Builder, ctx: &Ctx, access: Access, kind: Kind) {
         // Indices may be i32: as u32 a negative one is huge, so out of bounds.
         Index::Dynamic(h) => b.emit(Expression::As { expr: h, kind: ScalarKind::Uint, convert: Some(4) }),
     };
-    let len = b.lit(ctx.lens[buf]);
+    let width = ctx.widths[buf];
+    let len = b.lit(ctx.lens[buf] / width);
     let in_bounds = b.emit(Expression::Binary { op: BinaryOperator::Less, left: idx, right: len });
     let accept = b.block(|b| {
         let counters: &[(u64, AtomicFunction)] = match kind {
@@ -374,19 +391,28 @@ fn record(b: &mut Builder, ctx: &Ctx, access: Access, kind: Kind) {
             Kind::Write => &[(1, AtomicFunction::Add), (2, AtomicFunction::Max), (3, AtomicFunction::Max)],
             Kind::Atomic => &[(0, AtomicFunction::Add), (1, AtomicFunction::Add)],
         };
-        for &(which, fun) in counters {
-            let base = b.lit(ctx.layout.element_word(buf, which, 0) as u32);
-            let w = b.add(base, idx);
-            let value = match which {
-                0 | 1 => b.lit(1),
-                // The smallest writer as u32::MAX - id, so zeroed words work.
-                2 => {
-                    let max = b.lit(u32::MAX);
-                    b.emit(Expression::Binary { op: BinaryOperator::Subtract, left: max, right: inv })
-                }
-                _ => inv,
-            };
-            b.atomic(ctx.trace, w, fun, value);
+        let first = if width == 1 {
+            idx
+        } else {
+            let w = b.lit(width);
+            b.mul(idx, w)
+        };
+        // A vector element covers `width` words: record each of them.
+        for lane in 0..width {
+            for &(which, fun) in counters {
+                let base = b.lit(ctx.layout.element_word(buf, which, 0) as u32 + lane);
+                let w = b.add(base, first);
+                let value = match which {
+                    0 | 1 => b.lit(1),
+                    // The smallest writer as u32::MAX - id, so zeroed words work.
+                    2 => {
+                        let max = b.lit(u32::MAX);
+                        b.emit(Expression::Binary { op: BinaryOperator::Subtract, left: max, right: inv })
+                    }
+                    _ => inv,
+                };
+                b.atomic(ctx.trace, w, fun, value);
+            }
         }
     });
     let reject = b.block(|b| {
@@ -548,8 +574,9 @@ fn store_counters_before_returns(f: &mut Function, block: Block, ctx: &Ctx) -> B
                     let w = b.add(first, off);
                     let trace = b.pre(Expression::GlobalVariable(ctx.trace));
                     let target = b.emit(Expression::Access { base: trace, index: w });
-                    // A store to an atomic is atomicStore; the word is this invocation's alone.
-                    b.stmt(Statement::Store { pointer: target, value: v });
+                    // Added, not stored: a puzzle with several entry points
+                    // dispatches them over one trace, and counts add up.
+                    b.stmt(Statement::Atomic { pointer: target, fun: AtomicFunction::Add, value: v, result: None });
                 }
                 out.extend_block(b.finish());
                 out.push(Statement::Return { value }, span);

@@ -22,7 +22,7 @@ fn main(@builtin(local_invocation_id) local_id: vec3<u32>) {
 
 #[test]
 fn loops_without_barriers_get_a_budget_and_their_line() {
-    let out = instrument(LOOP, &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }], &config()).unwrap();
+    let out = instrument(LOOP, &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }], &config(), &["main"]).unwrap();
     assert_eq!(out.loop_lines, [6], "{}", out.wgsl);
     assert!(out.wgsl.contains("gp_loop1"), "{}", out.wgsl);
     assert!(out.wgsl.contains("global_invocation_id"), "{}", out.wgsl);
@@ -31,18 +31,18 @@ fn loops_without_barriers_get_a_budget_and_their_line() {
 #[test]
 fn loops_with_barriers_are_left_alone() {
     let src = LOOP.replace("x += 1.0;", "x += 1.0; workgroupBarrier();");
-    let out = instrument(&src, &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }], &config()).unwrap();
+    let out = instrument(&src, &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }], &config(), &["main"]).unwrap();
     assert!(out.loop_lines.is_empty());
 }
 
 #[test]
 fn a_shader_naga_rejects_is_reported_not_instrumented() {
-    let err = instrument("fn main( {", &[], &config()).unwrap_err();
+    let err = instrument("fn main( {", &[], &config(), &["main"]).unwrap_err();
     assert!(err.contains("parse"), "{err}");
 }
 
 #[test]
-fn counters_are_stored_once_before_the_return() {
+fn counters_are_flushed_once_before_each_return() {
     let src = "@group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @compute @workgroup_size(4, 1, 1)
@@ -51,9 +51,34 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>) {
     out[l.x] = a[l.x] + 10.0;
 }
 ";
-    let out = instrument(src, &[Traced { binding: 0, len: 3 }, Traced { binding: 1, len: 3 }], &config()).unwrap();
-    // Two returns (the early one and the end of main), four counters each.
-    assert_eq!(out.wgsl.matches("atomicStore(").count(), 8, "{}", out.wgsl);
+    let out = instrument(src, &[Traced { binding: 0, len: 3 }, Traced { binding: 1, len: 3 }], &config(), &["main"]).unwrap();
+    // Two returns (the early one and the end of main), four counters each,
+    // added to the trace (not stored: several dispatches share one trace).
+    let flushes = out.wgsl.lines().filter(|l| l.contains("atomicAdd(") && !l.contains("let ") && !l.trim_end().ends_with(", 1u);")).count();
+    assert_eq!(flushes, 8, "{}", out.wgsl);
     let tail = &out.wgsl[out.wgsl.rfind("return;").unwrap()..];
     assert!(!tail.contains("gp_"), "nothing after the last return:\n{}", out.wgsl);
+}
+
+#[test]
+fn vector_elements_count_as_four_words_and_every_entry_point_is_traced() {
+    let src = "@group(0) @binding(0) var<storage, read> a: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(4, 1, 1)
+fn first(@builtin(global_invocation_id) g: vec3<u32>) {
+    let v = a[g.x];
+    out[g.x] = v.x + v.y + v.z + v.w;
+}
+@compute @workgroup_size(4, 1, 1)
+fn second(@builtin(global_invocation_id) g: vec3<u32>) {
+    out[g.x] = out[g.x] * 2.0;
+}
+";
+    let out = instrument(src, &[Traced { binding: 0, len: 16 }, Traced { binding: 1, len: 4 }], &config(), &["first", "second"]).unwrap();
+    // `a` holds 16 floats, so 4 vectors: the bounds check is against 4.
+    assert!(out.wgsl.contains("< 4u"), "{}", out.wgsl);
+    assert!(out.wgsl.contains("fn first(") && out.wgsl.contains("fn second("));
+    assert_eq!(out.wgsl.matches("gp_invocation = ").count(), 2, "both entry points number their invocations:\n{}", out.wgsl);
+    let missing = instrument(src, &[], &config(), &["third"]).unwrap_err();
+    assert!(missing.contains("`third`"), "{missing}");
 }

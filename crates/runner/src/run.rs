@@ -4,7 +4,7 @@
 
 use crate::messages::{diagnostic, unpositioned, without_position};
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::{judge, memory_outcome, CaseResult, Diagnostic, Outcome, Severity, Timing};
+use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult, Diagnostic, Outcome, Severity, Timing};
 use gpu_puzzles_core::trace::Findings;
 use gpu_puzzles_core::wgsl::{declarations, Declared};
 use gpu_puzzles_core::{template, Case, Puzzle, Role, Values};
@@ -39,12 +39,52 @@ impl Default for RunOptions {
 /// # Errors
 /// [`RunnerError::DeviceLost`], [`RunnerError::Timeout`] or
 /// [`RunnerError::Readback`].
+///
+/// Performance cases run last, and only when every other case passed (a
+/// wrong or runaway shader is not worth timing, and the instrumented runs of
+/// the small cases are what guard against runaway loops); otherwise they are
+/// [`Outcome::Skipped`]. Results come back in case order.
 pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str, options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
     let mut results = Vec::with_capacity(puzzle.cases.len());
-    for case in &puzzle.cases {
+    for case in puzzle.cases.iter().filter(|c| !c.is_performance()) {
         results.push(run_case(gpu, puzzle, case, source, options).await?);
     }
+    let all_passed = results.iter().all(|r| r.outcome.passed());
+    for case in puzzle.cases.iter().filter(|c| c.is_performance()) {
+        results.push(if all_passed { run_case(gpu, puzzle, case, source, options).await? } else { skipped(case) });
+    }
+    results.sort_by_key(|r| r.case);
     Ok(results)
+}
+
+/// The result of a performance case left out because another case failed.
+pub fn skipped(case: &Case) -> CaseResult {
+    CaseResult {
+        case: case.number,
+        hidden: case.hidden,
+        outcome: Outcome::Skipped { message: "not timed: performance cases run once every other case passes. Fix the failing cases first.".into() },
+        actual: vec![],
+        warnings: vec![],
+        timing: Timing::default(),
+        instrumented_timing: None,
+        findings: None,
+        instrumentation: None,
+        reference_timing: None,
+    }
+}
+
+/// Times `puzzle`'s reference solution on a performance case, on the same
+/// device and in the same way as a student's run: the yardstick the site and
+/// the command-line tool print next to the student's figures. `Ok(None)` when
+/// the build has no solutions or the reference did not pass (which the
+/// puzzle tests rule out).
+///
+/// # Errors
+/// As [`run_case`].
+pub async fn time_reference(gpu: &Gpu, puzzle: &Puzzle, case: &Case) -> Result<Option<Timing>, RunnerError> {
+    let Some(solution) = &puzzle.solution else { return Ok(None) };
+    let r = run_case(gpu, puzzle, case, solution, RunOptions { instrument: false }).await?;
+    Ok(r.outcome.passed().then_some(r.timing))
 }
 
 /// Runs and judges one case.
@@ -75,6 +115,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         instrumented_timing: None,
         findings: None,
         instrumentation: None,
+        reference_timing: None,
     };
     let finish = |mut r: CaseResult, outcome| {
         r.outcome = outcome;
@@ -99,7 +140,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
     // 3. Compile and build the pipeline, with the bindings from the
     // student's declarations; compile errors come before binding errors.
     let layout_entries = layout_entries(puzzle, source);
-    let built = build(gpu, &puzzle.slug, &sub.text, layout_entries.as_deref().ok(), |m| diagnostic(m, &sub, source)).await;
+    let built = build(gpu, puzzle, &puzzle.slug, &sub.text, layout_entries.as_deref().ok(), |m| diagnostic(m, &sub, source)).await;
     let pipeline = match (built, layout_entries.as_ref()) {
         (Err(diagnostics), _) => return finish(result, Outcome::CompileError { diagnostics }),
         (Ok(_), Err(message)) => return finish(result, Outcome::ConfigError { message: message.clone() }),
@@ -110,8 +151,11 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         return Err(gpu.lost_error());
     }
 
-    // 4. The instrumented run, for findings.
-    if options.instrument {
+    // 4. The instrumented run, for findings (not for performance cases: the
+    // trace would be large and would slow the kernel being measured).
+    if options.instrument && case.is_performance() {
+        result.instrumentation = Some("heat maps and memory checks are not recorded for performance cases; the other cases have them".into());
+    } else if options.instrument {
         match run_instrumented(gpu, puzzle, case, &sub.text, &layout_entries).await? {
             Ok((findings, timing)) => {
                 result.instrumented_timing = Some(timing);
@@ -137,6 +181,11 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
             outcome = memory;
         }
     }
+    if outcome.passed() {
+        if let Some(over) = result.findings.as_ref().and_then(|f| budget_outcome(puzzle, case, f)) {
+            outcome = over;
+        }
+    }
     finish(result, outcome)
 }
 
@@ -154,7 +203,8 @@ async fn run_instrumented(
         puzzle.buffers.iter().zip(&case.buffers).map(|(b, cb)| Traced { binding: b.binding, len: cb.initial.len() as u32 }).collect();
     // naga is not ours: a panic inside it (natively) loses the heat maps,
     // not the judgement.
-    let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| instrument(substituted, &traced, &case.config)));
+    let entry_points: Vec<&str> = puzzle.entry_points.iter().map(String::as_str).collect();
+    let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| instrument(substituted, &traced, &case.config, &entry_points)));
     let inst = match pass {
         Ok(Ok(i)) => i,
         Ok(Err(why)) => return Ok(Err(why)),
@@ -167,7 +217,7 @@ async fn run_instrumented(
     }
     let mut entries = layout_entries.to_vec();
     entries.push(layout_entry(TRACE_BINDING, wgpu::BufferBindingType::Storage { read_only: false }));
-    let pipeline = match build(gpu, "instrumented", &inst.wgsl, Some(&entries), without_position).await {
+    let pipeline = match build(gpu, puzzle, "instrumented", &inst.wgsl, Some(&entries), without_position).await {
         Ok(p) => p.expect("built with entries"),
         Err(d) => {
             let msg = d.first().map(|d| d.message.clone()).unwrap_or_default();
@@ -180,12 +230,13 @@ async fn run_instrumented(
 }
 
 /// Creates the shader module and, when `entries` are given, the bind group
-/// layout and the compute pipeline (entry point `main`), all inside one
+/// layout and one compute pipeline per entry point of the puzzle, all inside one
 /// validation error scope: a shader that compiles costs one round trip to the
 /// GPU process. The compiler's messages are fetched only when something
 /// failed: `Err` carries its errors (mapped by `map`), or the pipeline's.
 async fn build(
     gpu: &Gpu,
+    puzzle: &Puzzle,
     label: &str,
     wgsl: &str,
     entries: Option<&[wgpu::BindGroupLayoutEntry]>,
@@ -201,15 +252,21 @@ async fn build(
             bind_group_layouts: &[Some(&bind_group_layout)],
             immediate_size: 0,
         });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(label),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
-        Pipeline { pipeline, bind_group_layout }
+        let pipelines = puzzle
+            .entry_points
+            .iter()
+            .map(|entry| {
+                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(entry),
+                    layout: Some(&pipeline_layout),
+                    module: &module,
+                    entry_point: Some(entry),
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
+            })
+            .collect();
+        Pipeline { pipelines, bind_group_layout }
     });
     let Some(error) = scope.pop().await else { return Ok(built) };
     let info = module.get_compilation_info().await;
@@ -217,15 +274,16 @@ async fn build(
     diagnostics.sort_by_key(|d| (d.line, d.column));
     if diagnostics.is_empty() {
         let mut d = unpositioned(&error.to_string());
-        d.message = pipeline_hint(&d.message);
+        d.message = pipeline_hint(puzzle, &d.message);
         diagnostics.push(d);
     }
     Err(diagnostics)
 }
 
-/// A compiled pipeline and its bind group layout.
+/// The compiled pipelines, one per entry point in dispatch order, and their
+/// shared bind group layout.
 struct Pipeline {
-    pipeline: wgpu::ComputePipeline,
+    pipelines: Vec<wgpu::ComputePipeline>,
     bind_group_layout: wgpu::BindGroupLayout,
 }
 
@@ -353,10 +411,14 @@ async fn dispatch(
                 end_of_pass_write_index: Some(1),
             }),
         });
-        pass.set_pipeline(&p.pipeline);
         pass.set_bind_group(0, &bind_group, &[]);
         let [x, y, z] = case.config.workgroups;
-        pass.dispatch_workgroups(x, y, z);
+        // One dispatch per entry point; WebGPU makes each dispatch's storage
+        // writes visible to the next.
+        for pipeline in &p.pipelines {
+            pass.set_pipeline(pipeline);
+            pass.dispatch_workgroups(x, y, z);
+        }
     }
     for (b, &off) in sources.iter().zip(&offsets) {
         encoder.copy_buffer_to_buffer(b, 0, &readback, off, b.size());
@@ -410,9 +472,14 @@ fn unknown_binding(puzzle: &Puzzle, binding: u32) -> String {
 }
 
 /// Adds what to try to the pipeline errors students meet most.
-fn pipeline_hint(message: &str) -> String {
-    if message.contains("entry point") {
-        format!("{message}. The entry point must be `@compute @workgroup_size({{{{workgroupSize}}}}) fn main(…)`.")
+fn pipeline_hint(puzzle: &Puzzle, message: &str) -> String {
+    if message.contains("entry point") || message.contains("Entry point") {
+        let names: Vec<String> = puzzle.entry_points.iter().map(|e| format!("`{e}`")).collect();
+        if names.len() == 1 {
+            format!("{message}. The entry point must be `@compute @workgroup_size({{{{workgroupSize}}}}) fn {}(…)`.", puzzle.entry_points[0])
+        } else {
+            format!("{message}. This puzzle dispatches the entry points {} in that order; each needs `@compute @workgroup_size({{{{workgroupSize}}}})`.", names.join(" then "))
+        }
     } else if message.contains("binding") || message.contains("Binding") || message.contains("address space") {
         format!("{message}. Check each `@group(0) @binding(n)` declaration against the puzzle's buffers and their types.")
     } else {

@@ -24,8 +24,8 @@ fn big_map(blocks: &Puzzle) -> (Puzzle, Case) {
     let mut case = blocks.cases[0].clone();
     case.name = "1M-element map".into();
     case.config = CaseConfig { workgroup_size: [256, 1, 1], workgroups: [(n / 256) as u32, 1, 1], workgroup_memory: None };
-    case.buffers[0].initial = Values::F32(a.clone());
-    case.buffers[1].initial = Values::F32(vec![0.0; n]);
+    case.buffers[0].initial = Values::F32(a.clone()).into();
+    case.buffers[1].initial = Values::F32(vec![0.0; n]).into();
     case.buffers[1].expected = Some(Values::F32(a.iter().map(|x| x + 10.0).collect()));
     (blocks.clone(), case)
 }
