@@ -8,10 +8,10 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Verdict};
+use gpu_puzzles_core::judge::{lost_counts, performance_line, verdict, CaseResult, Outcome, Verdict};
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
-use gpu_puzzles_runner::{judge_puzzle, Gpu, RunOptions};
+use gpu_puzzles_runner::{judge_puzzle, time_reference, Gpu, RunOptions};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -83,7 +83,15 @@ fn run(cli: Cli) -> Result<bool> {
             };
             let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let gpu = gpu()?;
-            let results = pollster::block_on(judge_puzzle(&gpu, puzzle, &source, RunOptions::default()))?;
+            let mut results = pollster::block_on(judge_puzzle(&gpu, puzzle, &source, RunOptions::default()))?;
+            // Performance cases that passed get our reference kernel's time on
+            // the same device, for comparison.
+            for r in results.iter_mut().filter(|r| r.outcome.passed()) {
+                let case = &puzzle.cases[r.case - 1];
+                if case.is_performance() {
+                    r.reference_timing = pollster::block_on(time_reference(&gpu, puzzle, case))?;
+                }
+            }
             report(puzzle, &file, &gpu, &results, json)?;
             Ok(verdict(&results) == Verdict::Passed)
         }
@@ -174,7 +182,7 @@ fn list(set: &PuzzleSet, json: bool) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else {
         for r in rows {
-            println!("{:>3}  {:<14} {}", r.number, r.slug, r.title);
+            println!("{:>3}  {:<22} {}", r.number, r.slug, r.title);
         }
     }
     Ok(())
@@ -238,6 +246,19 @@ fn report(puzzle: &Puzzle, file: &Path, gpu: &Gpu, results: &[CaseResult], json:
             }
             _ => {}
         }
+        if let Some(perf) = &case.performance {
+            if r.outcome.passed() {
+                println!("      your kernel:      {}", performance_line(&r.timing, perf));
+                if let Some(t) = &r.reference_timing {
+                    println!("      reference kernel: {}", performance_line(t, perf));
+                }
+            }
+        }
+        if !case.hidden && !r.actual.is_empty() {
+            if let Some(lost) = lost_counts(puzzle, case, &r.actual) {
+                println!("      {lost}");
+            }
+        }
         for w in &r.warnings {
             println!("      warning at line {}: {}", w.line.unwrap_or(0), w.message);
         }
@@ -262,8 +283,11 @@ struct PuzzleCheck {
     title: String,
     shown: usize,
     hidden: usize,
+    performance: usize,
     starter: String,
     solution: String,
+    /// The reference solution's figures on each performance case.
+    timings: Vec<String>,
     ok: bool,
 }
 
@@ -288,10 +312,17 @@ fn check_all(root: &Path, json: bool) -> Result<bool> {
     for p in &set.puzzles {
         let starter = pollster::block_on(judge_puzzle(&gpu, p, &p.starter, RunOptions::default()))?;
         let starter_ok = verdict(&starter) == Verdict::Failed;
+        let mut timings = Vec::new();
         let (solution_text, solution_ok) = match &p.solution {
             None => ("missing shaders/".to_string() + &p.slug + ".wgsl", false),
             Some(src) => {
                 let results = pollster::block_on(judge_puzzle(&gpu, p, src, RunOptions::default()))?;
+                for r in results.iter().filter(|r| r.outcome.passed()) {
+                    let case = &p.cases[r.case - 1];
+                    if let Some(perf) = &case.performance {
+                        timings.push(format!("{}: {}", case.name, performance_line(&r.timing, perf)));
+                    }
+                }
                 let passed = results.iter().filter(|r| r.outcome.passed()).count();
                 let failed: Vec<String> =
                     results.iter().filter(|r| !r.outcome.passed()).map(|r| format!("case {}: {}", r.case, r.outcome.summary())).collect();
@@ -306,8 +337,10 @@ fn check_all(root: &Path, json: bool) -> Result<bool> {
             number: p.number,
             slug: p.slug.clone(),
             title: p.title.clone(),
-            shown: p.cases.iter().filter(|c| !c.hidden).count(),
+            shown: p.cases.iter().filter(|c| !c.hidden && !c.is_performance()).count(),
             hidden: p.cases.iter().filter(|c| c.hidden).count(),
+            performance: p.cases.iter().filter(|c| c.is_performance()).count(),
+            timings,
             starter: if starter_ok { "fails (good)".into() } else { "PASSES: it must fail as shipped".into() },
             solution: solution_text,
             ok: starter_ok && solution_ok,
@@ -317,11 +350,14 @@ fn check_all(root: &Path, json: bool) -> Result<bool> {
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else {
-        println!("{:>3}  {:<14} {:<18} {:>5} {:>6}  {:<14} reference solution", "#", "slug", "title", "shown", "hidden", "starter");
+        println!("{:>3}  {:<22} {:<30} {:>5} {:>6} {:>4}  {:<14} reference solution", "#", "slug", "title", "shown", "hidden", "perf", "starter");
         for r in &rows {
-            println!("{:>3}  {:<14} {:<18} {:>5} {:>6}  {:<14} {}", r.number, r.slug, r.title, r.shown, r.hidden, r.starter, r.solution);
+            println!("{:>3}  {:<22} {:<30} {:>5} {:>6} {:>4}  {:<14} {}", r.number, r.slug, r.title, r.shown, r.hidden, r.performance, r.starter, r.solution);
+            for t in &r.timings {
+                println!("{:>5}{t}", "");
+            }
         }
-        let cases: usize = rows.iter().map(|r| r.shown + r.hidden).sum();
+        let cases: usize = rows.iter().map(|r| r.shown + r.hidden + r.performance).sum();
         println!(
             "{} puzzles, {cases} cases, on {} ({}), in {:.1} s: {}",
             rows.len(),

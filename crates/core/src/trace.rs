@@ -99,8 +99,11 @@ impl TraceLayout {
             let writes: Vec<u32> = (0..n).map(|i| w(self.element_word(b, 1, i))).collect();
             let mut writer = Vec::with_capacity(n as usize);
             for i in 0..n {
-                let (lo, hi) = (u32::MAX - w(self.element_word(b, 2, i)), w(self.element_word(b, 3, i)));
-                if writes[i as usize] == 0 {
+                let lo_word = w(self.element_word(b, 2, i));
+                let (lo, hi) = (u32::MAX - lo_word, w(self.element_word(b, 3, i)));
+                // Atomic operations count as writes but record no writer (they
+                // cannot conflict): an element only they touched has none.
+                if writes[i as usize] == 0 || lo_word == 0 {
                     writer.push(None);
                     continue;
                 }

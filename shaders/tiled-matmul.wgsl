@@ -1,0 +1,49 @@
+// Tiled Matrix Multiply: 16 × 16 tiles of a and b in workgroup memory.
+const wgs = vec3({{workgroupSize}});
+const TILE = u32(wgs.x);
+
+struct Dims {
+    m: u32, // rows of a and out
+    n: u32, // columns of b and out
+    k: u32, // columns of a, rows of b
+}
+
+@group(0) @binding(0) var<storage, read> a: array<f32>;      // m × k, row-major
+@group(0) @binding(1) var<storage, read> b: array<f32>;      // k × n, row-major
+@group(0) @binding(2) var<storage, read_write> out: array<f32>; // m × n, row-major
+@group(0) @binding(3) var<uniform> dims: Dims;
+
+var<workgroup> tile_a: array<f32, {{smemSize}}>;
+var<workgroup> tile_b: array<f32, {{smemSize}}>;
+
+@compute @workgroup_size({{workgroupSize}})
+fn main(
+    @builtin(local_invocation_id) local_id: vec3<u32>,
+    @builtin(global_invocation_id) global_id: vec3<u32>,
+) {
+    let row = global_id.y;
+    let col = global_id.x;
+    let x = local_id.x;
+    let y = local_id.y;
+    var sum = 0.0;
+    for (var t = 0u; t < dims.k; t += TILE) {
+        var va = 0.0;
+        if (row < dims.m && t + x < dims.k) {
+            va = a[row * dims.k + t + x];
+        }
+        tile_a[y * TILE + x] = va;
+        var vb = 0.0;
+        if (t + y < dims.k && col < dims.n) {
+            vb = b[(t + y) * dims.n + col];
+        }
+        tile_b[y * TILE + x] = vb;
+        workgroupBarrier();
+        for (var j = 0u; j < TILE; j++) {
+            sum += tile_a[y * TILE + j] * tile_b[j * TILE + x];
+        }
+        workgroupBarrier();
+    }
+    if (row < dims.m && col < dims.n) {
+        out[row * dims.n + col] = sum;
+    }
+}
