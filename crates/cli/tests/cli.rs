@@ -18,12 +18,39 @@ fn gpu_puzzles(args: &[&str], root: &Path) -> (bool, String) {
     (out.status.success(), text)
 }
 
+/// The slugs of `puzzles/index.toml`, in order.
+fn index_order() -> Vec<String> {
+    let text = std::fs::read_to_string(root().join("puzzles/index.toml")).unwrap();
+    let index: toml::Value = toml::from_str(&text).unwrap();
+    index["order"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+}
+
 #[test]
 fn check_passes_on_the_shipped_puzzles() {
+    let order = index_order();
+    assert!(order.len() >= 27, "the curriculum has at least 27 puzzles");
     let (ok, text) = gpu_puzzles(&["check"], &root());
     assert!(ok, "{text}");
-    assert!(text.contains("14 puzzles"), "{text}");
-    assert_eq!(text.matches("fails (good)").count(), 14, "{text}");
+    assert!(text.contains(&format!("{} puzzles", order.len())), "{text}");
+    assert_eq!(text.matches("fails (good)").count(), order.len(), "{text}");
+    // Every performance case reports the reference kernel's rate.
+    assert!(text.contains("GFLOP/s") && text.contains("GB/s"), "{text}");
+}
+
+#[test]
+fn a_performance_case_reports_both_kernels() {
+    let solution = root().join("shaders/matmul-register.wgsl");
+    let (ok, text) = gpu_puzzles(&["check", "--puzzle", "matmul-register", "--solution", solution.to_str().unwrap(), "--json"], &root());
+    assert!(ok, "{text}");
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let cases = report["cases"].as_array().unwrap();
+    let perf = cases.iter().find(|c| c["name"].as_str().unwrap().starts_with("performance")).expect("a performance case");
+    assert_eq!(perf["outcome"]["status"], "passed", "{text}");
+    for timing in [&perf["timing"], &perf["reference_timing"]] {
+        assert!(timing["wall_ms"].as_f64().unwrap() > 0.0, "{text}");
+    }
+    assert!(perf.get("findings").is_none(), "performance cases run without instrumentation");
+    assert!(cases.iter().filter(|c| c != &perf).all(|c| c.get("findings").is_some()), "{text}");
 }
 
 #[test]
@@ -32,9 +59,7 @@ fn list_json_gives_every_puzzle_in_order() {
     assert!(ok, "{text}");
     let rows: serde_json::Value = serde_json::from_str(&text).unwrap();
     let slugs: Vec<&str> = rows.as_array().unwrap().iter().map(|r| r["slug"].as_str().unwrap()).collect();
-    assert_eq!(slugs.first(), Some(&"map"));
-    assert_eq!(slugs.last(), Some(&"matmul"));
-    assert_eq!(slugs.len(), 14);
+    assert_eq!(slugs, index_order());
 }
 
 #[test]
