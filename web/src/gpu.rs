@@ -1,9 +1,10 @@
 //! The page's one WebGPU device: requested once at start-up, reused for
 //! every run, recreated on the next run after it is lost.
 
-use gpu_puzzles_core::{CaseResult, Puzzle};
-use gpu_puzzles_runner::{judge_puzzle, Gpu, RunOptions, RunnerError};
+use gpu_puzzles_core::{CaseResult, Puzzle, Timing};
+use gpu_puzzles_runner::{judge_puzzle, time_reference, Gpu, RunOptions, RunnerError};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// What the page knows about WebGPU, for the status line and the
@@ -52,6 +53,34 @@ pub fn describe(gpu: &Gpu) -> String {
     format!("{name}{}", if a.timestamps { " · GPU timestamps" } else { "" })
 }
 
+thread_local! {
+    /// Reference kernels' timings by puzzle slug and case number, measured
+    /// once per page (per device): the yardstick does not change between
+    /// a student's runs.
+    static REFERENCE_TIMINGS: RefCell<HashMap<(String, usize), Timing>> = RefCell::new(HashMap::new());
+}
+
+/// Fills in [`CaseResult::reference_timing`] for every performance case that
+/// passed, timing our reference solution on the same device the first time.
+async fn add_reference_timings(gpu: &Gpu, puzzle: &Puzzle, results: &mut [CaseResult]) -> Result<(), RunnerError> {
+    for r in results.iter_mut().filter(|r| r.outcome.passed()) {
+        let case = &puzzle.cases[r.case - 1];
+        if !case.is_performance() {
+            continue;
+        }
+        let key = (puzzle.slug.clone(), case.number);
+        if let Some(t) = REFERENCE_TIMINGS.with(|m| m.borrow().get(&key).copied()) {
+            r.reference_timing = Some(t);
+            continue;
+        }
+        r.reference_timing = time_reference(gpu, puzzle, case).await?;
+        if let Some(t) = r.reference_timing {
+            REFERENCE_TIMINGS.with(|m| m.borrow_mut().insert(key, t));
+        }
+    }
+    Ok(())
+}
+
 /// The result of one Run.
 pub struct RunOutput {
     /// One result per case.
@@ -69,7 +98,12 @@ pub struct RunOutput {
 pub async fn run(puzzle: &Puzzle, source: &str, instrument: bool) -> Result<RunOutput, String> {
     let was_lost = GPU.with(|g| g.borrow().as_ref().is_some_and(|g| g.is_lost()));
     let gpu = acquire().await?;
-    let out = judge_puzzle(&gpu, puzzle, source, RunOptions { instrument }).await;
+    let mut out = judge_puzzle(&gpu, puzzle, source, RunOptions { instrument }).await;
+    if let Ok(results) = &mut out {
+        if let Err(e) = add_reference_timings(&gpu, puzzle, results).await {
+            out = Err(e);
+        }
+    }
     match out {
         Ok(results) => Ok(RunOutput { results, recreated: was_lost }),
         Err(e @ RunnerError::DeviceLost(_)) => {

@@ -4,7 +4,7 @@
 use crate::editor;
 use crate::puzzle_page::{distinct_diagnostics, RunState};
 use gpu_puzzles_core::grid::{grid, Grid};
-use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Severity, Verdict};
+use gpu_puzzles_core::judge::{lost_counts, performance_line, verdict, CaseResult, Outcome, Severity, Verdict};
 use gpu_puzzles_core::{Case, CompareSpec, Puzzle, Role};
 use leptos::prelude::*;
 
@@ -95,7 +95,7 @@ fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseRe
         (Some(r), _) => (if r.outcome.passed() { "passed" } else { "failed" }, badge_text(&r.outcome)),
     };
     let outcome = result.as_ref().map(|r| r.outcome.status()).unwrap_or("none");
-    let title = if case.hidden { format!("Case {n} (hidden)") } else if case.name.starts_with("Case ") { case.name.clone() } else { format!("Case {n}: {}", case.name) };
+    let title = if case.hidden { format!("Case {n} (hidden)") } else if case.is_performance() { format!("Case {n}: {}", case.name) } else if case.name.starts_with("Case ") { case.name.clone() } else { format!("Case {n}: {}", case.name) };
     let timing = result.as_ref().filter(|r| r.timing.wall_ms > 0.0).map(|r| match r.timing.gpu_ms {
         Some(g) => format!("{:.2} ms (GPU {:.3} ms)", r.timing.wall_ms, g),
         None => format!("{:.2} ms", r.timing.wall_ms),
@@ -110,8 +110,11 @@ fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseRe
         Outcome::Mismatch { .. } if case.hidden => Some("Wrong values in a hidden case: check sizes and indexing that the shown cases do not exercise.".to_string()),
         o => Some(o.summary()),
     });
+    let lost = result.as_ref().filter(|_| !case.hidden && !case.is_performance()).and_then(|r| lost_counts(puzzle, case, &r.actual));
     let body = if case.hidden {
         view! { <p class="hidden-note">"The data of hidden cases is not shown; they count for the verdict."</p> }.into_any()
+    } else if let Some(perf) = case.performance {
+        performance_view(puzzle, case, &perf, result.as_ref()).into_any()
     } else {
         let inputs = puzzle.buffers.iter().zip(&case.buffers).filter(|(b, _)| b.role != Role::Output).map(|(b, cb)| {
             grid_view(format!("grid-input-{n}-{}", b.name), format!("Input {}", b.name), grid(&cb.initial, cb.shape, None, case.compare))
@@ -146,8 +149,58 @@ fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseRe
                 <span>"workgroup memory " <code>{memory}</code></span>
             </p>
             {detail.map(|d| view! { <p class="detail">{d}</p> })}
+            {lost.map(|l| view! { <p class="detail lost-counts" data-testid=format!("lost-counts-{n}")>{l}</p> })}
             {body}
         </section>
+    }
+}
+
+/// A performance case: its size instead of grids and, once it has passed,
+/// the student's and the reference kernel's figures
+/// (`data-testid="performance-N"`, with `data-ms` and `data-reference-ms`).
+fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model::Performance, result: Option<&CaseResult>) -> impl IntoView {
+    let n = case.number;
+    let sizes: Vec<String> = puzzle
+        .buffers
+        .iter()
+        .zip(&case.buffers)
+        .map(|(b, cb)| match cb.shape {
+            Some([r, c]) => format!("{} {r} × {c}", b.name),
+            None => format!("{} {} elements", b.name, if cb.initial.is_generated() { cb.initial.len().to_string() } else { "many".into() }),
+        })
+        .collect();
+    let mut counts = Vec::new();
+    if let Some(f) = perf.flops {
+        counts.push(format!("{f} floating-point operations"));
+    }
+    if let Some(b) = perf.bytes {
+        counts.push(format!("{b} bytes moved at least"));
+    }
+    let figures = result.filter(|r| r.outcome.passed()).map(|r| {
+        let yours = performance_line(&r.timing, perf);
+        let reference = r.reference_timing.map(|t| performance_line(&t, perf));
+        let ms = r.timing.best().0;
+        let reference_ms = r.reference_timing.map(|t| t.best().0);
+        let ratio = reference_ms.filter(|&m| m > 0.0).map(|m| format!("{:.2}× the reference kernel's time", ms / m));
+        let reference_attr = reference_ms.map(|m| m.to_string()).unwrap_or_default();
+        view! {
+            <dl class="performance-figures" data-ms=ms.to_string() data-reference-ms=reference_attr>
+                <dt>"Your kernel"</dt>
+                <dd data-testid=format!("performance-yours-{n}")>{yours}</dd>
+                <dt>"Our reference kernel"</dt>
+                <dd data-testid=format!("performance-reference-{n}")>{reference.unwrap_or_else(|| "not measured (this build has no reference solutions)".into())}</dd>
+                {ratio.map(|r| view! { <dt>"Ratio"</dt><dd>{r}</dd> })}
+            </dl>
+        }
+    });
+    view! {
+        <div class="performance" data-testid=format!("performance-{n}")>
+            <p class="hidden-note">
+                "Performance case: " {sizes.join(", ")} ". " {counts.join(", ")}
+                ". Its data is too large to draw; it runs without heat maps, once every other case passes, and its time is one dispatch on your GPU."
+            </p>
+            {figures}
+        </div>
     }
 }
 
@@ -159,6 +212,8 @@ fn badge_text(o: &Outcome) -> String {
         Outcome::ConfigError { .. } => "configuration error".into(),
         Outcome::MemoryError { .. } => "memory error".into(),
         Outcome::RunawayLoop { .. } => "runaway loop".into(),
+        Outcome::OverBudget { .. } => "over budget".into(),
+        Outcome::Skipped { .. } => "not timed yet".into(),
     }
 }
 
