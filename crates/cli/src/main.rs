@@ -132,7 +132,9 @@ fn export(set: &PuzzleSet) -> serde_json::Value {
                         .iter()
                         .zip(&c.buffers)
                         .map(|(b, cb)| {
-                            let data: Vec<f64> = (0..cb.initial.len()).map(|i| cb.initial.get(i)).collect();
+                            // Performance cases hold millions of elements: their
+                            // data stays out of the export (`null`).
+                            let data: Option<Vec<f64>> = (!c.is_performance()).then(|| (0..cb.initial.len()).map(|i| cb.initial.get(i)).collect());
                             json!({ "name": b.name, "binding": b.binding, "type": b.element.wgsl(), "role": format!("{:?}", b.role), "data": data })
                         })
                         .collect();
@@ -144,10 +146,11 @@ fn export(set: &PuzzleSet) -> serde_json::Value {
                         "smemSize": c.config.workgroup_memory_elements(),
                         "buffers": buffers,
                         "uniforms": uniforms,
+                        "performance": c.performance.map(|p| json!({ "flops": p.flops, "bytes": p.bytes })),
                     })
                 })
                 .collect();
-            json!({ "number": p.number, "slug": p.slug, "title": p.title, "solution": p.solution, "cases": cases })
+            json!({ "number": p.number, "slug": p.slug, "title": p.title, "entryPoints": p.entry_points, "solution": p.solution, "cases": cases })
         })
         .collect();
     json!({ "puzzles": puzzles })
