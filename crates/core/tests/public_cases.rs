@@ -83,13 +83,40 @@ fn every_public_case_is_reproduced() {
 #[test]
 fn every_puzzle_has_hidden_and_non_arange_cases() {
     let set = puzzles();
-    assert_eq!(set.puzzles.len(), 14);
+    assert!(set.puzzles.len() >= 27, "the 14 classic puzzles and at least 13 more");
     for p in &set.puzzles {
         assert!(p.cases.iter().any(|c| c.hidden), "{}: a hidden case", p.slug);
+        assert!(p.cases.iter().filter(|c| !c.is_performance()).count() >= 3, "{}: three ordinary cases", p.slug);
         assert!(p.hints.len() >= 2, "{}: two hints", p.slug);
         assert!(p.solution.is_some(), "{}: a reference solution", p.slug);
+        if p.number > 14 {
+            // The later puzzles label the case whose size does not fit the workgroups evenly.
+            assert!(p.cases.iter().any(|c| c.name.starts_with("ragged")), "{}: a ragged case", p.slug);
+            continue;
+        }
         let negative = p.cases.iter().any(|c| c.buffers.iter().any(|b| b.initial.as_f32().is_some_and(|v| v.iter().any(|&x| x < 0.0))));
         assert!(negative, "{}: a case with negative, non-arange inputs", p.slug);
+    }
+}
+
+#[test]
+fn performance_cases_generate_nothing_until_used() {
+    let set = puzzles();
+    let perf: Vec<_> = set.puzzles.iter().flat_map(|p| p.cases.iter().filter(|c| c.is_performance()).map(move |c| (p, c))).collect();
+    assert!(perf.len() >= 6, "histograms, access patterns, matrix products and divergence are timed");
+    for (p, c) in perf {
+        assert!(c.buffers.iter().all(|b| !b.initial.is_generated()), "{}: case {} generated its data at load", p.slug, c.number);
+    }
+    // The largest: a 1024³ product, 2^31 operations, checked by the CPU reference on demand.
+    let p = set.get("matmul-register").unwrap();
+    let case = p.cases.iter().find(|c| c.is_performance()).unwrap();
+    assert_eq!(case.performance.unwrap().flops, Some(2 * 1024 * 1024 * 1024));
+    let expected = p.expected(case).unwrap();
+    assert_eq!(expected[0].len(), 1024 * 1024);
+    let (a, b) = (case.buffers[0].initial.as_f32().unwrap(), case.buffers[1].initial.as_f32().unwrap());
+    let spot = |i: usize, j: usize| (0..1024).map(|l| a[i * 1024 + l] * b[l * 1024 + j]).sum::<f32>();
+    for (i, j) in [(0, 0), (511, 3), (1023, 1023)] {
+        assert_eq!(expected[0].get(i * 1024 + j), spot(i, j) as f64, "out[{i}][{j}]");
     }
 }
 
