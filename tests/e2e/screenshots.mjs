@@ -1,5 +1,5 @@
-// Takes the README's screenshots with headless Chromium: a solved puzzle and
-// a failed one. Needs a built dist/: node tests/e2e/screenshots.mjs
+// Takes the README's screenshots with headless Chromium: a solved puzzle, a
+// failed one, a performance case and Histogram's racing starter. Needs a built dist/: node tests/e2e/screenshots.mjs
 import fs from "node:fs";
 import path from "node:path";
 import { ROOT, serve, launch, PuzzlePage } from "./harness.mjs";
@@ -12,13 +12,15 @@ try {
   const shots = [
     { file: "solved.png", slug: "matmul", code: fs.readFileSync(path.join(ROOT, "shaders/matmul.wgsl"), "utf8"), want: "passed", focus: "verdict" },
     { file: "failed.png", slug: "broadcast", code: fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/broadcast--swapped-a-b.wgsl"), "utf8"), want: "failed", focus: "case-3" },
+    { file: "performance.png", slug: "matmul-register", code: fs.readFileSync(path.join(ROOT, "shaders/matmul-register.wgsl"), "utf8"), want: "passed", focus: "case-4" },
+    { file: "race.png", slug: "histogram", code: null, want: "failed", focus: "case-3" },
   ];
   for (const s of shots) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const p = new PuzzlePage(page);
     await p.open(site.url(`?puzzle=${s.slug}`));
-    await p.setCode(s.code);
-    const verdict = await p.run();
+    if (s.code !== null) await p.setCode(s.code); // null: the starter as shipped
+    const verdict = await p.run({ timeout: 240_000 });
     if (verdict !== s.want) throw new Error(`${s.slug}: expected ${s.want}, got ${verdict}`);
     await page.locator(`[data-testid="${s.focus}"]`).evaluate((el) => el.scrollIntoView({ block: "start" }));
     await page.screenshot({ path: path.join(out, s.file), fullPage: false });

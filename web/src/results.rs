@@ -4,7 +4,7 @@
 use crate::editor;
 use crate::puzzle_page::{distinct_diagnostics, RunState};
 use gpu_puzzles_core::grid::{grid, Grid};
-use gpu_puzzles_core::judge::{lost_counts, performance_line, verdict, CaseResult, Outcome, Severity, Verdict};
+use gpu_puzzles_core::judge::{group_digits, lost_counts, performance_line, verdict, CaseResult, Outcome, Severity, Verdict};
 use gpu_puzzles_core::{Case, CompareSpec, Puzzle, Role};
 use leptos::prelude::*;
 
@@ -166,15 +166,15 @@ fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model
         .zip(&case.buffers)
         .map(|(b, cb)| match cb.shape {
             Some([r, c]) => format!("{} {r} × {c}", b.name),
-            None => format!("{} {} elements", b.name, if cb.initial.is_generated() { cb.initial.len().to_string() } else { "many".into() }),
+            None => format!("{} {} elements", b.name, group_digits(cb.initial.len() as u64)),
         })
         .collect();
     let mut counts = Vec::new();
     if let Some(f) = perf.flops {
-        counts.push(format!("{f} floating-point operations"));
+        counts.push(format!("{} floating-point operations", group_digits(f)));
     }
     if let Some(b) = perf.bytes {
-        counts.push(format!("{b} bytes moved at least"));
+        counts.push(format!("at least {} bytes moved", group_digits(b)));
     }
     let figures = result.filter(|r| r.outcome.passed()).map(|r| {
         let yours = performance_line(&r.timing, perf);

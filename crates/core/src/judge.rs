@@ -217,6 +217,19 @@ impl Timing {
     }
 }
 
+/// `n` with a comma every three digits, e.g. `2,147,483,648`.
+pub fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A one-line performance report for a case's timing, e.g.
 /// `"12.5 ms (GPU timestamps) · 171.8 GFLOP/s"`.
 pub fn performance_line(timing: &Timing, performance: &crate::model::Performance) -> String {
@@ -417,6 +430,14 @@ mod tests {
         assert!(!close(1.0, 1.0 + 1e-7, exact));
         assert!(!close(f64::NAN, f64::NAN, exact));
         assert!(close(f64::INFINITY, f64::INFINITY, exact));
+    }
+
+    #[test]
+    fn digits_are_grouped_in_threes() {
+        assert_eq!(group_digits(0), "0");
+        assert_eq!(group_digits(999), "999");
+        assert_eq!(group_digits(1000), "1,000");
+        assert_eq!(group_digits(2_147_483_648), "2,147,483,648");
     }
 
     #[test]

@@ -466,7 +466,7 @@ impl Validator {
                     Ok(len) => {
                         check_shape(self, &mut err, &field, init.shape, len);
                         let (init, element) = (init.clone(), b.element);
-                        let initial = Contents::lazy(move || initial_values(&init, element).expect("checked by the loader"));
+                        let initial = Contents::lazy(len, move || initial_values(&init, element).expect("checked by the loader"));
                         Some(CaseBuffer { initial, expected: None, shape: init_shape(spec, &b.name) })
                     }
                     Err(msg) => {
@@ -501,7 +501,7 @@ impl Validator {
                         err(self, &field, "a performance case needs `len` (or `shape`) on every output: its expected values are computed only when it runs");
                     }
                     let (element, len) = (b.element, declared.unwrap_or(0));
-                    let initial = if spec.performance.is_some() { Contents::lazy(move || Values::zeros(element, len)) } else { Values::zeros(element, len).into() };
+                    let initial = if spec.performance.is_some() { Contents::lazy(len, move || Values::zeros(element, len)) } else { Values::zeros(element, len).into() };
                     Some(CaseBuffer { initial, expected: None, shape: init.shape })
                 }
             });
