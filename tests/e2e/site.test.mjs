@@ -62,8 +62,12 @@ for (const slug of order) {
         const figures = perf.locator(".performance-figures");
         assert.ok(Number(await figures.getAttribute("data-ms")) > 0, `case ${n}: no time`);
         assert.ok(Number(await figures.getAttribute("data-reference-ms")) > 0, `case ${n}: no reference time`);
-        for (const who of ["yours", "reference"]) {
-          assert.match(await p.testid(`performance-${who}-${n}`).innerText(), /ms \((GPU timestamps|wall time)\) · [\d.]+ (GFLOP|GB)\/s/);
+        const figureIds = ["yours", "reference"].map((who) => `performance-${who}-${n}`);
+        const comparisons = await perf.locator('[data-testid^="performance-compare-"]').count();
+        for (let k = 1; k <= comparisons; k++) figureIds.push(`performance-compare-${n}-${k}`);
+        if (["divergence", "coalesced-access", "histogram-workgroup"].includes(slug)) assert.ok(comparisons > 0, "the comparison kernel is timed too");
+        for (const id of figureIds) {
+          assert.match(await p.testid(id).innerText(), /ms \((GPU timestamps|wall time)\) · [\d.]+ (GFLOP|GB)\/s/, id);
         }
         continue;
       }

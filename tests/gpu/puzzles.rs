@@ -118,6 +118,19 @@ fn main() {
             }
             Ok(())
         }));
+        for k in 0..p.comparisons.len() {
+            let s = set.clone();
+            trials.push(Trial::test(format!("{slug}::comparison-{}", k + 1), move || {
+                // A comparison kernel is slow on purpose, never wrong.
+                let p = &s.puzzles[i];
+                let results = judge(p, &p.comparisons[k].source)?;
+                if verdict(&results) == Verdict::Passed {
+                    Ok(())
+                } else {
+                    Err(format!("comparison kernel `{}` fails:\n{}", p.comparisons[k].label, describe(&results)).into())
+                }
+            }));
+        }
         let s = set.clone();
         trials.push(Trial::test(format!("{slug}::starter"), move || {
             let p = &s.puzzles[i];

@@ -1,10 +1,9 @@
 //! The page's one WebGPU device: requested once at start-up, reused for
 //! every run, recreated on the next run after it is lost.
 
-use gpu_puzzles_core::{CaseResult, Puzzle, Timing};
-use gpu_puzzles_runner::{judge_puzzle, time_reference, Gpu, RunOptions, RunnerError};
+use gpu_puzzles_core::{CaseResult, Puzzle};
+use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, Gpu, RunOptions, RunnerError, YardstickCache};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// What the page knows about WebGPU, for the status line and the
@@ -54,31 +53,20 @@ pub fn describe(gpu: &Gpu) -> String {
 }
 
 thread_local! {
-    /// Reference kernels' timings by puzzle slug and case number, measured
-    /// once per page (per device): the yardstick does not change between
-    /// a student's runs.
-    static REFERENCE_TIMINGS: RefCell<HashMap<(String, usize), Timing>> = RefCell::new(HashMap::new());
+    /// The yardstick kernels' timings (the reference solution and the
+    /// comparison kernels), measured once per page: they do not change
+    /// between a student's runs.
+    static YARDSTICKS: RefCell<YardstickCache> = RefCell::new(YardstickCache::new());
 }
 
-/// Fills in [`CaseResult::reference_timing`] for every performance case that
-/// passed, timing our reference solution on the same device the first time.
+/// Times the yardsticks of every performance case that passed, or takes them
+/// from this page's cache.
 async fn add_reference_timings(gpu: &Gpu, puzzle: &Puzzle, results: &mut [CaseResult]) -> Result<(), RunnerError> {
-    for r in results.iter_mut().filter(|r| r.outcome.passed()) {
-        let case = &puzzle.cases[r.case - 1];
-        if !case.is_performance() {
-            continue;
-        }
-        let key = (puzzle.slug.clone(), case.number);
-        if let Some(t) = REFERENCE_TIMINGS.with(|m| m.borrow().get(&key).copied()) {
-            r.reference_timing = Some(t);
-            continue;
-        }
-        r.reference_timing = time_reference(gpu, puzzle, case).await?;
-        if let Some(t) = r.reference_timing {
-            REFERENCE_TIMINGS.with(|m| m.borrow_mut().insert(key, t));
-        }
-    }
-    Ok(())
+    // Taken out for the duration: no borrow is held across an await.
+    let mut cache = YARDSTICKS.with(|c| std::mem::take(&mut *c.borrow_mut()));
+    let out = add_yardsticks(gpu, puzzle, results, &mut cache).await;
+    YARDSTICKS.with(|c| c.borrow_mut().extend(cache));
+    out
 }
 
 /// The result of one Run.

@@ -190,6 +190,13 @@ fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model
                 <dt>"Our reference kernel"</dt>
                 <dd data-testid=format!("performance-reference-{n}")>{reference.unwrap_or_else(|| "not measured (this build has no reference solutions)".into())}</dd>
                 {ratio.map(|r| view! { <dt>"Ratio"</dt><dd>{r}</dd> })}
+                {puzzle.comparisons.iter().zip(r.comparison_timings.clone()).enumerate().map(|(k, (c, t))| {
+                    let figures = t.map(|t| performance_line(&t, perf)).unwrap_or_else(|| "did not run".into());
+                    view! {
+                        <dt>"Compared with: " {c.label.clone()}</dt>
+                        <dd data-testid=format!("performance-compare-{n}-{}", k + 1)>{figures}</dd>
+                    }
+                }).collect_view()}
             </dl>
         }
     });

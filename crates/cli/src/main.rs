@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 use gpu_puzzles_core::judge::{lost_counts, performance_line, verdict, CaseResult, Outcome, Verdict};
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
-use gpu_puzzles_runner::{judge_puzzle, time_reference, Gpu, RunOptions};
+use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, Gpu, RunOptions, YardstickCache};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -84,14 +84,9 @@ fn run(cli: Cli) -> Result<bool> {
             let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let gpu = gpu()?;
             let mut results = pollster::block_on(judge_puzzle(&gpu, puzzle, &source, RunOptions::default()))?;
-            // Performance cases that passed get our reference kernel's time on
-            // the same device, for comparison.
-            for r in results.iter_mut().filter(|r| r.outcome.passed()) {
-                let case = &puzzle.cases[r.case - 1];
-                if case.is_performance() {
-                    r.reference_timing = pollster::block_on(time_reference(&gpu, puzzle, case))?;
-                }
-            }
+            // Performance cases that passed get our reference kernel's and the
+            // comparison kernels' times on the same device.
+            pollster::block_on(add_yardsticks(&gpu, puzzle, &mut results, &mut YardstickCache::new()))?;
             report(puzzle, &file, &gpu, &results, json)?;
             Ok(verdict(&results) == Verdict::Passed)
         }
@@ -255,6 +250,12 @@ fn report(puzzle: &Puzzle, file: &Path, gpu: &Gpu, results: &[CaseResult], json:
                 if let Some(t) = &r.reference_timing {
                     println!("      reference kernel: {}", performance_line(t, perf));
                 }
+                for (c, t) in puzzle.comparisons.iter().zip(&r.comparison_timings) {
+                    match t {
+                        Some(t) => println!("      {}: {}", c.label, performance_line(t, perf)),
+                        None => println!("      {}: did not pass", c.label),
+                    }
+                }
             }
         }
         if !case.hidden && !r.actual.is_empty() {
@@ -319,17 +320,30 @@ fn check_all(root: &Path, json: bool) -> Result<bool> {
         let (solution_text, solution_ok) = match &p.solution {
             None => ("missing shaders/".to_string() + &p.slug + ".wgsl", false),
             Some(src) => {
-                let results = pollster::block_on(judge_puzzle(&gpu, p, src, RunOptions::default()))?;
+                let mut results = pollster::block_on(judge_puzzle(&gpu, p, src, RunOptions::default()))?;
+                // This run is the reference's: its own times are its yardstick.
+                let mut cache: YardstickCache = results.iter().map(|r| ((p.slug.clone(), r.case, 0), Some(r.timing))).collect();
+                pollster::block_on(add_yardsticks(&gpu, p, &mut results, &mut cache))?;
+                let broken: Vec<&str> = results
+                    .iter()
+                    .flat_map(|r| p.comparisons.iter().zip(&r.comparison_timings).filter(|(_, t)| t.is_none()).map(|(c, _)| c.label.as_str()))
+                    .collect();
                 for r in results.iter().filter(|r| r.outcome.passed()) {
                     let case = &p.cases[r.case - 1];
                     if let Some(perf) = &case.performance {
                         timings.push(format!("{}: {}", case.name, performance_line(&r.timing, perf)));
+                        for (c, t) in p.comparisons.iter().zip(&r.comparison_timings) {
+                            let figures = t.map(|t| performance_line(&t, perf)).unwrap_or_else(|| "did not pass".into());
+                            timings.push(format!("  compared with {}: {figures}", c.label));
+                        }
                     }
                 }
                 let passed = results.iter().filter(|r| r.outcome.passed()).count();
                 let failed: Vec<String> =
                     results.iter().filter(|r| !r.outcome.passed()).map(|r| format!("case {}: {}", r.case, r.outcome.summary())).collect();
-                if failed.is_empty() {
+                if !broken.is_empty() {
+                    (format!("passes {passed}/{}, but comparison kernels fail: {}", results.len(), broken.join(", ")), false)
+                } else if failed.is_empty() {
                     (format!("passes {passed}/{}", results.len()), true)
                 } else {
                     (format!("FAILS {}", failed.join("; ")), false)

@@ -58,9 +58,26 @@ pub struct ManifestFile {
     /// counters.
     #[serde(default)]
     pub budget: Option<BudgetSpec>,
+    /// Comparison kernels, timed on the performance cases next to the
+    /// student's and the reference solution's.
+    #[serde(rename = "comparison", default)]
+    pub comparisons: Vec<ComparisonSpec>,
     /// Test cases, in display order.
     #[serde(rename = "case", default)]
     pub cases: Vec<CaseSpec>,
+}
+
+/// `[[comparison]]`: a correct kernel written the way the puzzle teaches to
+/// avoid (divergent branches, strided access, contended atomics), shipped in
+/// the puzzle folder and timed on every performance case so that students see
+/// the difference on their own GPU. It is not a solution; it is shown.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComparisonSpec {
+    /// What the kernel does differently, e.g. `"every workgroup split"`.
+    pub label: String,
+    /// File in the puzzle folder, named `compare-<name>.wgsl`.
+    pub shader: String,
 }
 
 /// `[budget]`: how many storage-buffer accesses a solution may make. An

@@ -196,6 +196,11 @@ pub struct CaseResult {
     /// the same device, when the caller measured it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_timing: Option<Timing>,
+    /// Performance cases: each comparison kernel's timing
+    /// ([`crate::model::Puzzle::comparisons`], same order), when measured;
+    /// `None` for one that did not pass.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub comparison_timings: Vec<Option<Timing>>,
 }
 
 impl Timing {

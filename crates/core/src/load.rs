@@ -9,7 +9,7 @@ use crate::format::{
     BufferInit, CaseSpec, CompareSpec, ElementType, IndexFile, ManifestFile, Role, ScalarType, FORMAT_VERSION,
 };
 use crate::generate;
-use crate::model::{Buffer, Case, CaseBuffer, CaseConfig, Contents, DeferredExpected, Puzzle, PuzzleSet, Uniform, Values};
+use crate::model::{Buffer, Case, CaseBuffer, CaseConfig, Comparison, Contents, DeferredExpected, Puzzle, PuzzleSet, Uniform, Values};
 use crate::reference::{self, ReferenceInput};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -194,11 +194,11 @@ fn stray_files(files: &Files, listed: &BTreeSet<&str>) -> Vec<Problem> {
             Some((dir, _)) if !listed.contains(dir) => {
                 unlisted.insert(dir);
             }
-            Some((_, name)) if !PUZZLE_FILES.contains(&name) => out.push(problem(
+            Some((_, name)) if !PUZZLE_FILES.contains(&name) && !is_comparison_file(name) => out.push(problem(
                 path,
                 None,
                 None,
-                "stray file: a puzzle folder holds only puzzle.toml, statement.md and starter.wgsl (solutions go in shaders/)",
+                "stray file: a puzzle folder holds only puzzle.toml, statement.md, starter.wgsl and compare-*.wgsl kernels (solutions go in shaders/)",
             )),
             Some(_) => {}
         }
@@ -207,6 +207,11 @@ fn stray_files(files: &Files, listed: &BTreeSet<&str>) -> Vec<Problem> {
         out.push(problem(&format!("{dir}/"), None, None, "a puzzle folder that index.toml does not list: add it to `order` or remove it"));
     }
     out
+}
+
+/// Comparison kernels are named `compare-<name>.wgsl`.
+fn is_comparison_file(name: &str) -> bool {
+    name.strip_prefix("compare-").and_then(|n| n.strip_suffix(".wgsl")).is_some_and(|n| !n.is_empty() && !n.contains('/'))
 }
 
 fn problem(file: &str, line: Option<usize>, field: Option<&str>, message: &str) -> Problem {
@@ -328,6 +333,29 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             v.at(None, "budget", "sets no limit: give `global_reads_per_invocation` or `global_writes_per_workgroup`");
         }
     }
+    let mut comparisons = Vec::new();
+    for c in &manifest.comparisons {
+        let field = format!("comparison `{}`", c.label);
+        if c.label.trim().is_empty() {
+            v.at(None, "comparison", "has an empty `label`");
+        }
+        if !is_comparison_file(&c.shader) {
+            v.at(None, &field, &format!("`shader` is `{}`: name comparison kernels `compare-<name>.wgsl`", c.shader));
+        } else {
+            match files.get(&path(&c.shader)) {
+                Some(source) => comparisons.push(Comparison { label: c.label.trim().to_string(), source: source.clone() }),
+                None => v.at(None, &field, &format!("`{}` is not in the puzzle folder", c.shader)),
+            }
+        }
+    }
+    for name in files.keys().filter_map(|k| k.strip_prefix(&format!("{slug}/"))).filter(|n| is_comparison_file(n)) {
+        if !manifest.comparisons.iter().any(|c| c.shader == name) {
+            v.problems.push(problem(&path(name), None, None, "a comparison kernel that no `[[comparison]]` names: add one or remove the file"));
+        }
+    }
+    if !manifest.comparisons.is_empty() && !manifest.cases.iter().any(|c| c.performance.is_some()) {
+        v.at(None, "comparison", "comparison kernels are timed on performance cases, and this puzzle has none");
+    }
     if !manifest.cases.is_empty() && manifest.cases.iter().all(|c| c.performance.is_some()) {
         v.at(None, "case", "every case is a performance case: performance cases run only after ordinary ones pass");
     }
@@ -353,6 +381,7 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             uniforms,
             entry_points,
             budget: manifest.budget,
+            comparisons,
             cases,
         })
     } else {

@@ -55,6 +55,8 @@ pub struct Puzzle {
     pub entry_points: Vec<String>,
     /// Memory-access budget checked by instrumented runs, if any.
     pub budget: Option<Budget>,
+    /// Kernels timed next to the student's on performance cases.
+    pub comparisons: Vec<Comparison>,
     /// Test cases, in display order; at least one.
     pub cases: Vec<Case>,
 }
@@ -85,6 +87,15 @@ impl Puzzle {
             .filter(|(_, b)| b.role != Role::Input)
             .map(|(i, _)| i)
     }
+}
+
+/// A comparison kernel: correct, written the way the puzzle teaches to avoid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comparison {
+    /// What it does differently, shown next to its figures.
+    pub label: String,
+    /// Its WGSL, with template placeholders.
+    pub source: String,
 }
 
 /// A storage buffer declared by the puzzle, in bind group 0.

@@ -15,7 +15,7 @@ mod messages;
 mod run;
 
 pub use limits::check_config;
-pub use run::{judge_puzzle, run_case, skipped, time_reference, RunOptions};
+pub use run::{add_yardsticks, judge_puzzle, run_case, skipped, time_kernel, time_reference, RunOptions, YardstickCache};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

@@ -70,6 +70,7 @@ pub fn skipped(case: &Case) -> CaseResult {
         findings: None,
         instrumentation: None,
         reference_timing: None,
+        comparison_timings: vec![],
     }
 }
 
@@ -82,9 +83,63 @@ pub fn skipped(case: &Case) -> CaseResult {
 /// # Errors
 /// As [`run_case`].
 pub async fn time_reference(gpu: &Gpu, puzzle: &Puzzle, case: &Case) -> Result<Option<Timing>, RunnerError> {
-    let Some(solution) = &puzzle.solution else { return Ok(None) };
-    let r = run_case(gpu, puzzle, case, solution, RunOptions { instrument: false }).await?;
+    match &puzzle.solution {
+        Some(solution) => time_kernel(gpu, puzzle, case, solution).await,
+        None => Ok(None),
+    }
+}
+
+/// Times any kernel on a case as [`time_reference`] does (one uninstrumented
+/// dispatch): the comparison kernels of [`Puzzle::comparisons`]. `Ok(None)`
+/// when the kernel does not pass the case.
+///
+/// # Errors
+/// As [`run_case`].
+pub async fn time_kernel(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Timing>, RunnerError> {
+    let r = run_case(gpu, puzzle, case, source, RunOptions { instrument: false }).await?;
     Ok(r.outcome.passed().then_some(r.timing))
+}
+
+/// Timings of yardstick kernels by puzzle slug, case number and kernel (0 the
+/// reference solution, `k + 1` comparison kernel `k`); `None` for one that
+/// did not pass or does not exist in this build.
+pub type YardstickCache = std::collections::HashMap<(String, usize, usize), Option<Timing>>;
+
+/// Fills in the reference solution's and every comparison kernel's timing on
+/// each performance case of `results` that passed, measuring only what
+/// `cache` does not hold yet (a front end keeps one cache per device, since
+/// the yardsticks do not change between a student's runs).
+///
+/// # Errors
+/// As [`run_case`].
+pub async fn add_yardsticks(gpu: &Gpu, puzzle: &Puzzle, results: &mut [CaseResult], cache: &mut YardstickCache) -> Result<(), RunnerError> {
+    for r in results.iter_mut().filter(|r| r.outcome.passed()) {
+        let case = &puzzle.cases[r.case - 1];
+        if !case.is_performance() {
+            continue;
+        }
+        let kernels: Vec<Option<&str>> =
+            std::iter::once(puzzle.solution.as_deref()).chain(puzzle.comparisons.iter().map(|c| Some(c.source.as_str()))).collect();
+        let mut timings = Vec::with_capacity(kernels.len());
+        for (k, source) in kernels.into_iter().enumerate() {
+            let key = (puzzle.slug.clone(), case.number, k);
+            let t = match cache.get(&key) {
+                Some(t) => *t,
+                None => {
+                    let t = match source {
+                        Some(s) => time_kernel(gpu, puzzle, case, s).await?,
+                        None => None,
+                    };
+                    cache.insert(key, t);
+                    t
+                }
+            };
+            timings.push(t);
+        }
+        r.reference_timing = timings[0];
+        r.comparison_timings = timings[1..].to_vec();
+    }
+    Ok(())
 }
 
 /// Runs and judges one case.
@@ -116,6 +171,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         findings: None,
         instrumentation: None,
         reference_timing: None,
+        comparison_timings: vec![],
     };
     let finish = |mut r: CaseResult, outcome| {
         r.outcome = outcome;

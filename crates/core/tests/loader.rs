@@ -1,0 +1,66 @@
+//! The loader on the new manifest fields: each mistake a host can make gives a
+//! problem naming the file and the field, starting from the shipped set.
+
+use gpu_puzzles_core::load::{load_puzzle_set, read_dir, Files};
+use std::path::Path;
+
+fn shipped() -> Files {
+    read_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles")).expect("puzzles/ is readable")
+}
+
+/// The problems of the shipped set with `edit` applied, as text.
+fn problems_after(edit: impl FnOnce(&mut Files)) -> String {
+    let mut files = shipped();
+    edit(&mut files);
+    match load_puzzle_set(&files, None) {
+        Ok(_) => String::new(),
+        Err(problems) => problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"),
+    }
+}
+
+fn replace(files: &mut Files, file: &str, from: &str, to: &str) {
+    let text = files.get_mut(file).unwrap_or_else(|| panic!("{file} is shipped"));
+    assert!(text.contains(from), "{file} contains {from:?}");
+    *text = text.replacen(from, to, 1);
+}
+
+#[test]
+fn the_shipped_set_loads() {
+    assert_eq!(problems_after(|_| {}), "");
+}
+
+#[test]
+fn a_comparison_kernel_must_be_named_and_present() {
+    let p = problems_after(|f| {
+        f.insert("divergence/compare-extra.wgsl".into(), "// unlisted\n".into());
+    });
+    assert!(p.contains("divergence/compare-extra.wgsl") && p.contains("no `[[comparison]]` names"), "{p}");
+    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "shader = \"compare-split.wgsl\"", "shader = \"compare-gone.wgsl\""));
+    assert!(p.contains("`compare-gone.wgsl` is not in the puzzle folder"), "{p}");
+    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "shader = \"compare-split.wgsl\"", "shader = \"split.wgsl\""));
+    assert!(p.contains("name comparison kernels `compare-<name>.wgsl`"), "{p}");
+}
+
+#[test]
+fn a_performance_case_needs_output_lengths_and_no_hidden_flag() {
+    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "buffers.out = { len = 1048576 }\n", ""));
+    assert!(p.contains("divergence/puzzle.toml") && p.contains("a performance case needs `len`"), "{p}");
+    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "performance = { bytes", "hidden = true\nperformance = { bytes"));
+    assert!(p.contains("a performance case shows no data anyway"), "{p}");
+    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "performance = { bytes = 8388608 }", "performance = { bytes = 0 }"));
+    assert!(p.contains("counts must be positive"), "{p}");
+}
+
+#[test]
+fn budgets_and_entry_points_are_checked() {
+    let p = problems_after(|f| replace(f, "tree-reduction/puzzle.toml", "global_reads_per_invocation = 2\nglobal_writes_per_workgroup = 1\n", ""));
+    assert!(p.contains("tree-reduction/puzzle.toml") && p.contains("budget") && p.contains("sets no limit"), "{p}");
+    let p = problems_after(|f| replace(f, "scan-across-workgroups/puzzle.toml", "\"add_offsets\"]", "\"scan_blocks\"]"));
+    assert!(p.contains("`scan_blocks` is listed twice"), "{p}");
+}
+
+#[test]
+fn float_random_values_need_an_f32_buffer() {
+    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "max = 4294967295, seed = 2701 }", "max = 4294967295, seed = 2701, float = true }"));
+    assert!(p.contains("`float = true` needs an f32 buffer"), "{p}");
+}
