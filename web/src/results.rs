@@ -165,8 +165,8 @@ fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model
         .iter()
         .zip(&case.buffers)
         .map(|(b, cb)| match cb.shape {
-            Some([r, c]) => format!("{} {r} × {c}", b.name),
-            None => format!("{} {} elements", b.name, group_digits(cb.initial.len() as u64)),
+            Some([r, c]) => format!("{}: {r} × {c}", b.name),
+            None => format!("{}: {} elements", b.name, group_digits(cb.initial.len() as u64)),
         })
         .collect();
     let mut counts = Vec::new();
@@ -203,7 +203,7 @@ fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model
     view! {
         <div class="performance" data-testid=format!("performance-{n}")>
             <p class="hidden-note">
-                "Performance case: " {sizes.join(", ")} ". " {counts.join(", ")}
+                "Performance case (" {sizes.join("; ")} "): " {counts.join(", ")}
                 ". Its data is too large to draw; it runs without heat maps, once every other case passes, and its time is one dispatch on your GPU."
             </p>
             {figures}

@@ -241,12 +241,19 @@ pub fn performance_line(timing: &Timing, performance: &crate::model::Performance
     let (ms, kind) = timing.best();
     let mut line = format!("{ms:.2} ms ({kind})");
     if let Some(r) = performance.flops.and_then(|f| timing.rate(f)) {
-        line += &format!(" · {r:.1} GFLOP/s");
+        line += &format!(" · {} GFLOP/s", three_figures(r));
     }
     if let Some(r) = performance.bytes.and_then(|b| timing.rate(b)) {
-        line += &format!(" · {r:.1} GB/s");
+        line += &format!(" · {} GB/s", three_figures(r));
     }
     line
+}
+
+/// A rate to three significant figures, never in exponent notation
+/// (`0.0503`, `4.81`, `172`, `1234`).
+fn three_figures(x: f64) -> String {
+    let decimals = if x <= 0.0 || !x.is_finite() { 0 } else { (2 - x.log10().floor() as i32).clamp(0, 6) as usize };
+    format!("{x:.decimals$}")
 }
 
 /// The budget outcome of an instrumented run: the first limit of the
@@ -435,6 +442,17 @@ mod tests {
         assert!(!close(1.0, 1.0 + 1e-7, exact));
         assert!(!close(f64::NAN, f64::NAN, exact));
         assert!(close(f64::INFINITY, f64::INFINITY, exact));
+    }
+
+    #[test]
+    fn rates_keep_three_significant_figures() {
+        assert_eq!(three_figures(0.05034), "0.0503");
+        assert_eq!(three_figures(4.8123), "4.81");
+        assert_eq!(three_figures(171.83), "172");
+        assert_eq!(three_figures(1234.5), "1234");
+        let t = Timing { wall_ms: 10.0, gpu_ms: None };
+        let line = performance_line(&t, &crate::model::Performance { flops: Some(2_000_000_000), bytes: None });
+        assert_eq!(line, "10.00 ms (wall time) · 200 GFLOP/s");
     }
 
     #[test]
