@@ -10,6 +10,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use gpu_puzzles_core::judge::{lost_counts, performance_line, verdict, CaseResult, Outcome, Verdict};
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
+use gpu_puzzles_core::model::Performance;
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
 use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, Gpu, RunOptions, YardstickCache};
 use serde::Serialize;
@@ -244,18 +245,13 @@ fn report(puzzle: &Puzzle, file: &Path, gpu: &Gpu, results: &[CaseResult], json:
             }
             _ => {}
         }
-        if let Some(perf) = &case.performance {
-            if r.outcome.passed() {
-                println!("      your kernel:      {}", performance_line(&r.timing, perf));
-                if let Some(t) = &r.reference_timing {
-                    println!("      reference kernel: {}", performance_line(t, perf));
-                }
-                for (c, t) in puzzle.comparisons.iter().zip(&r.comparison_timings) {
-                    match t {
-                        Some(t) => println!("      {}: {}", c.label, performance_line(t, perf)),
-                        None => println!("      {}: did not pass", c.label),
-                    }
-                }
+        if let Some(perf) = case.performance.filter(|_| r.outcome.passed()) {
+            println!("      your kernel: {}", performance_line(&r.timing, &perf));
+            if let Some(t) = &r.reference_timing {
+                println!("      reference kernel: {}", performance_line(t, &perf));
+            }
+            for line in comparison_lines(puzzle, r, &perf) {
+                println!("      {line}");
             }
         }
         if !case.hidden && !r.actual.is_empty() {
@@ -278,6 +274,17 @@ fn report(puzzle: &Puzzle, file: &Path, gpu: &Gpu, results: &[CaseResult], json:
     }
     println!("{}", if status == Verdict::Passed { "PASSED" } else { "FAILED" });
     Ok(())
+}
+
+/// One line per comparison kernel of a performance case: its label and
+/// figures, or that it did not pass.
+fn comparison_lines(puzzle: &Puzzle, r: &CaseResult, perf: &Performance) -> Vec<String> {
+    puzzle
+        .comparisons
+        .iter()
+        .zip(&r.comparison_timings)
+        .map(|(c, t)| format!("compared with {}: {}", c.label, t.map(|t| performance_line(&t, perf)).unwrap_or_else(|| "did not pass".into())))
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -332,10 +339,7 @@ fn check_all(root: &Path, json: bool) -> Result<bool> {
                     let case = &p.cases[r.case - 1];
                     if let Some(perf) = &case.performance {
                         timings.push(format!("{}: {}", case.name, performance_line(&r.timing, perf)));
-                        for (c, t) in p.comparisons.iter().zip(&r.comparison_timings) {
-                            let figures = t.map(|t| performance_line(&t, perf)).unwrap_or_else(|| "did not pass".into());
-                            timings.push(format!("  compared with {}: {figures}", c.label));
-                        }
+                        timings.extend(comparison_lines(p, r, perf).into_iter().map(|l| format!("  {l}")));
                     }
                 }
                 let passed = results.iter().filter(|r| r.outcome.passed()).count();

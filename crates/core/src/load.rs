@@ -494,9 +494,9 @@ impl Validator {
                 Role::Input | Role::InputOutput if spec.performance.is_some() => match checked_len(&init, b.element) {
                     Ok(len) => {
                         check_shape(self, &mut err, &field, init.shape, len);
-                        let (init, element) = (init.clone(), b.element);
+                        let (shape, init, element) = (init.shape, init.clone(), b.element);
                         let initial = Contents::lazy(len, move || initial_values(&init, element).expect("checked by the loader"));
-                        Some(CaseBuffer { initial, expected: None, shape: init_shape(spec, &b.name) })
+                        Some(CaseBuffer { initial, expected: None, shape })
                     }
                     Err(msg) => {
                         err(self, &field, &msg);
@@ -580,26 +580,7 @@ impl Validator {
         let computed = if needs_reference {
             match reference {
                 Some(f) => {
-                    let input = ReferenceInput {
-                        config: &config,
-                        buffers: buffers
-                            .iter()
-                            .zip(&case_buffers)
-                            .filter(|(b, _)| b.role != Role::Output)
-                            .map(|(b, c)| (b.name.as_str(), (&*c.initial, c.shape)))
-                            .collect(),
-                        uniforms: spec
-                            .uniforms
-                            .iter()
-                            .map(|(u, fields)| (u.as_str(), fields.iter().map(|(k, v)| (k.as_str(), *v)).collect()))
-                            .collect(),
-                        output_lens: buffers
-                            .iter()
-                            .zip(&case_buffers)
-                            .filter(|(b, c)| b.role == Role::Output && !c.initial.is_empty())
-                            .map(|(b, c)| (b.name.as_str(), c.initial.len()))
-                            .collect(),
-                    };
+                    let input = ReferenceInput::new(&config, buffers, &case_buffers, &spec.uniforms);
                     match f(&input) {
                         Ok(out) if out.len() == compared.len() => Some(out),
                         Ok(out) => {
@@ -730,10 +711,6 @@ fn is_identifier(s: &str) -> bool {
 /// (256 MiB), above WebGPU's default `maxStorageBufferBindingSize` of 128 MiB,
 /// so the limit check, not the loader, reports the realistic cases.
 pub const MAX_ELEMENTS: u32 = 1 << 26;
-
-fn init_shape(spec: &CaseSpec, name: &str) -> Option<[u32; 2]> {
-    spec.buffers.get(name).and_then(|b| b.shape)
-}
 
 /// Checks a generator without running it and returns the element count it
 /// will give: [`initial_values`] on the first few elements, which meets

@@ -24,16 +24,31 @@ pub struct ReferenceInput<'a> {
 }
 
 impl<'a> ReferenceInput<'a> {
-    /// What the reference sees of a loaded case: its inputs, the uniform
-    /// values given, and every output's length.
-    pub fn for_case(puzzle: &'a Puzzle, case: &'a Case, uniforms: &'a BTreeMap<String, BTreeMap<String, f64>>) -> Self {
-        let pairs = || puzzle.buffers.iter().zip(&case.buffers);
+    /// What the reference sees of a case: its configuration, its input and
+    /// input-output buffers (`buffers` and `contents` aligned, in binding
+    /// order), the uniform values given, and the length of every output that
+    /// has one (outputs of zero length are sized by the reference itself).
+    pub fn new(
+        config: &'a CaseConfig,
+        buffers: &'a [crate::model::Buffer],
+        contents: &'a [crate::model::CaseBuffer],
+        uniforms: &'a BTreeMap<String, BTreeMap<String, f64>>,
+    ) -> Self {
+        let pairs = || buffers.iter().zip(contents);
         ReferenceInput {
-            config: &case.config,
+            config,
             buffers: pairs().filter(|(b, _)| b.role != crate::Role::Output).map(|(b, c)| (b.name.as_str(), (&*c.initial, c.shape))).collect(),
             uniforms: uniforms.iter().map(|(u, f)| (u.as_str(), f.iter().map(|(k, v)| (k.as_str(), *v)).collect())).collect(),
-            output_lens: pairs().filter(|(b, _)| b.role == crate::Role::Output).map(|(b, c)| (b.name.as_str(), c.initial.len())).collect(),
+            output_lens: pairs()
+                .filter(|(b, c)| b.role == crate::Role::Output && !c.initial.is_empty())
+                .map(|(b, c)| (b.name.as_str(), c.initial.len()))
+                .collect(),
         }
+    }
+
+    /// What the reference sees of a loaded case ([`ReferenceInput::new`]).
+    pub fn for_case(puzzle: &'a Puzzle, case: &'a Case, uniforms: &'a BTreeMap<String, BTreeMap<String, f64>>) -> Self {
+        Self::new(&case.config, &puzzle.buffers, &case.buffers, uniforms)
     }
 
     /// The `u32` contents of input `name`.

@@ -58,7 +58,7 @@ pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str, options: Run
 }
 
 /// The result of a performance case left out because another case failed.
-pub fn skipped(case: &Case) -> CaseResult {
+fn skipped(case: &Case) -> CaseResult {
     CaseResult {
         case: case.number,
         hidden: case.hidden,
@@ -74,23 +74,10 @@ pub fn skipped(case: &Case) -> CaseResult {
     }
 }
 
-/// Times `puzzle`'s reference solution on a performance case, on the same
-/// device and in the same way as a student's run: the yardstick the site and
-/// the command-line tool print next to the student's figures. `Ok(None)` when
-/// the build has no solutions or the reference did not pass (which the
-/// puzzle tests rule out).
-///
-/// # Errors
-/// As [`run_case`].
-pub async fn time_reference(gpu: &Gpu, puzzle: &Puzzle, case: &Case) -> Result<Option<Timing>, RunnerError> {
-    match &puzzle.solution {
-        Some(solution) => time_kernel(gpu, puzzle, case, solution).await,
-        None => Ok(None),
-    }
-}
-
-/// Times any kernel on a case as [`time_reference`] does (one uninstrumented
-/// dispatch): the comparison kernels of [`Puzzle::comparisons`]. `Ok(None)`
+/// Times a kernel on a performance case, on the same device and in the same
+/// way as a student's run (one uninstrumented dispatch): the reference
+/// solution and the comparison kernels of [`Puzzle::comparisons`], the
+/// yardsticks printed next to a student's figures. `Ok(None)`
 /// when the kernel does not pass the case.
 ///
 /// # Errors
