@@ -5,7 +5,8 @@
 
 use gpu_puzzles_core::heatmap::{self, Counter, HeatMap};
 use gpu_puzzles_core::judge::CaseResult;
-use gpu_puzzles_core::trace::{Findings, LOOP_BUDGET};
+use gpu_puzzles_core::report::{self, Level};
+use gpu_puzzles_core::trace::Findings;
 use gpu_puzzles_core::{Case, Puzzle};
 use leptos::prelude::*;
 
@@ -64,7 +65,7 @@ pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &Case
         .collect_view();
     view! {
         <div class="heatmaps">
-            {findings_list(puzzle, case, &f)}
+            {findings_list(case, &f)}
             <details class="heatmap-details" open>
                 <summary>"Heat maps: how the invocations touched memory"</summary>
                 <div class="heatmap-row">
@@ -81,43 +82,27 @@ pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &Case
     .into_any()
 }
 
-fn findings_list(puzzle: &Puzzle, case: &Case, f: &Findings) -> impl IntoView {
+fn findings_list(case: &Case, f: &Findings) -> impl IntoView {
     let n = case.number;
-    let name = |b: usize| puzzle.buffers.get(b).map(|b| b.name.clone()).unwrap_or_default();
-    let mut items: Vec<(&'static str, String)> = Vec::new();
-    if let Some(l) = &f.runaway_loop {
-        let at = l.line.map(|n| format!(" at line {n}")).unwrap_or_default();
-        items.push(("error", format!("The loop{at} ran past {LOOP_BUDGET} iterations in the invocation with {} and was stopped.", l.invocation.describe())));
-    }
-    for o in &f.out_of_bounds {
-        let what = if o.write { "wrote" } else { "read" };
-        let len = case.buffers.get(o.buffer).map(|c| c.initial.len()).unwrap_or(0);
-        items.push((
-            if o.write { "error" } else { "warning" },
-            format!(
-                "Out of bounds: the invocation with {} {what} {}[{}], past the end ({} elements). WebGPU {} it silently; other GPU APIs would touch other memory.",
-                o.invocation.describe(),
-                name(o.buffer),
-                o.index,
-                len,
-                if o.write { "dropped" } else { "clamped or zeroed" }
-            ),
-        ));
-    }
-    if f.oob_total as usize > f.out_of_bounds.len() {
-        items.push(("warning", format!("{} out-of-bounds accesses in all; the first {} are listed.", f.oob_total, f.out_of_bounds.len())));
-    }
-    for c in &f.conflicts {
-        items.push(("error", format!("Write conflict: {}[{}] written by the invocation with {} and by the one with {}.", name(c.buffer), c.index, c.first.describe(), c.second.describe())));
-    }
-    let status = if items.iter().any(|(k, _)| *k == "error") { "error" } else if items.is_empty() { "clean" } else { "warning" };
+    // Worded in one place for the page and the CLI (`core::report`).
+    let items = report::finding_items(f);
+    let status = if items.iter().any(|(k, _)| *k == Level::Error) {
+        "error"
+    } else if items.is_empty() {
+        "clean"
+    } else {
+        "warning"
+    };
     view! {
         <div class="findings" data-testid=format!("findings-{n}") data-status=status>
             {if items.is_empty() {
-                view! { <p class="ok">"Memory checks: no out-of-bounds access, no write conflict, no runaway loop."</p> }.into_any()
+                view! { <p class="ok">"Memory checks: no out-of-bounds access, no race, no runaway loop."</p> }.into_any()
             } else {
                 view! {
-                    <ul>{items.into_iter().map(|(kind, text)| view! { <li class=kind>{text}</li> }).collect_view()}</ul>
+                    <ul>{items.into_iter().map(|(level, text)| {
+                        let class = match level { Level::Error => "error", Level::Note => "warning" };
+                        view! { <li class=class>{text}</li> }
+                    }).collect_view()}</ul>
                 }.into_any()
             }}
         </div>

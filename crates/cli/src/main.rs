@@ -266,9 +266,16 @@ fn report(puzzle: &Puzzle, file: &Path, gpu: &Gpu, results: &[CaseResult], json:
             println!("      heat maps unavailable: {note}");
         }
         if let Some(f) = &r.findings {
-            for o in f.out_of_bounds.iter().filter(|o| !o.write) {
-                let name = puzzle.buffers.get(o.buffer).map(|b| b.name.as_str()).unwrap_or("?");
-                println!("      warning: out-of-bounds read of {name}[{}] by the invocation with {}", o.index, o.invocation.describe());
+            // Every finding but the one the summary already states.
+            let summary = r.outcome.summary();
+            for (level, text) in gpu_puzzles_core::report::finding_items(f) {
+                if text != summary {
+                    let label = match level {
+                        gpu_puzzles_core::report::Level::Error => "also",
+                        gpu_puzzles_core::report::Level::Note => "note",
+                    };
+                    println!("      {label}: {text}");
+                }
             }
         }
     }

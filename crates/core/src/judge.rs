@@ -6,7 +6,7 @@
 
 use crate::format::CompareSpec;
 use crate::model::{Case, Puzzle, Values};
-use crate::trace::Findings;
+use crate::trace::{invocation_counter, Findings};
 use serde::Serialize;
 
 /// Largest number of mismatching elements an outcome lists; the total is
@@ -82,12 +82,15 @@ pub enum Outcome {
         /// What is wrong and what to try.
         message: String,
     },
-    /// The instrumented run found an out-of-bounds write or a write conflict,
-    /// which WebGPU hides (it drops or clamps the access) and other GPU APIs
-    /// turn into corrupted memory.
+    /// The instrumented run found an out-of-bounds access (memcheck) or two
+    /// unordered accesses to one element (racecheck), which WebGPU hides (it
+    /// drops or clamps the access, and one run's order looks fine) and other
+    /// devices and GPU APIs turn into wrong values or corrupted memory.
     MemoryError {
-        /// What happened, naming the invocation and the element, and what to
-        /// try.
+        /// The finding, as data.
+        error: crate::report::MemoryError,
+        /// What happened, naming the invocations, the element and the lines,
+        /// and what to try ([`crate::report`]).
         message: String,
     },
     /// A loop ran past [`crate::trace::LOOP_BUDGET`] iterations in one
@@ -147,7 +150,7 @@ impl Outcome {
                 None => "compile error".into(),
             },
             Outcome::ConfigError { message }
-            | Outcome::MemoryError { message }
+            | Outcome::MemoryError { message, .. }
             | Outcome::RunawayLoop { message, .. }
             | Outcome::OverBudget { message }
             | Outcome::Skipped { message } => message.clone(),
@@ -262,13 +265,13 @@ fn three_figures(x: f64) -> String {
 pub fn budget_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Option<Outcome> {
     let budget = puzzle.budget?;
     if let Some(limit) = budget.global_reads_per_invocation {
-        if let Some((id, c)) = findings.invocations.iter().enumerate().find(|(_, c)| c[0] > limit) {
+        if let Some((id, c)) = findings.invocations.iter().enumerate().find(|(_, c)| c[invocation_counter::GLOBAL_READS as usize] > limit) {
             let inv = crate::trace::invocation(id as u32, &case.config);
             return Some(Outcome::OverBudget {
                 message: format!(
                     "over budget: the invocation with {} read storage buffers {} times, and this puzzle allows {limit} reads per invocation. Every storage read is a trip to device memory; read each input once and keep it in a variable or in workgroup memory.",
                     inv.describe(),
-                    c[0]
+                    c[invocation_counter::GLOBAL_READS as usize]
                 ),
             });
         }
@@ -276,8 +279,8 @@ pub fn budget_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Opti
     if let Some(limit) = budget.global_writes_per_workgroup {
         let mut totals: std::collections::BTreeMap<[u32; 3], u32> = Default::default();
         for (id, c) in findings.invocations.iter().enumerate() {
-            if c[1] > 0 {
-                *totals.entry(crate::trace::invocation(id as u32, &case.config).workgroup_id).or_default() += c[1];
+            if c[invocation_counter::GLOBAL_WRITES as usize] > 0 {
+                *totals.entry(crate::trace::invocation(id as u32, &case.config).workgroup_id).or_default() += c[invocation_counter::GLOBAL_WRITES as usize];
             }
         }
         if let Some((wg, n)) = totals.iter().find(|(_, &n)| n > limit) {
@@ -311,50 +314,15 @@ pub fn lost_counts(puzzle: &Puzzle, case: &Case, actual: &[Values]) -> Option<St
     None
 }
 
-/// The outcome that findings impose on a case, if any: a runaway loop, an
-/// out-of-bounds write or a write conflict fails it, with a message that names
-/// the invocation and the element. Out-of-bounds reads are warnings only.
-pub fn memory_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Option<Outcome> {
-    let name = |b: usize| puzzle.buffers.get(b).map(|b| b.name.as_str()).unwrap_or("?");
-    let len = |b: usize| case.buffers.get(b).map(|c| c.initial.len()).unwrap_or(0);
+/// The outcome that findings impose on a case, if any: a runaway loop, or
+/// the memory error [`crate::report::memory_error`] picks (any out-of-bounds
+/// access, any racecheck hazard), worded by [`crate::report`].
+pub fn memory_outcome(findings: &Findings) -> Option<Outcome> {
     if let Some(l) = &findings.runaway_loop {
-        let at = l.line.map(|n| format!(" at line {n}")).unwrap_or_default();
-        return Some(Outcome::RunawayLoop {
-            line: l.line,
-            message: format!(
-                "the loop{at} ran more than {} times in the invocation with {}, so it was stopped. Check that its condition eventually becomes false (a loop variable that never changes, or that `*=` keeps at 0?).",
-                crate::trace::LOOP_BUDGET,
-                l.invocation.describe()
-            ),
-        });
+        return Some(Outcome::RunawayLoop { line: l.line, message: crate::report::runaway_loop(l.line, &l.invocation) });
     }
-    if let Some(o) = findings.out_of_bounds.iter().find(|o| o.write) {
-        let more = findings.out_of_bounds.iter().filter(|o| o.write).count();
-        let others = if more > 1 { format!(" ({more} out-of-bounds writes recorded)") } else { String::new() };
-        return Some(Outcome::MemoryError {
-            message: format!(
-                "out-of-bounds write: the invocation with {} wrote `{}[{}]`, but `{}` has {} elements{others}. WebGPU silently dropped the write, so the output may still look right; on other GPU APIs it would overwrite other memory. Guard the write with the buffer's length.",
-                o.invocation.describe(),
-                name(o.buffer),
-                o.index,
-                name(o.buffer),
-                len(o.buffer)
-            ),
-        });
-    }
-    if let Some(c) = findings.conflicts.first() {
-        let more = if findings.conflict_total > 1 { format!(" ({} elements are written by more than one invocation)", findings.conflict_total) } else { String::new() };
-        return Some(Outcome::MemoryError {
-            message: format!(
-                "write conflict: `{}[{}]` is written by the invocation with {} and by the one with {}{more}. Which write lands last is up to the GPU, so the result can change from run to run. Let exactly one invocation write each element, or use atomics.",
-                name(c.buffer),
-                c.index,
-                c.first.describe(),
-                c.second.describe()
-            ),
-        });
-    }
-    None
+    let error = crate::report::memory_error(findings)?;
+    Some(Outcome::MemoryError { message: crate::report::memory_error_message(&error), error })
 }
 
 /// Overall result of a run over every case.

@@ -15,6 +15,7 @@ pub mod load;
 pub mod markdown;
 pub mod model;
 pub mod reference;
+pub mod report;
 pub mod share;
 pub mod template;
 pub mod trace;

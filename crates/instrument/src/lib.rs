@@ -2,84 +2,177 @@
 //! the IR so that one dispatch records how its invocations touched memory,
 //! validate, and write WGSL back for the same device to compile.
 //!
-//! Every load, store and atomic on a traced storage buffer (the puzzle's
-//! `@group(0)` buffers) gets, just before it, atomics on a trace buffer
-//! (`@group(0) @binding(TRACE_BINDING)`, layout in
-//! [`gpu_puzzles_core::trace`]): per-element read and write counts, the
-//! smallest and largest writer (two different ones are a write conflict),
-//! per-invocation counts, and a record of any index at or past the end.
-//! Workgroup-memory accesses count per invocation. Every loop without a
-//! barrier in it gets an iteration budget per execution: past it, the loop
-//! breaks and records its id. Loops with barriers are left alone, because a
-//! data-dependent `break` would make their barriers non-uniform.
+//! What the rewritten shader records, in a trace buffer at
+//! `@group(0) @binding(TRACE_BINDING)` (layout in
+//! [`gpu_puzzles_core::trace`]):
+//!
+//! - **memcheck**: every load, store and atomic on a storage buffer or a
+//!   workgroup variable is followed through its access chain (struct
+//!   members, arrays, vectors, matrix columns) to the bytes it touches; an
+//!   index at or past any level's bound is counted per space and kind, and
+//!   the first few are kept with their invocation and line;
+//! - **racecheck**: every non-atomic access to a writable storage buffer or
+//!   to workgroup memory updates a shadow word per 4-byte word with
+//!   `atomicMax` of a key `workgroup | barrier interval | local index`
+//!   ([`gpu_puzzles_core::trace::KeyFormat`]) and looks, with a
+//!   read-modify-write on the same shadow word, for an access by another
+//!   invocation that nothing orders with it: another workgroup of the same
+//!   dispatch, or the same workgroup in the same barrier interval
+//!   (`workgroupBarrier` and `workgroupUniformLoad` end an interval of
+//!   workgroup memory, `storageBarrier` one of storage). Whichever of two
+//!   racing accesses runs second sees the first, so the check does not
+//!   depend on the order the GPU chose. Shadows are per dispatch (entry
+//!   point), since a dispatch boundary orders everything;
+//! - per-element and per-invocation counts for the heat maps;
+//! - a budget on every loop's iterations (a function-local counter, which
+//!   is uniform wherever the loop is, so loops with barriers are guarded
+//!   too without making their barriers non-uniform).
 //!
 //! Architecture invariant: this crate knows nothing of wgpu or the DOM; the
 //! runner compiles and dispatches what it returns.
 
-use gpu_puzzles_core::trace::{TraceLayout, HEADER_WORDS, INVOCATION_WORDS, LOOP_BUDGET, MAX_OOB_RECORDS, OOB_RECORD_WORDS};
+mod access;
+mod builder;
+mod uniformity;
+
+pub use uniformity::{check_barriers, NonUniformBarrier};
+
+use access::{outer_array, resolve, Index, Resolved};
+use builder::Builder;
+use gpu_puzzles_core::trace::{
+    hazard_word as hw, header, invocation_counter as ic, race_array as ra, AccessKind, HazardKind, KeyFormat, Site, SpaceInfo, TraceLayout,
+    TraceMeta, TraceSpec, HAZARD_RECORDS_PER_KIND, INVOCATION_WORDS, LOOP_BUDGET, OOB_RECORDS_PER_KIND, RACE_ARRAYS, SITE_KEY_BITS,
+};
 use gpu_puzzles_core::CaseConfig;
 use naga::{
-    AddressSpace, ArraySize, AtomicFunction, BinaryOperator, Binding, Block, BuiltIn, Expression, Function, FunctionArgument,
-    GlobalVariable, Handle, Literal, ResourceBinding, Scalar, ScalarKind, Span, Statement, StorageAccess, Type, TypeInner,
+    AddressSpace, ArraySize, AtomicFunction, Barrier, BinaryOperator, Binding, Block, BuiltIn, Expression, Function, FunctionArgument,
+    GlobalVariable, Handle, Module, ResourceBinding, Scalar, ScalarKind, Span, Statement, StorageAccess, Type, TypeInner,
 };
 use std::collections::HashMap;
 
 /// The binding of the trace buffer in `@group(0)`; puzzles use lower ones.
 pub const TRACE_BINDING: u32 = 15;
 
+/// Words of one access recorded one by one; a larger access (a whole
+/// workgroup array copied at once) records its first words and says so.
+const MAX_TRACED_WORDS: u32 = 64;
+
 /// An instrumented shader, ready to compile.
 #[derive(Debug, Clone)]
 pub struct Instrumented {
     /// WGSL written back by naga.
     pub wgsl: String,
-    /// Where the counters live.
-    pub layout: TraceLayout,
-    /// Line (in the substituted text, which has the student's lines) of each
-    /// guarded loop, by loop id - 1.
-    pub loop_lines: Vec<usize>,
+    /// What the reader needs to turn the trace into findings.
+    pub meta: TraceMeta,
 }
 
-/// A storage buffer to trace: its binding and element count.
+/// A storage buffer to trace: its binding and length.
 #[derive(Debug, Clone, Copy)]
 pub struct Traced {
     /// `@binding(n)` in `@group(0)`.
     pub binding: u32,
-    /// Elements in the buffer this case.
+    /// 4-byte words in the buffer this case.
     pub len: u32,
 }
 
+/// What to instrument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Add the racecheck (shadow memory for writable buffers and workgroup
+    /// memory). Off when the trace would not fit the device.
+    pub racecheck: bool,
+}
+
 /// Instruments `source` (already substituted) for a dispatch of `config`
-/// over `buffers` (the puzzle's storage buffers in binding order, lengths in
-/// 4-byte elements; a buffer the shader declares as `array<vec4<f32>>` is
-/// traced per `f32`, each vector access touching four).
+/// over `buffers` (the puzzle's storage buffers in binding order). Every
+/// entry point in `entry_points` is instrumented; the runner dispatches
+/// them in order over one trace buffer.
 ///
 /// # Errors
 /// Why the pass cannot handle this shader (it does not parse or validate in
-/// naga, uses a construct the pass does not follow, or has no `main`). The
-/// caller then judges without heat maps.
-///
-/// Every entry point in `entry_points` is instrumented; the runner dispatches
-/// them in order over one trace buffer, so counts add up across dispatches.
-pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_points: &[&str]) -> Result<Instrumented, String> {
+/// naga, has no such entry point, or uses the trace's binding). The caller
+/// then judges without heat maps or memory checks, and says so.
+pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_points: &[&str], options: Options) -> Result<Instrumented, String> {
     let mut module = naga::front::wgsl::parse_str(source).map_err(|e| format!("naga could not parse the shader: {}", e.message()))?;
     naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
         .validate(&module)
         .map_err(|e| format!("naga could not validate the shader: {}", chain(e.as_inner())))?;
-    let layout = TraceLayout::new(&buffers.iter().map(|b| b.len).collect::<Vec<_>>(), config);
-
-    let u32_ty = module.types.insert(Type { name: None, inner: TypeInner::Scalar(U32) }, Span::UNDEFINED);
-    let atomic_ty = module.types.insert(Type { name: None, inner: TypeInner::Atomic(U32) }, Span::UNDEFINED);
-    let trace_ty = module.types.insert(
-        Type { name: None, inner: TypeInner::Array { base: atomic_ty, size: ArraySize::Dynamic, stride: 4 } },
-        Span::UNDEFINED,
-    );
-    let vec3_ty = module.types.insert(
-        Type { name: None, inner: TypeInner::Vector { size: naga::VectorSize::Tri, scalar: U32 } },
-        Span::UNDEFINED,
-    );
     if module.global_variables.iter().any(|(_, g)| g.binding.as_ref().is_some_and(|b| b.group == 0 && b.binding == TRACE_BINDING)) {
         return Err(format!("the shader uses @binding({TRACE_BINDING}), which the instrumentation needs"));
     }
+    let mut layouter = naga::proc::Layouter::default();
+    layouter.update(module.to_ctx()).map_err(|e| format!("naga could not lay out the shader's types: {e}"))?;
+
+    // Spaces: the puzzle's storage buffers in binding order, then the
+    // workgroup variables in declaration order.
+    let mut targets = HashMap::new();
+    let mut global_bytes = HashMap::new();
+    let mut spaces = Vec::new();
+    let mut spec_buffers = Vec::new();
+    let mut unchecked = Vec::new();
+    for (k, b) in buffers.iter().enumerate() {
+        let found = module.global_variables.iter().find(|(_, g)| {
+            matches!(g.space, AddressSpace::Storage { .. }) && g.binding.as_ref().is_some_and(|rb| rb.group == 0 && rb.binding == b.binding)
+        });
+        let bytes = b.len.saturating_mul(4);
+        match found {
+            Some((h, g)) => {
+                let writable = matches!(g.space, AddressSpace::Storage { access } if access.contains(StorageAccess::STORE));
+                let name = g.name.clone().unwrap_or_else(|| format!("binding {}", b.binding));
+                let (name, element_words, elements) = match outer_array(&module, g.ty, bytes) {
+                    Some((_, stride, n, member)) => (member.map(|m| format!("{name}.{m}")).unwrap_or(name), stride / 4, n),
+                    None => (name, 0, b.len),
+                };
+                spaces.push(SpaceInfo { name, workgroup: false, element_words, elements, shadow_base: 0 });
+                spec_buffers.push((b.len, writable && options.racecheck));
+                targets.insert(h, Target::Storage { space: k as u32 });
+                global_bytes.insert(h, bytes);
+            }
+            None => {
+                spaces.push(SpaceInfo { name: format!("binding {}", b.binding), workgroup: false, element_words: 1, elements: b.len, shadow_base: 0 });
+                spec_buffers.push((b.len, false));
+            }
+        }
+    }
+    let mut workgroup_words = 0u32;
+    let mut workgroup_vars = 0u32;
+    for (h, g) in module.global_variables.iter().filter(|(_, g)| g.space == AddressSpace::WorkGroup) {
+        let bytes = layouter[g.ty].size;
+        let (element_words, elements) = match outer_array(&module, g.ty, bytes) {
+            Some((_, stride, n, _)) => (stride / 4, n),
+            None => (0, 0),
+        };
+        let space = spaces.len() as u32;
+        spaces.push(SpaceInfo {
+            name: g.name.clone().unwrap_or_else(|| "workgroup variable".into()),
+            workgroup: true,
+            element_words,
+            elements,
+            shadow_base: workgroup_words,
+        });
+        targets.insert(h, Target::Workgroup { space, shadow_base: workgroup_words });
+        global_bytes.insert(h, bytes);
+        workgroup_words += bytes.div_ceil(4);
+        workgroup_vars += 1;
+    }
+    let spec = TraceSpec {
+        buffers: spec_buffers,
+        workgroup_words: if options.racecheck { workgroup_words } else { 0 },
+        workgroup_vars,
+        dispatches: entry_points.len() as u32,
+    };
+    let layout = TraceLayout::new(&spec, config);
+    if !options.racecheck {
+        unchecked.push("races (the racecheck's shadow memory would not fit this device's buffer limit for this case)".to_string());
+    } else if layout.storage_keys.is_none() {
+        unchecked.push("races in storage buffers (the dispatch has too many invocations to number)".to_string());
+    }
+
+    // Types and globals the rewritten code uses.
+    let u32_ty = module.types.insert(Type { name: None, inner: TypeInner::Scalar(U32) }, Span::UNDEFINED);
+    let atomic_ty = module.types.insert(Type { name: None, inner: TypeInner::Atomic(U32) }, Span::UNDEFINED);
+    let trace_ty = module.types.insert(Type { name: None, inner: TypeInner::Array { base: atomic_ty, size: ArraySize::Dynamic, stride: 4 } }, Span::UNDEFINED);
+    let vec3_ty = module.types.insert(Type { name: None, inner: TypeInner::Vector { size: naga::VectorSize::Tri, scalar: U32 } }, Span::UNDEFINED);
     let trace = module.global_variables.append(
         GlobalVariable {
             name: Some("gp_trace".into()),
@@ -91,41 +184,21 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
         },
         Span::UNDEFINED,
     );
-    let private = |name: &str| GlobalVariable {
-        name: Some(name.into()),
-        space: AddressSpace::Private,
-        binding: None,
-        ty: u32_ty,
-        init: None,
-        memory_decorations: Default::default(),
+    let mut private = |name: &str| {
+        module.global_variables.append(
+            GlobalVariable { name: Some(name.into()), space: AddressSpace::Private, binding: None, ty: u32_ty, init: None, memory_decorations: Default::default() },
+            Span::UNDEFINED,
+        )
     };
-    let inv_var = module.global_variables.append(private("gp_invocation"), Span::UNDEFINED);
-    let counters = ["gp_global_reads", "gp_global_writes", "gp_workgroup_reads", "gp_workgroup_writes"]
-        .map(|name| module.global_variables.append(private(name), Span::UNDEFINED));
-
-    // What each global is: a traced storage buffer (by index) or workgroup memory.
-    let mut targets = HashMap::new();
-    let mut widths = vec![1u32; buffers.len()];
-    for (h, g) in module.global_variables.iter() {
-        match g.space {
-            AddressSpace::Storage { .. } => {
-                if let Some(rb) = &g.binding {
-                    if let Some(k) = buffers.iter().position(|b| rb.group == 0 && b.binding == rb.binding) {
-                        targets.insert(h, Target::Storage(k));
-                        if let TypeInner::Array { stride, .. } = module.types[g.ty].inner {
-                            widths[k] = (stride / 4).clamp(1, 4);
-                        }
-                    }
-                }
-            }
-            AddressSpace::WorkGroup => {
-                targets.insert(h, Target::Workgroup);
-            }
-            _ => {}
-        }
-    }
-    let ctx = Ctx { trace, inv_var, counters, u32_ty, targets, layout: layout.clone(), lens: buffers.iter().map(|b| b.len).collect(), widths };
-    let mut loop_lines = Vec::new();
+    let vars = Vars {
+        invocation: private("gp_invocation"),
+        local: private("gp_local"),
+        workgroup: private("gp_workgroup"),
+        dispatch: private("gp_dispatch"),
+        storage_epoch: private("gp_storage_epoch"),
+        workgroup_epoch: private("gp_workgroup_epoch"),
+        counters: ["gp_global_reads", "gp_global_writes", "gp_workgroup_reads", "gp_workgroup_writes"].map(&mut private),
+    };
 
     let mut eps = Vec::with_capacity(entry_points.len());
     for name in entry_points {
@@ -134,42 +207,40 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
             None => return Err(format!("the shader has no entry point `{name}`")),
         }
     }
-    for (_, f) in module.functions.iter_mut() {
-        rewrite_function(f, &ctx, source, &mut loop_lines)?;
-    }
-    for ep in eps {
-        let f = &mut module.entry_points[ep].function;
-        rewrite_function(f, &ctx, source, &mut loop_lines)?;
-        let (gid_arg, member) = global_invocation_id(f, vec3_ty, &module.types);
-        // gp_invocation = gid.x + gid.y * X + gid.z * X * Y, first thing in main.
-        let x = config.workgroup_size[0] * config.workgroups[0];
-        let y = config.workgroup_size[1] * config.workgroups[1];
-        let mut b = Builder::new(f);
-        let gid = match member {
-            Some(m) => b.emit(Expression::AccessIndex { base: gid_arg, index: m }),
-            None => gid_arg,
-        };
-        let gx = b.emit(Expression::AccessIndex { base: gid, index: 0 });
-        let gy = b.emit(Expression::AccessIndex { base: gid, index: 1 });
-        let gz = b.emit(Expression::AccessIndex { base: gid, index: 2 });
-        let cx = b.lit(x);
-        let cxy = b.lit(x.wrapping_mul(y));
-        let ty = b.emit(Expression::Binary { op: BinaryOperator::Multiply, left: gy, right: cx });
-        let tz = b.emit(Expression::Binary { op: BinaryOperator::Multiply, left: gz, right: cxy });
-        let s1 = b.emit(Expression::Binary { op: BinaryOperator::Add, left: gx, right: ty });
-        let id = b.emit(Expression::Binary { op: BinaryOperator::Add, left: s1, right: tz });
-        let ptr = b.pre(Expression::GlobalVariable(inv_var));
-        b.stmt(Statement::Store { pointer: ptr, value: id });
-        let prelude = b.finish();
+
+    let mut cx = Cx {
+        trace,
+        u32_ty,
+        vars,
+        targets,
+        global_bytes,
+        layout: layout.clone(),
+        source,
+        sites: vec![Site { line: 0, column: 0 }],
+        loop_lines: Vec::new(),
+        unchecked,
+        racecheck: options.racecheck,
+    };
+    let handles: Vec<_> = module.functions.iter().map(|(h, _)| h).collect();
+    for h in handles {
+        let mut f = std::mem::take(&mut module.functions[h]);
         let body = std::mem::take(&mut f.body);
-        let mut new_body = prelude;
+        f.body = cx.rewrite_block(&module, &layouter, &mut f, body);
+        module.functions[h] = f;
+    }
+    for (dispatch, &ep) in eps.iter().enumerate() {
+        let mut f = std::mem::take(&mut module.entry_points[ep].function);
+        let body = std::mem::take(&mut f.body);
+        let body = cx.rewrite_block(&module, &layouter, &mut f, body);
+        let mut new_body = cx.prelude(&mut f, &module.types, vec3_ty, u32_ty, config, dispatch as u32);
         for (s, span) in body.span_into_iter() {
             new_body.push(s, span);
         }
         if !matches!(new_body.last(), Some(Statement::Return { .. })) {
             new_body.push(Statement::Return { value: None }, Span::UNDEFINED);
         }
-        f.body = store_counters_before_returns(f, new_body, &ctx);
+        f.body = cx.store_counters_before_returns(&mut f, new_body);
+        module.entry_points[ep].function = f;
     }
 
     let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
@@ -177,7 +248,15 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
         .map_err(|e| format!("the instrumented shader did not validate ({}); this is a gap in the pass", chain(e.as_inner())))?;
     let wgsl = naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
         .map_err(|e| format!("naga could not write the instrumented shader: {e}"))?;
-    Ok(Instrumented { wgsl, layout, loop_lines })
+    let meta = TraceMeta {
+        layout,
+        spaces,
+        sites: cx.sites,
+        loop_lines: cx.loop_lines,
+        entry_points: entry_points.iter().map(|s| s.to_string()).collect(),
+        unchecked: cx.unchecked,
+    };
+    Ok(Instrumented { wgsl, meta })
 }
 
 /// An error and its sources, joined: naga's top-level messages are vague.
@@ -195,439 +274,654 @@ const U32: Scalar = Scalar { kind: ScalarKind::Uint, width: 4 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Target {
-    Storage(usize),
-    Workgroup,
+    Storage { space: u32 },
+    Workgroup { space: u32, shadow_base: u32 },
 }
 
-struct Ctx {
-    trace: Handle<GlobalVariable>,
-    inv_var: Handle<GlobalVariable>,
-    /// Private per-invocation counters: global reads, global writes,
-    /// workgroup-memory reads, workgroup-memory writes.
+/// The private variables the rewritten code keeps per invocation.
+struct Vars {
+    /// Row-major number over the dispatch.
+    invocation: Handle<GlobalVariable>,
+    /// `local_invocation_index`.
+    local: Handle<GlobalVariable>,
+    /// Linear workgroup number.
+    workgroup: Handle<GlobalVariable>,
+    /// Index of the entry point being dispatched.
+    dispatch: Handle<GlobalVariable>,
+    /// Barrier interval of storage (from 1).
+    storage_epoch: Handle<GlobalVariable>,
+    /// Barrier interval of workgroup memory (from 1).
+    workgroup_epoch: Handle<GlobalVariable>,
+    /// Per-invocation counters, in [`ic`] order.
     counters: [Handle<GlobalVariable>; 4],
+}
+
+/// The pass's state while rewriting.
+struct Cx<'s> {
+    trace: Handle<GlobalVariable>,
     u32_ty: Handle<Type>,
+    vars: Vars,
     targets: HashMap<Handle<GlobalVariable>, Target>,
+    global_bytes: HashMap<Handle<GlobalVariable>, u32>,
     layout: TraceLayout,
-    lens: Vec<u32>,
-    /// Per traced buffer, 4-byte words per array element as the shader
-    /// declares it: 1 for `array<f32>`, 4 for `array<vec4<f32>>`.
-    widths: Vec<u32>,
+    source: &'s str,
+    sites: Vec<Site>,
+    loop_lines: Vec<usize>,
+    unchecked: Vec<String>,
+    racecheck: bool,
 }
 
-/// Finds (or adds) the entry point's `global_invocation_id`: the argument
-/// expression, and the struct member holding it when the argument is a
-/// struct.
-fn global_invocation_id(f: &mut Function, vec3_ty: Handle<Type>, types: &naga::UniqueArena<Type>) -> (Handle<Expression>, Option<u32>) {
-    let is_gid = |b: &Option<Binding>| matches!(b, Some(Binding::BuiltIn(BuiltIn::GlobalInvocationId)));
-    for (i, arg) in f.arguments.iter().enumerate() {
-        if is_gid(&arg.binding) {
-            return (f.expressions.append(Expression::FunctionArgument(i as u32), Span::UNDEFINED), None);
-        }
-        if let TypeInner::Struct { members, .. } = &types[arg.ty].inner {
-            if let Some(m) = members.iter().position(|m| is_gid(&m.binding)) {
-                return (f.expressions.append(Expression::FunctionArgument(i as u32), Span::UNDEFINED), Some(m as u32));
-            }
-        }
-    }
-    f.arguments.push(FunctionArgument {
-        name: Some("gp_global_id".into()),
-        ty: vec3_ty,
-        binding: Some(Binding::BuiltIn(BuiltIn::GlobalInvocationId)),
-    });
-    (f.expressions.append(Expression::FunctionArgument(f.arguments.len() as u32 - 1), Span::UNDEFINED), None)
-}
-
-/// Appends expressions and statements to a function, wrapping emittable
-/// expressions in `Emit` statements as naga requires.
-struct Builder<'f> {
-    f: &'f mut Function,
-    out: Block,
-    pending: Option<usize>,
-}
-
-impl<'f> Builder<'f> {
-    fn new(f: &'f mut Function) -> Self {
-        Self { f, out: Block::new(), pending: None }
-    }
-
-    fn flush(&mut self) {
-        if let Some(start) = self.pending.take() {
-            let range = self.f.expressions.range_from(start);
-            self.out.push(Statement::Emit(range), Span::UNDEFINED);
-        }
-    }
-
-    /// An expression that must be emitted before use.
-    fn emit(&mut self, e: Expression) -> Handle<Expression> {
-        if self.pending.is_none() {
-            self.pending = Some(self.f.expressions.len());
-        }
-        self.f.expressions.append(e, Span::UNDEFINED)
-    }
-
-    /// An expression that is always in scope (literal, global, argument).
-    fn pre(&mut self, e: Expression) -> Handle<Expression> {
-        self.flush();
-        self.f.expressions.append(e, Span::UNDEFINED)
-    }
-
-    fn lit(&mut self, v: u32) -> Handle<Expression> {
-        self.pre(Expression::Literal(Literal::U32(v)))
-    }
-
-    fn stmt(&mut self, s: Statement) {
-        self.flush();
-        self.out.push(s, Span::UNDEFINED);
-    }
-
-    /// The statements built so far, with any pending `Emit`.
-    fn finish(mut self) -> Block {
-        self.flush();
-        self.out
-    }
-
-    fn add(&mut self, left: Handle<Expression>, right: Handle<Expression>) -> Handle<Expression> {
-        self.emit(Expression::Binary { op: BinaryOperator::Add, left, right })
-    }
-
-    fn mul(&mut self, left: Handle<Expression>, right: Handle<Expression>) -> Handle<Expression> {
-        self.emit(Expression::Binary { op: BinaryOperator::Multiply, left, right })
-    }
-
-    /// `atomicOp(&gp_trace[word], value)`.
-    fn atomic(&mut self, trace: Handle<GlobalVariable>, word: Handle<Expression>, fun: AtomicFunction, value: Handle<Expression>) {
-        let base = self.pre(Expression::GlobalVariable(trace));
-        let ptr = self.emit(Expression::Access { base, index: word });
-        self.stmt(Statement::Atomic { pointer: ptr, fun, value, result: None });
-    }
-
-    /// A block built by `f` with a fresh builder on the same function.
-    fn block(&mut self, build: impl FnOnce(&mut Builder)) -> Block {
-        self.flush();
-        let mut inner = Builder { f: &mut *self.f, out: Block::new(), pending: None };
-        build(&mut inner);
-        inner.finish()
-    }
-}
-
-/// An access found in the IR: what it touches and the element index.
-#[derive(Clone, Copy)]
-struct Access {
-    target: Target,
-    index: Option<Index>,
-}
-
-#[derive(Clone, Copy)]
-enum Index {
-    Dynamic(Handle<Expression>),
-    Constant(u32),
-}
-
-/// Follows a pointer expression to a traced global: `g[i]`, `g[i].x`,
-/// `g[i][j]` (element `i`), or `g` itself (workgroup scalars).
-fn resolve(f: &Function, ptr: Handle<Expression>, ctx: &Ctx) -> Option<Access> {
-    let mut cur = ptr;
-    let mut index = None;
-    loop {
-        match f.expressions[cur] {
-            Expression::Access { base, index: i } => {
-                index = Some(Index::Dynamic(i));
-                cur = base;
-            }
-            Expression::AccessIndex { base, index: i } => {
-                index = Some(Index::Constant(i));
-                cur = base;
-            }
-            Expression::GlobalVariable(g) => {
-                let target = *ctx.targets.get(&g)?;
-                return Some(Access { target, index });
-            }
-            _ => return None,
-        }
-    }
-}
-
+/// What one access does, for the racecheck.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+enum RaceSide {
     Read,
     Write,
-    Atomic,
 }
 
-/// Statements recording one access, built before the access itself.
-fn record(b: &mut Builder, ctx: &Ctx, access: Access, kind: Kind) {
-    let (read_slot, write_slot) = match access.target {
-        Target::Storage(_) => (0, 1),
-        Target::Workgroup => (2, 3),
-    };
-    let slots: &[usize] = match kind {
-        Kind::Read => &[read_slot],
-        Kind::Write => &[write_slot],
-        Kind::Atomic => &[read_slot, write_slot],
-    };
-    for &s in slots {
-        // counter += 1, in a private variable: no atomics.
-        let ptr = b.pre(Expression::GlobalVariable(ctx.counters[s]));
-        let v = b.emit(Expression::Load { pointer: ptr });
-        let one = b.lit(1);
-        let v1 = b.add(v, one);
-        b.stmt(Statement::Store { pointer: ptr, value: v1 });
-    }
-    let Target::Storage(buf) = access.target else { return };
-    let inv_ptr = b.pre(Expression::GlobalVariable(ctx.inv_var));
-    let inv = b.emit(Expression::Load { pointer: inv_ptr });
-    let Some(index) = access.index else { return };
-    let idx = match index {
-        Index::Constant(i) => b.lit(i),
-        // Indices may be i32: as u32 a negative one is huge, so out of bounds.
-        Index::Dynamic(h) => b.emit(Expression::As { expr: h, kind: ScalarKind::Uint, convert: Some(4) }),
-    };
-    let width = ctx.widths[buf];
-    let len = b.lit(ctx.lens[buf] / width);
-    let in_bounds = b.emit(Expression::Binary { op: BinaryOperator::Less, left: idx, right: len });
-    let accept = b.block(|b| {
-        let counters: &[(u64, AtomicFunction)] = match kind {
-            Kind::Read => &[(0, AtomicFunction::Add)],
-            Kind::Write => &[(1, AtomicFunction::Add), (2, AtomicFunction::Max), (3, AtomicFunction::Max)],
-            Kind::Atomic => &[(0, AtomicFunction::Add), (1, AtomicFunction::Add)],
-        };
-        let first = if width == 1 {
-            idx
-        } else {
-            let w = b.lit(width);
-            b.mul(idx, w)
-        };
-        // A vector element covers `width` words: record each of them.
-        for lane in 0..width {
-            for &(which, fun) in counters {
-                let base = b.lit(ctx.layout.element_word(buf, which, 0) as u32 + lane);
-                let w = b.add(base, first);
-                let value = match which {
-                    0 | 1 => b.lit(1),
-                    // The smallest writer as u32::MAX - id, so zeroed words work.
-                    2 => {
-                        let max = b.lit(u32::MAX);
-                        b.emit(Expression::Binary { op: BinaryOperator::Subtract, left: max, right: inv })
-                    }
-                    _ => inv,
-                };
-                b.atomic(ctx.trace, w, fun, value);
-            }
+impl Cx<'_> {
+    fn site(&mut self, span: Span) -> u32 {
+        if !span.is_defined() {
+            return 0;
         }
-    });
-    let reject = b.block(|b| {
-        // slot = atomicAdd(&gp_trace[0], 1); if slot < MAX { record it }.
-        let base = b.pre(Expression::GlobalVariable(ctx.trace));
-        let zero = b.lit(0);
-        let counter = b.emit(Expression::Access { base, index: zero });
-        b.flush();
-        let one = b.lit(1);
-        let slot = b.f.expressions.append(Expression::AtomicResult { ty: ctx.u32_ty, comparison: false }, Span::UNDEFINED);
-        b.out.push(Statement::Atomic { pointer: counter, fun: AtomicFunction::Add, value: one, result: Some(slot) }, Span::UNDEFINED);
-        let max = b.lit(MAX_OOB_RECORDS as u32);
-        let room = b.emit(Expression::Binary { op: BinaryOperator::Less, left: slot, right: max });
-        let store = b.block(|b| {
-            let rec_words = b.lit(OOB_RECORD_WORDS as u32);
-            let header = b.lit(HEADER_WORDS as u32);
-            let scaled = b.mul(slot, rec_words);
-            let at = b.add(header, scaled);
-            let buf_v = b.lit(buf as u32);
-            let write_v = b.lit(u32::from(kind != Kind::Read));
-            for (k, value) in [buf_v, idx, inv, write_v].into_iter().enumerate() {
-                let off = b.lit(k as u32);
-                let w = b.add(at, off);
-                // The slot is this invocation's alone and starts at 0, so max stores.
-                b.atomic(ctx.trace, w, AtomicFunction::Max, value);
-            }
-        });
-        b.stmt(Statement::If { condition: room, accept: store, reject: Block::new() });
-    });
-    b.stmt(Statement::If { condition: in_bounds, accept, reject });
-}
+        let loc = span.location(self.source);
+        self.sites.push(Site { line: loc.line_number as usize, column: loc.line_position as usize });
+        (self.sites.len() - 1) as u32
+    }
 
-fn rewrite_function(f: &mut Function, ctx: &Ctx, source: &str, loop_lines: &mut Vec<usize>) -> Result<(), String> {
-    let body = std::mem::take(&mut f.body);
-    f.body = rewrite_block(f, body, ctx, source, loop_lines)?;
-    Ok(())
-}
-
-fn contains_barrier(block: &Block) -> bool {
-    block.iter().any(|s| match s {
-        Statement::ControlBarrier(_) | Statement::MemoryBarrier(_) | Statement::WorkGroupUniformLoad { .. } => true,
-        Statement::Block(b) => contains_barrier(b),
-        Statement::If { accept, reject, .. } => contains_barrier(accept) || contains_barrier(reject),
-        Statement::Switch { cases, .. } => cases.iter().any(|c| contains_barrier(&c.body)),
-        Statement::Loop { body, continuing, .. } => contains_barrier(body) || contains_barrier(continuing),
-        Statement::Call { .. } => true, // a callee may hold a barrier: do not guard
-        _ => false,
-    })
-}
-
-fn rewrite_block(f: &mut Function, block: Block, ctx: &Ctx, source: &str, loop_lines: &mut Vec<usize>) -> Result<Block, String> {
-    let mut out = Block::with_capacity(block.len());
-    for (stmt, span) in block.span_into_iter() {
-        match stmt {
-            Statement::Emit(range) => {
-                // Split the range before each traced load, recording it.
-                let mut pending: Vec<Handle<Expression>> = Vec::new();
-                for h in range.clone() {
-                    let access = match f.expressions[h] {
-                        Expression::Load { pointer } => resolve(f, pointer, ctx),
-                        _ => None,
-                    };
-                    if let Some(access) = access {
-                        if let (Some(&first), Some(&last)) = (pending.first(), pending.last()) {
-                            out.push(Statement::Emit(naga::Range::new_from_bounds(first, last)), span);
+    fn rewrite_block(&mut self, module: &Module, layouter: &naga::proc::Layouter, f: &mut Function, block: Block) -> Block {
+        let mut out = Block::with_capacity(block.len());
+        for (stmt, span) in block.span_into_iter() {
+            match stmt {
+                Statement::Emit(range) => {
+                    // Split the range before each traced load, recording it.
+                    let mut pending: Vec<Handle<Expression>> = Vec::new();
+                    for h in range.clone() {
+                        let access = match f.expressions[h] {
+                            Expression::Load { pointer } => self.resolve(module, layouter, f, pointer),
+                            _ => None,
+                        };
+                        if let Some((res, target)) = access {
+                            if let (Some(&first), Some(&last)) = (pending.first(), pending.last()) {
+                                out.push(Statement::Emit(naga::Range::new_from_bounds(first, last)), span);
+                            }
+                            pending.clear();
+                            let site = self.site(f.expressions.get_span(h));
+                            let kind = if res.atomic { AccessKind::Atomic } else { AccessKind::Read };
+                            let mut b = Builder::new(f);
+                            self.record(&mut b, &res, target, kind, site);
+                            out.extend_block(b.finish());
                         }
-                        pending.clear();
+                        pending.push(h);
+                    }
+                    if let (Some(&first), Some(&last)) = (pending.first(), pending.last()) {
+                        out.push(Statement::Emit(naga::Range::new_from_bounds(first, last)), span);
+                    }
+                }
+                Statement::Store { pointer, value } => {
+                    if let Some((res, target)) = self.resolve(module, layouter, f, pointer) {
+                        let site = self.site(span);
+                        let kind = if res.atomic { AccessKind::Atomic } else { AccessKind::Write };
                         let mut b = Builder::new(f);
-                        record(&mut b, ctx, access, Kind::Read);
+                        self.record(&mut b, &res, target, kind, site);
                         out.extend_block(b.finish());
                     }
-                    pending.push(h);
+                    out.push(Statement::Store { pointer, value }, span);
                 }
-                if let (Some(&first), Some(&last)) = (pending.first(), pending.last()) {
-                    out.push(Statement::Emit(naga::Range::new_from_bounds(first, last)), span);
+                Statement::Atomic { pointer, fun, value, result } => {
+                    if let Some((res, target)) = self.resolve(module, layouter, f, pointer) {
+                        let site = self.site(span);
+                        let mut b = Builder::new(f);
+                        self.record(&mut b, &res, target, AccessKind::Atomic, site);
+                        out.extend_block(b.finish());
+                    }
+                    out.push(Statement::Atomic { pointer, fun, value, result }, span);
                 }
-            }
-            Statement::Store { pointer, value } => {
-                if let Some(access) = resolve(f, pointer, ctx) {
+                Statement::WorkGroupUniformLoad { pointer, result } => {
+                    // A barrier, the load in an interval of its own, a barrier.
                     let mut b = Builder::new(f);
-                    record(&mut b, ctx, access, Kind::Write);
+                    self.next_epoch(&mut b, true);
+                    if let Some((res, target)) = self.resolve(module, layouter, b.f, pointer) {
+                        let site = self.site(span);
+                        self.record(&mut b, &res, target, AccessKind::Read, site);
+                    }
+                    out.extend_block(b.finish());
+                    out.push(Statement::WorkGroupUniformLoad { pointer, result }, span);
+                    let mut b = Builder::new(f);
+                    self.next_epoch(&mut b, true);
                     out.extend_block(b.finish());
                 }
-                out.push(Statement::Store { pointer, value }, span);
-            }
-            Statement::Atomic { pointer, fun, value, result } => {
-                if let Some(access) = resolve(f, pointer, ctx) {
+                Statement::ControlBarrier(barrier) => {
+                    out.push(Statement::ControlBarrier(barrier), span);
                     let mut b = Builder::new(f);
-                    record(&mut b, ctx, access, Kind::Atomic);
+                    if barrier.contains(Barrier::WORK_GROUP) {
+                        self.next_epoch(&mut b, true);
+                    }
+                    if barrier.contains(Barrier::STORAGE) {
+                        self.next_epoch(&mut b, false);
+                    }
                     out.extend_block(b.finish());
                 }
-                out.push(Statement::Atomic { pointer, fun, value, result }, span);
-            }
-            Statement::Block(b) => out.push(Statement::Block(rewrite_block(f, b, ctx, source, loop_lines)?), span),
-            Statement::If { condition, accept, reject } => {
-                let accept = rewrite_block(f, accept, ctx, source, loop_lines)?;
-                let reject = rewrite_block(f, reject, ctx, source, loop_lines)?;
-                out.push(Statement::If { condition, accept, reject }, span);
-            }
-            Statement::Switch { selector, cases } => {
-                let mut new_cases = Vec::with_capacity(cases.len());
-                for mut c in cases {
-                    c.body = rewrite_block(f, c.body, ctx, source, loop_lines)?;
-                    new_cases.push(c);
+                Statement::Block(inner) => out.push(Statement::Block(self.rewrite_block(module, layouter, f, inner)), span),
+                Statement::If { condition, accept, reject } => {
+                    let accept = self.rewrite_block(module, layouter, f, accept);
+                    let reject = self.rewrite_block(module, layouter, f, reject);
+                    out.push(Statement::If { condition, accept, reject }, span);
                 }
-                out.push(Statement::Switch { selector, cases: new_cases }, span);
-            }
-            Statement::Loop { body, continuing, break_if } => {
-                let guard = !contains_barrier(&body) && !contains_barrier(&continuing);
-                let body = rewrite_block(f, body, ctx, source, loop_lines)?;
-                let continuing = rewrite_block(f, continuing, ctx, source, loop_lines)?;
-                let body = if guard {
-                    loop_lines.push(span.location(source).line_number as usize);
-                    let id = loop_lines.len() as u32;
-                    // A counter per loop, zeroed each time the loop starts.
-                    let counter = f.local_variables.append(
-                        naga::LocalVariable { name: Some(format!("gp_loop{id}")), ty: ctx.u32_ty, init: None },
-                        Span::UNDEFINED,
-                    );
+                Statement::Switch { selector, cases } => {
+                    let cases = cases
+                        .into_iter()
+                        .map(|mut c| {
+                            c.body = self.rewrite_block(module, layouter, f, c.body);
+                            c
+                        })
+                        .collect();
+                    out.push(Statement::Switch { selector, cases }, span);
+                }
+                Statement::Loop { body, continuing, break_if } => {
+                    let body = self.rewrite_block(module, layouter, f, body);
+                    let continuing = self.rewrite_block(module, layouter, f, continuing);
+                    self.loop_lines.push(span.location(self.source).line_number as usize);
+                    let id = self.loop_lines.len() as u32;
+                    // A counter per loop, zeroed each time the loop starts. It
+                    // is uniform wherever the loop is, so the guard's `break`
+                    // keeps every barrier in the loop uniform.
+                    let counter = f.local_variables.append(naga::LocalVariable { name: Some(format!("gp_loop{id}")), ty: self.u32_ty, init: None }, Span::UNDEFINED);
                     let mut b = Builder::new(f);
                     let ptr = b.pre(Expression::LocalVariable(counter));
                     let zero = b.lit(0);
                     b.stmt(Statement::Store { pointer: ptr, value: zero });
                     out.extend_block(b.finish());
                     let mut b = Builder::new(f);
-                    loop_guard(&mut b, ctx, id, ptr);
+                    self.loop_guard(&mut b, id, ptr);
                     let mut guarded = b.finish();
                     guarded.extend_block(body);
-                    guarded
-                } else {
-                    body
-                };
-                out.push(Statement::Loop { body, continuing, break_if }, span);
-            }
-            other => out.push(other, span),
-        }
-    }
-    Ok(out)
-}
-
-/// Before every `return` of the entry point, stores the private counters
-/// into the invocation's words of the trace.
-fn store_counters_before_returns(f: &mut Function, block: Block, ctx: &Ctx) -> Block {
-    let mut out = Block::with_capacity(block.len());
-    for (stmt, span) in block.span_into_iter() {
-        match stmt {
-            Statement::Return { value } => {
-                let mut b = Builder::new(f);
-                let inv_ptr = b.pre(Expression::GlobalVariable(ctx.inv_var));
-                let inv = b.emit(Expression::Load { pointer: inv_ptr });
-                let four = b.lit(INVOCATION_WORDS as u32);
-                let base = b.lit(ctx.layout.invocation_base as u32);
-                let scaled = b.mul(inv, four);
-                let first = b.add(base, scaled);
-                for (k, &var) in ctx.counters.iter().enumerate() {
-                    let ptr = b.pre(Expression::GlobalVariable(var));
-                    let v = b.emit(Expression::Load { pointer: ptr });
-                    let off = b.lit(k as u32);
-                    let w = b.add(first, off);
-                    let trace = b.pre(Expression::GlobalVariable(ctx.trace));
-                    let target = b.emit(Expression::Access { base: trace, index: w });
-                    // Added, not stored: a puzzle with several entry points
-                    // dispatches them over one trace, and counts add up.
-                    b.stmt(Statement::Atomic { pointer: target, fun: AtomicFunction::Add, value: v, result: None });
+                    out.push(Statement::Loop { body: guarded, continuing, break_if }, span);
                 }
-                out.extend_block(b.finish());
-                out.push(Statement::Return { value }, span);
+                other => out.push(other, span),
             }
-            Statement::Block(inner) => out.push(Statement::Block(store_counters_before_returns(f, inner, ctx)), span),
-            Statement::If { condition, accept, reject } => {
-                let accept = store_counters_before_returns(f, accept, ctx);
-                let reject = store_counters_before_returns(f, reject, ctx);
-                out.push(Statement::If { condition, accept, reject }, span);
+        }
+        out
+    }
+
+    fn resolve(&self, module: &Module, layouter: &naga::proc::Layouter, f: &Function, pointer: Handle<Expression>) -> Option<(Resolved, Target)> {
+        let res = resolve(module, layouter, f, pointer, &|g| self.global_bytes.get(&g).copied())?;
+        let target = *self.targets.get(&res.global)?;
+        Some((res, target))
+    }
+
+    /// Statements recording one access, built before the access itself.
+    fn record(&mut self, b: &mut Builder, res: &Resolved, target: Target, kind: AccessKind, site: u32) {
+        let (read_slot, write_slot) = match target {
+            Target::Storage { .. } => (ic::GLOBAL_READS, ic::GLOBAL_WRITES),
+            Target::Workgroup { .. } => (ic::WORKGROUP_READS, ic::WORKGROUP_WRITES),
+        };
+        let slots: &[u64] = match kind {
+            AccessKind::Read => &[read_slot],
+            AccessKind::Write => &[write_slot],
+            AccessKind::Atomic => &[read_slot, write_slot],
+        };
+        for &s in slots {
+            // counter += 1, in a private variable: no atomics.
+            let v = b.load_global(self.vars.counters[s as usize]);
+            let v1 = b.add_const(v, 1);
+            b.store_global(self.vars.counters[s as usize], v1);
+        }
+
+        // Bounds of every level, and the byte offset.
+        let mut in_bounds = None;
+        let mut offset = None;
+        let mut outer = None;
+        for level in &res.levels {
+            let idx = match level.index {
+                Index::Constant(c) => b.lit(c),
+                // Indices may be i32: as u32 a negative one is huge, so out of bounds.
+                Index::Dynamic(h) => b.emit(Expression::As { expr: h, kind: ScalarKind::Uint, convert: Some(4) }),
+            };
+            outer.get_or_insert(idx);
+            let bound = b.lit(level.bound);
+            let ok = b.bin(BinaryOperator::Less, idx, bound);
+            in_bounds = Some(match in_bounds {
+                Some(prev) => b.bin(BinaryOperator::LogicalAnd, prev, ok),
+                None => ok,
+            });
+            let stride = b.lit(level.stride);
+            let term = b.mul(idx, stride);
+            offset = Some(match offset {
+                Some(prev) => b.add(prev, term),
+                None => term,
+            });
+        }
+        let space = match target {
+            Target::Storage { space } | Target::Workgroup { space, .. } => space,
+        };
+        let words = res.size.div_ceil(4);
+        if words > MAX_TRACED_WORDS {
+            let line = self.sites.get(site as usize).map(|s| s.line).unwrap_or(0);
+            self.unchecked.push(format!("all but the first {MAX_TRACED_WORDS} words of the {words}-word access at line {line}"));
+        }
+        let accept = |cx: &mut Self, b: &mut Builder| {
+            let bytes = match offset {
+                Some(o) => b.add_const(o, res.offset as u64),
+                None => b.lit(res.offset),
+            };
+            let two = b.lit(2);
+            let first = b.bin(BinaryOperator::ShiftRight, bytes, two);
+            cx.record_words(b, target, kind, first, words.min(MAX_TRACED_WORDS), site);
+        };
+        match in_bounds {
+            None => accept(self, b),
+            Some(cond) => {
+                let outer = outer.expect("levels exist");
+                let accept_block = b.block(|b| accept(self, b));
+                let reject_block = b.block(|b| self.record_oob(b, space, kind, outer, site));
+                b.stmt(Statement::If { condition: cond, accept: accept_block, reject: reject_block });
             }
-            Statement::Switch { selector, cases } => {
-                let cases = cases
-                    .into_iter()
-                    .map(|mut c| {
-                        c.body = store_counters_before_returns(f, c.body, ctx);
-                        c
-                    })
-                    .collect();
-                out.push(Statement::Switch { selector, cases }, span);
-            }
-            Statement::Loop { body, continuing, break_if } => {
-                let body = store_counters_before_returns(f, body, ctx);
-                out.push(Statement::Loop { body, continuing, break_if }, span);
-            }
-            other => out.push(other, span),
         }
     }
-    out
+
+    /// Heat-map counts and the racecheck for `count` words from `first`.
+    fn record_words(&mut self, b: &mut Builder, target: Target, kind: AccessKind, first: Handle<Expression>, count: u32, site: u32) {
+        let side = match kind {
+            AccessKind::Read => Some(RaceSide::Read),
+            AccessKind::Write => Some(RaceSide::Write),
+            AccessKind::Atomic => None, // atomics are exempt from the racecheck
+        };
+        match target {
+            Target::Storage { space } => {
+                let k = space as usize;
+                let race = self.layout.race_base[k].filter(|_| side.is_some());
+                let key = race.map(|_| self.key(b, false));
+                let region = race.map(|base| {
+                    let d = b.load_global(self.vars.dispatch);
+                    let stride = b.lit(self.layout.race_dispatch_stride as u32);
+                    let off = b.mul(d, stride);
+                    b.add_const(off, base)
+                });
+                for lane in 0..count {
+                    let w = b.add_const(first, lane as u64);
+                    let counters: &[(u64, AtomicFunction)] = match kind {
+                        AccessKind::Read => &[(0, AtomicFunction::Add)],
+                        AccessKind::Write => &[(1, AtomicFunction::Add), (2, AtomicFunction::Max)],
+                        AccessKind::Atomic => &[(0, AtomicFunction::Add), (1, AtomicFunction::Add)],
+                    };
+                    for &(which, fun) in counters {
+                        let at = b.add_const(w, self.layout.element_word(k, which, 0));
+                        let value = if which == 2 {
+                            let inv = b.load_global(self.vars.invocation);
+                            b.add_const(inv, 1)
+                        } else {
+                            b.lit(1)
+                        };
+                        b.atomic(self.trace, at, fun, value);
+                    }
+                    if let (Some(region), Some(key), Some(side), Some(format)) = (region, key, side, self.layout.storage_keys) {
+                        let n = self.layout.lens[k];
+                        self.race(b, region, n, w, key, format, side, space, site);
+                    }
+                }
+            }
+            Target::Workgroup { space, shadow_base } => {
+                let (Some(side), true) = (side, self.racecheck && self.layout.workgroup_words > 0) else { return };
+                let key = self.key(b, true);
+                let wg = b.load_global(self.vars.workgroup);
+                let per_wg = b.lit((RACE_ARRAYS * self.layout.workgroup_words) as u32);
+                let wg_off = b.mul(wg, per_wg);
+                let d = b.load_global(self.vars.dispatch);
+                let stride = b.lit(self.layout.workgroup_dispatch_stride as u32);
+                let d_off = b.mul(d, stride);
+                let sum = b.add(wg_off, d_off);
+                let region = b.add_const(sum, self.layout.workgroup_race_base);
+                let first = b.add_const(first, shadow_base as u64);
+                for lane in 0..count {
+                    let w = b.add_const(first, lane as u64);
+                    let n = self.layout.workgroup_words as u32;
+                    self.race(b, region, n, w, key, self.layout.workgroup_keys, side, space, site);
+                }
+            }
+        }
+    }
+
+    /// This access's key: `workgroup | epoch | local` for storage, `epoch |
+    /// local` for workgroup memory.
+    fn key(&self, b: &mut Builder, workgroup_memory: bool) -> Handle<Expression> {
+        let format = if workgroup_memory { self.layout.workgroup_keys } else { self.layout.storage_keys.expect("storage keys") };
+        let epoch_var = if workgroup_memory { self.vars.workgroup_epoch } else { self.vars.storage_epoch };
+        let local = b.load_global(self.vars.local);
+        let epoch = b.load_global(epoch_var);
+        let lb = b.lit(format.local_bits);
+        let e = b.bin(BinaryOperator::ShiftLeft, epoch, lb);
+        let mut key = b.bin(BinaryOperator::InclusiveOr, e, local);
+        if format.workgroup_bits > 0 {
+            let wg = b.load_global(self.vars.workgroup);
+            let shift = b.lit(format.epoch_bits + format.local_bits);
+            let w = b.bin(BinaryOperator::ShiftLeft, wg, shift);
+            key = b.bin(BinaryOperator::InclusiveOr, w, key);
+        }
+        key
+    }
+
+    /// `a` and `key` can race: different workgroups, or one interval and
+    /// different invocations.
+    fn unordered(&self, b: &mut Builder, a: Handle<Expression>, key: Handle<Expression>, format: KeyFormat) -> Handle<Expression> {
+        let lb = b.lit(format.local_bits);
+        let ah = b.bin(BinaryOperator::ShiftRight, a, lb);
+        let kh = b.bin(BinaryOperator::ShiftRight, key, lb);
+        let same_interval = b.bin(BinaryOperator::Equal, ah, kh);
+        let other = b.bin(BinaryOperator::NotEqual, a, key);
+        let within = b.bin(BinaryOperator::LogicalAnd, same_interval, other);
+        if format.workgroup_bits == 0 {
+            return within;
+        }
+        let shift = b.lit(format.epoch_bits + format.local_bits);
+        let aw = b.bin(BinaryOperator::ShiftRight, a, shift);
+        let kw = b.bin(BinaryOperator::ShiftRight, key, shift);
+        let across = b.bin(BinaryOperator::NotEqual, aw, kw);
+        b.bin(BinaryOperator::LogicalOr, across, within)
+    }
+
+    /// The racecheck of one word `w` of a shadowed region of `n` words per
+    /// array starting at word `region` of the trace.
+    #[allow(clippy::too_many_arguments)]
+    fn race(&mut self, b: &mut Builder, region: Handle<Expression>, n: u32, w: Handle<Expression>, key: Handle<Expression>, format: KeyFormat, side: RaceSide, space: u32, site: u32) {
+        let at = |b: &mut Builder, array: u64| {
+            let base = b.add_const(region, array * n as u64);
+            b.add(base, w)
+        };
+        let zero = b.lit(0);
+        let site_word = {
+            let s = b.lit(site << SITE_KEY_BITS);
+            let mask = b.lit((1 << SITE_KEY_BITS) - 1);
+            let low = b.bin(BinaryOperator::And, key, mask);
+            b.bin(BinaryOperator::InclusiveOr, s, low)
+        };
+        match side {
+            RaceSide::Read => {
+                let hi = at(b, ra::READER_HIGH);
+                b.atomic(self.trace, hi, AtomicFunction::Max, key);
+                let lo = at(b, ra::READER_LOW);
+                let low_mask = b.lit(format.low(0));
+                let low_key = b.bin(BinaryOperator::ExclusiveOr, key, low_mask);
+                b.atomic(self.trace, lo, AtomicFunction::Max, low_key);
+                // A read-modify-write, so that it is ordered with the writers'.
+                let wr_at = at(b, ra::WRITER);
+                let writer = b.atomic_result(self.trace, wr_at, AtomicFunction::InclusiveOr, zero, self.u32_ty);
+                let some = b.bin(BinaryOperator::NotEqual, writer, zero);
+                let racing = self.unordered(b, writer, key, format);
+                let cond = b.bin(BinaryOperator::LogicalAnd, some, racing);
+                b.if_(cond, |b| {
+                    let ws = at(b, ra::WRITE_SITE);
+                    let other_site = b.atomic_load(self.trace, ws);
+                    self.record_hazard(b, HazardKind::ReadAfterWrite, space, w, key, writer, site, other_site);
+                });
+                let rs = at(b, ra::READ_SITE);
+                b.atomic_store(self.trace, rs, site_word);
+            }
+            RaceSide::Write => {
+                let wr_at = at(b, ra::WRITER);
+                let old = b.atomic_result(self.trace, wr_at, AtomicFunction::Max, key, self.u32_ty);
+                let some = b.bin(BinaryOperator::NotEqual, old, zero);
+                let racing = self.unordered(b, old, key, format);
+                let cond = b.bin(BinaryOperator::LogicalAnd, some, racing);
+                b.if_else(
+                    cond,
+                    |b| {
+                        let ws = at(b, ra::WRITE_SITE);
+                        let other_site = b.atomic_load(self.trace, ws);
+                        self.record_hazard(b, HazardKind::WriteAfterWrite, space, w, key, old, site, other_site);
+                    },
+                    |b| {
+                        let hi_at = at(b, ra::READER_HIGH);
+                        let hi = b.atomic_result(self.trace, hi_at, AtomicFunction::InclusiveOr, zero, self.u32_ty);
+                        let some = b.bin(BinaryOperator::NotEqual, hi, zero);
+                        let racing = self.unordered(b, hi, key, format);
+                        let cond = b.bin(BinaryOperator::LogicalAnd, some, racing);
+                        b.if_else(
+                            cond,
+                            |b| {
+                                let rs = at(b, ra::READ_SITE);
+                                let other_site = b.atomic_load(self.trace, rs);
+                                self.record_hazard(b, HazardKind::WriteAfterRead, space, w, key, hi, site, other_site);
+                            },
+                            |b| {
+                                let lo_at = at(b, ra::READER_LOW);
+                                let lo = b.atomic_result(self.trace, lo_at, AtomicFunction::InclusiveOr, zero, self.u32_ty);
+                                let some = b.bin(BinaryOperator::NotEqual, lo, zero);
+                                let low_mask = b.lit(format.low(0));
+                                let reader = b.bin(BinaryOperator::ExclusiveOr, lo, low_mask);
+                                let racing = self.unordered(b, reader, key, format);
+                                let cond = b.bin(BinaryOperator::LogicalAnd, some, racing);
+                                b.if_(cond, |b| {
+                                    let rs = at(b, ra::READ_SITE);
+                                    let other_site = b.atomic_load(self.trace, rs);
+                                    self.record_hazard(b, HazardKind::WriteAfterRead, space, w, key, reader, site, other_site);
+                                });
+                            },
+                        );
+                    },
+                );
+                let ws = at(b, ra::WRITE_SITE);
+                b.atomic_store(self.trace, ws, site_word);
+            }
+        }
+    }
+
+    /// Counts a hazard and, while its kind has room, records it.
+    #[allow(clippy::too_many_arguments)]
+    fn record_hazard(
+        &self,
+        b: &mut Builder,
+        kind: HazardKind,
+        space: u32,
+        word: Handle<Expression>,
+        key: Handle<Expression>,
+        other: Handle<Expression>,
+        site: u32,
+        other_site: Handle<Expression>,
+    ) {
+        let counter = b.lit((header::HAZARD_COUNTS + kind as u64) as u32);
+        let one = b.lit(1);
+        let slot = b.atomic_result(self.trace, counter, AtomicFunction::Add, one, self.u32_ty);
+        let max = b.lit(HAZARD_RECORDS_PER_KIND as u32);
+        let room = b.bin(BinaryOperator::Less, slot, max);
+        b.if_(room, |b| {
+            let words = b.lit(gpu_puzzles_core::trace::HAZARD_RECORD_WORDS as u32);
+            let scaled = b.mul(slot, words);
+            let at = b.add_const(scaled, self.layout.hazard_record_word(kind, 0));
+            let space = b.lit(space);
+            let site = b.lit(site);
+            let dispatch = b.load_global(self.vars.dispatch);
+            let workgroup = b.load_global(self.vars.workgroup);
+            for (offset, value) in [
+                (hw::SPACE, space),
+                (hw::WORD, word),
+                (hw::KEY, key),
+                (hw::OTHER_KEY, other),
+                (hw::SITE, site),
+                (hw::OTHER_SITE, other_site),
+                (hw::DISPATCH, dispatch),
+                (hw::WORKGROUP, workgroup),
+            ] {
+                let w = b.add_const(at, offset);
+                b.atomic_store(self.trace, w, value);
+            }
+        });
+    }
+
+    /// Counts an out-of-bounds access and, while its kind has room,
+    /// records it.
+    fn record_oob(&self, b: &mut Builder, space: u32, kind: AccessKind, index: Handle<Expression>, site: u32) {
+        let one = b.lit(1);
+        let total = b.lit(self.layout.oob_total_word(space as u64, kind) as u32);
+        b.atomic(self.trace, total, AtomicFunction::Add, one);
+        let slots = b.lit((header::OOB_SLOTS + kind as u64) as u32);
+        let slot = b.atomic_result(self.trace, slots, AtomicFunction::Add, one, self.u32_ty);
+        let max = b.lit(OOB_RECORDS_PER_KIND as u32);
+        let room = b.bin(BinaryOperator::Less, slot, max);
+        b.if_(room, |b| {
+            let words = b.lit(gpu_puzzles_core::trace::OOB_RECORD_WORDS as u32);
+            let scaled = b.mul(slot, words);
+            let at = b.add_const(scaled, self.layout.oob_record_word(kind, 0));
+            let space = b.lit(space);
+            let inv = b.load_global(self.vars.invocation);
+            let site = b.lit(site);
+            for (offset, value) in [space, index, inv, site].into_iter().enumerate() {
+                let w = b.add_const(at, offset as u64);
+                b.atomic_store(self.trace, w, value);
+            }
+        });
+    }
+
+    /// After a barrier: the next interval of workgroup memory (or storage).
+    fn next_epoch(&self, b: &mut Builder, workgroup_memory: bool) {
+        let (var, max) = if workgroup_memory {
+            (self.vars.workgroup_epoch, self.layout.workgroup_keys.max_epoch())
+        } else {
+            match self.layout.storage_keys {
+                Some(f) => (self.vars.storage_epoch, f.max_epoch()),
+                None => return,
+            }
+        };
+        let e = b.load_global(var);
+        let limit = b.lit(max);
+        let room = b.bin(BinaryOperator::Less, e, limit);
+        b.if_else(
+            room,
+            |b| {
+                let e1 = b.add_const(e, 1);
+                b.store_global(var, e1);
+            },
+            |b| {
+                let w = b.lit(header::EPOCH_OVERFLOW as u32);
+                let one = b.lit(1);
+                b.atomic(self.trace, w, AtomicFunction::Max, one);
+            },
+        );
+    }
+
+    /// `counter += 1; if counter > BUDGET { record; break; }`
+    fn loop_guard(&self, b: &mut Builder, id: u32, ptr: Handle<Expression>) {
+        let n = b.emit(Expression::Load { pointer: ptr });
+        let n1 = b.add_const(n, 1);
+        b.stmt(Statement::Store { pointer: ptr, value: n1 });
+        let budget = b.lit(LOOP_BUDGET);
+        let over = b.bin(BinaryOperator::Greater, n1, budget);
+        b.if_(over, |b| {
+            let id_v = b.lit(id);
+            let w1 = b.lit(header::RUNAWAY_LOOP as u32);
+            b.atomic(self.trace, w1, AtomicFunction::Max, id_v);
+            let inv = b.load_global(self.vars.invocation);
+            let inv1 = b.add_const(inv, 1);
+            let w2 = b.lit(header::RUNAWAY_INVOCATION as u32);
+            b.atomic(self.trace, w2, AtomicFunction::Max, inv1);
+            b.stmt(Statement::Break);
+        });
+    }
+
+    /// The entry point's first statements: its invocation's numbers, its
+    /// dispatch and its first barrier intervals.
+    fn prelude(&self, f: &mut Function, types: &naga::UniqueArena<Type>, vec3_ty: Handle<Type>, u32_ty: Handle<Type>, config: &CaseConfig, dispatch: u32) -> Block {
+        let gid = builtin(f, types, BuiltIn::GlobalInvocationId, vec3_ty);
+        let wid = builtin(f, types, BuiltIn::WorkGroupId, vec3_ty);
+        let lidx = builtin(f, types, BuiltIn::LocalInvocationIndex, u32_ty);
+        let mut b = Builder::new(f);
+        let linear = |b: &mut Builder, (arg, member): (Handle<Expression>, Option<u32>), x: u32, y: u32| {
+            let v = match member {
+                Some(m) => b.emit(Expression::AccessIndex { base: arg, index: m }),
+                None => arg,
+            };
+            let vx = b.emit(Expression::AccessIndex { base: v, index: 0 });
+            let vy = b.emit(Expression::AccessIndex { base: v, index: 1 });
+            let vz = b.emit(Expression::AccessIndex { base: v, index: 2 });
+            let cx = b.lit(x);
+            let cxy = b.lit(x.wrapping_mul(y));
+            let ty = b.mul(vy, cx);
+            let tz = b.mul(vz, cxy);
+            let s = b.add(vx, ty);
+            b.add(s, tz)
+        };
+        // gp_invocation = gid.x + gid.y * X + gid.z * X * Y
+        let id = linear(&mut b, gid, config.workgroup_size[0] * config.workgroups[0], config.workgroup_size[1] * config.workgroups[1]);
+        b.store_global(self.vars.invocation, id);
+        let wg = linear(&mut b, wid, config.workgroups[0], config.workgroups[1]);
+        b.store_global(self.vars.workgroup, wg);
+        let local = match lidx.1 {
+            Some(m) => b.emit(Expression::AccessIndex { base: lidx.0, index: m }),
+            None => lidx.0,
+        };
+        b.store_global(self.vars.local, local);
+        let d = b.lit(dispatch);
+        b.store_global(self.vars.dispatch, d);
+        let one = b.lit(1);
+        b.store_global(self.vars.storage_epoch, one);
+        b.store_global(self.vars.workgroup_epoch, one);
+        b.finish()
+    }
+
+    /// Before every `return` of the entry point, adds the private counters
+    /// into the invocation's words of the trace (added, so that several
+    /// entry points dispatched over one trace sum up).
+    fn store_counters_before_returns(&self, f: &mut Function, block: Block) -> Block {
+        let mut out = Block::with_capacity(block.len());
+        for (stmt, span) in block.span_into_iter() {
+            match stmt {
+                Statement::Return { value } => {
+                    let mut b = Builder::new(f);
+                    let inv = b.load_global(self.vars.invocation);
+                    let four = b.lit(INVOCATION_WORDS as u32);
+                    let scaled = b.mul(inv, four);
+                    let first = b.add_const(scaled, self.layout.invocation_base);
+                    for (k, &var) in self.vars.counters.iter().enumerate() {
+                        let v = b.load_global(var);
+                        let w = b.add_const(first, k as u64);
+                        b.atomic(self.trace, w, AtomicFunction::Add, v);
+                    }
+                    out.extend_block(b.finish());
+                    out.push(Statement::Return { value }, span);
+                }
+                Statement::Block(inner) => out.push(Statement::Block(self.store_counters_before_returns(f, inner)), span),
+                Statement::If { condition, accept, reject } => {
+                    let accept = self.store_counters_before_returns(f, accept);
+                    let reject = self.store_counters_before_returns(f, reject);
+                    out.push(Statement::If { condition, accept, reject }, span);
+                }
+                Statement::Switch { selector, cases } => {
+                    let cases = cases
+                        .into_iter()
+                        .map(|mut c| {
+                            c.body = self.store_counters_before_returns(f, c.body);
+                            c
+                        })
+                        .collect();
+                    out.push(Statement::Switch { selector, cases }, span);
+                }
+                Statement::Loop { body, continuing, break_if } => {
+                    let body = self.store_counters_before_returns(f, body);
+                    out.push(Statement::Loop { body, continuing, break_if }, span);
+                }
+                other => out.push(other, span),
+            }
+        }
+        out
+    }
 }
 
-/// `counter += 1; if counter > BUDGET { record; break; }`
-fn loop_guard(b: &mut Builder, ctx: &Ctx, id: u32, ptr: Handle<Expression>) {
-    let n = b.emit(Expression::Load { pointer: ptr });
-    let one = b.lit(1);
-    let n1 = b.add(n, one);
-    b.stmt(Statement::Store { pointer: ptr, value: n1 });
-    let budget = b.lit(LOOP_BUDGET);
-    let over = b.emit(Expression::Binary { op: BinaryOperator::Greater, left: n1, right: budget });
-    let accept = b.block(|b| {
-        let id_v = b.lit(id);
-        let w1 = b.lit(1);
-        b.atomic(ctx.trace, w1, AtomicFunction::Max, id_v);
-        let inv_ptr = b.pre(Expression::GlobalVariable(ctx.inv_var));
-        let inv = b.emit(Expression::Load { pointer: inv_ptr });
-        let one = b.lit(1);
-        let inv1 = b.add(inv, one);
-        let w2 = b.lit(2);
-        b.atomic(ctx.trace, w2, AtomicFunction::Max, inv1);
-        b.stmt(Statement::Break);
-    });
-    b.stmt(Statement::If { condition: over, accept, reject: Block::new() });
+/// Finds (or adds) the entry point's argument for `which`: the argument
+/// expression, and the struct member holding it when the argument is a
+/// struct.
+fn builtin(f: &mut Function, types: &naga::UniqueArena<Type>, which: BuiltIn, ty: Handle<Type>) -> (Handle<Expression>, Option<u32>) {
+    let is = |b: &Option<Binding>| matches!(b, Some(Binding::BuiltIn(x)) if *x == which);
+    for (i, arg) in f.arguments.iter().enumerate() {
+        if is(&arg.binding) {
+            return (f.expressions.append(Expression::FunctionArgument(i as u32), Span::UNDEFINED), None);
+        }
+        if let TypeInner::Struct { members, .. } = &types[arg.ty].inner {
+            if let Some(m) = members.iter().position(|m| is(&m.binding)) {
+                return (f.expressions.append(Expression::FunctionArgument(i as u32), Span::UNDEFINED), Some(m as u32));
+            }
+        }
+    }
+    f.arguments.push(FunctionArgument { name: Some(format!("gp_{which:?}").to_lowercase()), ty, binding: Some(Binding::BuiltIn(which)) });
+    (f.expressions.append(Expression::FunctionArgument(f.arguments.len() as u32 - 1), Span::UNDEFINED), None)
 }
 
 /// Bytes of workgroup memory the shader declares (`var<workgroup>`), laid
@@ -638,12 +932,5 @@ pub fn workgroup_memory_bytes(source: &str) -> Option<u64> {
     let module = naga::front::wgsl::parse_str(source).ok()?;
     let mut layouter = naga::proc::Layouter::default();
     layouter.update(module.to_ctx()).ok()?;
-    Some(
-        module
-            .global_variables
-            .iter()
-            .filter(|(_, g)| g.space == AddressSpace::WorkGroup)
-            .map(|(_, g)| layouter[g.ty].size as u64)
-            .sum(),
-    )
+    Some(module.global_variables.iter().filter(|(_, g)| g.space == AddressSpace::WorkGroup).map(|(_, g)| layouter[g.ty].size as u64).sum())
 }

@@ -2,7 +2,9 @@
 //! runs of instrumented shaders are in `tests/gpu`.
 
 use gpu_puzzles_core::CaseConfig;
-use gpu_puzzles_instrument::{instrument, Traced};
+use gpu_puzzles_instrument::{instrument, Options, Traced};
+
+const ON: Options = Options { racecheck: true };
 
 fn config() -> CaseConfig {
     CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None }
@@ -22,22 +24,44 @@ fn main(@builtin(local_invocation_id) local_id: vec3<u32>) {
 
 #[test]
 fn loops_without_barriers_get_a_budget_and_their_line() {
-    let out = instrument(LOOP, &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }], &config(), &["main"]).unwrap();
-    assert_eq!(out.loop_lines, [6], "{}", out.wgsl);
+    let out = instrument(LOOP, &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }], &config(), &["main"], ON).unwrap();
+    assert_eq!(out.meta.loop_lines, [6], "{}", out.wgsl);
     assert!(out.wgsl.contains("gp_loop1"), "{}", out.wgsl);
     assert!(out.wgsl.contains("global_invocation_id"), "{}", out.wgsl);
 }
 
 #[test]
-fn loops_with_barriers_are_left_alone() {
+fn loops_with_barriers_are_guarded_too() {
+    // The guard's counter is function-local and counts the same in every
+    // invocation of a uniform loop, so its `break` keeps the barrier uniform.
     let src = LOOP.replace("x += 1.0;", "x += 1.0; workgroupBarrier();");
-    let out = instrument(&src, &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }], &config(), &["main"]).unwrap();
-    assert!(out.loop_lines.is_empty());
+    let out = instrument(&src, &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }], &config(), &["main"], ON).unwrap();
+    assert_eq!(out.meta.loop_lines, [6]);
+    assert_eq!(gpu_puzzles_instrument::check_barriers(&out.wgsl), None, "the guard must not make the barrier non-uniform:\n{}", out.wgsl);
+}
+
+#[test]
+fn struct_wrapped_buffers_are_traced_at_the_array_index() {
+    let src = "struct Buf { v: array<f32> }
+@group(0) @binding(0) var<storage, read> a: Buf;
+@group(0) @binding(1) var<storage, read_write> out: Buf;
+@compute @workgroup_size(4, 1, 1)
+fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+    out.v[g.x] = a.v[g.x] + 10.0;
+}
+";
+    let out = instrument(src, &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }], &config(), &["main"], ON).unwrap();
+    let names: Vec<&str> = out.meta.spaces.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["a.v", "out.v"]);
+    assert_eq!(out.meta.spaces[1].elements, 8);
+    // Bounds checked against the array's 8 elements, not the struct's one member.
+    assert!(out.wgsl.contains("< 8u"), "{}", out.wgsl);
+    assert!(out.meta.layout.race_base[1].is_some() && out.meta.layout.race_base[0].is_none(), "only the writable buffer is racechecked");
 }
 
 #[test]
 fn a_shader_naga_rejects_is_reported_not_instrumented() {
-    let err = instrument("fn main( {", &[], &config(), &["main"]).unwrap_err();
+    let err = instrument("fn main( {", &[], &config(), &["main"], ON).unwrap_err();
     assert!(err.contains("parse"), "{err}");
 }
 
@@ -51,7 +75,7 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>) {
     out[l.x] = a[l.x] + 10.0;
 }
 ";
-    let out = instrument(src, &[Traced { binding: 0, len: 3 }, Traced { binding: 1, len: 3 }], &config(), &["main"]).unwrap();
+    let out = instrument(src, &[Traced { binding: 0, len: 3 }, Traced { binding: 1, len: 3 }], &config(), &["main"], ON).unwrap();
     // Two returns (the early one and the end of main), four counters each,
     // added to the trace (not stored: several dispatches share one trace).
     let flushes = out.wgsl.lines().filter(|l| l.contains("atomicAdd(") && !l.contains("let ") && !l.trim_end().ends_with(", 1u);")).count();
@@ -74,11 +98,11 @@ fn second(@builtin(global_invocation_id) g: vec3<u32>) {
     out[g.x] = out[g.x] * 2.0;
 }
 ";
-    let out = instrument(src, &[Traced { binding: 0, len: 16 }, Traced { binding: 1, len: 4 }], &config(), &["first", "second"]).unwrap();
+    let out = instrument(src, &[Traced { binding: 0, len: 16 }, Traced { binding: 1, len: 4 }], &config(), &["first", "second"], ON).unwrap();
     // `a` holds 16 floats, so 4 vectors: the bounds check is against 4.
     assert!(out.wgsl.contains("< 4u"), "{}", out.wgsl);
     assert!(out.wgsl.contains("fn first(") && out.wgsl.contains("fn second("));
     assert_eq!(out.wgsl.matches("gp_invocation = ").count(), 2, "both entry points number their invocations:\n{}", out.wgsl);
-    let missing = instrument(src, &[], &config(), &["third"]).unwrap_err();
+    let missing = instrument(src, &[], &config(), &["third"], ON).unwrap_err();
     assert!(missing.contains("`third`"), "{missing}");
 }

@@ -27,6 +27,16 @@ pub(crate) fn diagnostic(msg: &wgpu::CompilationMessage, sub: &Substituted, orig
     }
 }
 
+/// A diagnostic at byte `offset` (length `length`) of the substituted text,
+/// mapped to the student's text: for checks of our own that find what a
+/// browser's compiler would reject (a non-uniform barrier).
+pub(crate) fn at_offset(message: String, offset: usize, length: usize, sub: &Substituted, original: &str) -> Diagnostic {
+    let start = sub.to_source_offset(offset);
+    let end = sub.to_source_offset(offset + length).max(start);
+    let pos = position_of_offset(original, start);
+    Diagnostic { severity: Severity::Error, message, line: Some(pos.line), column: Some(pos.column), offset: Some(pos.offset), length: (end - pos.offset).max(1) }
+}
+
 /// A compilation message of a shader the student did not write (the
 /// instrumented one): its severity and text, no position.
 pub(crate) fn without_position(msg: &wgpu::CompilationMessage) -> Diagnostic {

@@ -3,12 +3,14 @@
 //! same dispatch instrumented, for heat maps and memory checks.
 
 use crate::messages::{diagnostic, unpositioned, without_position};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::messages::at_offset;
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult, Diagnostic, Outcome, Severity, Timing};
 use gpu_puzzles_core::trace::Findings;
 use gpu_puzzles_core::wgsl::{declarations, Declared};
 use gpu_puzzles_core::{template, Case, Puzzle, Role, Values};
-use gpu_puzzles_instrument::{instrument, workgroup_memory_bytes, Traced, TRACE_BINDING};
+use gpu_puzzles_instrument::{instrument, workgroup_memory_bytes, Options, Traced, TRACE_BINDING};
 use web_time::Instant;
 use wgpu::util::DeviceExt;
 
@@ -194,6 +196,15 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         return Err(gpu.lost_error());
     }
 
+    // 3b. The synccheck, natively: naga accepts a barrier in non-uniform
+    // control flow, which browsers' compilers reject (their uniformity
+    // analysis is authoritative in the page). Same verdict everywhere.
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(e) = gpu_puzzles_instrument::check_barriers(&sub.text) {
+        let d = at_offset(e.message(), e.offset, e.length, &sub, source);
+        return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+    }
+
     // 4. The instrumented run, for findings (not for performance cases: the
     // trace would be large and would slow the kernel being measured).
     if options.instrument && case.is_performance() {
@@ -205,7 +216,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
                 let runaway = findings.runaway_loop.is_some();
                 result.findings = Some(findings);
                 if runaway {
-                    let outcome = memory_outcome(puzzle, case, result.findings.as_ref().expect("just set")).expect("a runaway loop fails");
+                    let outcome = memory_outcome(result.findings.as_ref().expect("just set")).expect("a runaway loop fails");
                     return finish(result, outcome);
                 }
             }
@@ -219,7 +230,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
     result.timing = timing;
     let mut outcome = judge(puzzle, case, &actual);
     result.actual = actual;
-    if let Some(memory) = result.findings.as_ref().and_then(|f| memory_outcome(puzzle, case, f)) {
+    if let Some(memory) = result.findings.as_ref().and_then(memory_outcome) {
         if outcome.passed() || matches!(outcome, Outcome::Mismatch { .. }) {
             outcome = memory;
         }
@@ -247,17 +258,29 @@ async fn run_instrumented(
     // naga is not ours: a panic inside it (natively) loses the heat maps,
     // not the judgement.
     let entry_points: Vec<&str> = puzzle.entry_points.iter().map(String::as_str).collect();
-    let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| instrument(substituted, &traced, &case.config, &entry_points)));
-    let inst = match pass {
-        Ok(Ok(i)) => i,
-        Ok(Err(why)) => return Ok(Err(why)),
-        Err(_) => return Ok(Err("the instrumentation pass failed inside naga on this shader".into())),
-    };
-    let bytes = inst.layout.total_words * 4;
     let max = gpu.device.limits().max_storage_buffer_binding_size.min(gpu.device.limits().max_buffer_size);
-    if bytes > max {
-        return Ok(Err(format!("the trace would need {bytes} bytes, more than this device's {max}-byte buffer limit")));
+    let mut inst = None;
+    // With the racecheck first; without it when its shadow memory would not
+    // fit this device's limit (the findings then say the check was skipped).
+    for racecheck in [true, false] {
+        let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            instrument(substituted, &traced, &case.config, &entry_points, Options { racecheck })
+        }));
+        let i = match pass {
+            Ok(Ok(i)) => i,
+            Ok(Err(why)) => return Ok(Err(why)),
+            Err(_) => return Ok(Err("the instrumentation pass failed inside naga on this shader".into())),
+        };
+        let bytes = i.meta.layout.total_words * 4;
+        if bytes <= max {
+            inst = Some(i);
+            break;
+        }
+        if !racecheck {
+            return Ok(Err(format!("the trace would need {bytes} bytes, more than this device's {max}-byte buffer limit")));
+        }
     }
+    let inst = inst.expect("the loop returns or sets it");
     let mut entries = layout_entries.to_vec();
     entries.push(layout_entry(TRACE_BINDING, wgpu::BufferBindingType::Storage { read_only: false }));
     let pipeline = match build(gpu, puzzle, "instrumented", &inst.wgsl, Some(&entries), without_position).await {
@@ -267,9 +290,9 @@ async fn run_instrumented(
             return Ok(Err(format!("the device's compiler rejected the instrumented shader ({msg})")));
         }
     };
-    let (_, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, Some(inst.layout.total_words * 4)).await?;
+    let (_, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, Some(inst.meta.layout.total_words * 4)).await?;
     let words = trace.expect("a trace was bound");
-    Ok(Ok((inst.layout.findings(&words, &case.config, &inst.loop_lines), timing)))
+    Ok(Ok((inst.meta.findings(&words, &case.config), timing)))
 }
 
 /// Creates the shader module and, when `entries` are given, the bind group

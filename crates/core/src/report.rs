@@ -1,0 +1,238 @@
+//! Where findings become words: the one place that says what a memory check
+//! found, where, why it matters on other devices, and what to try. The page
+//! and the command-line tool show these sentences; the data stays in
+//! [`crate::trace::Findings`] (and the CLI's JSON).
+
+use crate::trace::{AccessKind, Findings, Hazard, HazardAccess, HazardKind, OutOfBounds, Site, LOOP_BUDGET};
+use serde::Serialize;
+
+/// The finding that fails a case, as data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "check", rename_all = "kebab-case")]
+pub enum MemoryError {
+    /// Accesses at or past the end of a buffer or workgroup array
+    /// (memcheck).
+    OutOfBounds(OutOfBounds),
+    /// Two unordered accesses to one element, one a write (racecheck).
+    Hazard(Hazard),
+}
+
+/// How serious an item of the findings list is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Fails the case.
+    Error,
+    /// Worth knowing; does not fail the case.
+    Note,
+}
+
+/// The memory error that fails a case, if any, in order of precedence:
+/// out-of-bounds writes and atomics, write conflicts, other hazards,
+/// out-of-bounds reads. (A runaway loop is reported before all of them, as
+/// its own outcome.)
+pub fn memory_error(findings: &Findings) -> Option<MemoryError> {
+    let oob = |kind| findings.out_of_bounds_of(kind).next().cloned().map(MemoryError::OutOfBounds);
+    oob(AccessKind::Write)
+        .or_else(|| oob(AccessKind::Atomic))
+        .or_else(|| findings.hazards.first().cloned().map(MemoryError::Hazard))
+        .or_else(|| oob(AccessKind::Read))
+}
+
+fn at(site: Option<Site>) -> String {
+    site.map(|s| format!(" at line {}", s.line)).unwrap_or_default()
+}
+
+fn verb(kind: AccessKind) -> &'static str {
+    match kind {
+        AccessKind::Read => "read",
+        AccessKind::Write => "wrote",
+        AccessKind::Atomic => "accessed atomically",
+    }
+}
+
+/// The sentence for an out-of-bounds group: the first access, the count,
+/// why it went unnoticed here and what to try.
+pub fn out_of_bounds(o: &OutOfBounds) -> String {
+    let what = match o.kind {
+        AccessKind::Read => "read",
+        AccessKind::Write => "write",
+        AccessKind::Atomic => "atomic access",
+    };
+    let first = o.first.first();
+    let (who, index, line) = match first {
+        Some(a) => (format!("the invocation with {}", a.invocation.describe()), a.index.to_string(), at(a.site)),
+        None => ("an invocation".to_string(), "…".to_string(), String::new()),
+    };
+    let many = if o.total > 1 { format!(" ({} such accesses in all)", o.total) } else { String::new() };
+    let memory = if o.workgroup { "workgroup array" } else { "buffer" };
+    let head = format!(
+        "out-of-bounds {what}{line}: {who} {} `{}[{index}]`, but the {memory} `{}` has {} elements{many}.",
+        verb(o.kind),
+        o.space,
+        o.space,
+        o.elements
+    );
+    let why = match o.kind {
+        AccessKind::Read => format!(
+            " It only looks right here: WebGPU lets a device return 0 or any element of `{}` for such a read (wgpu and Safari on Metal clamp the index), so the value differs between devices, and on other GPU APIs the read sees other memory or faults. Guard the read with the {memory}'s length, even when the value goes unused.",
+            o.space
+        ),
+        AccessKind::Write | AccessKind::Atomic => format!(
+            " WebGPU dropped or redirected it, so the output may still look right; on other GPU APIs it would overwrite other memory. Guard the access with the {memory}'s length."
+        ),
+    };
+    head + &why
+}
+
+fn side(a: &HazardAccess) -> String {
+    format!("the invocation with {} {} it{}", a.invocation.describe(), verb(a.kind), at(a.site))
+}
+
+/// The sentence for a hazard: its kind, the element, both invocations and
+/// lines, why nothing orders them, and what to try.
+pub fn hazard(h: &Hazard) -> String {
+    let name = match h.kind {
+        HazardKind::WriteAfterWrite => "write conflict",
+        HazardKind::ReadAfterWrite => "read-after-write race",
+        HazardKind::WriteAfterRead => "write-after-read race",
+    };
+    let memory = if h.workgroup_memory { "workgroup memory" } else { "a storage buffer" };
+    let head = format!("{name}: `{}[{}]` ({memory}): {}, and {}", h.space, h.element, side(&h.first), side(&h.second));
+    let why = if h.across_workgroups {
+        format!(
+            ", in different workgroups of one dispatch of `{}`. Nothing orders workgroups within a dispatch (no barrier reaches across them), so on another GPU or another run the order changes.",
+            h.entry_point
+        )
+    } else {
+        let barrier = if h.workgroup_memory { "workgroupBarrier()" } else { "storageBarrier()" };
+        format!(", with no `{barrier}` between them, so the GPU may run them in either order.")
+    };
+    let fix = match (h.kind, h.across_workgroups) {
+        (HazardKind::WriteAfterWrite, _) => " Let exactly one invocation write each element, or use atomics.".to_string(),
+        (_, true) => " Pass values between workgroups through a second dispatch (another entry point), or use atomics.".to_string(),
+        (HazardKind::ReadAfterWrite, false) => {
+            let b = if h.workgroup_memory { "workgroupBarrier()" } else { "storageBarrier()" };
+            format!(" Put a `{b}` after the write and before the read, where every invocation reaches it.")
+        }
+        (HazardKind::WriteAfterRead, false) => {
+            let b = if h.workgroup_memory { "workgroupBarrier()" } else { "storageBarrier()" };
+            format!(" Put a `{b}` after the read and before the write (a scan needs one between reading a neighbour and updating its own element).")
+        }
+    };
+    head + &why + &fix
+}
+
+/// The message of a memory error.
+pub fn memory_error_message(e: &MemoryError) -> String {
+    match e {
+        MemoryError::OutOfBounds(o) => out_of_bounds(o),
+        MemoryError::Hazard(h) => hazard(h),
+    }
+}
+
+/// The message of a runaway loop.
+pub fn runaway_loop(line: Option<usize>, invocation: &crate::trace::Invocation) -> String {
+    let at = line.map(|n| format!(" at line {n}")).unwrap_or_default();
+    format!(
+        "the loop{at} ran more than {LOOP_BUDGET} times in the invocation with {}, so it was stopped. Check that its condition eventually becomes false (a loop variable that never changes, or that `*=` keeps at 0?).",
+        invocation.describe()
+    )
+}
+
+/// Every finding as a list item: errors (each fails the case) and notes
+/// (checks that did not run). The page's findings list and the CLI print
+/// these.
+pub fn finding_items(f: &Findings) -> Vec<(Level, String)> {
+    let mut items = Vec::new();
+    if let Some(l) = &f.runaway_loop {
+        items.push((Level::Error, runaway_loop(l.line, &l.invocation)));
+    }
+    for kind in [AccessKind::Write, AccessKind::Atomic, AccessKind::Read] {
+        for o in f.out_of_bounds_of(kind) {
+            items.push((Level::Error, out_of_bounds(o)));
+        }
+    }
+    for h in &f.hazards {
+        items.push((Level::Error, hazard(h)));
+    }
+    if f.hazard_total as usize > f.hazards.len() {
+        items.push((Level::Error, format!("{} racecheck hazards in all; the first {} are listed.", f.hazard_total, f.hazards.len())));
+    }
+    for u in &f.unchecked {
+        items.push((Level::Note, format!("Not checked: {u}.")));
+    }
+    items
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::{invocation_in_workgroup, OutOfBoundsAccess};
+    use crate::CaseConfig;
+
+    const CONFIG: CaseConfig = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };
+
+    fn access(local: u32, kind: AccessKind, line: usize) -> HazardAccess {
+        HazardAccess { invocation: invocation_in_workgroup(0, local, &CONFIG), kind, site: Some(Site { line, column: 5 }) }
+    }
+
+    /// Expected text lives beside the tests (`tests/snapshots/`), as naga
+    /// and rust-analyzer keep theirs; `UPDATE_SNAPSHOTS=1` rewrites it.
+    fn snapshot(name: &str, actual: &str) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(format!("{name}.txt"));
+        if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, actual).unwrap();
+        }
+        let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{} is missing: run with UPDATE_SNAPSHOTS=1", path.display()));
+        assert_eq!(actual, expected, "{name} differs from {}", path.display());
+    }
+
+    #[test]
+    fn hazards_name_both_invocations_their_lines_and_the_barrier() {
+        let h = |kind, workgroup_memory, across_workgroups| Hazard {
+            kind,
+            space: if workgroup_memory { "smem" } else { "out" }.into(),
+            workgroup_memory,
+            element: 3,
+            entry_point: "main".into(),
+            across_workgroups,
+            first: access(1, kind.accesses().0, 12),
+            second: access(2, kind.accesses().1, 14),
+        };
+        let text = [
+            hazard(&h(HazardKind::ReadAfterWrite, true, false)),
+            hazard(&h(HazardKind::WriteAfterRead, true, false)),
+            hazard(&h(HazardKind::WriteAfterWrite, false, false)),
+            hazard(&h(HazardKind::ReadAfterWrite, false, true)),
+        ]
+        .join("\n");
+        snapshot("hazards", &text);
+    }
+
+    #[test]
+    fn out_of_bounds_reads_say_why_they_seemed_to_work() {
+        let o = |kind| OutOfBounds {
+            space: "a".into(),
+            workgroup: false,
+            kind,
+            total: 3,
+            elements: 16,
+            first: vec![OutOfBoundsAccess { index: 16, invocation: invocation_in_workgroup(1, 0, &CONFIG), site: Some(Site { line: 9, column: 3 }) }],
+        };
+        let text = [out_of_bounds(&o(AccessKind::Read)), out_of_bounds(&o(AccessKind::Write))].join("\n");
+        snapshot("out-of-bounds", &text);
+    }
+
+    #[test]
+    fn writes_fail_before_hazards_and_hazards_before_reads() {
+        let read = OutOfBounds { space: "a".into(), workgroup: false, kind: AccessKind::Read, total: 1, elements: 4, first: vec![] };
+        let write = OutOfBounds { kind: AccessKind::Write, ..read.clone() };
+        let f = Findings { out_of_bounds: vec![read.clone(), write.clone()], ..Default::default() };
+        assert_eq!(memory_error(&f), Some(MemoryError::OutOfBounds(write)));
+        let f = Findings { out_of_bounds: vec![read.clone()], ..Default::default() };
+        assert_eq!(memory_error(&f), Some(MemoryError::OutOfBounds(read)));
+        assert_eq!(memory_error(&Findings::default()), None);
+    }
+}

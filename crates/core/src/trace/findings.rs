@@ -1,0 +1,410 @@
+//! Typed findings read out of a trace: out-of-bounds accesses, racecheck
+//! hazards, a runaway loop, and the heat-map counts. Data only; the words
+//! students read are made in [`crate::report`].
+
+use super::{
+    hazard_word as hw, header, invocation, invocation_in_workgroup, site_word, AccessKind, Invocation, TraceLayout, HAZARD_RECORDS_PER_KIND,
+    OOB_RECORDS_PER_KIND, SITE_KEY_BITS,
+};
+use crate::model::CaseConfig;
+use serde::Serialize;
+
+/// A place in the student's text, from 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Site {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column, from 1, in characters.
+    pub column: usize,
+}
+
+/// A memory region the trace names: a storage buffer or a workgroup
+/// variable.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SpaceInfo {
+    /// The name the shader gives it.
+    pub name: String,
+    /// A `var<workgroup>` rather than a storage buffer.
+    pub workgroup: bool,
+    /// 4-byte words per element of its outermost array (1 for `f32`, 4 for
+    /// `vec4<f32>`); 0 when it is not an array.
+    pub element_words: u32,
+    /// Elements of its outermost array, as the shader declares it.
+    pub elements: u32,
+    /// First word in the per-workgroup shadow (workgroup variables).
+    pub shadow_base: u32,
+}
+
+/// What the instrumentation pass tells the reader about a shader: where its
+/// counters are and what the numbers in them mean.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceMeta {
+    /// Where the counters live.
+    pub layout: TraceLayout,
+    /// Storage buffers (the puzzle's, in binding order), then workgroup
+    /// variables.
+    pub spaces: Vec<SpaceInfo>,
+    /// Access sites by number; number 0 is unused.
+    pub sites: Vec<Site>,
+    /// Line of each guarded loop, by loop id - 1.
+    pub loop_lines: Vec<usize>,
+    /// Entry points, in dispatch order.
+    pub entry_points: Vec<String>,
+    /// Parts of the racecheck the pass could not set up, and why.
+    pub unchecked: Vec<String>,
+}
+
+/// Per-word counts of one traced storage buffer, for heat maps.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BufferTrace {
+    /// Reads per word.
+    pub reads: Vec<u32>,
+    /// Writes per word (atomics count as reads and writes).
+    pub writes: Vec<u32>,
+    /// The largest row-major invocation number that wrote the word without
+    /// an atomic; `None` when none did.
+    pub writer: Vec<Option<u32>>,
+}
+
+/// One out-of-bounds access.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutOfBoundsAccess {
+    /// The index into the outermost array (`out[index]`, `out.v[index]`).
+    pub index: u32,
+    /// Who accessed it.
+    pub invocation: Invocation,
+    /// Where, in the student's text.
+    pub site: Option<Site>,
+}
+
+/// The out-of-bounds accesses of one kind to one space.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutOfBounds {
+    /// The buffer or workgroup variable.
+    pub space: String,
+    /// A workgroup variable rather than a storage buffer.
+    pub workgroup: bool,
+    /// Read, write or atomic.
+    pub kind: AccessKind,
+    /// How many there were.
+    pub total: u32,
+    /// Elements the space has, as the shader declares it.
+    pub elements: u32,
+    /// The first few.
+    pub first: Vec<OutOfBoundsAccess>,
+}
+
+/// The kind of a racecheck hazard, named by the order the GPU happened to
+/// run the two accesses in (the other order is just as possible).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HazardKind {
+    /// Two writes of one element by different invocations, unordered (a
+    /// write conflict).
+    WriteAfterWrite = 0,
+    /// A read of an element another invocation wrote, unordered.
+    ReadAfterWrite = 1,
+    /// A write of an element another invocation read, unordered.
+    WriteAfterRead = 2,
+}
+
+impl HazardKind {
+    /// All kinds, in trace order (write conflicts first: they are the ones
+    /// reported first).
+    pub const ALL: [HazardKind; 3] = [HazardKind::WriteAfterWrite, HazardKind::ReadAfterWrite, HazardKind::WriteAfterRead];
+
+    /// The access kinds of the first and the second access.
+    pub fn accesses(self) -> (AccessKind, AccessKind) {
+        match self {
+            HazardKind::ReadAfterWrite => (AccessKind::Write, AccessKind::Read),
+            HazardKind::WriteAfterRead => (AccessKind::Read, AccessKind::Write),
+            HazardKind::WriteAfterWrite => (AccessKind::Write, AccessKind::Write),
+        }
+    }
+}
+
+/// One side of a hazard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HazardAccess {
+    /// Who.
+    pub invocation: Invocation,
+    /// Read or write.
+    pub kind: AccessKind,
+    /// Where, when known.
+    pub site: Option<Site>,
+}
+
+/// Two accesses to one element, at least one a write, by different
+/// invocations with nothing ordering them: different workgroups of one
+/// dispatch, or one workgroup within one barrier interval.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Hazard {
+    /// Read-after-write, write-after-read or write-after-write.
+    pub kind: HazardKind,
+    /// The buffer or workgroup variable.
+    pub space: String,
+    /// In workgroup memory rather than a storage buffer.
+    pub workgroup_memory: bool,
+    /// Index into the space's outermost array (the word, when it is not an
+    /// array).
+    pub element: u32,
+    /// The entry point whose dispatch raced.
+    pub entry_point: String,
+    /// The invocations are in different workgroups.
+    pub across_workgroups: bool,
+    /// The access the GPU ran first.
+    pub first: HazardAccess,
+    /// The access the GPU ran second.
+    pub second: HazardAccess,
+}
+
+/// A loop stopped after [`super::LOOP_BUDGET`] iterations.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RunawayLoop {
+    /// The loop's line in the student's text.
+    pub line: Option<usize>,
+    /// The invocation that hit the budget first.
+    pub invocation: Invocation,
+}
+
+/// Everything the instrumented run saw.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Findings {
+    /// Per traced buffer, per word counts (not in JSON reports).
+    #[serde(skip)]
+    pub buffers: Vec<BufferTrace>,
+    /// Per invocation: global reads, global writes, workgroup-memory reads,
+    /// workgroup-memory writes (not in JSON reports).
+    #[serde(skip)]
+    pub invocations: Vec<[u32; 4]>,
+    /// Out-of-bounds accesses, by space and kind, in space order.
+    pub out_of_bounds: Vec<OutOfBounds>,
+    /// The first racecheck hazards of each kind, write conflicts first.
+    pub hazards: Vec<Hazard>,
+    /// All hazards found (one element can count more than once).
+    pub hazard_total: u32,
+    /// A loop the budget stopped.
+    pub runaway_loop: Option<RunawayLoop>,
+    /// Parts of the racecheck that did not run for this case, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unchecked: Vec<String>,
+}
+
+impl Findings {
+    /// True when something fails the case: any out-of-bounds access (read,
+    /// write or atomic), any hazard, or a runaway loop.
+    pub fn fails(&self) -> bool {
+        !self.out_of_bounds.is_empty() || self.hazard_total > 0 || self.runaway_loop.is_some()
+    }
+
+    /// Out-of-bounds accesses of `kind`, all spaces.
+    pub fn out_of_bounds_of(&self, kind: AccessKind) -> impl Iterator<Item = &OutOfBounds> {
+        self.out_of_bounds.iter().filter(move |o| o.kind == kind)
+    }
+
+    /// Out-of-bounds accesses in all.
+    pub fn oob_total(&self) -> u32 {
+        self.out_of_bounds.iter().map(|o| o.total).sum()
+    }
+}
+
+impl TraceMeta {
+    fn site(&self, n: u32) -> Option<Site> {
+        (n != 0).then(|| self.sites.get(n as usize).copied()).flatten()
+    }
+
+    /// The hazard recorded at word `at`; `None` for a record that makes no
+    /// sense or that an epoch overflow makes untrustworthy.
+    fn hazard(&self, w: &impl Fn(u64) -> u32, at: u64, kind: HazardKind, overflow: bool, config: &CaseConfig) -> Option<Hazard> {
+        let l = &self.layout;
+        let space = self.spaces.get(w(at + hw::SPACE) as usize)?;
+        let format = if space.workgroup { Some(l.workgroup_keys) } else { l.storage_keys }?;
+        let (key, other) = (w(at + hw::KEY), w(at + hw::OTHER_KEY));
+        let (a, b) = (format.unpack(other), format.unpack(key));
+        let across = a.workgroup != b.workgroup;
+        if overflow && !across {
+            return None;
+        }
+        let workgroup = |k: super::Key| if space.workgroup { w(at + hw::WORKGROUP) } else { k.workgroup };
+        let other_site_word = w(at + hw::OTHER_SITE);
+        let other_site =
+            (other_site_word != 0 && site_word(0, other_site_word) == site_word(0, other)).then(|| self.site(other_site_word >> SITE_KEY_BITS)).flatten();
+        let word = w(at + hw::WORD);
+        let in_space = if space.workgroup { word.saturating_sub(space.shadow_base) } else { word };
+        let element = if space.element_words > 0 { in_space / space.element_words } else { in_space };
+        let (first_kind, second_kind) = kind.accesses();
+        Some(Hazard {
+            kind,
+            space: space.name.clone(),
+            workgroup_memory: space.workgroup,
+            element,
+            entry_point: self.entry_points.get(w(at + hw::DISPATCH) as usize).cloned().unwrap_or_default(),
+            across_workgroups: across,
+            first: HazardAccess { invocation: invocation_in_workgroup(workgroup(a), a.local, config), kind: first_kind, site: other_site },
+            second: HazardAccess { invocation: invocation_in_workgroup(workgroup(b), b.local, config), kind: second_kind, site: self.site(w(at + hw::SITE)) },
+        })
+    }
+
+    /// Reads the findings out of the trace buffer's words.
+    pub fn findings(&self, words: &[u32], config: &CaseConfig) -> Findings {
+        let l = &self.layout;
+        let w = |i: u64| words.get(i as usize).copied().unwrap_or(0);
+        let buffers = l
+            .lens
+            .iter()
+            .enumerate()
+            .map(|(b, &n)| {
+                let n = n as u64;
+                BufferTrace {
+                    reads: (0..n).map(|i| w(l.element_word(b, 0, i))).collect(),
+                    writes: (0..n).map(|i| w(l.element_word(b, 1, i))).collect(),
+                    writer: (0..n).map(|i| w(l.element_word(b, 2, i)).checked_sub(1)).collect(),
+                }
+            })
+            .collect();
+
+        let mut out_of_bounds = Vec::new();
+        for (s, space) in self.spaces.iter().enumerate() {
+            for kind in AccessKind::ALL {
+                let total = w(l.oob_total_word(s as u64, kind));
+                if total == 0 {
+                    continue;
+                }
+                let slots = (w(header::OOB_SLOTS + kind as u64) as u64).min(OOB_RECORDS_PER_KIND);
+                let first = (0..slots)
+                    .map(|slot| l.oob_record_word(kind, slot))
+                    .filter(|&at| w(at) as usize == s)
+                    .map(|at| OutOfBoundsAccess { index: w(at + 1), invocation: invocation(w(at + 2), config), site: self.site(w(at + 3)) })
+                    .collect();
+                out_of_bounds.push(OutOfBounds {
+                    space: space.name.clone(),
+                    workgroup: space.workgroup,
+                    kind,
+                    total,
+                    elements: space.elements,
+                    first,
+                });
+            }
+        }
+
+        let overflow = w(header::EPOCH_OVERFLOW);
+        let mut unchecked = self.unchecked.clone();
+        if overflow != 0 {
+            unchecked.push(
+                "some invocation passed more barriers than the racecheck can number, so races between invocations of one workgroup were not checked".into(),
+            );
+        }
+        let mut hazard_total = 0;
+        let mut hazards = Vec::new();
+        for kind in HazardKind::ALL {
+            let count = w(header::HAZARD_COUNTS + kind as u64);
+            hazard_total += count;
+            for k in 0..(count as u64).min(HAZARD_RECORDS_PER_KIND) {
+                if let Some(h) = self.hazard(&w, l.hazard_record_word(kind, k), kind, overflow != 0, config) {
+                    hazards.push(h);
+                }
+            }
+        }
+        let hazard_total = if overflow != 0 { hazards.len() as u32 } else { hazard_total };
+
+        let invocations = (0..l.invocations)
+            .map(|i| {
+                let at = l.invocation_base + i * super::INVOCATION_WORDS;
+                [w(at), w(at + 1), w(at + 2), w(at + 3)]
+            })
+            .collect();
+        let runaway_loop = match w(header::RUNAWAY_LOOP) {
+            0 => None,
+            id => Some(RunawayLoop {
+                line: self.loop_lines.get(id as usize - 1).copied(),
+                invocation: invocation(w(header::RUNAWAY_INVOCATION).saturating_sub(1), config),
+            }),
+        };
+        Findings { buffers, invocations, out_of_bounds, hazards, hazard_total, runaway_loop, unchecked }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Key, TraceSpec};
+    use super::*;
+
+    fn config() -> CaseConfig {
+        CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None }
+    }
+
+    fn meta() -> TraceMeta {
+        let spec = TraceSpec { buffers: vec![(8, true)], workgroup_words: 4, workgroup_vars: 1, dispatches: 1 };
+        TraceMeta {
+            layout: TraceLayout::new(&spec, &config()),
+            spaces: vec![
+                SpaceInfo { name: "out".into(), workgroup: false, element_words: 1, elements: 8, shadow_base: 0 },
+                SpaceInfo { name: "smem".into(), workgroup: true, element_words: 1, elements: 4, shadow_base: 0 },
+            ],
+            sites: vec![Site { line: 0, column: 0 }, Site { line: 7, column: 5 }, Site { line: 9, column: 13 }],
+            loop_lines: vec![],
+            entry_points: vec!["main".into()],
+            unchecked: vec![],
+        }
+    }
+
+    #[test]
+    fn a_hazard_names_both_invocations_and_lines() {
+        let m = meta();
+        let mut words = vec![0; m.layout.total_words as usize];
+        let f = m.layout.workgroup_keys;
+        let (writer, reader) = (f.pack(Key { workgroup: 0, epoch: 1, local: 1 }), f.pack(Key { workgroup: 0, epoch: 1, local: 2 }));
+        words[(header::HAZARD_COUNTS + HazardKind::ReadAfterWrite as u64) as usize] = 1;
+        let at = m.layout.hazard_record_word(HazardKind::ReadAfterWrite, 0) as usize;
+        words[at + hw::SPACE as usize] = 1;
+        words[at + hw::WORD as usize] = 3;
+        words[at + hw::KEY as usize] = reader;
+        words[at + hw::OTHER_KEY as usize] = writer;
+        words[at + hw::SITE as usize] = 2;
+        words[at + hw::OTHER_SITE as usize] = site_word(1, writer);
+        words[at + hw::WORKGROUP as usize] = 1;
+        let found = m.findings(&words, &config());
+        assert!(found.fails());
+        let h = &found.hazards[0];
+        assert_eq!((h.kind, h.space.as_str(), h.element, h.across_workgroups), (HazardKind::ReadAfterWrite, "smem", 3, false));
+        assert_eq!(h.first.invocation.workgroup_id, [1, 0, 0]);
+        assert_eq!(h.first.invocation.local_invocation_id, [1, 0, 0]);
+        assert_eq!(h.first.site.map(|s| s.line), Some(7));
+        assert_eq!(h.second.invocation.local_invocation_id, [2, 0, 0]);
+        assert_eq!(h.second.site.map(|s| s.line), Some(9));
+    }
+
+    #[test]
+    fn a_site_word_of_another_invocation_gives_no_line() {
+        let m = meta();
+        let mut words = vec![0; m.layout.total_words as usize];
+        let f = m.layout.workgroup_keys;
+        let other = f.pack(Key { workgroup: 0, epoch: 1, local: 1 });
+        words[(header::HAZARD_COUNTS + HazardKind::WriteAfterWrite as u64) as usize] = 1;
+        let at = m.layout.hazard_record_word(HazardKind::WriteAfterWrite, 0) as usize;
+        words[at + hw::SPACE as usize] = 1;
+        words[at + hw::KEY as usize] = f.pack(Key { workgroup: 0, epoch: 1, local: 3 });
+        words[at + hw::OTHER_KEY as usize] = other;
+        words[at + hw::OTHER_SITE as usize] = site_word(1, other + 1);
+        let found = m.findings(&words, &config());
+        assert_eq!(found.hazards[0].first.site, None);
+    }
+
+    #[test]
+    fn out_of_bounds_reads_are_counted_and_fail() {
+        let m = meta();
+        let mut words = vec![0; m.layout.total_words as usize];
+        words[m.layout.oob_total_word(0, AccessKind::Read) as usize] = 20;
+        words[m.layout.oob_total_word(0, AccessKind::Write) as usize] = 1;
+        words[(header::OOB_SLOTS + AccessKind::Write as u64) as usize] = 1;
+        let at = m.layout.oob_record_word(AccessKind::Write, 0) as usize;
+        words[at + 1] = 8;
+        words[at + 2] = 5;
+        words[at + 3] = 1;
+        let found = m.findings(&words, &config());
+        assert!(found.fails());
+        assert_eq!(found.oob_total(), 21);
+        let write = found.out_of_bounds_of(AccessKind::Write).next().unwrap();
+        assert_eq!((write.first[0].index, write.first[0].invocation.id, write.first[0].site.map(|s| s.line)), (8, 5, Some(7)));
+    }
+}

@@ -1,0 +1,596 @@
+//! The synccheck: every `workgroupBarrier()`, `storageBarrier()` and
+//! `workgroupUniformLoad()` must be reached in uniform control flow, by
+//! every invocation of the workgroup or by none (WGSL § "Uniformity
+//! Analysis"). Browsers' compilers (Tint, WebKit's) reject a shader that
+//! breaks the rule; naga 30 does not check barriers, so the native runner
+//! asks this module, and the command-line tool and the page agree.
+//!
+//! The analysis follows the specification's model on naga's IR, flow by
+//! flow: a value is non-uniform when it comes from `local_invocation_id`,
+//! `global_invocation_id`, `local_invocation_index`, a `read_write` storage
+//! buffer, workgroup or private memory, or an atomic; a local variable is
+//! non-uniform after a non-uniform store or a store in non-uniform control
+//! flow; control flow is non-uniform inside an `if`, `switch` or loop whose
+//! condition is non-uniform, after a `return`, `break` or `continue` taken
+//! by only some invocations, and in a loop that only some invocations
+//! leave. Helper functions are summarised: a barrier inside one requires
+//! its call sites (and, when the barrier depends on a parameter, that
+//! argument) to be uniform. Where it is unsure it errs towards accepting, so
+//! it never rejects a shader the specification accepts.
+
+use naga::{AddressSpace, Binding, Block, BuiltIn, Expression, Function, Handle, Module, Span, Statement, StorageAccess, TypeInner};
+use std::collections::HashMap;
+
+/// A barrier that not every invocation of the workgroup reaches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NonUniformBarrier {
+    /// Line of the barrier (or of the call that leads to it), from 1.
+    pub line: usize,
+    /// Its column, from 1, in bytes of the substituted text.
+    pub column: usize,
+    /// Byte offset of the barrier in the substituted text.
+    pub offset: usize,
+    /// Length of the marked span in bytes.
+    pub length: usize,
+    /// What was reached: `workgroupBarrier()`, or a call to a function with one.
+    pub barrier: String,
+    /// Why control flow is not uniform there.
+    pub cause: Cause,
+    /// The line of the cause, when known.
+    pub cause_line: Option<usize>,
+}
+
+/// What made control flow non-uniform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// An `if`, `switch` or loop condition that can differ between
+    /// invocations.
+    Condition,
+    /// A `return` that only some invocations take.
+    Return,
+    /// A `break` or `continue` that only some invocations take.
+    Exit,
+    /// An argument, passed to a function whose barrier depends on it, that
+    /// can differ between invocations.
+    Argument,
+}
+
+impl NonUniformBarrier {
+    /// What happened, where, and what to try.
+    pub fn message(&self) -> String {
+        let at = self.cause_line.map(|l| format!(" at line {l}")).unwrap_or_default();
+        let why = match self.cause {
+            Cause::Condition => format!(
+                "it depends on the condition{at}, which can differ between invocations (it uses local_invocation_id, global_invocation_id, local_invocation_index, or a value read from workgroup memory, a read_write buffer or an atomic)"
+            ),
+            Cause::Return => format!("the `return`{at} is taken by only some invocations, so the others reach the barrier without them"),
+            Cause::Exit => format!("the `break` or `continue`{at} is taken by only some invocations, so the others reach the barrier without them"),
+            Cause::Argument => format!("the argument{at} can differ between invocations, and the barrier depends on it"),
+        };
+        let fix = match self.cause {
+            Cause::Return | Cause::Exit => "Instead of leaving early, put the work after the guard inside an `if` and keep the barrier outside it.",
+            _ => "Move the barrier out of the condition, so that every invocation reaches it, or make the condition the same for every invocation (for example a value read with `workgroupUniformLoad`).",
+        };
+        format!(
+            "{} must be reached by every invocation of the workgroup (uniform control flow), but {why}. Browsers reject this shader; a GPU can hang or skip the barrier. {fix}",
+            self.barrier
+        )
+    }
+}
+
+/// Checks every compute entry point of `source` (substituted WGSL).
+/// `None` when every barrier is uniform, or when naga cannot parse the
+/// shader (the compiler reports that).
+pub fn check_barriers(source: &str) -> Option<NonUniformBarrier> {
+    let module = naga::front::wgsl::parse_str(source).ok()?;
+    let mut summaries: HashMap<Handle<Function>, Summary> = HashMap::new();
+    for (h, f) in module.functions.iter() {
+        let mut a = Analysis::new(&module, f, source, None, &summaries);
+        a.run();
+        if let Some(e) = a.error {
+            return Some(e);
+        }
+        summaries.insert(h, a.summary);
+    }
+    for ep in module.entry_points.iter().filter(|e| e.stage == naga::ShaderStage::Compute) {
+        let mut a = Analysis::new(&module, &ep.function, source, Some(()), &summaries);
+        a.run();
+        if a.error.is_some() {
+            return a.error;
+        }
+    }
+    None
+}
+
+/// Uniformity levels: uniform, uniform when the function's arguments are,
+/// non-uniform.
+const UNIFORM: u8 = 0;
+const ARGS: u8 = 1;
+const NON_UNIFORM: u8 = 2;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Flow {
+    level: u8,
+    cause: Cause,
+    span: Span,
+}
+
+impl Flow {
+    const UNIFORM: Flow = Flow { level: UNIFORM, cause: Cause::Condition, span: Span::UNDEFINED };
+
+    fn join(self, other: Flow) -> Flow {
+        if other.level > self.level {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+/// What leaves a block early, at the flow where it happens.
+#[derive(Debug, Clone, Copy)]
+struct Exits {
+    breaks: Flow,
+    continues: Flow,
+    returns: Flow,
+}
+
+impl Exits {
+    const NONE: Exits = Exits { breaks: Flow::UNIFORM, continues: Flow::UNIFORM, returns: Flow::UNIFORM };
+
+    fn join(self, o: Exits) -> Exits {
+        Exits { breaks: self.breaks.join(o.breaks), continues: self.continues.join(o.continues), returns: self.returns.join(o.returns) }
+    }
+
+    fn any(&self) -> Flow {
+        self.breaks.join(self.continues).join(self.returns)
+    }
+}
+
+/// A function as its callers see it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Summary {
+    /// The function reaches a barrier: `Some(UNIFORM)` needs uniform call
+    /// sites, `Some(ARGS)` also uniform arguments; with its line.
+    barrier: Option<(u8, usize)>,
+    /// Level of its result.
+    result: u8,
+}
+
+struct Analysis<'a> {
+    module: &'a Module,
+    f: &'a Function,
+    source: &'a str,
+    entry: bool,
+    summaries: &'a HashMap<Handle<Function>, Summary>,
+    expr: Vec<Option<u8>>,
+    vars: Vec<u8>,
+    summary: Summary,
+    error: Option<NonUniformBarrier>,
+}
+
+impl<'a> Analysis<'a> {
+    fn new(module: &'a Module, f: &'a Function, source: &'a str, entry: Option<()>, summaries: &'a HashMap<Handle<Function>, Summary>) -> Self {
+        Analysis {
+            module,
+            f,
+            source,
+            entry: entry.is_some(),
+            summaries,
+            expr: vec![None; f.expressions.len()],
+            vars: vec![UNIFORM; f.local_variables.len()],
+            summary: Summary::default(),
+            error: None,
+        }
+    }
+
+    fn run(&mut self) {
+        // Initialisers: a local's `init` is a uniform constant or an
+        // expression evaluated where it is declared (naga stores the latter
+        // as a statement).
+        for (h, v) in self.f.local_variables.iter() {
+            if let Some(init) = v.init {
+                self.vars[h.index()] = self.level(init);
+            }
+        }
+        let f = self.f;
+        self.block(&f.body, Flow::UNIFORM);
+    }
+
+    fn line(&self, span: Span) -> Option<usize> {
+        span.is_defined().then(|| span.location(self.source).line_number as usize)
+    }
+
+    fn fail(&mut self, span: Span, barrier: String, flow: Flow) {
+        if self.error.is_some() {
+            return;
+        }
+        let loc = span.location(self.source);
+        self.error = Some(NonUniformBarrier {
+            line: loc.line_number as usize,
+            column: loc.line_position as usize,
+            offset: loc.offset as usize,
+            length: loc.length as usize,
+            barrier,
+            cause: flow.cause,
+            cause_line: self.line(flow.span),
+        });
+    }
+
+    fn argument_level(&self, i: u32) -> u8 {
+        if !self.entry {
+            return ARGS;
+        }
+        let arg = &self.f.arguments[i as usize];
+        match &arg.binding {
+            Some(b) => binding_level(b),
+            None => match &self.module.types[arg.ty].inner {
+                TypeInner::Struct { members, .. } => members.iter().map(|m| m.binding.as_ref().map_or(NON_UNIFORM, binding_level)).max().unwrap_or(UNIFORM),
+                _ => NON_UNIFORM,
+            },
+        }
+    }
+
+    fn level(&mut self, h: Handle<Expression>) -> u8 {
+        if let Some(l) = self.expr[h.index()] {
+            return l;
+        }
+        let f = self.f;
+        let l = match &f.expressions[h] {
+            Expression::Literal(_) | Expression::Constant(_) | Expression::Override(_) | Expression::ZeroValue(_) => UNIFORM,
+            Expression::GlobalVariable(_) | Expression::LocalVariable(_) | Expression::ArrayLength(_) => UNIFORM,
+            Expression::FunctionArgument(i) => self.argument_level(*i),
+            Expression::Load { pointer } => self.load_level(*pointer),
+            Expression::Access { base, index } => {
+                let (b, i) = (*base, *index);
+                self.level(b).max(self.level(i))
+            }
+            Expression::AccessIndex { base, index } => match (&f.expressions[*base], self.entry) {
+                (Expression::FunctionArgument(a), true) => {
+                    let arg = &f.arguments[*a as usize];
+                    match &self.module.types[arg.ty].inner {
+                        TypeInner::Struct { members, .. } => {
+                            members.get(*index as usize).and_then(|m| m.binding.as_ref()).map_or(NON_UNIFORM, binding_level)
+                        }
+                        _ => self.argument_level(*a),
+                    }
+                }
+                _ => {
+                    let b = *base;
+                    self.level(b)
+                }
+            },
+            Expression::Splat { value, .. } => {
+                let v = *value;
+                self.level(v)
+            }
+            Expression::Swizzle { vector, .. } => {
+                let v = *vector;
+                self.level(v)
+            }
+            Expression::Compose { components, .. } => components.iter().map(|&c| self.level(c)).max().unwrap_or(UNIFORM),
+            Expression::Unary { expr, .. } | Expression::As { expr, .. } => {
+                let e = *expr;
+                self.level(e)
+            }
+            Expression::Relational { argument, .. } => {
+                let a = *argument;
+                self.level(a)
+            }
+            Expression::Binary { left, right, .. } => {
+                let (a, b) = (*left, *right);
+                self.level(a).max(self.level(b))
+            }
+            Expression::Select { condition, accept, reject } => {
+                let (c, a, r) = (*condition, *accept, *reject);
+                self.level(c).max(self.level(a)).max(self.level(r))
+            }
+            Expression::Math { arg, arg1, arg2, arg3, .. } => {
+                let args = [Some(*arg), *arg1, *arg2, *arg3];
+                args.into_iter().flatten().map(|a| self.level(a)).max().unwrap_or(UNIFORM)
+            }
+            Expression::WorkGroupUniformLoadResult { .. } => UNIFORM,
+            // Results of calls are set when the call is analysed.
+            _ => NON_UNIFORM,
+        };
+        self.expr[h.index()] = Some(l);
+        l
+    }
+
+    /// The level of `*pointer`: its indices and what it points into.
+    fn load_level(&mut self, pointer: Handle<Expression>) -> u8 {
+        let f = self.f;
+        let mut cur = pointer;
+        let mut level = UNIFORM;
+        loop {
+            match f.expressions[cur] {
+                Expression::Access { base, index } => {
+                    level = level.max(self.level(index));
+                    cur = base;
+                }
+                Expression::AccessIndex { base, .. } => cur = base,
+                Expression::LocalVariable(v) => return level.max(self.vars[v.index()]),
+                Expression::GlobalVariable(g) => {
+                    let space = self.module.global_variables[g].space;
+                    let root = match space {
+                        AddressSpace::Uniform | AddressSpace::Handle => UNIFORM,
+                        AddressSpace::Storage { access } if !access.contains(StorageAccess::STORE) => UNIFORM,
+                        _ => NON_UNIFORM,
+                    };
+                    return level.max(root);
+                }
+                Expression::FunctionArgument(i) => return level.max(self.argument_level(i)),
+                _ => return NON_UNIFORM,
+            }
+        }
+    }
+
+    /// The local variable a pointer is rooted in, and whether it is the
+    /// whole variable.
+    fn local_root(&mut self, pointer: Handle<Expression>) -> Option<(usize, bool, u8)> {
+        let f = self.f;
+        let mut cur = pointer;
+        let mut whole = true;
+        let mut level = UNIFORM;
+        loop {
+            match f.expressions[cur] {
+                Expression::Access { base, index } => {
+                    level = level.max(self.level(index));
+                    whole = false;
+                    cur = base;
+                }
+                Expression::AccessIndex { base, .. } => {
+                    whole = false;
+                    cur = base;
+                }
+                Expression::LocalVariable(v) => return Some((v.index(), whole, level)),
+                _ => return None,
+            }
+        }
+    }
+
+    fn require(&mut self, span: Span, barrier: String, flow: Flow) {
+        match flow.level {
+            NON_UNIFORM => self.fail(span, barrier, flow),
+            level => {
+                let line = self.line(span).unwrap_or(0);
+                let need = self.summary.barrier.map_or(level, |(l, _)| l.max(level));
+                self.summary.barrier = Some((need, self.summary.barrier.map_or(line, |(_, l)| l)));
+            }
+        }
+    }
+
+    fn block(&mut self, block: &'a Block, entry_flow: Flow) -> Exits {
+        let mut flow = entry_flow;
+        let mut exits = Exits::NONE;
+        for (stmt, span) in block.span_iter() {
+            if self.error.is_some() {
+                return exits;
+            }
+            let span = *span;
+            match stmt {
+                Statement::Emit(range) => {
+                    for h in range.clone() {
+                        self.level(h);
+                    }
+                }
+                Statement::Store { pointer, value } => {
+                    let v = self.level(*value);
+                    if let Some((var, whole, index)) = self.local_root(*pointer) {
+                        self.vars[var] = if whole && flow.level == UNIFORM { v } else { self.vars[var].max(v).max(index).max(flow.level) };
+                    }
+                }
+                Statement::Block(inner) => {
+                    let e = self.block(inner, flow);
+                    flow = flow.join(e.any());
+                    exits = exits.join(e);
+                }
+                Statement::If { condition, accept, reject } => {
+                    let c = self.level(*condition);
+                    let inner = flow.join(Flow { level: c, cause: Cause::Condition, span });
+                    let before = self.vars.clone();
+                    let e1 = self.block(accept, inner);
+                    let after_accept = std::mem::replace(&mut self.vars, before);
+                    let e2 = self.block(reject, inner);
+                    self.join_vars(&after_accept);
+                    let e = e1.join(e2);
+                    flow = flow.join(e.any());
+                    exits = exits.join(e);
+                }
+                Statement::Switch { selector, cases } => {
+                    let c = self.level(*selector);
+                    let inner = flow.join(Flow { level: c, cause: Cause::Condition, span });
+                    let before = self.vars.clone();
+                    let mut joined = before.clone();
+                    let mut e = Exits::NONE;
+                    for case in cases {
+                        self.vars = before.clone();
+                        let ce = self.block(&case.body, inner);
+                        // A `break` in a case leaves the switch, not a loop.
+                        e = e.join(Exits { breaks: Flow::UNIFORM, ..ce });
+                        for (j, v) in joined.iter_mut().zip(&self.vars) {
+                            *j = (*j).max(*v);
+                        }
+                    }
+                    self.vars = joined;
+                    flow = flow.join(e.any());
+                    exits = exits.join(e);
+                }
+                Statement::Loop { body, continuing, break_if } => {
+                    let entry_vars = self.vars.clone();
+                    let mut loop_flow = flow;
+                    let mut returns = Flow::UNIFORM;
+                    for _ in 0..8 {
+                        let e = self.block(body, loop_flow);
+                        let cont_flow = loop_flow.join(e.continues);
+                        let ce = self.block(continuing, cont_flow);
+                        let mut leaves = e.breaks.join(e.returns).join(ce.breaks).join(ce.returns);
+                        if let Some(b) = break_if {
+                            let l = self.level(*b);
+                            leaves = leaves.join(Flow { level: l.max(cont_flow.level), cause: Cause::Condition, span });
+                        }
+                        returns = returns.join(e.returns).join(ce.returns);
+                        let mut next_vars = entry_vars.clone();
+                        for (n, v) in next_vars.iter_mut().zip(&self.vars) {
+                            *n = (*n).max(*v);
+                        }
+                        // Only some invocations leaving the loop make every
+                        // later iteration non-uniform.
+                        let next_flow = flow.join(leaves);
+                        let stable = next_flow.level == loop_flow.level && next_vars == self.vars;
+                        self.vars = next_vars;
+                        loop_flow = next_flow;
+                        if stable || self.error.is_some() {
+                            break;
+                        }
+                    }
+                    flow = flow.join(returns);
+                    exits = exits.join(Exits { returns, ..Exits::NONE });
+                }
+                Statement::Break => exits.breaks = exits.breaks.join(Flow { cause: Cause::Exit, span, ..flow }),
+                Statement::Continue => exits.continues = exits.continues.join(Flow { cause: Cause::Exit, span, ..flow }),
+                Statement::Return { value } => {
+                    if let Some(v) = value {
+                        let l = self.level(*v).max(flow.level);
+                        self.summary.result = self.summary.result.max(l);
+                    }
+                    exits.returns = exits.returns.join(Flow { cause: Cause::Return, span, ..flow });
+                }
+                Statement::ControlBarrier(b) => {
+                    let name = if b.contains(naga::Barrier::STORAGE) && !b.contains(naga::Barrier::WORK_GROUP) {
+                        "storageBarrier()"
+                    } else if b.contains(naga::Barrier::WORK_GROUP) {
+                        "workgroupBarrier()"
+                    } else {
+                        "textureBarrier()"
+                    };
+                    self.require(span, format!("`{name}`"), flow);
+                }
+                Statement::WorkGroupUniformLoad { pointer, result } => {
+                    self.require(span, "`workgroupUniformLoad()`".into(), flow);
+                    let _ = self.load_level(*pointer);
+                    self.expr[result.index()] = Some(UNIFORM);
+                }
+                Statement::Call { function, arguments, result } => {
+                    let callee = self.summaries.get(function).copied().unwrap_or(Summary { barrier: None, result: NON_UNIFORM });
+                    let args: Vec<u8> = arguments.iter().map(|&a| self.level(a)).collect();
+                    let max_arg = args.iter().copied().max().unwrap_or(UNIFORM);
+                    if let Some((need, line)) = callee.barrier {
+                        let name = self.module.functions[*function].name.clone().unwrap_or_else(|| "a function".into());
+                        let what = format!("the call to `{name}`, which reaches a barrier at line {line},");
+                        let arg_flow = Flow { level: if need == ARGS { max_arg } else { UNIFORM }, cause: Cause::Argument, span };
+                        self.require(span, what, flow.join(arg_flow));
+                    }
+                    // Pointer arguments may be written through.
+                    for &a in arguments {
+                        if let Some((var, _, _)) = self.local_root(a) {
+                            self.vars[var] = self.vars[var].max(max_arg).max(flow.level).max(callee.result.min(NON_UNIFORM));
+                        }
+                    }
+                    if let Some(r) = result {
+                        let l = if callee.result == ARGS { max_arg } else { callee.result };
+                        self.expr[r.index()] = Some(l.max(flow.level));
+                    }
+                }
+                Statement::Atomic { result: Some(r), .. } => self.expr[r.index()] = Some(NON_UNIFORM),
+                _ => {}
+            }
+        }
+        exits
+    }
+
+    fn join_vars(&mut self, other: &[u8]) {
+        for (v, o) in self.vars.iter_mut().zip(other) {
+            *v = (*v).max(*o);
+        }
+    }
+}
+
+fn binding_level(b: &Binding) -> u8 {
+    match b {
+        Binding::BuiltIn(BuiltIn::WorkGroupId | BuiltIn::NumWorkGroups | BuiltIn::SubgroupSize) => UNIFORM,
+        _ => NON_UNIFORM,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEAD: &str = "@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+var<workgroup> smem: array<f32, 64>;
+";
+
+    fn check(body: &str) -> Option<NonUniformBarrier> {
+        let src = format!(
+            "{HEAD}@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {{
+{body}
+}}
+"
+        );
+        naga::front::wgsl::parse_str(&src).unwrap_or_else(|e| panic!("{}\n{src}", e.emit_to_string(&src)));
+        check_barriers(&src)
+    }
+
+    #[test]
+    fn a_barrier_after_an_early_return_is_non_uniform() {
+        let e = check("    let i = lid.x;\n    if (i >= arrayLength(&a)) { return; }\n    smem[i] = a[i];\n    workgroupBarrier();\n    out[i] = smem[0];").unwrap();
+        assert_eq!((e.line, e.cause, e.cause_line), (9, Cause::Return, Some(7)), "{e:?}");
+        assert!(e.message().contains("`workgroupBarrier()`"), "{}", e.message());
+    }
+
+    #[test]
+    fn a_barrier_under_a_non_uniform_condition_is_non_uniform() {
+        let e = check("    if (lid.x < 32u) {\n        workgroupBarrier();\n    }").unwrap();
+        assert_eq!((e.line, e.cause, e.cause_line), (7, Cause::Condition, Some(6)));
+    }
+
+    #[test]
+    fn uniform_shapes_are_accepted() {
+        // Guards around the work, not the barrier; loops with uniform
+        // bounds; conditions on workgroup_id; a variable made uniform again.
+        for body in [
+            "    let i = lid.x;\n    if (i < arrayLength(&a)) { smem[i] = a[i]; }\n    workgroupBarrier();\n    if (i == 0u) { out[0] = smem[0]; }",
+            "    for (var s = 32u; s > 0u; s /= 2u) {\n        if (lid.x < s) { smem[lid.x] += smem[lid.x + s]; }\n        workgroupBarrier();\n    }",
+            "    if (wid.x == 0u) { workgroupBarrier(); }",
+            "    var v = lid.x;\n    v = 3u;\n    if (v == 3u) { workgroupBarrier(); }",
+            "    for (var t = 0u; t < arrayLength(&a); t += 64u) {\n        var x = 0.0;\n        if (t + lid.x < arrayLength(&a)) { x = a[t + lid.x]; }\n        smem[lid.x] = x;\n        workgroupBarrier();\n        workgroupBarrier();\n    }",
+            "    let n = workgroupUniformLoad(&smem[0]);\n    if (n > 1.0) { workgroupBarrier(); }",
+        ] {
+            assert_eq!(check(body), None, "{body}");
+        }
+    }
+
+    #[test]
+    fn loops_that_only_some_invocations_leave_are_non_uniform() {
+        let e = check("    for (var i = lid.x; i < 64u; i += 8u) {\n        workgroupBarrier();\n    }").unwrap();
+        assert_eq!(e.line, 7);
+        let e = check("    var x = 0.0;\n    loop {\n        x = smem[lid.x];\n        if (x > 1.0) { break; }\n        workgroupBarrier();\n    }").unwrap();
+        assert_eq!(e.line, 10);
+    }
+
+    #[test]
+    fn values_from_workgroup_memory_are_non_uniform() {
+        let e = check("    if (smem[0] > 0.0) { workgroupBarrier(); }").unwrap();
+        assert_eq!(e.cause, Cause::Condition);
+    }
+
+    #[test]
+    fn helpers_with_barriers_need_uniform_call_sites() {
+        let src = format!(
+            "{HEAD}fn sync() {{ workgroupBarrier(); }}
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>) {{
+    if (lid.x == 0u) {{ sync(); }}
+}}
+"
+        );
+        let e = check_barriers(&src).unwrap();
+        assert_eq!(e.line, 7);
+        assert!(e.barrier.contains("`sync`"), "{e:?}");
+        let fine = src.replace("if (lid.x == 0u) { sync(); }", "sync();");
+        assert_eq!(check_barriers(&fine), None);
+    }
+}
