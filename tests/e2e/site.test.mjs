@@ -262,7 +262,7 @@ test("memory checks: a missing guard is an out-of-bounds write and fails", async
   assert.equal(await p.run(), "failed");
   const c1 = p.testid("case-1");
   assert.equal(await c1.getAttribute("data-outcome"), "memory-error");
-  assert.match(await c1.locator(".detail").innerText(), /out-of-bounds write.*WebGPU silently dropped/s);
+  assert.match(await c1.locator(".detail").innerText(), /out-of-bounds write at line \d+.*WebGPU dropped or redirected it/s);
   assert.equal(await p.testid("findings-1").getAttribute("data-status"), "error");
   // The values themselves are right: WebGPU dropped the stray writes.
   assert.equal(await page.locator('[data-testid="grid-actual-1"] td.mismatch').count(), 0);
@@ -295,5 +295,56 @@ test("markup in shared code or in the URL never reaches the DOM", async () => {
   await page.locator('[data-testid="puzzle-list"]').waitFor();
   assert.equal(await page.locator("main img").count(), 0);
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// The judge's promises, through the page: each rule has a wrong solution
+// that must fail with its named finding and line, and correct solutions
+// written in other styles must pass. The same files are judged natively in
+// tests/gpu (lavapipe); here Chromium's WebGPU (SwiftShader) runs them.
+const judged = [
+  // [file, outcome of the failing cases, text of their detail]
+  ["guards--struct-wrapped.wgsl", "passed"],
+  ["shared--workgroup-uniform-load.wgsl", "passed"],
+  ["scan-across-workgroups--reversed-second-pass.wgsl", "passed"],
+  ["guards--struct-wrapped-no-guard.wgsl", "memory-error", /out-of-bounds write at line 13: .* wrote `out\.v\[6\]`, but the buffer `out\.v` has 6 elements/],
+  ["guards--write-after-many-reads.wgsl", "memory-error", /out-of-bounds write at line 16/],
+  ["guards--read-before-guard.wgsl", "memory-error", /out-of-bounds read at line 10: .*read `a\[6\]`.*return 0 or any element of `a`/s],
+  ["prefix-scan--one-barrier.wgsl", "memory-error", /(read-after-write|write-after-read) race: `smem\[\d+\]` \(workgroup memory\): the invocation with .* at line 2[23], and the invocation with .* at line 2[23], with no `workgroupBarrier\(\)`/],
+  ["tree-reduction--warp-synchronous-tail.wgsl", "memory-error", /race: `smem\[\d+\]` \(workgroup memory\)/],
+  ["dot-product--everyone-clears-the-sum.wgsl", "memory-error", /write conflict: `total\[0\]` \(workgroup memory\): .* wrote it at line 16, and .* wrote it at line 16/],
+  ["scan-across-workgroups--offsets-in-one-dispatch.wgsl", "memory-error", /race: `block_sums\[\d+\]` \(a storage buffer\): .* in different workgroups of one dispatch of `scan_blocks`/],
+  ["tree-reduction--runaway-loop-with-barrier.wgsl", "runaway-loop", /the loop at line 20/],
+];
+
+for (const [file, outcome, detail, puzzleOverride] of judged) {
+  test(`judge: ${file} is ${outcome}`, async () => {
+    const { page, p, errors } = await newPage();
+    const slug = puzzleOverride ?? file.split("--")[0];
+    const source = fs.readFileSync(path.join(ROOT, "tests/gpu/solutions", file), "utf8");
+    await p.open(site.url(`?puzzle=${slug}`));
+    await p.setCode(source);
+    const verdict = await p.run({ timeout: 120_000 });
+    if (outcome === "passed") {
+      assert.equal(verdict, "passed");
+    } else {
+      assert.equal(verdict, "failed");
+      const failing = page.locator(`[data-testid^="case-"][data-outcome="${outcome}"]`);
+      assert.ok((await failing.count()) > 0, `some case is ${outcome}`);
+      assert.match(await failing.first().locator(".detail").innerText(), detail);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+test("judge: a barrier after an early return is rejected, with its line", async () => {
+  const { page, p } = await newPage();
+  await p.open(site.url("?puzzle=shared"));
+  await p.setCode(fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/shared--early-return-before-barrier.wgsl"), "utf8"));
+  assert.equal(await p.run(), "failed");
+  // The browser's compiler (Tint) rejects it; natively the synccheck does, at the same line.
+  assert.equal(await p.testid("case-1").getAttribute("data-outcome"), "compile-error");
+  assert.match(await p.testid("case-1").locator(".detail").innerText(), /line 14/);
   await page.close();
 });

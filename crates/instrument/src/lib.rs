@@ -217,6 +217,7 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
         layout: layout.clone(),
         source,
         sites: vec![Site { line: 0, column: 0 }],
+        site_access: vec![(u32::MAX, AccessKind::Read)],
         loop_lines: Vec::new(),
         unchecked,
         racecheck: options.racecheck,
@@ -252,6 +253,7 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
         layout,
         spaces,
         sites: cx.sites,
+        site_access: cx.site_access,
         loop_lines: cx.loop_lines,
         entry_points: entry_points.iter().map(|s| s.to_string()).collect(),
         unchecked: cx.unchecked,
@@ -306,6 +308,7 @@ struct Cx<'s> {
     layout: TraceLayout,
     source: &'s str,
     sites: Vec<Site>,
+    site_access: Vec<(u32, AccessKind)>,
     loop_lines: Vec<usize>,
     unchecked: Vec<String>,
     racecheck: bool,
@@ -319,12 +322,17 @@ enum RaceSide {
 }
 
 impl Cx<'_> {
-    fn site(&mut self, span: Span) -> u32 {
+    /// Numbers an access site: where it is, what it accesses and how.
+    fn site(&mut self, span: Span, target: Target, kind: AccessKind) -> u32 {
         if !span.is_defined() {
             return 0;
         }
         let loc = span.location(self.source);
+        let space = match target {
+            Target::Storage { space } | Target::Workgroup { space, .. } => space,
+        };
         self.sites.push(Site { line: loc.line_number as usize, column: loc.line_position as usize });
+        self.site_access.push((space, kind));
         (self.sites.len() - 1) as u32
     }
 
@@ -345,8 +353,8 @@ impl Cx<'_> {
                                 out.push(Statement::Emit(naga::Range::new_from_bounds(first, last)), span);
                             }
                             pending.clear();
-                            let site = self.site(f.expressions.get_span(h));
                             let kind = if res.atomic { AccessKind::Atomic } else { AccessKind::Read };
+                            let site = self.site(f.expressions.get_span(h), target, kind);
                             let mut b = Builder::new(f);
                             self.record(&mut b, &res, target, kind, site);
                             out.extend_block(b.finish());
@@ -359,8 +367,8 @@ impl Cx<'_> {
                 }
                 Statement::Store { pointer, value } => {
                     if let Some((res, target)) = self.resolve(module, layouter, f, pointer) {
-                        let site = self.site(span);
                         let kind = if res.atomic { AccessKind::Atomic } else { AccessKind::Write };
+                        let site = self.site(span, target, kind);
                         let mut b = Builder::new(f);
                         self.record(&mut b, &res, target, kind, site);
                         out.extend_block(b.finish());
@@ -369,7 +377,7 @@ impl Cx<'_> {
                 }
                 Statement::Atomic { pointer, fun, value, result } => {
                     if let Some((res, target)) = self.resolve(module, layouter, f, pointer) {
-                        let site = self.site(span);
+                        let site = self.site(span, target, AccessKind::Atomic);
                         let mut b = Builder::new(f);
                         self.record(&mut b, &res, target, AccessKind::Atomic, site);
                         out.extend_block(b.finish());
@@ -381,7 +389,7 @@ impl Cx<'_> {
                     let mut b = Builder::new(f);
                     self.next_epoch(&mut b, true);
                     if let Some((res, target)) = self.resolve(module, layouter, b.f, pointer) {
-                        let site = self.site(span);
+                        let site = self.site(span, target, AccessKind::Read);
                         self.record(&mut b, &res, target, AccessKind::Read, site);
                     }
                     out.extend_block(b.finish());

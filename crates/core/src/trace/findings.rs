@@ -46,6 +46,8 @@ pub struct TraceMeta {
     pub spaces: Vec<SpaceInfo>,
     /// Access sites by number; number 0 is unused.
     pub sites: Vec<Site>,
+    /// Per site (same numbering): the space it accesses and how.
+    pub site_access: Vec<(u32, AccessKind)>,
     /// Line of each guarded loop, by loop id - 1.
     pub loop_lines: Vec<usize>,
     /// Entry points, in dispatch order.
@@ -213,6 +215,25 @@ impl TraceMeta {
         (n != 0).then(|| self.sites.get(n as usize).copied()).flatten()
     }
 
+    /// The one line of the shader that accesses `space` as `kind`, if there
+    /// is exactly one: then the other side of a hazard is there, even when
+    /// its site word was overwritten (invocations run in lock step store
+    /// their site words together).
+    fn only_line(&self, space: u32, kind: AccessKind) -> Option<Site> {
+        let mut found: Option<Site> = None;
+        for (n, &(s, k)) in self.site_access.iter().enumerate() {
+            if s == space && k == kind {
+                let site = self.sites.get(n).copied()?;
+                match found {
+                    Some(f) if f.line != site.line => return None,
+                    Some(_) => {}
+                    None => found = Some(site),
+                }
+            }
+        }
+        found
+    }
+
     /// The hazard recorded at word `at`; `None` for a record that makes no
     /// sense or that an epoch overflow makes untrustworthy.
     fn hazard(&self, w: &impl Fn(u64) -> u32, at: u64, kind: HazardKind, overflow: bool, config: &CaseConfig) -> Option<Hazard> {
@@ -227,12 +248,15 @@ impl TraceMeta {
         }
         let workgroup = |k: super::Key| if space.workgroup { w(at + hw::WORKGROUP) } else { k.workgroup };
         let other_site_word = w(at + hw::OTHER_SITE);
-        let other_site =
-            (other_site_word != 0 && site_word(0, other_site_word) == site_word(0, other)).then(|| self.site(other_site_word >> SITE_KEY_BITS)).flatten();
+        let (first_kind, second_kind) = kind.accesses();
+        let space_n = w(at + hw::SPACE);
+        let other_site = (other_site_word != 0 && site_word(0, other_site_word) == site_word(0, other))
+            .then(|| self.site(other_site_word >> SITE_KEY_BITS))
+            .flatten()
+            .or_else(|| self.only_line(space_n, first_kind));
         let word = w(at + hw::WORD);
         let in_space = if space.workgroup { word.saturating_sub(space.shadow_base) } else { word };
         let element = if space.element_words > 0 { in_space / space.element_words } else { in_space };
-        let (first_kind, second_kind) = kind.accesses();
         Some(Hazard {
             kind,
             space: space.name.clone(),
@@ -342,6 +366,7 @@ mod tests {
                 SpaceInfo { name: "smem".into(), workgroup: true, element_words: 1, elements: 4, shadow_base: 0 },
             ],
             sites: vec![Site { line: 0, column: 0 }, Site { line: 7, column: 5 }, Site { line: 9, column: 13 }],
+            site_access: vec![(0, AccessKind::Read), (1, AccessKind::Write), (1, AccessKind::Read)],
             loop_lines: vec![],
             entry_points: vec!["main".into()],
             unchecked: vec![],
@@ -385,9 +410,14 @@ mod tests {
         words[at + hw::SPACE as usize] = 1;
         words[at + hw::KEY as usize] = f.pack(Key { workgroup: 0, epoch: 1, local: 3 });
         words[at + hw::OTHER_KEY as usize] = other;
-        words[at + hw::OTHER_SITE as usize] = site_word(1, other + 1);
-        let found = m.findings(&words, &config());
-        assert_eq!(found.hazards[0].first.site, None);
+        words[at + hw::OTHER_SITE as usize] = site_word(2, other + 1);
+        let mut m2 = m.clone();
+        m2.site_access.push((1, AccessKind::Write));
+        m2.sites.push(Site { line: 11, column: 1 });
+        // Two lines write `smem`: the other side's line is unknown.
+        assert_eq!(m2.findings(&words, &config()).hazards[0].first.site, None);
+        // One line writes `smem`: that is the other side's.
+        assert_eq!(m.findings(&words, &config()).hazards[0].first.site.map(|s| s.line), Some(7));
     }
 
     #[test]
