@@ -348,3 +348,31 @@ test("judge: a barrier after an early return is rejected, with its line", async 
   assert.match(await p.testid("case-1").locator(".detail").innerText(), /line 14/);
   await page.close();
 });
+
+test("random cases: drawn fresh each Run, hidden while they pass, shown with their seed when they fail", async () => {
+  const { page, p, errors } = await newPage();
+  await p.open(site.url("?puzzle=map"));
+  await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8"));
+  assert.equal(await p.run(), "passed");
+  const random = p.testid("random-cases");
+  assert.equal(await random.getAttribute("data-status"), "passed");
+  const first = await random.getAttribute("data-seed");
+  assert.match(first, /^\d+$/);
+  assert.equal(await p.run(), "passed");
+  assert.notEqual(await random.getAttribute("data-seed"), first, "a new seed each Run");
+  // A shader that fits the written cases only: seed 1 draws larger arrays.
+  await p.open(site.url("?puzzle=map&seed=1"));
+  await p.setCode(fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/map--first-twenty-only.wgsl"), "utf8"));
+  assert.equal(await p.run(), "failed");
+  assert.equal(await random.getAttribute("data-status"), "failed");
+  assert.equal(await random.getAttribute("data-seed"), "1");
+  assert.match(await random.innerText(), /&seed=1/);
+  for (const n of [1, 2, 3, 4]) assert.equal(await p.testid(`case-${n}`).getAttribute("data-outcome"), "passed");
+  // The failing random case is shown with its data, like a written case.
+  const shown = page.locator('[data-testid^="case-"][data-outcome="mismatch"]');
+  assert.ok((await shown.count()) > 0);
+  assert.match(await shown.first().locator("h3").innerText(), /random case \d \(seed 1\)/);
+  assert.ok((await shown.first().locator('[data-testid^="grid-expected-"] td').count()) > 20);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -8,7 +8,8 @@
 //! - `<slug>::<label>` — each file `solutions/<slug>--<label>.wgsl` meets the
 //!   expectation on its first line: `// expect: passed`, `failed`,
 //!   `config-error`, `compile-error`, `compile-error at LINE:COL`,
-//!   `memory-error` (every case), `memory-error in some cases` (the others
+//!   `failed in random cases` (passes the written cases, not the random
+//!   ones), `memory-error` (every case), `memory-error in some cases` (the others
 //!   pass: a case too small to show the bug) or `runaway-loop at LINE`; an
 //!   optional second line `// message: …` names text the summary of every
 //!   case that did not pass must contain;
@@ -19,9 +20,9 @@
 //! get one; nothing passes silently.
 
 use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Verdict};
-use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
+use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
-use gpu_puzzles_runner::{judge_puzzle, Gpu, RunOptions};
+use gpu_puzzles_runner::{judge_puzzle, judge_with, Gpu, RunOptions};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -40,6 +41,19 @@ fn gpu() -> Result<&'static Gpu, Failed> {
 
 fn judge(puzzle: &Puzzle, source: &str) -> Result<Vec<CaseResult>, Failed> {
     pollster::block_on(judge_puzzle(gpu()?, puzzle, source, RunOptions::default())).map_err(|e| Failed::from(e.to_string()))
+}
+
+/// Seeds of the random cases the tests draw (fixed, so a failure
+/// reproduces with `gpu-puzzles check --seed`).
+const SEEDS: [u64; 4] = [1, 2, 3, 4];
+
+/// Judges the puzzle's ordinary cases and the random cases of `seed`.
+fn judge_random(puzzle: &Puzzle, source: &str, seed: u64) -> Result<Vec<CaseResult>, Failed> {
+    let random = random_cases(puzzle, seed).map_err(Failed::from)?;
+    if puzzle.generator.is_some() && random.is_empty() {
+        return Err("the generator drew no case".into());
+    }
+    pollster::block_on(judge_with(gpu()?, puzzle, &random, source, RunOptions::default())).map_err(|e| Failed::from(e.to_string()))
 }
 
 fn describe(results: &[CaseResult]) -> String {
@@ -63,11 +77,21 @@ fn check_expectation(puzzle: &Puzzle, source: &str) -> Result<(), Failed> {
         }
     }
     let ok = match expect {
-        "passed" => verdict(&results) == Verdict::Passed,
+        // A correct solution also passes random cases (the reference's
+        // trial checks every seed; one is enough here).
+        "passed" => verdict(&results) == Verdict::Passed && verdict(&judge_random(puzzle, source, SEEDS[0])?) == Verdict::Passed,
         "failed" => verdict(&results) == Verdict::Failed && all(&|o| !matches!(o, Outcome::CompileError { .. } | Outcome::ConfigError { .. })),
         "config-error" => all(&|o| matches!(o, Outcome::ConfigError { .. })),
         "compile-error" => all(&|o| matches!(o, Outcome::CompileError { .. })),
         "memory-error" => all(&|o| matches!(o, Outcome::MemoryError { .. })),
+        // Fits the written cases only: the random cases must catch it.
+        "failed in random cases" => {
+            let mut caught = false;
+            for seed in SEEDS {
+                caught |= verdict(&judge_random(puzzle, source, seed)?) == Verdict::Failed;
+            }
+            verdict(&results) == Verdict::Passed && caught
+        }
         "memory-error in some cases" => {
             judged.iter().any(|r| matches!(r.outcome, Outcome::MemoryError { .. })) && all(&|o| matches!(o, Outcome::MemoryError { .. } | Outcome::Passed))
         }
@@ -119,6 +143,24 @@ fn main() {
                 let f = r.findings.as_ref().ok_or_else(|| format!("case {}: no findings: {:?}", r.case, r.instrumentation))?;
                 if f.fails() || !f.unchecked.is_empty() {
                     return Err(format!("case {}: the reference solution has findings: {f:?}", r.case).into());
+                }
+            }
+            Ok(())
+        }));
+        let s = set.clone();
+        trials.push(Trial::test(format!("{slug}::reference-random-cases"), move || {
+            let p = &s.puzzles[i];
+            let source = p.solution.as_deref().ok_or("no reference solution in shaders/")?;
+            for seed in SEEDS {
+                let results = judge_random(p, source, seed)?;
+                for r in results.iter().filter(|r| r.case > p.cases.len()) {
+                    if !r.outcome.passed() {
+                        return Err(format!("seed {seed}, case {}: {}", r.case, r.outcome.summary()).into());
+                    }
+                    let f = r.findings.as_ref().ok_or_else(|| format!("seed {seed}, case {}: no findings: {:?}", r.case, r.instrumentation))?;
+                    if f.fails() {
+                        return Err(format!("seed {seed}, case {}: findings: {f:?}", r.case).into());
+                    }
                 }
             }
             Ok(())

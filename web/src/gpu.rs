@@ -1,8 +1,8 @@
 //! The page's one WebGPU device: requested once at start-up, reused for
 //! every run, recreated on the next run after it is lost.
 
-use gpu_puzzles_core::{CaseResult, Puzzle};
-use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, Gpu, RunOptions, RunnerError, YardstickCache};
+use gpu_puzzles_core::{Case, CaseResult, Puzzle};
+use gpu_puzzles_runner::{add_yardsticks, judge_with, Gpu, RunOptions, RunnerError, YardstickCache};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -75,6 +75,8 @@ pub struct RunOutput {
     pub results: Vec<CaseResult>,
     /// Set when the device had been lost and was recreated for this run.
     pub recreated: bool,
+    /// The random cases drawn for this run (numbered after the puzzle's).
+    pub random: Vec<Case>,
 }
 
 /// Judges `source` on every case of `puzzle` on the page's device (with
@@ -86,14 +88,18 @@ pub struct RunOutput {
 pub async fn run(puzzle: &Puzzle, source: &str, instrument: bool) -> Result<RunOutput, String> {
     let was_lost = GPU.with(|g| g.borrow().as_ref().is_some_and(|g| g.is_lost()));
     let gpu = acquire().await?;
-    let mut out = judge_puzzle(&gpu, puzzle, source, RunOptions { instrument }).await;
+    // A fresh seed every Run, small enough to read out and type back; the
+    // URL's `seed=` draws a given Run's cases again.
+    let seed = crate::route::current_seed().unwrap_or_else(|| (js_sys::Math::random() * 1e9) as u64);
+    let random = gpu_puzzles_core::load::random_cases(puzzle, seed).map_err(|e| format!("the puzzle's random cases could not be drawn ({e}); judging needs them, so please report this puzzle"))?;
+    let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions { instrument }).await;
     if let Ok(results) = &mut out {
         if let Err(e) = add_reference_timings(&gpu, puzzle, results).await {
             out = Err(e);
         }
     }
     match out {
-        Ok(results) => Ok(RunOutput { results, recreated: was_lost }),
+        Ok(results) => Ok(RunOutput { results, recreated: was_lost, random }),
         Err(e @ RunnerError::DeviceLost(_)) => {
             GPU.with(|g| *g.borrow_mut() = None);
             Err(format!("{e}. Your code is kept; press Run again and the page will create a new device. If this keeps happening, look for a loop that never ends."))

@@ -17,10 +17,22 @@ pub enum RunState {
     Idle,
     /// Running; `queued` when another Run is waiting behind it.
     Running { queued: bool },
-    /// Finished: the results and the source they were computed from.
-    Done { results: Vec<CaseResult>, source: String },
+    /// Finished: the results, the source they were computed from, and the
+    /// random cases drawn for the run.
+    Done { results: Vec<CaseResult>, source: String, random: RandomCases },
     /// Our own failure (no WebGPU, lost device), with what to do.
     Error(String),
+}
+
+/// The random cases of a Run, shared by the views (compared by identity:
+/// each Run draws its own).
+#[derive(Debug, Clone, Default)]
+pub struct RandomCases(pub std::sync::Arc<Vec<gpu_puzzles_core::Case>>);
+
+impl PartialEq for RandomCases {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 thread_local! {
@@ -129,7 +141,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                             storage::mark_solved(&puzzle.slug);
                         }
                         show_squiggles(&source, &out.results);
-                        let _ = state.try_set(RunState::Done { results: out.results, source });
+                        let _ = state.try_set(RunState::Done { results: out.results, source, random: RandomCases(std::sync::Arc::new(out.random)) });
                     }
                     Err(e) => {
                         let _ = status.try_set(if gpu::has_webgpu() { status.get_untracked() } else { GpuStatus::Unavailable(e.clone()) });

@@ -36,7 +36,7 @@ pub fn VerdictBar(state: RwSignal<RunState>, puzzle: &'static Puzzle) -> impl In
 #[component]
 pub fn Diagnostics(state: RwSignal<RunState>) -> impl IntoView {
     move || {
-        let RunState::Done { results, source } = state.get() else { return ().into_any() };
+        let RunState::Done { results, source, .. } = state.get() else { return ().into_any() };
         let diags = distinct_diagnostics(&results);
         if diags.is_empty() {
             return ().into_any();
@@ -73,18 +73,57 @@ pub fn CaseList(state: RwSignal<RunState>, puzzle: &'static Puzzle) -> impl Into
     view! {
         <div class="cases">
             {move || {
-                let results = match state.get() {
-                    RunState::Done { results, .. } => results,
-                    _ => Vec::new(),
+                let (results, random) = match state.get() {
+                    RunState::Done { results, random, .. } => (results, random),
+                    _ => (Vec::new(), Default::default()),
                 };
                 let running = matches!(state.get(), RunState::Running { .. });
-                puzzle.cases.iter().map(|case| {
+                let fixed = puzzle.cases.iter().map(|case| {
                     let result = results.iter().find(|r| r.case == case.number).cloned();
                     case_view(puzzle, case, result, running)
-                }).collect_view()
+                }).collect_view();
+                view! { {fixed} {random_cases_view(puzzle, &random.0, &results)} }
             }}
         </div>
     }
+}
+
+/// The Run's random cases (`data-testid="random-cases"`, `data-status`
+/// `passed` or `failed`, `data-seed`): one line while they pass; a failing
+/// one is shown in full, data included (it is no secret), with its seed.
+fn random_cases_view(puzzle: &'static Puzzle, random: &[Case], results: &[CaseResult]) -> impl IntoView {
+    if random.is_empty() {
+        return ().into_any();
+    }
+    let seed = random[0].random_seed.unwrap_or_default();
+    let failing: Vec<(&Case, CaseResult)> =
+        random.iter().filter_map(|c| results.iter().find(|r| r.case == c.number && !r.outcome.passed()).map(|r| (c, r.clone()))).collect();
+    let status = if failing.is_empty() { "passed" } else { "failed" };
+    let text = if failing.is_empty() {
+        format!("{} random cases, drawn fresh for this Run (seed {seed}), pass too.", random.len())
+    } else {
+        format!(
+            "{} of {} random cases drawn for this Run (seed {seed}) fail: sizes the written cases do not show. They are shown below; add `&seed={seed}` to the page's address (or `--seed {seed}` to `gpu-puzzles check`) to draw them again.",
+            failing.len(),
+            random.len()
+        )
+    };
+    let shown = failing
+        .into_iter()
+        .map(|(c, r)| {
+            // Views keep `&'static` cases; only failing random cases are
+            // kept this way, one small case each.
+            let case: &'static Case = Box::leak(Box::new(Case { hidden: false, ..c.clone() }));
+            case_view(puzzle, case, Some(r), false)
+        })
+        .collect_view();
+    view! {
+        <div class="random-cases" data-testid="random-cases" data-status=status data-seed=seed.to_string()>
+            <p>{text}</p>
+        </div>
+        {shown}
+    }
+    .into_any()
 }
 
 fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseResult>, running: bool) -> impl IntoView {

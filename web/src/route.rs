@@ -18,6 +18,18 @@ pub fn slug_from_search(search: &str) -> Option<String> {
         .filter(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
 }
 
+/// `seed=<n>` in the current URL: the seed of the random cases, so that a
+/// failing random case can be drawn again (`?puzzle=map&seed=123`).
+pub fn current_seed() -> Option<u64> {
+    let search = web_sys::window()?.location().search().ok()?;
+    seed_from_search(&search)
+}
+
+/// Reads `seed=<n>` from a query string.
+pub fn seed_from_search(search: &str) -> Option<u64> {
+    search.trim_start_matches('?').split('&').filter_map(|kv| kv.split_once('=')).find(|(k, _)| *k == "seed").and_then(|(_, v)| v.parse().ok())
+}
+
 /// The relative link to a puzzle (or to the list with `None`); relative, so
 /// the site's own path is kept.
 pub fn href(slug: Option<&str>) -> String {

@@ -9,10 +9,10 @@
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use gpu_puzzles_core::judge::{lost_counts, performance_line, verdict, CaseResult, Outcome, Verdict};
-use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
+use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
 use gpu_puzzles_core::model::Performance;
-use gpu_puzzles_core::{Puzzle, PuzzleSet};
-use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, Gpu, RunOptions, YardstickCache};
+use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
+use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, judge_with, Gpu, RunOptions, YardstickCache};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -49,7 +49,24 @@ enum Command {
         /// Machine-readable report.
         #[arg(long)]
         json: bool,
+        /// Seed of the random cases drawn besides the puzzle's own (a new
+        /// one each run when absent; a failing random case prints its seed).
+        #[arg(long)]
+        seed: Option<u64>,
     },
+}
+
+/// The seed of this run's random cases: the one asked for, or a new one.
+fn run_seed(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        (now.as_nanos() as u64 ^ ((std::process::id() as u64) << 32)) % 1_000_000_007
+    })
+}
+
+/// Case number `n` among the puzzle's cases and then the random ones.
+fn case_of<'a>(puzzle: &'a Puzzle, random: &'a [Case], n: usize) -> &'a Case {
+    puzzle.cases.get(n - 1).unwrap_or_else(|| &random[n - 1 - puzzle.cases.len()])
 }
 
 fn main() -> ExitCode {
@@ -76,7 +93,7 @@ fn run(cli: Cli) -> Result<bool> {
             println!("{}", serde_json::to_string(&export(&set))?);
             Ok(true)
         }
-        Command::Check { puzzle: Some(slug), solution: Some(file), json } => {
+        Command::Check { puzzle: Some(slug), solution: Some(file), json, seed } => {
             let set = load(&cli.root)?;
             let Some(puzzle) = set.get(&slug) else {
                 let slugs: Vec<_> = set.puzzles.iter().map(|p| p.slug.as_str()).collect();
@@ -84,14 +101,16 @@ fn run(cli: Cli) -> Result<bool> {
             };
             let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let gpu = gpu()?;
-            let mut results = pollster::block_on(judge_puzzle(&gpu, puzzle, &source, RunOptions::default()))?;
+            let seed = run_seed(seed);
+            let random = random_cases(puzzle, seed).map_err(anyhow::Error::msg)?;
+            let mut results = pollster::block_on(judge_with(&gpu, puzzle, &random, &source, RunOptions::default()))?;
             // Performance cases that passed get our reference kernel's and the
             // comparison kernels' times on the same device.
             pollster::block_on(add_yardsticks(&gpu, puzzle, &mut results, &mut YardstickCache::new()))?;
-            report(puzzle, &file, &gpu, &results, json)?;
+            report(puzzle, &random, seed, &file, &gpu, &results, json)?;
             Ok(verdict(&results) == Verdict::Passed)
         }
-        Command::Check { json, .. } => check_all(&cli.root, json),
+        Command::Check { json, seed, .. } => check_all(&cli.root, json, run_seed(seed)),
     }
 }
 
@@ -193,6 +212,8 @@ struct Report<'a> {
     solution: String,
     status: Verdict,
     adapter: String,
+    /// Seed of the random cases (`--seed` draws them again).
+    seed: u64,
     cases: Vec<CaseReport<'a>>,
 }
 
@@ -204,7 +225,7 @@ struct CaseReport<'a> {
     summary: String,
 }
 
-fn report(puzzle: &Puzzle, file: &Path, gpu: &Gpu, results: &[CaseResult], json: bool) -> Result<()> {
+fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, results: &[CaseResult], json: bool) -> Result<()> {
     let status = verdict(results);
     if json {
         let report = Report {
@@ -212,18 +233,25 @@ fn report(puzzle: &Puzzle, file: &Path, gpu: &Gpu, results: &[CaseResult], json:
             solution: file.display().to_string(),
             status,
             adapter: format!("{} ({})", gpu.adapter().name, gpu.adapter().backend),
+            seed,
             cases: results
                 .iter()
-                .map(|r| CaseReport { result: r, name: &puzzle.cases[r.case - 1].name, summary: r.outcome.summary() })
+                .map(|r| CaseReport { result: r, name: &case_of(puzzle, random, r.case).name, summary: r.outcome.summary() })
                 .collect(),
         };
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
     println!("{} — {} on {}", puzzle.title, file.display(), gpu.adapter().name);
+    if !random.is_empty() {
+        println!("  {} random cases drawn with seed {seed}", random.len());
+    }
     for r in results {
-        let case = &puzzle.cases[r.case - 1];
-        let label = if case.hidden { format!("{} (hidden)", case.name) } else { case.name.clone() };
+        let case = case_of(puzzle, random, r.case);
+        // A random case that fails is shown: its data is no secret, and the
+        // seed draws it again.
+        let shown = !case.hidden || (case.random_seed.is_some() && !r.outcome.passed());
+        let label = if case.hidden && case.random_seed.is_none() { format!("{} (hidden)", case.name) } else { case.name.clone() };
         println!("  {:<36} {:<14} {:>8.2} ms  {}", label, r.outcome.status(), r.timing.wall_ms, r.outcome.summary());
         match &r.outcome {
             Outcome::CompileError { diagnostics } => {
@@ -234,7 +262,7 @@ fn report(puzzle: &Puzzle, file: &Path, gpu: &Gpu, results: &[CaseResult], json:
                     }
                 }
             }
-            Outcome::Mismatch { mismatches, .. } if !case.hidden => {
+            Outcome::Mismatch { mismatches, .. } if shown => {
                 for m in mismatches.iter().take(8) {
                     let at = match m.position {
                         Some([r, c]) => format!("[{r}][{c}]"),
@@ -254,7 +282,11 @@ fn report(puzzle: &Puzzle, file: &Path, gpu: &Gpu, results: &[CaseResult], json:
                 println!("      {line}");
             }
         }
-        if !case.hidden && !r.actual.is_empty() {
+        if let Some(s) = case.random_seed.filter(|_| !r.outcome.passed()) {
+            let c = &case.config;
+            println!("      workgroup_size {:?}, workgroups {:?}; draw it again with --seed {s}", c.workgroup_size, c.workgroups);
+        }
+        if shown && !r.actual.is_empty() {
             if let Some(lost) = lost_counts(puzzle, case, &r.actual) {
                 println!("      {lost}");
             }
@@ -311,7 +343,7 @@ struct PuzzleCheck {
 
 /// Validates the whole set, then judges every starter (must fail) and every
 /// reference solution (must pass) on the GPU.
-fn check_all(root: &Path, json: bool) -> Result<bool> {
+fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
     let files = read_dir(&puzzles_dir(root)?).map_err(anyhow::Error::msg)?;
     let solutions = read_solutions(&root.join("shaders")).map_err(anyhow::Error::msg)?;
     let set = match load_puzzle_set(&files, Some(&solutions)) {
@@ -334,7 +366,10 @@ fn check_all(root: &Path, json: bool) -> Result<bool> {
         let (solution_text, solution_ok) = match &p.solution {
             None => ("missing shaders/".to_string() + &p.slug + ".wgsl", false),
             Some(src) => {
-                let mut results = pollster::block_on(judge_puzzle(&gpu, p, src, RunOptions::default()))?;
+                // The reference meets the random cases too: a generator that
+                // draws a case outside the statement's promises shows here.
+                let random = random_cases(p, seed).map_err(anyhow::Error::msg)?;
+                let mut results = pollster::block_on(judge_with(&gpu, p, &random, src, RunOptions::default()))?;
                 // This run is the reference's: its own times are its yardstick.
                 let mut cache: YardstickCache = results.iter().map(|r| ((p.slug.clone(), r.case, 0), Some(r.timing))).collect();
                 pollster::block_on(add_yardsticks(&gpu, p, &mut results, &mut cache))?;
@@ -343,8 +378,8 @@ fn check_all(root: &Path, json: bool) -> Result<bool> {
                     .flat_map(|r| p.comparisons.iter().zip(&r.comparison_timings).filter(|(_, t)| t.is_none()).map(|(c, _)| c.label.as_str()))
                     .collect();
                 for r in results.iter().filter(|r| r.outcome.passed()) {
-                    let case = &p.cases[r.case - 1];
-                    if let Some(perf) = &case.performance {
+                    if let Some(perf) = p.cases.get(r.case - 1).and_then(|c| c.performance.as_ref()) {
+                        let case = &p.cases[r.case - 1];
                         timings.push(format!("{}: {}", case.name, performance_line(&r.timing, perf)));
                         timings.extend(comparison_lines(p, r, perf).into_iter().map(|l| format!("  {l}")));
                     }

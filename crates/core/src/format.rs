@@ -65,6 +65,25 @@ pub struct ManifestFile {
     /// Test cases, in display order.
     #[serde(rename = "case", default)]
     pub cases: Vec<CaseSpec>,
+    /// Random cases drawn fresh on every Run ([`crate::random`]).
+    #[serde(default)]
+    pub generator: Option<GeneratorSpec>,
+}
+
+/// `[generator]`: random cases drawn on every Run from integer variables and
+/// a case template (see `puzzles/FORMAT.md` and [`crate::random`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeneratorSpec {
+    /// Random cases judged per Run; 3 when absent.
+    #[serde(default)]
+    pub count: Option<u32>,
+    /// Variables drawn in order, each `"name in low..=high"` with bounds that
+    /// are expressions over the variables before it.
+    pub vars: Vec<String>,
+    /// A `[[case]]` whose strings starting with `=` are expressions over the
+    /// variables and `seed` (the case's own seed).
+    pub case: toml::Table,
 }
 
 /// `[[comparison]]`: a correct kernel written the way the puzzle teaches to

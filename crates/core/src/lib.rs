@@ -14,6 +14,7 @@ pub mod judge;
 pub mod load;
 pub mod markdown;
 pub mod model;
+pub mod random;
 pub mod reference;
 pub mod report;
 pub mod share;

@@ -9,7 +9,7 @@ use crate::format::{
     BufferInit, CaseSpec, CompareSpec, ElementType, IndexFile, ManifestFile, Role, ScalarType, FORMAT_VERSION,
 };
 use crate::generate;
-use crate::model::{Buffer, Case, CaseBuffer, CaseConfig, Comparison, Contents, DeferredExpected, Puzzle, PuzzleSet, Uniform, Values};
+use crate::model::{Buffer, Case, CaseBuffer, CaseConfig, Comparison, Contents, DeferredExpected, Puzzle, PuzzleSet, RandomCases, Uniform, Values};
 use crate::reference::{self, ReferenceInput};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -368,6 +368,30 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             cases.push(c);
         }
     }
+    let generator = manifest.generator.as_ref().and_then(|spec| {
+        let compare = manifest.compare.unwrap_or_default();
+        let parsed = match crate::random::Generator::new(spec) {
+            Ok(g) => g,
+            Err(e) => {
+                v.at(None, "generator", &e);
+                return None;
+            }
+        };
+        if spec.case.contains_key("performance") || spec.case.contains_key("hidden") {
+            v.at(None, "generator › case", "a random case is hidden unless it fails, and never a performance case: leave out `hidden` and `performance`");
+            return None;
+        }
+        let random = RandomCases { generator: parsed, reference, compare };
+        // Draw a few cases now, so that a generator that can draw a bad case
+        // fails the check before a class, not during one.
+        for k in 0..GENERATOR_SAMPLES {
+            if let Err(e) = draw_case(&random, &buffers, &uniforms, manifest.reference.is_some(), manifest.cases.len(), k as u64, 0) {
+                v.at(None, "generator", &format!("sample {k}: {e}"));
+                return None;
+            }
+        }
+        Some(random)
+    });
     if v.problems.is_empty() {
         Ok(Puzzle {
             number,
@@ -383,10 +407,48 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             budget: manifest.budget,
             comparisons,
             cases,
+            generator,
         })
     } else {
         Err(v.problems)
     }
+}
+
+/// Cases a generator draws when the set is loaded, to check it.
+const GENERATOR_SAMPLES: usize = 24;
+
+/// Draws random case `k` of the Run with seed `run_seed`, numbered after the
+/// puzzle's `fixed` cases, and checks it as a written case is checked.
+fn draw_case(random: &RandomCases, buffers: &[Buffer], uniforms: &[Uniform], names_reference: bool, fixed: usize, run_seed: u64, k: usize) -> Result<Case, String> {
+    let seed = crate::random::case_seed(run_seed, k);
+    let spec = random.generator.draw(seed)?;
+    let number = fixed + k + 1;
+    let mut v = Validator { file: String::new(), problems: Vec::new() };
+    match v.check_case(&spec, number, None, buffers, uniforms, random.reference, random.compare, names_reference) {
+        Some(mut case) if v.problems.is_empty() => {
+            case.name = format!("random case {} (seed {run_seed})", k + 1);
+            case.hidden = true;
+            case.random_seed = Some(run_seed);
+            Ok(case)
+        }
+        _ => Err(v.problems.iter().map(|p| p.message.clone()).collect::<Vec<_>>().join("; ")),
+    }
+}
+
+/// The random cases of one Run with seed `run_seed`: the puzzle's
+/// generator's count of them, numbered after its written cases, hidden
+/// (a front end shows one that fails, with the seed). The same seed draws
+/// the same cases on every platform. Empty when the puzzle has no
+/// generator.
+///
+/// # Errors
+/// A drawn case the loader rejects (the set's check draws samples, so this
+/// means a rare draw the samples missed), naming it.
+pub fn random_cases(puzzle: &Puzzle, run_seed: u64) -> Result<Vec<Case>, String> {
+    let Some(random) = &puzzle.generator else { return Ok(Vec::new()) };
+    (0..random.generator.count)
+        .map(|k| draw_case(random, &puzzle.buffers, &puzzle.uniforms, random.reference.is_some(), puzzle.cases.len(), run_seed, k))
+        .collect()
 }
 
 struct Validator {
@@ -572,6 +634,7 @@ impl Validator {
                 compare,
                 performance: Some(p),
                 deferred: Some(DeferredExpected::new(reference, spec.uniforms.clone())),
+                random_seed: None,
             });
         }
         // Expected values: literal ones first, the rest from the reference.
@@ -655,6 +718,7 @@ impl Validator {
             compare,
             performance: None,
             deferred: None,
+            random_seed: None,
         })
     }
 

@@ -59,6 +59,20 @@ pub struct Puzzle {
     pub comparisons: Vec<Comparison>,
     /// Test cases, in display order; at least one.
     pub cases: Vec<Case>,
+    /// Draws random cases for each Run ([`crate::load::random_cases`]).
+    pub generator: Option<RandomCases>,
+}
+
+/// A puzzle's random cases: the generator and what the loader needs to turn
+/// a drawn case into a [`Case`] (the reference and the comparison).
+#[derive(Debug, Clone)]
+pub struct RandomCases {
+    /// The parsed `[generator]`.
+    pub generator: crate::random::Generator,
+    /// The puzzle's reference function.
+    pub reference: Option<ReferenceFn>,
+    /// The puzzle's default comparison.
+    pub compare: crate::format::CompareSpec,
 }
 
 impl Puzzle {
@@ -144,6 +158,9 @@ pub struct Case {
     pub performance: Option<Performance>,
     /// Performance cases' expected values, computed when first judged.
     pub deferred: Option<DeferredExpected>,
+    /// A random case: the seed of the Run that drew it (`--seed` on the
+    /// command line draws the same cases again).
+    pub random_seed: Option<u64>,
 }
 
 impl Case {

@@ -15,7 +15,7 @@ mod messages;
 mod run;
 
 pub use limits::check_config;
-pub use run::{add_yardsticks, judge_puzzle, run_case, time_kernel, RunOptions, YardstickCache};
+pub use run::{add_yardsticks, judge_puzzle, judge_with, run_case, time_kernel, RunOptions, YardstickCache};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

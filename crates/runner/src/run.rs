@@ -47,8 +47,18 @@ impl Default for RunOptions {
 /// the small cases are what guard against runaway loops); otherwise they are
 /// [`Outcome::Skipped`]. Results come back in case order.
 pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str, options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
-    let mut results = Vec::with_capacity(puzzle.cases.len());
-    for case in puzzle.cases.iter().filter(|c| !c.is_performance()) {
+    judge_with(gpu, puzzle, &[], source, options).await
+}
+
+/// [`judge_puzzle`] with `extra` cases judged after the puzzle's ordinary
+/// ones and before its performance cases: the random cases of a Run
+/// ([`gpu_puzzles_core::load::random_cases`]), numbered after the puzzle's.
+///
+/// # Errors
+/// As [`judge_puzzle`].
+pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str, options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
+    let mut results = Vec::with_capacity(puzzle.cases.len() + extra.len());
+    for case in puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra) {
         results.push(run_case(gpu, puzzle, case, source, options).await?);
     }
     let all_passed = results.iter().all(|r| r.outcome.passed());
@@ -103,10 +113,7 @@ pub type YardstickCache = std::collections::HashMap<(String, usize, usize), Opti
 /// As [`run_case`].
 pub async fn add_yardsticks(gpu: &Gpu, puzzle: &Puzzle, results: &mut [CaseResult], cache: &mut YardstickCache) -> Result<(), RunnerError> {
     for r in results.iter_mut().filter(|r| r.outcome.passed()) {
-        let case = &puzzle.cases[r.case - 1];
-        if !case.is_performance() {
-            continue;
-        }
+        let Some(case) = puzzle.cases.get(r.case - 1).filter(|c| c.is_performance()) else { continue };
         let kernels: Vec<Option<&str>> =
             std::iter::once(puzzle.solution.as_deref()).chain(puzzle.comparisons.iter().map(|c| Some(c.source.as_str()))).collect();
         let mut timings = Vec::with_capacity(kernels.len());

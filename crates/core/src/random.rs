@@ -1,0 +1,286 @@
+//! Random cases, drawn fresh on every Run, as property-based testing does:
+//! a puzzle's `[generator]` names integer variables with ranges (sizes,
+//! shapes, workgroup sizes within what the statement promises) and a case
+//! template whose `"=expression"` strings are computed from them. The
+//! template is an ordinary `[[case]]` once computed, so the loader checks it
+//! exactly as it checks written cases (see [`crate::load::random_cases`]).
+//!
+//! Expressions are integer arithmetic: literals, variables, `+ - * / %`
+//! (division rounds down), parentheses, `min(a, b)`, `max(a, b)`,
+//! `ceil_div(a, b)` and `pow2(a)`. The variable `seed` is the case's own seed,
+//! for the buffers' `random.seed`.
+
+use crate::format::{CaseSpec, GeneratorSpec};
+use crate::generate::SplitMix64;
+use std::collections::BTreeMap;
+
+/// A parsed expression.
+#[derive(Debug, Clone, PartialEq)]
+enum Expr {
+    Num(i64),
+    Var(String),
+    Neg(Box<Expr>),
+    Bin(char, Box<Expr>, Box<Expr>),
+    Call(String, Vec<Expr>),
+}
+
+/// A variable drawn uniformly from `lo..=hi`, both expressions over earlier
+/// variables.
+#[derive(Debug, Clone, PartialEq)]
+struct Var {
+    name: String,
+    lo: Expr,
+    hi: Expr,
+}
+
+/// A puzzle's generator of random cases, parsed.
+#[derive(Debug, Clone)]
+pub struct Generator {
+    /// Random cases judged per Run.
+    pub count: usize,
+    vars: Vec<Var>,
+    template: toml::Table,
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn ws(&mut self) {
+        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) -> bool {
+        self.ws();
+        if self.s.get(self.i) == Some(&c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn sum(&mut self) -> Result<Expr, String> {
+        let mut e = self.product()?;
+        loop {
+            if self.eat(b'+') {
+                e = Expr::Bin('+', Box::new(e), Box::new(self.product()?));
+            } else if self.eat(b'-') {
+                e = Expr::Bin('-', Box::new(e), Box::new(self.product()?));
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    fn product(&mut self) -> Result<Expr, String> {
+        let mut e = self.atom()?;
+        loop {
+            let op = [b'*', b'/', b'%'].into_iter().find(|&c| self.eat(c));
+            match op {
+                Some(c) => e = Expr::Bin(c as char, Box::new(e), Box::new(self.atom()?)),
+                None => return Ok(e),
+            }
+        }
+    }
+
+    fn atom(&mut self) -> Result<Expr, String> {
+        self.ws();
+        if self.eat(b'(') {
+            let e = self.sum()?;
+            return if self.eat(b')') { Ok(e) } else { Err("a `(` without its `)`".into()) };
+        }
+        if self.eat(b'-') {
+            return Ok(Expr::Neg(Box::new(self.atom()?)));
+        }
+        let start = self.i;
+        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_') {
+            self.i += 1;
+        }
+        let word = std::str::from_utf8(&self.s[start..self.i]).unwrap_or_default();
+        if word.is_empty() {
+            return Err(format!("expected a number, a variable or `(` at position {}", start + 1));
+        }
+        if let Ok(n) = word.parse::<i64>() {
+            return Ok(Expr::Num(n));
+        }
+        if word.as_bytes()[0].is_ascii_digit() {
+            return Err(format!("`{word}` is not a number"));
+        }
+        if self.eat(b'(') {
+            let mut args = vec![self.sum()?];
+            while self.eat(b',') {
+                args.push(self.sum()?);
+            }
+            if !self.eat(b')') {
+                return Err(format!("`{word}(` without its `)`"));
+            }
+            let arity = match word {
+                "min" | "max" | "ceil_div" => 2,
+                "pow2" => 1,
+                _ => return Err(format!("`{word}` is not a function; use min, max, ceil_div or pow2")),
+            };
+            if args.len() != arity {
+                return Err(format!("`{word}` takes {arity} argument(s)"));
+            }
+            return Ok(Expr::Call(word.to_string(), args));
+        }
+        Ok(Expr::Var(word.to_string()))
+    }
+}
+
+fn parse(s: &str) -> Result<Expr, String> {
+    let mut p = Parser { s: s.as_bytes(), i: 0 };
+    let e = p.sum()?;
+    p.ws();
+    if p.i != s.len() {
+        return Err(format!("unexpected `{}` in `{s}`", &s[p.i..]));
+    }
+    Ok(e)
+}
+
+impl Expr {
+    fn eval(&self, env: &BTreeMap<String, i64>) -> Result<i64, String> {
+        let over = || "the value overflows".to_string();
+        Ok(match self {
+            Expr::Num(n) => *n,
+            Expr::Var(v) => *env.get(v).ok_or_else(|| format!("`{v}` is not a variable defined before this point"))?,
+            Expr::Neg(e) => e.eval(env)?.checked_neg().ok_or_else(over)?,
+            Expr::Bin(op, a, b) => {
+                let (a, b) = (a.eval(env)?, b.eval(env)?);
+                match op {
+                    '+' => a.checked_add(b).ok_or_else(over)?,
+                    '-' => a.checked_sub(b).ok_or_else(over)?,
+                    '*' => a.checked_mul(b).ok_or_else(over)?,
+                    _ if b == 0 => return Err("division by zero".into()),
+                    '/' => a.div_euclid(b),
+                    _ => a.rem_euclid(b),
+                }
+            }
+            Expr::Call(f, args) => {
+                let v: Vec<i64> = args.iter().map(|a| a.eval(env)).collect::<Result<_, _>>()?;
+                match f.as_str() {
+                    "min" => v[0].min(v[1]),
+                    "max" => v[0].max(v[1]),
+                    "ceil_div" if v[1] > 0 => (v[0] + v[1] - 1).div_euclid(v[1]),
+                    "ceil_div" => return Err("ceil_div by zero or less".into()),
+                    _ if (0..62).contains(&v[0]) => 1i64 << v[0],
+                    _ => return Err(format!("pow2({}) is out of range", v[0])),
+                }
+            }
+        })
+    }
+}
+
+fn parse_var(s: &str) -> Result<Var, String> {
+    let (name, range) = s.split_once(" in ").ok_or_else(|| format!("`{s}`: write `name in low..=high`"))?;
+    let (lo, hi) = range.split_once("..=").ok_or_else(|| format!("`{s}`: the range is `low..=high`"))?;
+    let name = name.trim();
+    if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') || name.as_bytes()[0].is_ascii_digit() || name == "seed" {
+        return Err(format!("`{name}` is not a usable variable name"));
+    }
+    Ok(Var { name: name.to_string(), lo: parse(lo.trim())?, hi: parse(hi.trim())? })
+}
+
+/// The seed of random case `k` of a Run with seed `run_seed`.
+pub fn case_seed(run_seed: u64, k: usize) -> u64 {
+    SplitMix64::new(run_seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64() >> 11
+}
+
+impl Generator {
+    /// Parses a `[generator]`.
+    ///
+    /// # Errors
+    /// What is wrong with a variable or an expression, naming it.
+    pub fn new(spec: &GeneratorSpec) -> Result<Generator, String> {
+        let vars = spec.vars.iter().map(|s| parse_var(s)).collect::<Result<Vec<_>, _>>()?;
+        let g = Generator { count: spec.count.unwrap_or(3) as usize, vars, template: spec.case.clone() };
+        // Every expression in the template must parse.
+        fn walk(v: &toml::Value) -> Result<(), String> {
+            match v {
+                toml::Value::String(s) if s.starts_with('=') => parse(&s[1..]).map(|_| ()),
+                toml::Value::Array(a) => a.iter().try_for_each(walk),
+                toml::Value::Table(t) => t.values().try_for_each(walk),
+                _ => Ok(()),
+            }
+        }
+        g.template.values().try_for_each(walk)?;
+        Ok(g)
+    }
+
+    /// Draws the case of seed `seed`: the variables, then the template.
+    ///
+    /// # Errors
+    /// An empty range, an expression that cannot be computed, or a template
+    /// that is not a `[[case]]` once computed.
+    pub fn draw(&self, seed: u64) -> Result<CaseSpec, String> {
+        let mut rng = SplitMix64::new(seed);
+        let mut env = BTreeMap::new();
+        env.insert("seed".to_string(), (seed & 0xFFFF_FFFF) as i64);
+        for v in &self.vars {
+            let (lo, hi) = (v.lo.eval(&env)?, v.hi.eval(&env)?);
+            if hi < lo {
+                return Err(format!("`{}` has an empty range {lo}..={hi}", v.name));
+            }
+            let span = (hi - lo) as u64 + 1;
+            env.insert(v.name.clone(), lo + (rng.next_u64() % span) as i64);
+        }
+        fn subst(v: &toml::Value, env: &BTreeMap<String, i64>) -> Result<toml::Value, String> {
+            Ok(match v {
+                toml::Value::String(s) if s.starts_with('=') => toml::Value::Integer(parse(&s[1..])?.eval(env).map_err(|e| format!("`{s}`: {e}"))?),
+                toml::Value::Array(a) => toml::Value::Array(a.iter().map(|x| subst(x, env)).collect::<Result<_, _>>()?),
+                toml::Value::Table(t) => toml::Value::Table(t.iter().map(|(k, x)| Ok((k.clone(), subst(x, env)?))).collect::<Result<_, String>>()?),
+                other => other.clone(),
+            })
+        }
+        let table = subst(&toml::Value::Table(self.template.clone()), &env)?;
+        let vars: Vec<String> = self.vars.iter().map(|v| format!("{} = {}", v.name, env[&v.name])).collect();
+        table.try_into::<CaseSpec>().map_err(|e| format!("with {}: the case is not valid: {}", vars.join(", "), e.message()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expressions_compute_integers() {
+        let env: BTreeMap<String, i64> = [("n".to_string(), 13), ("w".to_string(), 4)].into();
+        let e = |s: &str| parse(s).unwrap().eval(&env).unwrap();
+        assert_eq!(e("ceil_div(n, w) * w - n"), 3);
+        assert_eq!(e("(n + 1) / 2 % 4"), 3);
+        assert_eq!(e("max(min(n, 2), -w) + pow2(3)"), 10);
+        assert!(parse("n +").is_err());
+        assert!(parse("sqrt(n)").is_err());
+        assert!(parse("m").unwrap().eval(&env).unwrap_err().contains("`m`"));
+    }
+
+    #[test]
+    fn a_generator_draws_the_same_case_for_the_same_seed() {
+        let spec: crate::format::ManifestFile = toml::from_str(
+            r#"
+format_version = 1
+title = "t"
+[generator]
+vars = ["w in 1..=8", "n in 1..=w * 4"]
+[generator.case]
+workgroup_size = ["=w", 1, 1]
+workgroups = ["=ceil_div(n, w)", 1, 1]
+buffers.a = { random = { len = "=n", min = -9, max = 9, seed = "=seed" } }
+"#,
+        )
+        .unwrap();
+        let g = Generator::new(spec.generator.as_ref().unwrap()).unwrap();
+        let (a, b) = (g.draw(7).unwrap(), g.draw(7).unwrap());
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        for seed in 0..50 {
+            let c = g.draw(case_seed(seed, 0)).unwrap();
+            let n = c.buffers["a"].random.unwrap().len;
+            assert!(c.workgroup_size[0] * c.workgroups[0] >= n && c.workgroups[0] >= 1);
+        }
+    }
+}
