@@ -200,6 +200,35 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
         counters: ["gp_global_reads", "gp_global_writes", "gp_workgroup_reads", "gp_workgroup_writes"].map(&mut private),
     };
 
+    // Helper functions first: naga's validator wants a function's callees
+    // before it. Placeholders now (their handles go into the pass's state),
+    // bodies once the state exists; the shader's own functions follow, and
+    // every call to them is renumbered.
+    let mut functions = naga::Arena::new();
+    let mut placeholder = || functions.append(Function::default(), Span::UNDEFINED);
+    let helpers = Helpers {
+        hazard: placeholder(),
+        oob: placeholder(),
+        race: [[placeholder(), placeholder()], [placeholder(), placeholder()]],
+        used: Default::default(),
+    };
+    let mut renumbered = HashMap::new();
+    for (old, f, span) in module.functions.drain() {
+        renumbered.insert(old, functions.append(f, span));
+    }
+    module.functions = functions;
+    for (_, f) in module.functions.iter_mut() {
+        renumber_calls(f, &renumbered);
+    }
+    for ep in module.entry_points.iter_mut() {
+        renumber_calls(&mut ep.function, &renumbered);
+    }
+    let own_functions: Vec<Handle<Function>> = {
+        let mut v: Vec<_> = renumbered.values().copied().collect();
+        v.sort_by_key(|h| h.index());
+        v
+    };
+
     let mut eps = Vec::with_capacity(entry_points.len());
     for name in entry_points {
         match module.entry_points.iter().position(|e| e.name == *name) {
@@ -221,9 +250,9 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
         loop_lines: Vec::new(),
         unchecked,
         racecheck: options.racecheck,
+        helpers,
     };
-    let handles: Vec<_> = module.functions.iter().map(|(h, _)| h).collect();
-    for h in handles {
+    for h in own_functions {
         let mut f = std::mem::take(&mut module.functions[h]);
         let body = std::mem::take(&mut f.body);
         f.body = cx.rewrite_block(&module, &layouter, &mut f, body);
@@ -243,6 +272,7 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
         f.body = cx.store_counters_before_returns(&mut f, new_body);
         module.entry_points[ep].function = f;
     }
+    cx.build_helpers(&mut module, u32_ty);
 
     let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
         .validate(&module)
@@ -312,6 +342,72 @@ struct Cx<'s> {
     loop_lines: Vec<usize>,
     unchecked: Vec<String>,
     racecheck: bool,
+    helpers: Helpers,
+}
+
+/// The helper functions the rewritten code calls, so that each access site
+/// costs a call rather than the whole check: the shader the device compiles
+/// stays small.
+struct Helpers {
+    /// `gp_hazard(counter, base, space, word, key, other, site, other_site)`.
+    hazard: Handle<Function>,
+    /// `gp_oob(total, slots, base, space, index, site)`.
+    oob: Handle<Function>,
+    /// `gp_race_*(region, n, w, key, space, site)`, by [storage, workgroup
+    /// memory] and [`RaceSide`].
+    race: [[Handle<Function>; 2]; 2],
+    /// Which ones the rewritten code calls (the others keep empty bodies).
+    used: std::cell::Cell<[bool; 6]>,
+}
+
+impl Helpers {
+    fn all(&self) -> [Handle<Function>; 6] {
+        [self.hazard, self.oob, self.race[0][0], self.race[0][1], self.race[1][0], self.race[1][1]]
+    }
+
+    /// Notes that the code calls `f` (and what `f` calls).
+    fn mark(&self, f: Handle<Function>) {
+        let mut used = self.used.get();
+        if let Some(k) = self.all().iter().position(|&h| h == f) {
+            used[k] = true;
+            if k >= 2 {
+                used[0] = true; // the racecheck helpers record hazards
+            }
+        }
+        self.used.set(used);
+    }
+
+    fn is_used(&self, f: Handle<Function>) -> bool {
+        self.all().iter().position(|&h| h == f).is_some_and(|k| self.used.get()[k])
+    }
+}
+
+/// Points every call at a function's new handle.
+fn renumber_calls(f: &mut Function, renumbered: &HashMap<Handle<Function>, Handle<Function>>) {
+    fn block(b: &mut Block, map: &HashMap<Handle<Function>, Handle<Function>>) {
+        for s in b.iter_mut() {
+            match s {
+                Statement::Call { function, .. } => *function = map[function],
+                Statement::Block(inner) => block(inner, map),
+                Statement::If { accept, reject, .. } => {
+                    block(accept, map);
+                    block(reject, map);
+                }
+                Statement::Switch { cases, .. } => cases.iter_mut().for_each(|c| block(&mut c.body, map)),
+                Statement::Loop { body, continuing, .. } => {
+                    block(body, map);
+                    block(continuing, map);
+                }
+                _ => {}
+            }
+        }
+    }
+    for (_, e) in f.expressions.iter_mut() {
+        if let Expression::CallResult(function) = e {
+            *function = renumbered[function];
+        }
+    }
+    block(&mut f.body, renumbered);
 }
 
 /// What one access does, for the racecheck.
@@ -322,6 +418,41 @@ enum RaceSide {
 }
 
 impl Cx<'_> {
+    /// Writes the bodies of the helper functions the code calls into their
+    /// placeholders (the others stay empty: less for the device to compile).
+    fn build_helpers(&self, module: &mut Module, u32_ty: Handle<Type>) {
+        let make = |handle: Handle<Function>, name: &str, arity: u32, body: &dyn Fn(&mut Builder, &[Handle<Expression>])| {
+            let mut f = Function {
+                name: Some(name.into()),
+                arguments: (0..arity).map(|i| FunctionArgument { name: Some(format!("p{i}")), ty: u32_ty, binding: None }).collect(),
+                ..Function::default()
+            };
+            let mut b = Builder::new(&mut f);
+            let args: Vec<_> = (0..arity).map(|i| b.pre(Expression::FunctionArgument(i))).collect();
+            if self.helpers.is_used(handle) {
+                body(&mut b, &args);
+            }
+            b.stmt(Statement::Return { value: None });
+            f.body = b.finish();
+            f
+        };
+        let h = &self.helpers;
+        module.functions[h.hazard] = make(h.hazard, "gp_hazard", 8, &|b, a| self.hazard_body(b, a));
+        module.functions[h.oob] = make(h.oob, "gp_oob", 6, &|b, a| self.oob_body(b, a));
+        for (wg, formats) in [(0, self.layout.storage_keys), (1, Some(self.layout.workgroup_keys))] {
+            for (side, label) in [(RaceSide::Read, "read"), (RaceSide::Write, "write")] {
+                let handle = h.race[wg][side as usize];
+                let name = format!("gp_race_{label}_{}", if wg == 1 { "workgroup" } else { "storage" });
+                module.functions[handle] = make(handle, &name, 6, &|b, a| {
+                    // No storage keys (too many invocations): never called.
+                    if let Some(format) = formats {
+                        self.race_body(b, a[0], a[1], a[2], a[3], format, side, a[4], a[5]);
+                    }
+                });
+            }
+        }
+    }
+
     /// Numbers an access site: where it is, what it accesses and how.
     fn site(&mut self, span: Span, target: Target, kind: AccessKind) -> u32 {
         if !span.is_defined() {
@@ -521,7 +652,7 @@ impl Cx<'_> {
             Some(cond) => {
                 let outer = outer.expect("levels exist");
                 let accept_block = b.block(|b| accept(self, b));
-                let reject_block = b.block(|b| self.record_oob(b, space, kind, outer, site));
+                let reject_block = b.block(|b| self.call_oob(b, space, kind, outer, site));
                 b.stmt(Statement::If { condition: cond, accept: accept_block, reject: reject_block });
             }
         }
@@ -564,7 +695,8 @@ impl Cx<'_> {
                     }
                     if let (Some(region), Some(key), Some(side), Some(format)) = (region, key, side, self.layout.storage_keys) {
                         let n = self.layout.lens[k];
-                        self.race(b, region, n, w, key, format, side, space, site);
+                        let _ = format;
+                        self.call_race(b, false, side, region, n, w, key, space, site);
                     }
                 }
             }
@@ -583,7 +715,7 @@ impl Cx<'_> {
                 for lane in 0..count {
                     let w = b.add_const(first, lane as u64);
                     let n = self.layout.workgroup_words as u32;
-                    self.race(b, region, n, w, key, self.layout.workgroup_keys, side, space, site);
+                    self.call_race(b, true, side, region, n, w, key, space, site);
                 }
             }
         }
@@ -627,20 +759,55 @@ impl Cx<'_> {
         b.bin(BinaryOperator::LogicalOr, across, within)
     }
 
-    /// The racecheck of one word `w` of a shadowed region of `n` words per
-    /// array starting at word `region` of the trace.
+    /// A call of the racecheck helper for one word: `gp_race_*(region, n,
+    /// w, key, space, site)`.
     #[allow(clippy::too_many_arguments)]
-    fn race(&mut self, b: &mut Builder, region: Handle<Expression>, n: u32, w: Handle<Expression>, key: Handle<Expression>, format: KeyFormat, side: RaceSide, space: u32, site: u32) {
+    fn call_race(&self, b: &mut Builder, workgroup: bool, side: RaceSide, region: Handle<Expression>, n: u32, w: Handle<Expression>, key: Handle<Expression>, space: u32, site: u32) {
+        let function = self.helpers.race[usize::from(workgroup)][side as usize];
+        self.helpers.mark(function);
+        let (n, space, site) = (b.lit(n), b.lit(space), b.lit(site));
+        b.stmt(Statement::Call { function, arguments: vec![region, n, w, key, space, site], result: None });
+    }
+
+    /// A call of the out-of-bounds helper.
+    fn call_oob(&self, b: &mut Builder, space: u32, kind: AccessKind, index: Handle<Expression>, site: u32) {
+        let args = [
+            self.layout.oob_total_word(space as u64, kind) as u32,
+            (header::OOB_SLOTS + kind as u64) as u32,
+            self.layout.oob_record_word(kind, 0) as u32,
+            space,
+        ];
+        let mut arguments: Vec<Handle<Expression>> = args.iter().map(|&v| b.lit(v)).collect();
+        arguments.push(index);
+        arguments.push(b.lit(site));
+        self.helpers.mark(self.helpers.oob);
+        b.stmt(Statement::Call { function: self.helpers.oob, arguments, result: None });
+    }
+
+    /// The body of a racecheck helper: one word `w` of a shadowed region of
+    /// `n` words per array starting at word `region` of the trace.
+    #[allow(clippy::too_many_arguments)]
+    fn race_body(&self, b: &mut Builder, region: Handle<Expression>, n: Handle<Expression>, w: Handle<Expression>, key: Handle<Expression>, format: KeyFormat, side: RaceSide, space: Handle<Expression>, site: Handle<Expression>) {
         let at = |b: &mut Builder, array: u64| {
-            let base = b.add_const(region, array * n as u64);
+            let a = b.lit(array as u32);
+            let off = b.mul(a, n);
+            let base = b.add(region, off);
             b.add(base, w)
         };
         let zero = b.lit(0);
         let site_word = {
-            let s = b.lit(site << SITE_KEY_BITS);
+            let sixteen = b.lit(SITE_KEY_BITS);
+            let s = b.bin(BinaryOperator::ShiftLeft, site, sixteen);
             let mask = b.lit((1 << SITE_KEY_BITS) - 1);
             let low = b.bin(BinaryOperator::And, key, mask);
             b.bin(BinaryOperator::InclusiveOr, s, low)
+        };
+        let hazard = |b: &mut Builder, kind: HazardKind, other: Handle<Expression>, site_array: u64| {
+            let sa = at(b, site_array);
+            let other_site = b.atomic_load(self.trace, sa);
+            let counter = b.lit((header::HAZARD_COUNTS + kind as u64) as u32);
+            let base = b.lit(self.layout.hazard_record_word(kind, 0) as u32);
+            b.stmt(Statement::Call { function: self.helpers.hazard, arguments: vec![counter, base, space, w, key, other, site, other_site], result: None });
         };
         match side {
             RaceSide::Read => {
@@ -656,11 +823,7 @@ impl Cx<'_> {
                 let some = b.bin(BinaryOperator::NotEqual, writer, zero);
                 let racing = self.unordered(b, writer, key, format);
                 let cond = b.bin(BinaryOperator::LogicalAnd, some, racing);
-                b.if_(cond, |b| {
-                    let ws = at(b, ra::WRITE_SITE);
-                    let other_site = b.atomic_load(self.trace, ws);
-                    self.record_hazard(b, HazardKind::ReadAfterWrite, space, w, key, writer, site, other_site);
-                });
+                b.if_(cond, |b| hazard(b, HazardKind::ReadAfterWrite, writer, ra::WRITE_SITE));
                 let rs = at(b, ra::READ_SITE);
                 b.atomic_store(self.trace, rs, site_word);
             }
@@ -672,11 +835,7 @@ impl Cx<'_> {
                 let cond = b.bin(BinaryOperator::LogicalAnd, some, racing);
                 b.if_else(
                     cond,
-                    |b| {
-                        let ws = at(b, ra::WRITE_SITE);
-                        let other_site = b.atomic_load(self.trace, ws);
-                        self.record_hazard(b, HazardKind::WriteAfterWrite, space, w, key, old, site, other_site);
-                    },
+                    |b| hazard(b, HazardKind::WriteAfterWrite, old, ra::WRITE_SITE),
                     |b| {
                         let hi_at = at(b, ra::READER_HIGH);
                         let hi = b.atomic_result(self.trace, hi_at, AtomicFunction::InclusiveOr, zero, self.u32_ty);
@@ -685,11 +844,7 @@ impl Cx<'_> {
                         let cond = b.bin(BinaryOperator::LogicalAnd, some, racing);
                         b.if_else(
                             cond,
-                            |b| {
-                                let rs = at(b, ra::READ_SITE);
-                                let other_site = b.atomic_load(self.trace, rs);
-                                self.record_hazard(b, HazardKind::WriteAfterRead, space, w, key, hi, site, other_site);
-                            },
+                            |b| hazard(b, HazardKind::WriteAfterRead, hi, ra::READ_SITE),
                             |b| {
                                 let lo_at = at(b, ra::READER_LOW);
                                 let lo = b.atomic_result(self.trace, lo_at, AtomicFunction::InclusiveOr, zero, self.u32_ty);
@@ -698,11 +853,7 @@ impl Cx<'_> {
                                 let reader = b.bin(BinaryOperator::ExclusiveOr, lo, low_mask);
                                 let racing = self.unordered(b, reader, key, format);
                                 let cond = b.bin(BinaryOperator::LogicalAnd, some, racing);
-                                b.if_(cond, |b| {
-                                    let rs = at(b, ra::READ_SITE);
-                                    let other_site = b.atomic_load(self.trace, rs);
-                                    self.record_hazard(b, HazardKind::WriteAfterRead, space, w, key, reader, site, other_site);
-                                });
+                                b.if_(cond, |b| hazard(b, HazardKind::WriteAfterRead, reader, ra::READ_SITE));
                             },
                         );
                     },
@@ -713,20 +864,11 @@ impl Cx<'_> {
         }
     }
 
-    /// Counts a hazard and, while its kind has room, records it.
-    #[allow(clippy::too_many_arguments)]
-    fn record_hazard(
-        &self,
-        b: &mut Builder,
-        kind: HazardKind,
-        space: u32,
-        word: Handle<Expression>,
-        key: Handle<Expression>,
-        other: Handle<Expression>,
-        site: u32,
-        other_site: Handle<Expression>,
-    ) {
-        let counter = b.lit((header::HAZARD_COUNTS + kind as u64) as u32);
+    /// The body of `gp_hazard(counter, base, space, word, key, other, site,
+    /// other_site)`: counts a hazard in header word `counter` and, while its
+    /// kind has room, records it from trace word `base`.
+    fn hazard_body(&self, b: &mut Builder, args: &[Handle<Expression>]) {
+        let [counter, base, space, word, key, other, site, other_site] = args[..] else { unreachable!("eight arguments") };
         let one = b.lit(1);
         let slot = b.atomic_result(self.trace, counter, AtomicFunction::Add, one, self.u32_ty);
         let max = b.lit(HAZARD_RECORDS_PER_KIND as u32);
@@ -734,9 +876,7 @@ impl Cx<'_> {
         b.if_(room, |b| {
             let words = b.lit(gpu_puzzles_core::trace::HAZARD_RECORD_WORDS as u32);
             let scaled = b.mul(slot, words);
-            let at = b.add_const(scaled, self.layout.hazard_record_word(kind, 0));
-            let space = b.lit(space);
-            let site = b.lit(site);
+            let at = b.add(scaled, base);
             let dispatch = b.load_global(self.vars.dispatch);
             let workgroup = b.load_global(self.vars.workgroup);
             for (offset, value) in [
@@ -755,23 +895,21 @@ impl Cx<'_> {
         });
     }
 
-    /// Counts an out-of-bounds access and, while its kind has room,
-    /// records it.
-    fn record_oob(&self, b: &mut Builder, space: u32, kind: AccessKind, index: Handle<Expression>, site: u32) {
+    /// The body of `gp_oob(total, slots, base, space, index, site)`: counts
+    /// an out-of-bounds access in word `total` and, while its kind has room
+    /// (slot counter `slots`), records it from word `base`.
+    fn oob_body(&self, b: &mut Builder, args: &[Handle<Expression>]) {
+        let [total, slots, base, space, index, site] = args[..] else { unreachable!("six arguments") };
         let one = b.lit(1);
-        let total = b.lit(self.layout.oob_total_word(space as u64, kind) as u32);
         b.atomic(self.trace, total, AtomicFunction::Add, one);
-        let slots = b.lit((header::OOB_SLOTS + kind as u64) as u32);
         let slot = b.atomic_result(self.trace, slots, AtomicFunction::Add, one, self.u32_ty);
         let max = b.lit(OOB_RECORDS_PER_KIND as u32);
         let room = b.bin(BinaryOperator::Less, slot, max);
         b.if_(room, |b| {
             let words = b.lit(gpu_puzzles_core::trace::OOB_RECORD_WORDS as u32);
             let scaled = b.mul(slot, words);
-            let at = b.add_const(scaled, self.layout.oob_record_word(kind, 0));
-            let space = b.lit(space);
+            let at = b.add(scaled, base);
             let inv = b.load_global(self.vars.invocation);
-            let site = b.lit(site);
             for (offset, value) in [space, index, inv, site].into_iter().enumerate() {
                 let w = b.add_const(at, offset as u64);
                 b.atomic_store(self.trace, w, value);

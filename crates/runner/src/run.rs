@@ -297,7 +297,8 @@ async fn run_instrumented(
             return Ok(Err(format!("the device's compiler rejected the instrumented shader ({msg})")));
         }
     };
-    let (_, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, Some(inst.meta.layout.total_words * 4)).await?;
+    let layout = &inst.meta.layout;
+    let (_, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, Some((layout.total_words * 4, layout.readback_words * 4))).await?;
     let words = trace.expect("a trace was bound");
     Ok(Ok((inst.meta.findings(&words, &case.config), timing)))
 }
@@ -399,15 +400,15 @@ fn layout_entries(puzzle: &Puzzle, source: &str) -> Result<Vec<wgpu::BindGroupLa
 }
 
 /// Uploads the case's buffers (and binds a zeroed trace buffer of
-/// `trace_bytes` bytes, when given), dispatches once and reads back every compared buffer
-/// and the trace. Returns the compared buffers' contents in binding order,
+/// `trace.0` bytes, when given), dispatches once and reads back every
+/// compared buffer and the first `trace.1` bytes of the trace. Returns the compared buffers' contents in binding order,
 /// the trace words and the timing.
 async fn dispatch(
     gpu: &Gpu,
     puzzle: &Puzzle,
     case: &Case,
     p: &Pipeline,
-    trace_bytes: Option<u64>,
+    trace_bytes: Option<(u64, u64)>,
 ) -> Result<(Vec<Values>, Option<Vec<u32>>, Timing), RunnerError> {
     let device = &gpu.device;
     let storage_usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
@@ -430,7 +431,7 @@ async fn dispatch(
         })
         .collect();
     // WebGPU zero-initialises new buffers, which is the trace's initial state.
-    let trace_buffer = trace_bytes.map(|size| device.create_buffer(&wgpu::BufferDescriptor { label: Some("trace"), size, usage: storage_usage, mapped_at_creation: false }));
+    let trace_buffer = trace_bytes.map(|(size, _)| device.create_buffer(&wgpu::BufferDescriptor { label: Some("trace"), size, usage: storage_usage, mapped_at_creation: false }));
     let mut entries: Vec<wgpu::BindGroupEntry> = puzzle
         .buffers
         .iter()
@@ -447,11 +448,13 @@ async fn dispatch(
     let mut sources: Vec<&wgpu::Buffer> = puzzle.compared_buffers().map(|i| &storage[i]).collect();
     let compared = sources.len();
     sources.extend(trace_buffer.as_ref());
+    // Bytes copied from each: whole compared buffers, the trace's read part.
+    let copied: Vec<u64> = sources.iter().enumerate().map(|(k, b)| if k == compared { trace_bytes.map_or(b.size(), |(_, read)| read) } else { b.size() }).collect();
     let mut offsets = Vec::with_capacity(sources.len());
     let mut size = 0u64;
-    for b in &sources {
+    for &bytes in &copied {
         offsets.push(size);
-        size += b.size().div_ceil(READBACK_ALIGN) * READBACK_ALIGN;
+        size += bytes.div_ceil(READBACK_ALIGN) * READBACK_ALIGN;
     }
     let timestamps = gpu.timestamps.then(|| {
         let set = device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("pass time"), ty: wgpu::QueryType::Timestamp, count: 2 });
@@ -493,8 +496,8 @@ async fn dispatch(
             pass.dispatch_workgroups(x, y, z);
         }
     }
-    for (b, &off) in sources.iter().zip(&offsets) {
-        encoder.copy_buffer_to_buffer(b, 0, &readback, off, b.size());
+    for ((b, &off), &bytes) in sources.iter().zip(&offsets).zip(&copied) {
+        encoder.copy_buffer_to_buffer(b, 0, &readback, off, bytes);
     }
     if let Some((set, resolve)) = &timestamps {
         encoder.resolve_query_set(set, 0..2, resolve, 0);
@@ -505,7 +508,7 @@ async fn dispatch(
     let bytes = read_back(gpu, &readback).await?;
     let wall_ms = started.elapsed().as_secs_f64() * 1000.0;
 
-    let slice = |k: usize| &bytes[offsets[k] as usize..(offsets[k] + sources[k].size()) as usize];
+    let slice = |k: usize| &bytes[offsets[k] as usize..(offsets[k] + copied[k]) as usize];
     let actual: Vec<Values> = puzzle.compared_buffers().enumerate().map(|(k, i)| Values::from_bytes(puzzle.buffers[i].element, slice(k))).collect();
     let trace_words = trace_buffer.as_ref().map(|_| slice(compared).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect());
     let gpu_ms = timestamps.as_ref().and_then(|_| {

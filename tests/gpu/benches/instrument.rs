@@ -1,5 +1,6 @@
 //! Instrumentation overhead: each case judged plainly and instrumented, in
-//! one process on one device, for the Matrix Multiply cases and a 1M-element
+//! one process on one device, for the Matrix Multiply and Tiled Matrix
+//! Multiply cases and a 1M-element
 //! Map. Prints the medians and the ratios (target: instrumented at most 2×
 //! plain). Run: `cargo bench -p gpu-puzzles-tests --bench instrument`.
 
@@ -38,12 +39,19 @@ fn main() {
     let set = load_puzzle_set(&files, Some(&solutions)).expect("a valid puzzle set");
     let gpu = pollster::block_on(Gpu::new()).expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)");
     println!("adapter: {} ({})", gpu.adapter().name, gpu.adapter().backend);
-    let matmul = set.get("matmul").unwrap();
-    let mut work: Vec<(Puzzle, Case)> = matmul.cases.iter().map(|c| (matmul.clone(), c.clone())).collect();
+    // The Matrix Multiply cases, plain and tiled (whose workgroup-memory
+    // racecheck is the heaviest part of the instrumentation).
+    let mut work: Vec<(Puzzle, Case)> = ["matmul", "tiled-matmul"]
+        .into_iter()
+        .flat_map(|slug| {
+            let p = set.get(slug).unwrap();
+            p.cases.iter().filter(|c| !c.is_performance()).map(move |c| (p.clone(), c.clone()))
+        })
+        .collect();
     work.push(big_map(set.get("blocks").unwrap()));
     println!(
-        "{:<34} {:>11} {:>11} {:>6}   {:>12} {:>12} {:>6}",
-        "case", "plain ms", "instr. ms", "ratio", "plain disp.", "instr. disp.", "ratio"
+        "{:<34} {:>11} {:>11} {:>6}   {:>12} {:>12} {:>6}   {:>9} {:>9}",
+        "case", "plain ms", "instr. ms", "ratio", "plain disp.", "instr. disp.", "ratio", "pass ms", "WGSL KB"
     );
     let mut worst: f64 = 0.0;
     for (puzzle, case) in &work {
@@ -70,17 +78,37 @@ fn main() {
                 instr_disp.push(it.gpu_ms.unwrap_or(it.wall_ms));
             }
         }
+        // The CPU pass alone (naga: parse, rewrite, validate, write WGSL), and
+        // the size of what the device then compiles.
+        let sub = gpu_puzzles_core::template::substitute(source, &case.config);
+        let traced: Vec<_> = puzzle
+            .buffers
+            .iter()
+            .zip(&case.buffers)
+            .map(|(b, cb)| gpu_puzzles_instrument::Traced { binding: b.binding, len: cb.initial.len() as u32 })
+            .collect();
+        let eps: Vec<&str> = puzzle.entry_points.iter().map(String::as_str).collect();
+        let mut pass = Vec::new();
+        let mut wgsl_kb = 0.0;
+        for _ in 0..RUNS {
+            let t = Instant::now();
+            let out = gpu_puzzles_instrument::instrument(&sub.text, &traced, &case.config, &eps, gpu_puzzles_instrument::Options { racecheck: true }).unwrap();
+            pass.push(t.elapsed().as_secs_f64() * 1e3);
+            wgsl_kb = out.wgsl.len() as f64 / 1024.0;
+        }
         let (pm, im, pd, id) = (median(plain), median(instr), median(plain_disp), median(instr_disp));
         worst = worst.max(im / pm);
         println!(
-            "{:<34} {:>11.3} {:>11.3} {:>5.2}×   {:>12.3} {:>12.3} {:>5.2}×",
+            "{:<34} {:>11.3} {:>11.3} {:>5.2}×   {:>12.3} {:>12.3} {:>5.2}×   {:>9.3} {:>9.1}",
             format!("{} {}", puzzle.slug, case.name),
             pm,
             im,
             im / pm,
             pd,
             id,
-            id / pd
+            id / pd,
+            median(pass),
+            wgsl_kb
         );
     }
     println!(

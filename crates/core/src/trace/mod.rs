@@ -15,9 +15,12 @@
 //! | `oob_record_base ..` | the first [`OOB_RECORDS_PER_KIND`] of each kind: space, index, invocation, site |
 //! | `hazard_base ..` | the first [`HAZARD_RECORDS_PER_KIND`] hazards of each kind, [`HAZARD_RECORD_WORDS`] each (see [`hazard_word`]) |
 //! | per storage buffer | `reads[len]`, `writes[len]`, `largest writer + 1 [len]` (heat maps) |
+//! | per invocation | global reads, global writes, workgroup-memory reads, workgroup-memory writes ([`invocation_counter`]) |
 //! | per dispatch, per writable buffer | the racecheck shadow: [`RACE_ARRAYS`] arrays of `len` (see [`race_array`]) |
 //! | per dispatch, per workgroup | the workgroup-memory shadow: [`RACE_ARRAYS`] arrays of the workgroup words |
-//! | per invocation | global reads, global writes, workgroup-memory reads, workgroup-memory writes ([`invocation_counter`]) |
+//!
+//! The shadows come last and stay on the GPU: only the first
+//! [`TraceLayout::readback_words`] words are read back.
 //!
 //! Storage buffers are traced per 4-byte word (every puzzle element is one
 //! word; a `vec4<f32>` access touches four). Invocations are numbered
@@ -291,6 +294,8 @@ pub struct TraceLayout {
     pub invocations: u64,
     /// Total words (the trace buffer holds `4 * total_words` bytes).
     pub total_words: u64,
+    /// Words the reader needs, from the start (everything but the shadows).
+    pub readback_words: u64,
     /// Keys of storage accesses; `None` when the dispatch is too large to
     /// number (no storage racecheck then).
     pub storage_keys: Option<KeyFormat>,
@@ -315,6 +320,10 @@ impl TraceLayout {
                 base
             })
             .collect();
+        let invocations = config.total_invocations();
+        let invocation_base = next;
+        next += INVOCATION_WORDS * invocations;
+        let readback_words = next;
         let storage_keys = KeyFormat::storage(config);
         let mut stride = 0u64;
         let race_base: Vec<Option<u64>> = spec
@@ -334,9 +343,6 @@ impl TraceLayout {
         let workgroup_words = spec.workgroup_words as u64;
         let workgroup_dispatch_stride = workgroups * RACE_ARRAYS * workgroup_words;
         next += workgroup_dispatch_stride * spec.dispatches as u64;
-        let invocations = config.total_invocations();
-        let invocation_base = next;
-        next += INVOCATION_WORDS * invocations;
         TraceLayout {
             lens: spec.buffers.iter().map(|b| b.0).collect(),
             spaces,
@@ -352,6 +358,7 @@ impl TraceLayout {
             invocation_base,
             invocations,
             total_words: next,
+            readback_words,
             storage_keys,
             workgroup_keys: KeyFormat::workgroup(config),
         }
