@@ -31,6 +31,9 @@ fi
 export PATH="$HOME/.cargo/bin:$PATH"
 command -v cargo >/dev/null || { echo "cargo not found: install Rust with rustup (https://rustup.rs)" >&2; exit 1; }
 rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || { say "adding the wasm32 target"; rustup target add wasm32-unknown-unknown; }
+for c in clippy rustfmt; do
+  rustup component list --installed 2>/dev/null | grep -q "^$c" || { say "adding the $c component"; rustup component add "$c"; }
+done
 if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
   say "installing trunk $TRUNK_VERSION (about 11 minutes on 2 cores, once)"
   cargo install "trunk@$TRUNK_VERSION" --locked

@@ -8,6 +8,11 @@ cd "$(dirname "$0")/.."
 scripts/ensure-tools.sh
 source scripts/env.sh
 
+echo "== house rules: rustfmt, clippy on native and on wasm32 (warnings denied)"
+cargo fmt --all -- --check
+cargo clippy --locked --workspace --all-targets -- -D warnings
+cargo clippy --locked -p gpu-puzzles-web --target wasm32-unknown-unknown -- -D warnings
+
 echo "== native: cargo test (core, runner, CLI, GPU tests on $WGPU_BACKEND)"
 cargo test --locked
 

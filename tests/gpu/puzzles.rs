@@ -61,12 +61,7 @@ fn describe(results: &[CaseResult]) -> String {
 }
 
 fn check_expectation(puzzle: &Puzzle, source: &str) -> Result<(), Failed> {
-    let expect = source
-        .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("// expect:"))
-        .map(str::trim)
-        .ok_or("the file's first line must be `// expect: …`")?;
+    let expect = source.lines().next().and_then(|l| l.strip_prefix("// expect:")).map(str::trim).ok_or("the file's first line must be `// expect: …`")?;
     let results = judge(puzzle, source)?;
     // Performance cases skipped after a failure say nothing about the shader.
     let judged: Vec<&CaseResult> = results.iter().filter(|r| !matches!(r.outcome, Outcome::Skipped { .. })).collect();
@@ -185,7 +180,8 @@ fn main() {
             // Wrong outputs on every ordinary case (a starter that races, like
             // Histogram's, is caught by the memory check), and so no timing.
             let wrong = |o: &Outcome| matches!(o, Outcome::Mismatch { .. } | Outcome::MemoryError { .. });
-            let ok = results.iter().all(|r| if p.cases[r.case - 1].is_performance() { matches!(r.outcome, Outcome::Skipped { .. }) } else { wrong(&r.outcome) });
+            let ok =
+                results.iter().all(|r| if p.cases[r.case - 1].is_performance() { matches!(r.outcome, Outcome::Skipped { .. }) } else { wrong(&r.outcome) });
             if ok {
                 Ok(())
             } else {

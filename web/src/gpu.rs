@@ -24,9 +24,7 @@ thread_local! {
 
 /// True when the browser exposes `navigator.gpu`.
 pub fn has_webgpu() -> bool {
-    web_sys::window()
-        .and_then(|w| js_sys::Reflect::get(&w.navigator(), &"gpu".into()).ok())
-        .is_some_and(|g| !g.is_undefined() && !g.is_null())
+    web_sys::window().and_then(|w| js_sys::Reflect::get(&w.navigator(), &"gpu".into()).ok()).is_some_and(|g| !g.is_undefined() && !g.is_null())
 }
 
 /// Requests the adapter and device, keeping them for later runs.
@@ -91,7 +89,8 @@ pub async fn run(puzzle: &Puzzle, source: &str, instrument: bool) -> Result<RunO
     // A fresh seed every Run, small enough to read out and type back; the
     // URL's `seed=` draws a given Run's cases again.
     let seed = crate::route::current_seed().unwrap_or_else(|| (js_sys::Math::random() * 1e9) as u64);
-    let random = gpu_puzzles_core::load::random_cases(puzzle, seed).map_err(|e| format!("the puzzle's random cases could not be drawn ({e}); judging needs them, so please report this puzzle"))?;
+    let random = gpu_puzzles_core::load::random_cases(puzzle, seed)
+        .map_err(|e| format!("the puzzle's random cases could not be drawn ({e}); judging needs them, so please report this puzzle"))?;
     let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions { instrument }).await;
     if let Ok(results) = &mut out {
         if let Err(e) = add_reference_timings(&gpu, puzzle, results).await {
@@ -102,7 +101,9 @@ pub async fn run(puzzle: &Puzzle, source: &str, instrument: bool) -> Result<RunO
         Ok(results) => Ok(RunOutput { results, recreated: was_lost, random }),
         Err(e @ RunnerError::DeviceLost(_)) => {
             GPU.with(|g| *g.borrow_mut() = None);
-            Err(format!("{e}. Your code is kept; press Run again and the page will create a new device. If this keeps happening, look for a loop that never ends."))
+            Err(format!(
+                "{e}. Your code is kept; press Run again and the page will create a new device. If this keeps happening, look for a loop that never ends."
+            ))
         }
         Err(e) => Err(e.to_string()),
     }

@@ -45,7 +45,12 @@ pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &Case
         .iter()
         .map(|&b| {
             let m = heatmap::buffer(&f, b, case.buffers[b].shape, &config, Counter::Writer, &puzzle.buffers[b].name);
-            svg_map(format!("heatmap-writer-{n}-{}", puzzle.buffers[b].name), format!("{}: workgroup that wrote each element", puzzle.buffers[b].name), &m, true)
+            svg_map(
+                format!("heatmap-writer-{n}-{}", puzzle.buffers[b].name),
+                format!("{}: workgroup that wrote each element", puzzle.buffers[b].name),
+                &m,
+                true,
+            )
         })
         .collect_view();
     let buffer_maps = puzzle
@@ -122,7 +127,11 @@ fn svg_map(testid: String, caption: String, m: &HeatMap, categorical: bool) -> i
         .map(|(i, c)| {
             let (x, y) = ((i % m.cols) * cell, (i / m.cols) * cell);
             let fill = if categorical {
-                if c.value == 0 { "none".to_string() } else { OKABE_ITO[(c.value as usize - 1) % OKABE_ITO.len()].to_string() }
+                if c.value == 0 {
+                    "none".to_string()
+                } else {
+                    OKABE_ITO[(c.value as usize - 1) % OKABE_ITO.len()].to_string()
+                }
             } else if c.idle {
                 "url(#idle-hatch)".to_string()
             } else {

@@ -126,7 +126,8 @@ pub(crate) fn navigate(ev: leptos::ev::MouseEvent, route: RwSignal<Option<String
 #[component]
 fn NoWebGpu() -> impl IntoView {
     let status = expect_context::<RwSignal<GpuStatus>>();
-    move || match status.get() {
+    move || {
+        match status.get() {
         GpuStatus::Unavailable(reason) => view! {
             <section class="no-webgpu" data-testid="no-webgpu" role="alert">
                 <h2>"This page cannot reach a GPU through WebGPU"</h2>
@@ -143,5 +144,6 @@ fn NoWebGpu() -> impl IntoView {
         }
         .into_any(),
         _ => ().into_any(),
+    }
     }
 }

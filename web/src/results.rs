@@ -134,7 +134,15 @@ fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseRe
         (Some(r), _) => (if r.outcome.passed() { "passed" } else { "failed" }, badge_text(&r.outcome)),
     };
     let outcome = result.as_ref().map(|r| r.outcome.status()).unwrap_or("none");
-    let title = if case.hidden { format!("Case {n} (hidden)") } else if case.is_performance() { format!("Case {n}: {}", case.name) } else if case.name.starts_with("Case ") { case.name.clone() } else { format!("Case {n}: {}", case.name) };
+    let title = if case.hidden {
+        format!("Case {n} (hidden)")
+    } else if case.is_performance() {
+        format!("Case {n}: {}", case.name)
+    } else if case.name.starts_with("Case ") {
+        case.name.clone()
+    } else {
+        format!("Case {n}: {}", case.name)
+    };
     let timing = result.as_ref().filter(|r| r.timing.wall_ms > 0.0).map(|r| match r.timing.gpu_ms {
         Some(g) => format!("{:.2} ms (GPU {:.3} ms)", r.timing.wall_ms, g),
         None => format!("{:.2} ms", r.timing.wall_ms),
@@ -146,20 +154,27 @@ fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseRe
     };
     let detail = result.as_ref().and_then(|r| match &r.outcome {
         Outcome::Passed => None,
-        Outcome::Mismatch { .. } if case.hidden => Some("Wrong values in a hidden case: check sizes and indexing that the shown cases do not exercise.".to_string()),
+        Outcome::Mismatch { .. } if case.hidden => {
+            Some("Wrong values in a hidden case: check sizes and indexing that the shown cases do not exercise.".to_string())
+        }
         o => Some(o.summary()),
     });
     let lost = result.as_ref().filter(|_| !case.hidden && !case.is_performance()).and_then(|r| lost_counts(puzzle, case, &r.actual));
-    let body = if case.hidden {
-        view! { <p class="hidden-note">"The data of hidden cases is not shown; they count for the verdict."</p> }.into_any()
-    } else if let Some(perf) = case.performance {
-        performance_view(puzzle, case, &perf, result.as_ref()).into_any()
-    } else {
-        let inputs = puzzle.buffers.iter().zip(&case.buffers).filter(|(b, _)| b.role != Role::Output).map(|(b, cb)| {
-            grid_view(format!("grid-input-{n}-{}", b.name), format!("Input {}", b.name), grid(&cb.initial, cb.shape, None, case.compare))
-        }).collect_view();
-        let compared: Vec<usize> = puzzle.compared_buffers().collect();
-        let outputs = compared.iter().enumerate().map(|(k, &i)| {
+    let body =
+        if case.hidden {
+            view! { <p class="hidden-note">"The data of hidden cases is not shown; they count for the verdict."</p> }.into_any()
+        } else if let Some(perf) = case.performance {
+            performance_view(puzzle, case, &perf, result.as_ref()).into_any()
+        } else {
+            let inputs = puzzle
+                .buffers
+                .iter()
+                .zip(&case.buffers)
+                .filter(|(b, _)| b.role != Role::Output)
+                .map(|(b, cb)| grid_view(format!("grid-input-{n}-{}", b.name), format!("Input {}", b.name), grid(&cb.initial, cb.shape, None, case.compare)))
+                .collect_view();
+            let compared: Vec<usize> = puzzle.compared_buffers().collect();
+            let outputs = compared.iter().enumerate().map(|(k, &i)| {
             let b = &puzzle.buffers[i];
             let cb = &case.buffers[i];
             let suffix = if k == 0 { String::new() } else { format!("-{}", b.name) };
@@ -172,9 +187,9 @@ fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseRe
                 {actual}
             }
         }).collect_view();
-        let maps = result.as_ref().map(|r| crate::heatmaps::case_heatmaps(puzzle, case, r));
-        view! { <div class="grids">{inputs}{outputs}</div>{maps} }.into_any()
-    };
+            let maps = result.as_ref().map(|r| crate::heatmaps::case_heatmaps(puzzle, case, r));
+            view! { <div class="grids">{inputs}{outputs}</div>{maps} }.into_any()
+        };
     view! {
         <section class="case" data-testid=format!("case-{n}") data-status=status data-outcome=outcome aria-label=title.clone()>
             <header>

@@ -5,9 +5,8 @@ use gpu_puzzles_core::share;
 /// The share link of `code` for puzzle `slug`, absolute, on this page's
 /// origin and path.
 pub fn link(slug: &str, code: &str) -> String {
-    let (origin, path) = web_sys::window()
-        .map(|w| (w.location().origin().unwrap_or_default(), w.location().pathname().unwrap_or_default()))
-        .unwrap_or_default();
+    let (origin, path) =
+        web_sys::window().map(|w| (w.location().origin().unwrap_or_default(), w.location().pathname().unwrap_or_default())).unwrap_or_default();
     format!("{origin}{path}?puzzle={slug}#code={}", share::encode(code))
 }
 

@@ -153,7 +153,8 @@ fn export(set: &PuzzleSet) -> serde_json::Value {
                             json!({ "name": b.name, "binding": b.binding, "type": b.element.wgsl(), "role": format!("{:?}", b.role), "data": data })
                         })
                         .collect();
-                    let uniforms: Vec<_> = p.uniforms.iter().zip(&c.uniforms).map(|(u, bytes)| json!({ "name": u.name, "binding": u.binding, "bytes": bytes })).collect();
+                    let uniforms: Vec<_> =
+                        p.uniforms.iter().zip(&c.uniforms).map(|(u, bytes)| json!({ "name": u.name, "binding": u.binding, "bytes": bytes })).collect();
                     json!({
                         "case": c.number,
                         "workgroupSize": c.config.workgroup_size,
@@ -188,13 +189,7 @@ fn list(set: &PuzzleSet, json: bool) -> Result<()> {
     let rows: Vec<Row> = set
         .puzzles
         .iter()
-        .map(|p| Row {
-            number: p.number,
-            slug: &p.slug,
-            title: &p.title,
-            cases: p.cases.len(),
-            hidden: p.cases.iter().filter(|c| c.hidden).count(),
-        })
+        .map(|p| Row { number: p.number, slug: &p.slug, title: &p.title, cases: p.cases.len(), hidden: p.cases.iter().filter(|c| c.hidden).count() })
         .collect();
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
@@ -234,10 +229,7 @@ fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, r
             status,
             adapter: format!("{} ({})", gpu.adapter().name, gpu.adapter().backend),
             seed,
-            cases: results
-                .iter()
-                .map(|r| CaseReport { result: r, name: &case_of(puzzle, random, r.case).name, summary: r.outcome.summary() })
-                .collect(),
+            cases: results.iter().map(|r| CaseReport { result: r, name: &case_of(puzzle, random, r.case).name, summary: r.outcome.summary() }).collect(),
         };
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
@@ -385,8 +377,7 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
                     }
                 }
                 let passed = results.iter().filter(|r| r.outcome.passed()).count();
-                let failed: Vec<String> =
-                    results.iter().filter(|r| !r.outcome.passed()).map(|r| format!("case {}: {}", r.case, r.outcome.summary())).collect();
+                let failed: Vec<String> = results.iter().filter(|r| !r.outcome.passed()).map(|r| format!("case {}: {}", r.case, r.outcome.summary())).collect();
                 if !broken.is_empty() {
                     (format!("passes {passed}/{}, but comparison kernels fail: {}", results.len(), broken.join(", ")), false)
                 } else if failed.is_empty() {

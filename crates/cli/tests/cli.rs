@@ -8,12 +8,7 @@ fn root() -> PathBuf {
 }
 
 fn gpu_puzzles(args: &[&str], root: &Path) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gpu-puzzles"))
-        .args(args)
-        .arg("--root")
-        .arg(root)
-        .output()
-        .expect("the binary runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-puzzles")).args(args).arg("--root").arg(root).output().expect("the binary runs");
     let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
 }

@@ -56,10 +56,15 @@ pub fn threads(findings: &Findings, config: &CaseConfig, names: &[&str]) -> Heat
     let n = findings.invocations.len();
     let per = bin(n);
     if per > 1 {
-        return binned_1d(n, per, |i| {
-            let c = findings.invocations[i];
-            c[0] + c[1]
-        }, "invocations");
+        return binned_1d(
+            n,
+            per,
+            |i| {
+                let c = findings.invocations[i];
+                c[0] + c[1]
+            },
+            "invocations",
+        );
     }
     let mut wrote: Vec<Vec<String>> = vec![Vec::new(); n];
     for (b, t) in findings.buffers.iter().enumerate() {
@@ -82,14 +87,7 @@ pub fn threads(findings: &Findings, config: &CaseConfig, names: &[&str]) -> Heat
             Some(HeatCell {
                 value: c[0] + c[1],
                 label: (c[0] + c[1]).to_string(),
-                title: format!(
-                    "{}: {} global reads, {} global writes, {} workgroup-memory reads, {} writes{wrote}",
-                    inv.describe(),
-                    c[0],
-                    c[1],
-                    c[2],
-                    c[3]
-                ),
+                title: format!("{}: {} global reads, {} global writes, {} workgroup-memory reads, {} writes{wrote}", inv.describe(), c[0], c[1], c[2], c[3]),
                 idle: c.iter().all(|&v| v == 0),
             })
         })
@@ -157,10 +155,12 @@ pub fn buffer(findings: &Findings, buffer: usize, shape: Option<[u32; 2]>, confi
         match counter {
             Counter::Reads => t.reads[i],
             Counter::Writes => t.writes[i],
-            Counter::Writer => t.writer[i].map(|inv| {
-                let w = invocation(inv, config).workgroup_id;
-                w[0] + w[1] * config.workgroups[0] + w[2] * config.workgroups[0] * config.workgroups[1] + 1
-            }).unwrap_or(0),
+            Counter::Writer => t.writer[i]
+                .map(|inv| {
+                    let w = invocation(inv, config).workgroup_id;
+                    w[0] + w[1] * config.workgroups[0] + w[2] * config.workgroups[0] * config.workgroups[1] + 1
+                })
+                .unwrap_or(0),
         }
     };
     let per = bin(len);

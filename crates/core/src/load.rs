@@ -5,9 +5,7 @@
 //! same files) share it. It reports every problem it finds, each naming the
 //! file, the line where it can, and the field.
 
-use crate::format::{
-    BufferInit, CaseSpec, CompareSpec, ElementType, IndexFile, ManifestFile, Role, ScalarType, FORMAT_VERSION,
-};
+use crate::format::{BufferInit, CaseSpec, CompareSpec, ElementType, IndexFile, ManifestFile, Role, ScalarType, FORMAT_VERSION};
 use crate::generate;
 use crate::model::{Buffer, Case, CaseBuffer, CaseConfig, Comparison, Contents, DeferredExpected, Puzzle, PuzzleSet, RandomCases, Uniform, Values};
 use crate::reference::{self, ReferenceInput};
@@ -80,9 +78,7 @@ pub fn load_puzzle_set(files: &Files, solutions: Option<&BTreeMap<String, String
     let mut seen = BTreeSet::new();
     for slug in &index.order {
         if !is_valid_slug(slug) {
-            problems.push(problem(INDEX_FILE, None, Some("order"), &format!(
-                "`{slug}` is not a valid folder name: use lowercase letters, digits and `-`"
-            )));
+            problems.push(problem(INDEX_FILE, None, Some("order"), &format!("`{slug}` is not a valid folder name: use lowercase letters, digits and `-`")));
         }
         if !seen.insert(slug.as_str()) {
             problems.push(problem(INDEX_FILE, None, Some("order"), &format!("`{slug}` is listed twice")));
@@ -178,10 +174,7 @@ pub fn read_solutions(dir: &std::path::Path) -> Result<BTreeMap<String, String>,
 }
 
 fn is_valid_slug(s: &str) -> bool {
-    !s.is_empty()
-        && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && !s.starts_with('-')
-        && !s.ends_with('-')
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') && !s.starts_with('-') && !s.ends_with('-')
 }
 
 fn stray_files(files: &Files, listed: &BTreeSet<&str>) -> Vec<Problem> {
@@ -219,9 +212,7 @@ fn problem(file: &str, line: Option<usize>, field: Option<&str>, message: &str) 
 }
 
 fn version_problem(file: &str, found: u32) -> Problem {
-    problem(file, None, Some("format_version"), &format!(
-        "is {found}, but this build reads format_version {FORMAT_VERSION}; see puzzles/FORMAT.md"
-    ))
+    problem(file, None, Some("format_version"), &format!("is {found}, but this build reads format_version {FORMAT_VERSION}; see puzzles/FORMAT.md"))
 }
 
 fn toml_problem(file: &str, text: &str, e: &toml::de::Error) -> Problem {
@@ -232,23 +223,13 @@ fn toml_problem(file: &str, text: &str, e: &toml::de::Error) -> Problem {
         .and_then(|l| l.split_once('='))
         .map(|(k, _)| k.trim().to_string())
         .filter(|k| !k.is_empty() && !k.starts_with('['));
-    Problem {
-        file: file.to_string(),
-        line: pos.map(|p| p.line),
-        column: pos.map(|p| p.column),
-        field,
-        message: e.message().trim().to_string(),
-    }
+    Problem { file: file.to_string(), line: pos.map(|p| p.line), column: pos.map(|p| p.column), field, message: e.message().trim().to_string() }
 }
 
 /// Line numbers of each `[[name]]` table header in a TOML text, in order.
 fn header_lines(text: &str, name: &str) -> Vec<usize> {
     let header = format!("[[{name}]]");
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| l.trim_start().starts_with(&header))
-        .map(|(i, _)| i + 1)
-        .collect()
+    text.lines().enumerate().filter(|(_, l)| l.trim_start().starts_with(&header)).map(|(i, _)| i + 1).collect()
 }
 
 fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String>) -> Result<Puzzle, Vec<Problem>> {
@@ -419,7 +400,15 @@ const GENERATOR_SAMPLES: usize = 24;
 
 /// Draws random case `k` of the Run with seed `run_seed`, numbered after the
 /// puzzle's `fixed` cases, and checks it as a written case is checked.
-fn draw_case(random: &RandomCases, buffers: &[Buffer], uniforms: &[Uniform], names_reference: bool, fixed: usize, run_seed: u64, k: usize) -> Result<Case, String> {
+fn draw_case(
+    random: &RandomCases,
+    buffers: &[Buffer],
+    uniforms: &[Uniform],
+    names_reference: bool,
+    fixed: usize,
+    run_seed: u64,
+    k: usize,
+) -> Result<Case, String> {
     let seed = crate::random::case_seed(run_seed, k);
     let spec = random.generator.draw(seed)?;
     let number = fixed + k + 1;
@@ -500,11 +489,7 @@ impl Validator {
                     self.at(None, &field, &format!("field `{}` is declared twice", f.name));
                 }
             }
-            uniforms.push(Uniform {
-                name: u.name.clone(),
-                binding: u.binding,
-                fields: u.fields.iter().map(|f| (f.name.clone(), f.scalar)).collect(),
-            });
+            uniforms.push(Uniform { name: u.name.clone(), binding: u.binding, fields: u.fields.iter().map(|f| (f.name.clone(), f.scalar)).collect() });
         }
         if m.buffers.is_empty() {
             self.at(None, "buffer", "no storage buffers declared");
@@ -592,7 +577,8 @@ impl Validator {
                         err(self, &field, "a performance case needs `len` (or `shape`) on every output: its expected values are computed only when it runs");
                     }
                     let (element, len) = (b.element, declared.unwrap_or(0));
-                    let initial = if spec.performance.is_some() { Contents::lazy(len, move || Values::zeros(element, len)) } else { Values::zeros(element, len).into() };
+                    let initial =
+                        if spec.performance.is_some() { Contents::lazy(len, move || Values::zeros(element, len)) } else { Values::zeros(element, len).into() };
                     Some(CaseBuffer { initial, expected: None, shape: init.shape })
                 }
             });
@@ -602,11 +588,7 @@ impl Validator {
             return None;
         }
         let mut case_buffers: Vec<CaseBuffer> = case_buffers.into_iter().map(Option::unwrap).collect();
-        let config = CaseConfig {
-            workgroup_size: spec.workgroup_size,
-            workgroups: spec.workgroups,
-            workgroup_memory: spec.workgroup_memory,
-        };
+        let config = CaseConfig { workgroup_size: spec.workgroup_size, workgroups: spec.workgroups, workgroup_memory: spec.workgroup_memory };
         if let Some(p) = spec.performance {
             if spec.hidden {
                 err(self, "hidden", "a performance case shows no data anyway; leave `hidden` out");

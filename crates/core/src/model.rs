@@ -4,8 +4,8 @@
 //! every input has contents, every output has expected values, shapes match
 //! lengths. Code that receives a [`Puzzle`] need not check again.
 
-use crate::format::{CompareSpec, ElementType, Role, ScalarType};
 pub use crate::format::{BudgetSpec as Budget, PerformanceSpec as Performance};
+use crate::format::{CompareSpec, ElementType, Role, ScalarType};
 use crate::reference::{ReferenceFn, ReferenceInput};
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
@@ -95,11 +95,7 @@ impl Puzzle {
     /// Indices into [`Puzzle::buffers`] of the buffers that are compared
     /// (outputs and input-outputs), in binding order.
     pub fn compared_buffers(&self) -> impl Iterator<Item = usize> + '_ {
-        self.buffers
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.role != Role::Input)
-            .map(|(i, _)| i)
+        self.buffers.iter().enumerate().filter(|(_, b)| b.role != Role::Input).map(|(i, _)| i)
     }
 }
 
@@ -246,9 +242,7 @@ impl CaseConfig {
     /// Value of `{{smemSize}}`: the product of the workgroup memory size in
     /// elements, or 1 when the puzzle uses none.
     pub fn workgroup_memory_elements(&self) -> u64 {
-        self.workgroup_memory
-            .map(|m| m.iter().map(|&v| v as u64).product())
-            .unwrap_or(1)
+        self.workgroup_memory.map(|m| m.iter().map(|&v| v as u64).product()).unwrap_or(1)
     }
 }
 

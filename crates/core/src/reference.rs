@@ -182,9 +182,7 @@ pub fn dot(input: &ReferenceInput) -> Result<Outputs, String> {
 /// (1D Convolution). `out` has `len(a)` elements.
 pub fn conv1d(input: &ReferenceInput) -> Result<Outputs, String> {
     let (a, b) = (input.f32("a")?, input.f32("b")?);
-    let out = (0..a.len())
-        .map(|i| b.iter().enumerate().filter(|(j, _)| i + j < a.len()).map(|(j, w)| a[i + j] * w).sum())
-        .collect();
+    let out = (0..a.len()).map(|i| b.iter().enumerate().filter(|(j, _)| i + j < a.len()).map(|(j, w)| a[i + j] * w).sum()).collect();
     Ok(flat(out))
 }
 

@@ -66,13 +66,8 @@ pub fn out_of_bounds(o: &OutOfBounds) -> String {
     };
     let many = if o.total > 1 { format!(" ({} such accesses in all)", o.total) } else { String::new() };
     let memory = if o.workgroup { "workgroup array" } else { "buffer" };
-    let head = format!(
-        "out-of-bounds {what}{line}: {who} {} `{}[{index}]`, but the {memory} `{}` has {} elements{many}.",
-        verb(o.kind),
-        o.space,
-        o.space,
-        o.elements
-    );
+    let head =
+        format!("out-of-bounds {what}{line}: {who} {} `{}[{index}]`, but the {memory} `{}` has {} elements{many}.", verb(o.kind), o.space, o.space, o.elements);
     let why = match o.kind {
         AccessKind::Read => format!(
             " It only looks right here: WebGPU lets a device return 0 or any element of `{}` for such a read (wgpu and Safari on Metal clamp the index), so the value differs between devices, and on other GPU APIs the read sees other memory or faults. Guard the read with the {memory}'s length, even when the value goes unused.",

@@ -36,11 +36,7 @@ pub struct SourcePos {
 /// The text each placeholder is replaced with for this configuration.
 pub fn replacements(config: &CaseConfig) -> [String; 3] {
     let v = |a: [u32; 3]| format!("{}, {}, {}", a[0], a[1], a[2]);
-    [
-        v(config.workgroup_size),
-        v(config.workgroups),
-        config.workgroup_memory_elements().to_string(),
-    ]
+    [v(config.workgroup_size), v(config.workgroups), config.workgroup_memory_elements().to_string()]
 }
 
 /// Replaces every placeholder in `source` for `config`.
@@ -61,11 +57,7 @@ pub fn substitute(source: &str, config: &CaseConfig) -> Substituted {
 }
 
 fn next_placeholder(s: &str) -> Option<(usize, usize)> {
-    PLACEHOLDERS
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| s.find(p).map(|at| (at, i)))
-        .min()
+    PLACEHOLDERS.iter().enumerate().filter_map(|(i, p)| s.find(p).map(|at| (at, i))).min()
 }
 
 impl Substituted {
@@ -112,11 +104,7 @@ pub fn position_of_offset(text: &str, offset: usize) -> SourcePos {
     }
     let before = &text[..offset];
     let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    SourcePos {
-        offset,
-        line: before.matches('\n').count() + 1,
-        column: before[line_start..].chars().count() + 1,
-    }
+    SourcePos { offset, line: before.matches('\n').count() + 1, column: before[line_start..].chars().count() + 1 }
 }
 
 #[cfg(test)]
@@ -133,10 +121,7 @@ mod tests {
             "const wgs = vec3({{workgroupSize}});\nconst twg = vec3({{totalWorkgroups}});\nvar<workgroup> smem: array<f32, {{smemSize}}>;",
             &config(),
         );
-        assert_eq!(
-            s.text,
-            "const wgs = vec3(16, 1, 1);\nconst twg = vec3(2, 1, 1);\nvar<workgroup> smem: array<f32, 16>;"
-        );
+        assert_eq!(s.text, "const wgs = vec3(16, 1, 1);\nconst twg = vec3(2, 1, 1);\nvar<workgroup> smem: array<f32, 16>;");
     }
 
     #[test]

@@ -16,10 +16,7 @@ fn puzzles() -> PuzzleSet {
     let solutions = read_solutions(&root().join("shaders")).expect("shaders/ is readable");
     match load_puzzle_set(&files, Some(&solutions)) {
         Ok(set) => set,
-        Err(problems) => panic!(
-            "the puzzle set has problems:\n{}",
-            problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n")
-        ),
+        Err(problems) => panic!("the puzzle set has problems:\n{}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n")),
     }
 }
 

@@ -40,13 +40,13 @@ pub use uniformity::{check_barriers, NonUniformBarrier};
 use access::{outer_array, resolve, Index, Resolved};
 use builder::Builder;
 use gpu_puzzles_core::trace::{
-    hazard_word as hw, header, invocation_counter as ic, race_array as ra, AccessKind, HazardKind, KeyFormat, Site, SpaceInfo, TraceLayout,
-    TraceMeta, TraceSpec, HAZARD_RECORDS_PER_KIND, INVOCATION_WORDS, LOOP_BUDGET, OOB_RECORDS_PER_KIND, RACE_ARRAYS, SITE_KEY_BITS,
+    hazard_word as hw, header, invocation_counter as ic, race_array as ra, AccessKind, HazardKind, KeyFormat, Site, SpaceInfo, TraceLayout, TraceMeta,
+    TraceSpec, HAZARD_RECORDS_PER_KIND, INVOCATION_WORDS, LOOP_BUDGET, OOB_RECORDS_PER_KIND, RACE_ARRAYS, SITE_KEY_BITS,
 };
 use gpu_puzzles_core::CaseConfig;
 use naga::{
-    AddressSpace, ArraySize, AtomicFunction, Barrier, BinaryOperator, Binding, Block, BuiltIn, Expression, Function, FunctionArgument,
-    GlobalVariable, Handle, Module, ResourceBinding, Scalar, ScalarKind, Span, Statement, StorageAccess, Type, TypeInner,
+    AddressSpace, ArraySize, AtomicFunction, Barrier, BinaryOperator, Binding, Block, BuiltIn, Expression, Function, FunctionArgument, GlobalVariable, Handle,
+    Module, ResourceBinding, Scalar, ScalarKind, Span, Statement, StorageAccess, Type, TypeInner,
 };
 use std::collections::HashMap;
 
@@ -111,9 +111,10 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
     let mut spec_buffers = Vec::new();
     let mut unchecked = Vec::new();
     for (k, b) in buffers.iter().enumerate() {
-        let found = module.global_variables.iter().find(|(_, g)| {
-            matches!(g.space, AddressSpace::Storage { .. }) && g.binding.as_ref().is_some_and(|rb| rb.group == 0 && rb.binding == b.binding)
-        });
+        let found = module
+            .global_variables
+            .iter()
+            .find(|(_, g)| matches!(g.space, AddressSpace::Storage { .. }) && g.binding.as_ref().is_some_and(|rb| rb.group == 0 && rb.binding == b.binding));
         let bytes = b.len.saturating_mul(4);
         match found {
             Some((h, g)) => {
@@ -186,7 +187,14 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
     );
     let mut private = |name: &str| {
         module.global_variables.append(
-            GlobalVariable { name: Some(name.into()), space: AddressSpace::Private, binding: None, ty: u32_ty, init: None, memory_decorations: Default::default() },
+            GlobalVariable {
+                name: Some(name.into()),
+                space: AddressSpace::Private,
+                binding: None,
+                ty: u32_ty,
+                init: None,
+                memory_decorations: Default::default(),
+            },
             Span::UNDEFINED,
         )
     };
@@ -206,12 +214,8 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
     // every call to them is renumbered.
     let mut functions = naga::Arena::new();
     let mut placeholder = || functions.append(Function::default(), Span::UNDEFINED);
-    let helpers = Helpers {
-        hazard: placeholder(),
-        oob: placeholder(),
-        race: [[placeholder(), placeholder()], [placeholder(), placeholder()]],
-        used: Default::default(),
-    };
+    let helpers =
+        Helpers { hazard: placeholder(), oob: placeholder(), race: [[placeholder(), placeholder()], [placeholder(), placeholder()]], used: Default::default() };
     let mut renumbered = HashMap::new();
     for (old, f, span) in module.functions.drain() {
         renumbered.insert(old, functions.append(f, span));
@@ -564,7 +568,8 @@ impl Cx<'_> {
                     // A counter per loop, zeroed each time the loop starts. It
                     // is uniform wherever the loop is, so the guard's `break`
                     // keeps every barrier in the loop uniform.
-                    let counter = f.local_variables.append(naga::LocalVariable { name: Some(format!("gp_loop{id}")), ty: self.u32_ty, init: None }, Span::UNDEFINED);
+                    let counter =
+                        f.local_variables.append(naga::LocalVariable { name: Some(format!("gp_loop{id}")), ty: self.u32_ty, init: None }, Span::UNDEFINED);
                     let mut b = Builder::new(f);
                     let ptr = b.pre(Expression::LocalVariable(counter));
                     let zero = b.lit(0);
@@ -762,7 +767,18 @@ impl Cx<'_> {
     /// A call of the racecheck helper for one word: `gp_race_*(region, n,
     /// w, key, space, site)`.
     #[allow(clippy::too_many_arguments)]
-    fn call_race(&self, b: &mut Builder, workgroup: bool, side: RaceSide, region: Handle<Expression>, n: u32, w: Handle<Expression>, key: Handle<Expression>, space: u32, site: u32) {
+    fn call_race(
+        &self,
+        b: &mut Builder,
+        workgroup: bool,
+        side: RaceSide,
+        region: Handle<Expression>,
+        n: u32,
+        w: Handle<Expression>,
+        key: Handle<Expression>,
+        space: u32,
+        site: u32,
+    ) {
         let function = self.helpers.race[usize::from(workgroup)][side as usize];
         self.helpers.mark(function);
         let (n, space, site) = (b.lit(n), b.lit(space), b.lit(site));
@@ -787,7 +803,18 @@ impl Cx<'_> {
     /// The body of a racecheck helper: one word `w` of a shadowed region of
     /// `n` words per array starting at word `region` of the trace.
     #[allow(clippy::too_many_arguments)]
-    fn race_body(&self, b: &mut Builder, region: Handle<Expression>, n: Handle<Expression>, w: Handle<Expression>, key: Handle<Expression>, format: KeyFormat, side: RaceSide, space: Handle<Expression>, site: Handle<Expression>) {
+    fn race_body(
+        &self,
+        b: &mut Builder,
+        region: Handle<Expression>,
+        n: Handle<Expression>,
+        w: Handle<Expression>,
+        key: Handle<Expression>,
+        format: KeyFormat,
+        side: RaceSide,
+        space: Handle<Expression>,
+        site: Handle<Expression>,
+    ) {
         let at = |b: &mut Builder, array: u64| {
             let a = b.lit(array as u32);
             let off = b.mul(a, n);
@@ -965,7 +992,15 @@ impl Cx<'_> {
 
     /// The entry point's first statements: its invocation's numbers, its
     /// dispatch and its first barrier intervals.
-    fn prelude(&self, f: &mut Function, types: &naga::UniqueArena<Type>, vec3_ty: Handle<Type>, u32_ty: Handle<Type>, config: &CaseConfig, dispatch: u32) -> Block {
+    fn prelude(
+        &self,
+        f: &mut Function,
+        types: &naga::UniqueArena<Type>,
+        vec3_ty: Handle<Type>,
+        u32_ty: Handle<Type>,
+        config: &CaseConfig,
+        dispatch: u32,
+    ) -> Block {
         let gid = builtin(f, types, BuiltIn::GlobalInvocationId, vec3_ty);
         let wid = builtin(f, types, BuiltIn::WorkGroupId, vec3_ty);
         let lidx = builtin(f, types, BuiltIn::LocalInvocationIndex, u32_ty);

@@ -249,9 +249,7 @@ impl<'a> Analysis<'a> {
                 (Expression::FunctionArgument(a), true) => {
                     let arg = &f.arguments[*a as usize];
                     match &self.module.types[arg.ty].inner {
-                        TypeInner::Struct { members, .. } => {
-                            members.get(*index as usize).and_then(|m| m.binding.as_ref()).map_or(NON_UNIFORM, binding_level)
-                        }
+                        TypeInner::Struct { members, .. } => members.get(*index as usize).and_then(|m| m.binding.as_ref()).map_or(NON_UNIFORM, binding_level),
                         _ => self.argument_level(*a),
                     }
                 }
@@ -536,7 +534,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 
     #[test]
     fn a_barrier_after_an_early_return_is_non_uniform() {
-        let e = check("    let i = lid.x;\n    if (i >= arrayLength(&a)) { return; }\n    smem[i] = a[i];\n    workgroupBarrier();\n    out[i] = smem[0];").unwrap();
+        let e = check("    let i = lid.x;\n    if (i >= arrayLength(&a)) { return; }\n    smem[i] = a[i];\n    workgroupBarrier();\n    out[i] = smem[0];")
+            .unwrap();
         assert_eq!((e.line, e.cause, e.cause_line), (9, Cause::Return, Some(7)), "{e:?}");
         assert!(e.message().contains("`workgroupBarrier()`"), "{}", e.message());
     }

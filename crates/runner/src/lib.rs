@@ -54,7 +54,8 @@ pub const DISPATCH_TIMEOUT_MS: u64 = 10_000;
 #[cfg(target_arch = "wasm32")]
 const NO_ADAPTER_HINT: &str = "Use a browser with WebGPU (Chrome or Edge 113+, Safari 26+, Firefox 141+ on Windows); on Linux, Chrome needs chrome://flags/#enable-unsafe-webgpu and #enable-vulkan.";
 #[cfg(not(target_arch = "wasm32"))]
-const NO_ADAPTER_HINT: &str = "Without a GPU, install the lavapipe Vulkan driver (Debian/Ubuntu: `apt install mesa-vulkan-drivers`) and run with WGPU_BACKEND=vulkan.";
+const NO_ADAPTER_HINT: &str =
+    "Without a GPU, install the lavapipe Vulkan driver (Debian/Ubuntu: `apt install mesa-vulkan-drivers`) and run with WGPU_BACKEND=vulkan.";
 
 /// A short description of the adapter, for reports and the page.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,10 +94,7 @@ impl Gpu {
     pub async fn new() -> Result<Gpu, RunnerError> {
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let adapter = instance
-            .request_adapter(&wgpu::RequestAdapterOptions {
-                power_preference: wgpu::PowerPreference::HighPerformance,
-                ..Default::default()
-            })
+            .request_adapter(&wgpu::RequestAdapterOptions { power_preference: wgpu::PowerPreference::HighPerformance, ..Default::default() })
             .await
             .map_err(|e| RunnerError::NoAdapter { detail: e.to_string(), hint: NO_ADAPTER_HINT })?;
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);

@@ -15,11 +15,7 @@ const ELEMENT_BYTES: u64 = 4;
 /// A message for the student naming the limit, the value and what to try.
 pub fn check_config(puzzle: &Puzzle, case: &Case, limits: &wgpu::Limits) -> Result<(), String> {
     let c = &case.config;
-    let max_size = [
-        limits.max_compute_workgroup_size_x,
-        limits.max_compute_workgroup_size_y,
-        limits.max_compute_workgroup_size_z,
-    ];
+    let max_size = [limits.max_compute_workgroup_size_x, limits.max_compute_workgroup_size_y, limits.max_compute_workgroup_size_z];
     for (axis, (&size, &max)) in ["x", "y", "z"].iter().zip(c.workgroup_size.iter().zip(&max_size)) {
         if size > max {
             return Err(format!(
@@ -64,10 +60,7 @@ pub fn check_config(puzzle: &Puzzle, case: &Case, limits: &wgpu::Limits) -> Resu
         let bytes = cb.initial.len() as u64 * ELEMENT_BYTES;
         let max = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
         if bytes > max {
-            return Err(format!(
-                "buffer `{}` needs {bytes} bytes, above this device's limit of {max} bytes (maxStorageBufferBindingSize)",
-                b.name
-            ));
+            return Err(format!("buffer `{}` needs {bytes} bytes, above this device's limit of {max} bytes (maxStorageBufferBindingSize)", b.name));
         }
     }
     Ok(())

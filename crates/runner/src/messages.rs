@@ -14,14 +14,7 @@ pub(crate) fn diagnostic(msg: &wgpu::CompilationMessage, sub: &Substituted, orig
             let start = sub.to_source_offset(loc.offset as usize);
             let end = sub.to_source_offset((loc.offset + loc.length) as usize).max(start);
             let pos = position_of_offset(original, start);
-            Diagnostic {
-                severity,
-                message,
-                line: Some(pos.line),
-                column: Some(pos.column),
-                offset: Some(pos.offset),
-                length: (end - pos.offset).max(1),
-            }
+            Diagnostic { severity, message, line: Some(pos.line), column: Some(pos.column), offset: Some(pos.offset), length: (end - pos.offset).max(1) }
         }
         None => Diagnostic { severity, message, line: None, column: None, offset: None, length: 0 },
     }
@@ -35,7 +28,14 @@ pub(crate) fn at_offset(message: String, offset: usize, length: usize, sub: &Sub
     let start = sub.to_source_offset(offset);
     let end = sub.to_source_offset(offset + length).max(start);
     let pos = position_of_offset(original, start);
-    Diagnostic { severity: Severity::Error, message, line: Some(pos.line), column: Some(pos.column), offset: Some(pos.offset), length: (end - pos.offset).max(1) }
+    Diagnostic {
+        severity: Severity::Error,
+        message,
+        line: Some(pos.line),
+        column: Some(pos.column),
+        offset: Some(pos.offset),
+        length: (end - pos.offset).max(1),
+    }
 }
 
 /// A compilation message of a shader the student did not write (the

@@ -2,9 +2,9 @@
 //! configuration, bind, dispatch, read back, judge; and, when asked, the
 //! same dispatch instrumented, for heat maps and memory checks.
 
-use crate::messages::{diagnostic, unpositioned, without_position};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::messages::at_offset;
+use crate::messages::{diagnostic, unpositioned, without_position};
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult, Diagnostic, Outcome, Severity, Timing};
 use gpu_puzzles_core::trace::Findings;
@@ -260,8 +260,7 @@ async fn run_instrumented(
     substituted: &str,
     layout_entries: &[wgpu::BindGroupLayoutEntry],
 ) -> Result<Result<(Findings, Timing), String>, RunnerError> {
-    let traced: Vec<Traced> =
-        puzzle.buffers.iter().zip(&case.buffers).map(|(b, cb)| Traced { binding: b.binding, len: cb.initial.len() as u32 }).collect();
+    let traced: Vec<Traced> = puzzle.buffers.iter().zip(&case.buffers).map(|(b, cb)| Traced { binding: b.binding, len: cb.initial.len() as u32 }).collect();
     // naga is not ours: a panic inside it (natively) loses the heat maps,
     // not the judgement.
     let entry_points: Vec<&str> = puzzle.entry_points.iter().map(String::as_str).collect();
@@ -270,9 +269,8 @@ async fn run_instrumented(
     // With the racecheck first; without it when its shadow memory would not
     // fit this device's limit (the findings then say the check was skipped).
     for racecheck in [true, false] {
-        let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            instrument(substituted, &traced, &case.config, &entry_points, Options { racecheck })
-        }));
+        let pass =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| instrument(substituted, &traced, &case.config, &entry_points, Options { racecheck })));
         let i = match pass {
             Ok(Ok(i)) => i,
             Ok(Err(why)) => return Ok(Err(why)),
@@ -416,7 +414,9 @@ async fn dispatch(
         .buffers
         .iter()
         .zip(&case.buffers)
-        .map(|(b, cb)| device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(&b.name), contents: &cb.initial.to_bytes(), usage: storage_usage }))
+        .map(|(b, cb)| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(&b.name), contents: &cb.initial.to_bytes(), usage: storage_usage })
+        })
         .collect();
     let uniforms: Vec<wgpu::Buffer> = puzzle
         .uniforms
@@ -431,13 +431,10 @@ async fn dispatch(
         })
         .collect();
     // WebGPU zero-initialises new buffers, which is the trace's initial state.
-    let trace_buffer = trace_bytes.map(|(size, _)| device.create_buffer(&wgpu::BufferDescriptor { label: Some("trace"), size, usage: storage_usage, mapped_at_creation: false }));
-    let mut entries: Vec<wgpu::BindGroupEntry> = puzzle
-        .buffers
-        .iter()
-        .zip(&storage)
-        .map(|(b, buf)| wgpu::BindGroupEntry { binding: b.binding, resource: buf.as_entire_binding() })
-        .collect();
+    let trace_buffer = trace_bytes
+        .map(|(size, _)| device.create_buffer(&wgpu::BufferDescriptor { label: Some("trace"), size, usage: storage_usage, mapped_at_creation: false }));
+    let mut entries: Vec<wgpu::BindGroupEntry> =
+        puzzle.buffers.iter().zip(&storage).map(|(b, buf)| wgpu::BindGroupEntry { binding: b.binding, resource: buf.as_entire_binding() }).collect();
     entries.extend(puzzle.uniforms.iter().zip(&uniforms).map(|(u, buf)| wgpu::BindGroupEntry { binding: u.binding, resource: buf.as_entire_binding() }));
     if let Some(t) = &trace_buffer {
         entries.push(wgpu::BindGroupEntry { binding: TRACE_BINDING, resource: t.as_entire_binding() });
@@ -449,7 +446,8 @@ async fn dispatch(
     let compared = sources.len();
     sources.extend(trace_buffer.as_ref());
     // Bytes copied from each: whole compared buffers, the trace's read part.
-    let copied: Vec<u64> = sources.iter().enumerate().map(|(k, b)| if k == compared { trace_bytes.map_or(b.size(), |(_, read)| read) } else { b.size() }).collect();
+    let copied: Vec<u64> =
+        sources.iter().enumerate().map(|(k, b)| if k == compared { trace_bytes.map_or(b.size(), |(_, read)| read) } else { b.size() }).collect();
     let mut offsets = Vec::with_capacity(sources.len());
     let mut size = 0u64;
     for &bytes in &copied {
@@ -554,7 +552,10 @@ fn pipeline_hint(puzzle: &Puzzle, message: &str) -> String {
         if names.len() == 1 {
             format!("{message}. The entry point must be `@compute @workgroup_size({{{{workgroupSize}}}}) fn {}(…)`.", puzzle.entry_points[0])
         } else {
-            format!("{message}. This puzzle dispatches the entry points {} in that order; each needs `@compute @workgroup_size({{{{workgroupSize}}}})`.", names.join(" then "))
+            format!(
+                "{message}. This puzzle dispatches the entry points {} in that order; each needs `@compute @workgroup_size({{{{workgroupSize}}}})`.",
+                names.join(" then ")
+            )
         }
     } else if message.contains("binding") || message.contains("Binding") || message.contains("address space") {
         format!("{message}. Check each `@group(0) @binding(n)` declaration against the puzzle's buffers and their types.")

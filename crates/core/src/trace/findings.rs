@@ -256,7 +256,7 @@ impl TraceMeta {
             .or_else(|| self.only_line(space_n, first_kind));
         let word = w(at + hw::WORD);
         let in_space = if space.workgroup { word.saturating_sub(space.shadow_base) } else { word };
-        let element = if space.element_words > 0 { in_space / space.element_words } else { in_space };
+        let element = in_space.checked_div(space.element_words).unwrap_or(in_space);
         Some(Hazard {
             kind,
             space: space.name.clone(),
@@ -300,14 +300,7 @@ impl TraceMeta {
                     .filter(|&at| w(at) as usize == s)
                     .map(|at| OutOfBoundsAccess { index: w(at + 1), invocation: invocation(w(at + 2), config), site: self.site(w(at + 3)) })
                     .collect();
-                out_of_bounds.push(OutOfBounds {
-                    space: space.name.clone(),
-                    workgroup: space.workgroup,
-                    kind,
-                    total,
-                    elements: space.elements,
-                    first,
-                });
+                out_of_bounds.push(OutOfBounds { space: space.name.clone(), workgroup: space.workgroup, kind, total, elements: space.elements, first });
             }
         }
 

@@ -231,11 +231,7 @@ impl KeyFormat {
     /// Its own inverse.
     pub fn low(&self, word: u32) -> u32 {
         let k = self.unpack(word);
-        self.pack(Key {
-            workgroup: Self::field_max(self.workgroup_bits) - k.workgroup,
-            epoch: k.epoch,
-            local: Self::field_max(self.local_bits) - k.local,
-        })
+        self.pack(Key { workgroup: Self::field_max(self.workgroup_bits) - k.workgroup, epoch: k.epoch, local: Self::field_max(self.local_bits) - k.local })
     }
 
     /// True when accesses with keys `a` and `b` can race: different
