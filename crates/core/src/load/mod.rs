@@ -1,0 +1,355 @@
+//! Loading and validating a puzzle set from its files.
+//!
+//! The loader works on file contents, not on a file system, so the command-line
+//! tool (reading `puzzles/` from disk) and the site (whose build embeds the
+//! same files) share it. It reports every problem it finds, each naming the
+//! file, the line where it can, and the field.
+
+use crate::format::{IndexFile, ManifestFile, FORMAT_VERSION};
+use crate::model::{Buffer, Case, Comparison, Puzzle, PuzzleSet, RandomCases, Uniform};
+use crate::reference::{self};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+mod files;
+mod validate;
+mod values;
+
+use files::{is_comparison_file, is_valid_slug, stray_files};
+pub use files::{read_dir, read_solutions};
+use validate::{is_identifier, Validator};
+pub use values::MAX_ELEMENTS;
+
+/// Name of the ordered index at the top of `puzzles/`.
+pub const INDEX_FILE: &str = "index.toml";
+/// Files every puzzle folder holds, and no others.
+pub const PUZZLE_FILES: [&str; 3] = ["puzzle.toml", "statement.md", "starter.wgsl"];
+/// Files allowed at the top of `puzzles/` besides the folders.
+pub const TOP_LEVEL_FILES: [&str; 2] = [INDEX_FILE, "FORMAT.md"];
+/// The marker every starter carries where the student's work goes.
+pub const TODO_MARKER: &str = "TODO";
+
+/// Something wrong with a puzzle file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Path relative to the puzzles folder (or `shaders/…` for solutions).
+    pub file: String,
+    /// Line, from 1, where known.
+    pub line: Option<usize>,
+    /// Column, from 1, where known.
+    pub column: Option<usize>,
+    /// The field, e.g. `case 3 › buffers.a`, where there is one.
+    pub field: Option<String>,
+    /// What is wrong and, where it helps, what to do.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(col) = self.column {
+                write!(f, ":{col}")?;
+            }
+        }
+        if let Some(field) = &self.field {
+            write!(f, ": {field}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// The files of a puzzle set: paths relative to `puzzles/` with `/`
+/// separators (`"index.toml"`, `"map/puzzle.toml"`) mapped to contents.
+pub type Files = BTreeMap<String, String>;
+
+/// Loads and validates a puzzle set.
+///
+/// `solutions` maps slugs to reference solutions (`shaders/<slug>.wgsl`);
+/// `None` for a build without solutions.
+///
+/// # Errors
+/// Every problem found, in file order. A set with any problem is not loaded.
+pub fn load_puzzle_set(files: &Files, solutions: Option<&BTreeMap<String, String>>) -> Result<PuzzleSet, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let Some(index_text) = files.get(INDEX_FILE) else {
+        return Err(vec![problem(INDEX_FILE, None, None, "missing: it lists the puzzle folders in order")]);
+    };
+    let index: IndexFile = match toml::from_str(index_text) {
+        Ok(i) => i,
+        Err(e) => return Err(vec![toml_problem(INDEX_FILE, index_text, &e)]),
+    };
+    if index.format_version != FORMAT_VERSION {
+        problems.push(version_problem(INDEX_FILE, index.format_version));
+    }
+    let mut seen = BTreeSet::new();
+    for slug in &index.order {
+        if !is_valid_slug(slug) {
+            problems.push(problem(INDEX_FILE, None, Some("order"), &format!("`{slug}` is not a valid folder name: use lowercase letters, digits and `-`")));
+        }
+        if !seen.insert(slug.as_str()) {
+            problems.push(problem(INDEX_FILE, None, Some("order"), &format!("`{slug}` is listed twice")));
+        }
+    }
+    problems.extend(stray_files(files, &seen));
+
+    let mut puzzles = Vec::new();
+    for (i, slug) in index.order.iter().enumerate() {
+        match load_puzzle(files, slug, i + 1, solutions.and_then(|s| s.get(slug)).cloned()) {
+            Ok(p) => puzzles.push(p),
+            Err(mut ps) => problems.append(&mut ps),
+        }
+    }
+    if let Some(solutions) = solutions {
+        for slug in solutions.keys().filter(|s| !seen.contains(s.as_str())) {
+            problems.push(problem(&format!("../shaders/{slug}.wgsl"), None, None, "a solution for a puzzle that is not in index.toml"));
+        }
+    }
+    let mut titles = BTreeSet::new();
+    for p in &puzzles {
+        if !titles.insert(p.title.as_str()) {
+            problems.push(problem(&format!("{}/puzzle.toml", p.slug), None, Some("title"), &format!("`{}` is the title of an earlier puzzle too", p.title)));
+        }
+    }
+    if index.order.is_empty() {
+        problems.push(problem(INDEX_FILE, None, Some("order"), "lists no puzzles"));
+    }
+    if problems.is_empty() {
+        Ok(PuzzleSet { puzzles })
+    } else {
+        Err(problems)
+    }
+}
+pub(super) fn problem(file: &str, line: Option<usize>, field: Option<&str>, message: &str) -> Problem {
+    Problem { file: file.to_string(), line, column: None, field: field.map(str::to_string), message: message.to_string() }
+}
+
+pub(super) fn version_problem(file: &str, found: u32) -> Problem {
+    problem(file, None, Some("format_version"), &format!("is {found}, but this build reads format_version {FORMAT_VERSION}; see puzzles/FORMAT.md"))
+}
+
+pub(super) fn toml_problem(file: &str, text: &str, e: &toml::de::Error) -> Problem {
+    let pos = e.span().map(|s| crate::template::position_of_offset(text, s.start));
+    // The field: the key that starts the offending line, e.g. `workgroup_size`.
+    let field = pos
+        .and_then(|p| text.lines().nth(p.line - 1))
+        .and_then(|l| l.split_once('='))
+        .map(|(k, _)| k.trim().to_string())
+        .filter(|k| !k.is_empty() && !k.starts_with('['));
+    Problem { file: file.to_string(), line: pos.map(|p| p.line), column: pos.map(|p| p.column), field, message: e.message().trim().to_string() }
+}
+
+/// Line numbers of each `[[name]]` table header in a TOML text, in order.
+pub(super) fn header_lines(text: &str, name: &str) -> Vec<usize> {
+    let header = format!("[[{name}]]");
+    text.lines().enumerate().filter(|(_, l)| l.trim_start().starts_with(&header)).map(|(i, _)| i + 1).collect()
+}
+
+fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String>) -> Result<Puzzle, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let path = |name: &str| format!("{slug}/{name}");
+    let mut get = |name: &str, what: &str| -> Option<String> {
+        let p = path(name);
+        match files.get(&p) {
+            Some(t) => Some(t.clone()),
+            None => {
+                problems.push(problem(&p, None, None, &format!("missing: every puzzle folder needs {what}")));
+                None
+            }
+        }
+    };
+    let manifest_text = get("puzzle.toml", "a manifest");
+    let statement = get("statement.md", "a statement in Markdown");
+    let starter = get("starter.wgsl", "a starter shader");
+    let manifest_path = path("puzzle.toml");
+    let Some(manifest_text) = manifest_text else { return Err(problems) };
+    let manifest: ManifestFile = match toml::from_str(&manifest_text) {
+        Ok(m) => m,
+        Err(e) => {
+            problems.push(toml_problem(&manifest_path, &manifest_text, &e));
+            return Err(problems);
+        }
+    };
+    let mut v = Validator { file: manifest_path.clone(), problems };
+    if manifest.format_version != FORMAT_VERSION {
+        v.problems.push(version_problem(&manifest_path, manifest.format_version));
+    }
+    if manifest.title.trim().is_empty() {
+        v.at(None, "title", "is empty");
+    }
+    if manifest.hints.len() < 2 || manifest.hints.iter().any(|h| h.trim().is_empty()) {
+        v.at(None, "hints", "needs at least two non-empty hints");
+    }
+    if let Some(s) = &starter {
+        if !s.contains(TODO_MARKER) {
+            v.problems.push(problem(&path("starter.wgsl"), None, None, "has no TODO marker where the student's work goes"));
+        }
+    }
+    if statement.as_deref().is_some_and(|s| s.trim().is_empty()) {
+        v.problems.push(problem(&path("statement.md"), None, None, "is empty"));
+    }
+    let buffer_lines = header_lines(&manifest_text, "buffer");
+    let (buffers, uniforms) = v.check_bindings(&manifest, &buffer_lines);
+    let reference = match &manifest.reference {
+        Some(name) => match reference::lookup(name) {
+            Some(f) => Some(f),
+            None => {
+                let names: Vec<_> = reference::REFERENCES.iter().map(|(n, _)| *n).collect();
+                v.at(None, "reference", &format!("`{name}` is not a reference function; known: {}", names.join(", ")));
+                None
+            }
+        },
+        None => None,
+    };
+    if manifest.cases.is_empty() {
+        v.at(None, "case", "no test cases: add at least one shown and one hidden `[[case]]`");
+    } else {
+        if manifest.cases.iter().all(|c| c.hidden) {
+            v.at(None, "case", "every case is hidden: students need at least one shown case");
+        }
+        if !manifest.cases.iter().any(|c| c.hidden) {
+            v.at(None, "case", "no hidden case: add one (`hidden = true`) so that special-casing the shown sizes fails");
+        }
+    }
+    let entry_points = manifest.entry_points.clone().unwrap_or_else(|| vec!["main".to_string()]);
+    if entry_points.is_empty() {
+        v.at(None, "entry_points", "lists no entry point (leave it out for the usual `main`)");
+    }
+    for (i, e) in entry_points.iter().enumerate() {
+        if !is_identifier(e) {
+            v.at(None, "entry_points", &format!("`{e}` is not a WGSL identifier"));
+        } else if entry_points[..i].contains(e) {
+            v.at(None, "entry_points", &format!("`{e}` is listed twice"));
+        }
+    }
+    if let Some(b) = manifest.budget {
+        if b.global_reads_per_invocation.is_none() && b.global_writes_per_workgroup.is_none() {
+            v.at(None, "budget", "sets no limit: give `global_reads_per_invocation` or `global_writes_per_workgroup`");
+        }
+    }
+    let mut comparisons = Vec::new();
+    for c in &manifest.comparisons {
+        let field = format!("comparison `{}`", c.label);
+        if c.label.trim().is_empty() {
+            v.at(None, "comparison", "has an empty `label`");
+        }
+        if !is_comparison_file(&c.shader) {
+            v.at(None, &field, &format!("`shader` is `{}`: name comparison kernels `compare-<name>.wgsl`", c.shader));
+        } else {
+            match files.get(&path(&c.shader)) {
+                Some(source) => comparisons.push(Comparison { label: c.label.trim().to_string(), source: source.clone() }),
+                None => v.at(None, &field, &format!("`{}` is not in the puzzle folder", c.shader)),
+            }
+        }
+    }
+    for name in files.keys().filter_map(|k| k.strip_prefix(&format!("{slug}/"))).filter(|n| is_comparison_file(n)) {
+        if !manifest.comparisons.iter().any(|c| c.shader == name) {
+            v.problems.push(problem(&path(name), None, None, "a comparison kernel that no `[[comparison]]` names: add one or remove the file"));
+        }
+    }
+    if !manifest.comparisons.is_empty() && !manifest.cases.iter().any(|c| c.performance.is_some()) {
+        v.at(None, "comparison", "comparison kernels are timed on performance cases, and this puzzle has none");
+    }
+    if !manifest.cases.is_empty() && manifest.cases.iter().all(|c| c.performance.is_some()) {
+        v.at(None, "case", "every case is a performance case: performance cases run only after ordinary ones pass");
+    }
+    let case_lines = header_lines(&manifest_text, "case");
+    let mut cases = Vec::new();
+    for (i, spec) in manifest.cases.iter().enumerate() {
+        let line = case_lines.get(i).copied();
+        let compare = spec.compare.or(manifest.compare).unwrap_or_default();
+        if let Some(c) = v.check_case(spec, i + 1, line, &buffers, &uniforms, reference, compare, manifest.reference.is_some()) {
+            cases.push(c);
+        }
+    }
+    let generator = manifest.generator.as_ref().and_then(|spec| {
+        let compare = manifest.compare.unwrap_or_default();
+        let parsed = match crate::random::Generator::new(spec) {
+            Ok(g) => g,
+            Err(e) => {
+                v.at(None, "generator", &e);
+                return None;
+            }
+        };
+        if spec.case.contains_key("performance") || spec.case.contains_key("hidden") {
+            v.at(None, "generator › case", "a random case is hidden unless it fails, and never a performance case: leave out `hidden` and `performance`");
+            return None;
+        }
+        let random = RandomCases { generator: parsed, reference, compare };
+        // Draw a few cases now, so that a generator that can draw a bad case
+        // fails the check before a class, not during one.
+        for k in 0..GENERATOR_SAMPLES {
+            if let Err(e) = draw_case(&random, &buffers, &uniforms, manifest.reference.is_some(), manifest.cases.len(), k as u64, 0) {
+                v.at(None, "generator", &format!("sample {k}: {e}"));
+                return None;
+            }
+        }
+        Some(random)
+    });
+    if v.problems.is_empty() {
+        Ok(Puzzle {
+            number,
+            slug: slug.to_string(),
+            title: manifest.title.trim().to_string(),
+            statement: statement.unwrap_or_default(),
+            starter: starter.unwrap_or_default(),
+            hints: manifest.hints,
+            solution,
+            buffers,
+            uniforms,
+            entry_points,
+            budget: manifest.budget,
+            comparisons,
+            cases,
+            generator,
+        })
+    } else {
+        Err(v.problems)
+    }
+}
+
+/// Cases a generator draws when the set is loaded, to check it.
+const GENERATOR_SAMPLES: usize = 24;
+
+/// Draws random case `k` of the Run with seed `run_seed`, numbered after the
+/// puzzle's `fixed` cases, and checks it as a written case is checked.
+fn draw_case(
+    random: &RandomCases,
+    buffers: &[Buffer],
+    uniforms: &[Uniform],
+    names_reference: bool,
+    fixed: usize,
+    run_seed: u64,
+    k: usize,
+) -> Result<Case, String> {
+    let seed = crate::random::case_seed(run_seed, k);
+    let spec = random.generator.draw(seed)?;
+    let number = fixed + k + 1;
+    let mut v = Validator { file: String::new(), problems: Vec::new() };
+    match v.check_case(&spec, number, None, buffers, uniforms, random.reference, random.compare, names_reference) {
+        Some(mut case) if v.problems.is_empty() => {
+            case.name = format!("random case {} (seed {run_seed})", k + 1);
+            case.hidden = true;
+            case.random_seed = Some(run_seed);
+            Ok(case)
+        }
+        _ => Err(v.problems.iter().map(|p| p.message.clone()).collect::<Vec<_>>().join("; ")),
+    }
+}
+
+/// The random cases of one Run with seed `run_seed`: the puzzle's
+/// generator's count of them, numbered after its written cases, hidden
+/// (a front end shows one that fails, with the seed). The same seed draws
+/// the same cases on every platform. Empty when the puzzle has no
+/// generator.
+///
+/// # Errors
+/// A drawn case the loader rejects (the set's check draws samples, so this
+/// means a rare draw the samples missed), naming it.
+pub fn random_cases(puzzle: &Puzzle, run_seed: u64) -> Result<Vec<Case>, String> {
+    let Some(random) = &puzzle.generator else { return Ok(Vec::new()) };
+    (0..random.generator.count)
+        .map(|k| draw_case(random, &puzzle.buffers, &puzzle.uniforms, random.reference.is_some(), puzzle.cases.len(), run_seed, k))
+        .collect()
+}

@@ -1,0 +1,428 @@
+//! The walk over the IR: every access recorded where it happens, barriers
+//! ending intervals, loops guarded, each entry point's prelude (its
+//! invocation's numbers) and its counters stored before every `return`.
+//! The state of the pass ([`Cx`]) lives here; what an access records is in
+//! [`crate::record`].
+
+use crate::access::{resolve, Resolved};
+use crate::builder::Builder;
+use gpu_puzzles_core::trace::{header, AccessKind, Site, TraceLayout, INVOCATION_WORDS, LOOP_BUDGET};
+use gpu_puzzles_core::CaseConfig;
+use naga::{
+    AtomicFunction, Barrier, BinaryOperator, Binding, Block, BuiltIn, Expression, Function, FunctionArgument, GlobalVariable, Handle, Module, Scalar,
+    ScalarKind, Span, Statement, Type, TypeInner,
+};
+use std::collections::HashMap;
+
+pub(crate) const U32: Scalar = Scalar { kind: ScalarKind::Uint, width: 4 };
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Target {
+    Storage { space: u32 },
+    Workgroup { space: u32, shadow_base: u32 },
+}
+
+/// The private variables the rewritten code keeps per invocation.
+pub(crate) struct Vars {
+    /// Row-major number over the dispatch.
+    pub(crate) invocation: Handle<GlobalVariable>,
+    /// `local_invocation_index`.
+    pub(crate) local: Handle<GlobalVariable>,
+    /// Linear workgroup number.
+    pub(crate) workgroup: Handle<GlobalVariable>,
+    /// Index of the entry point being dispatched.
+    pub(crate) dispatch: Handle<GlobalVariable>,
+    /// Barrier interval of storage (from 1).
+    pub(crate) storage_epoch: Handle<GlobalVariable>,
+    /// Barrier interval of workgroup memory (from 1).
+    pub(crate) workgroup_epoch: Handle<GlobalVariable>,
+    /// Per-invocation counters, in [`ic`] order.
+    pub(crate) counters: [Handle<GlobalVariable>; 4],
+}
+
+/// The pass's state while rewriting.
+pub(crate) struct Cx<'s> {
+    pub(crate) trace: Handle<GlobalVariable>,
+    pub(crate) u32_ty: Handle<Type>,
+    pub(crate) vars: Vars,
+    pub(crate) targets: HashMap<Handle<GlobalVariable>, Target>,
+    pub(crate) global_bytes: HashMap<Handle<GlobalVariable>, u32>,
+    pub(crate) layout: TraceLayout,
+    pub(crate) source: &'s str,
+    pub(crate) sites: Vec<Site>,
+    pub(crate) site_access: Vec<(u32, AccessKind)>,
+    pub(crate) loop_lines: Vec<usize>,
+    pub(crate) unchecked: Vec<String>,
+    pub(crate) racecheck: bool,
+    pub(crate) helpers: Helpers,
+}
+
+/// The helper functions the rewritten code calls, so that each access site
+/// costs a call rather than the whole check: the shader the device compiles
+/// stays small.
+pub(crate) struct Helpers {
+    /// `gp_hazard(counter, base, space, word, key, other, site, other_site)`.
+    pub(crate) hazard: Handle<Function>,
+    /// `gp_oob(total, slots, base, space, index, site)`.
+    pub(crate) oob: Handle<Function>,
+    /// `gp_race_*(region, n, w, key, space, site)`, by [storage, workgroup
+    /// memory] and [`RaceSide`].
+    pub(crate) race: [[Handle<Function>; 2]; 2],
+    /// Which ones the rewritten code calls (the others keep empty bodies).
+    pub(crate) used: std::cell::Cell<[bool; 6]>,
+}
+
+impl Helpers {
+    pub(crate) fn all(&self) -> [Handle<Function>; 6] {
+        [self.hazard, self.oob, self.race[0][0], self.race[0][1], self.race[1][0], self.race[1][1]]
+    }
+
+    /// Notes that the code calls `f` (and what `f` calls).
+    pub(crate) fn mark(&self, f: Handle<Function>) {
+        let mut used = self.used.get();
+        if let Some(k) = self.all().iter().position(|&h| h == f) {
+            used[k] = true;
+            if k >= 2 {
+                used[0] = true; // the racecheck helpers record hazards
+            }
+        }
+        self.used.set(used);
+    }
+
+    pub(crate) fn is_used(&self, f: Handle<Function>) -> bool {
+        self.all().iter().position(|&h| h == f).is_some_and(|k| self.used.get()[k])
+    }
+}
+
+/// Points every call at a function's new handle.
+pub(crate) fn renumber_calls(f: &mut Function, renumbered: &HashMap<Handle<Function>, Handle<Function>>) {
+    pub(crate) fn block(b: &mut Block, map: &HashMap<Handle<Function>, Handle<Function>>) {
+        for s in b.iter_mut() {
+            match s {
+                Statement::Call { function, .. } => *function = map[function],
+                Statement::Block(inner) => block(inner, map),
+                Statement::If { accept, reject, .. } => {
+                    block(accept, map);
+                    block(reject, map);
+                }
+                Statement::Switch { cases, .. } => cases.iter_mut().for_each(|c| block(&mut c.body, map)),
+                Statement::Loop { body, continuing, .. } => {
+                    block(body, map);
+                    block(continuing, map);
+                }
+                _ => {}
+            }
+        }
+    }
+    for (_, e) in f.expressions.iter_mut() {
+        if let Expression::CallResult(function) = e {
+            *function = renumbered[function];
+        }
+    }
+    block(&mut f.body, renumbered);
+}
+
+/// What one access does, for the racecheck.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RaceSide {
+    Read,
+    Write,
+}
+
+impl Cx<'_> {
+    /// Numbers an access site: where it is, what it accesses and how.
+    pub(crate) fn site(&mut self, span: Span, target: Target, kind: AccessKind) -> u32 {
+        if !span.is_defined() {
+            return 0;
+        }
+        let loc = span.location(self.source);
+        let space = match target {
+            Target::Storage { space } | Target::Workgroup { space, .. } => space,
+        };
+        self.sites.push(Site { line: loc.line_number as usize, column: loc.line_position as usize });
+        self.site_access.push((space, kind));
+        (self.sites.len() - 1) as u32
+    }
+
+    pub(crate) fn rewrite_block(&mut self, module: &Module, layouter: &naga::proc::Layouter, f: &mut Function, block: Block) -> Block {
+        let mut out = Block::with_capacity(block.len());
+        for (stmt, span) in block.span_into_iter() {
+            match stmt {
+                Statement::Emit(range) => {
+                    // Split the range before each traced load, recording it.
+                    let mut pending: Vec<Handle<Expression>> = Vec::new();
+                    for h in range.clone() {
+                        let access = match f.expressions[h] {
+                            Expression::Load { pointer } => self.resolve(module, layouter, f, pointer),
+                            _ => None,
+                        };
+                        if let Some((res, target)) = access {
+                            if let (Some(&first), Some(&last)) = (pending.first(), pending.last()) {
+                                out.push(Statement::Emit(naga::Range::new_from_bounds(first, last)), span);
+                            }
+                            pending.clear();
+                            let kind = if res.atomic { AccessKind::Atomic } else { AccessKind::Read };
+                            let site = self.site(f.expressions.get_span(h), target, kind);
+                            let mut b = Builder::new(f);
+                            self.record(&mut b, &res, target, kind, site);
+                            out.extend_block(b.finish());
+                        }
+                        pending.push(h);
+                    }
+                    if let (Some(&first), Some(&last)) = (pending.first(), pending.last()) {
+                        out.push(Statement::Emit(naga::Range::new_from_bounds(first, last)), span);
+                    }
+                }
+                Statement::Store { pointer, value } => {
+                    if let Some((res, target)) = self.resolve(module, layouter, f, pointer) {
+                        let kind = if res.atomic { AccessKind::Atomic } else { AccessKind::Write };
+                        let site = self.site(span, target, kind);
+                        let mut b = Builder::new(f);
+                        self.record(&mut b, &res, target, kind, site);
+                        out.extend_block(b.finish());
+                    }
+                    out.push(Statement::Store { pointer, value }, span);
+                }
+                Statement::Atomic { pointer, fun, value, result } => {
+                    if let Some((res, target)) = self.resolve(module, layouter, f, pointer) {
+                        let site = self.site(span, target, AccessKind::Atomic);
+                        let mut b = Builder::new(f);
+                        self.record(&mut b, &res, target, AccessKind::Atomic, site);
+                        out.extend_block(b.finish());
+                    }
+                    out.push(Statement::Atomic { pointer, fun, value, result }, span);
+                }
+                Statement::WorkGroupUniformLoad { pointer, result } => {
+                    // A barrier, the load in an interval of its own, a barrier.
+                    let mut b = Builder::new(f);
+                    self.next_epoch(&mut b, true);
+                    if let Some((res, target)) = self.resolve(module, layouter, b.f, pointer) {
+                        let site = self.site(span, target, AccessKind::Read);
+                        self.record(&mut b, &res, target, AccessKind::Read, site);
+                    }
+                    out.extend_block(b.finish());
+                    out.push(Statement::WorkGroupUniformLoad { pointer, result }, span);
+                    let mut b = Builder::new(f);
+                    self.next_epoch(&mut b, true);
+                    out.extend_block(b.finish());
+                }
+                Statement::ControlBarrier(barrier) => {
+                    out.push(Statement::ControlBarrier(barrier), span);
+                    let mut b = Builder::new(f);
+                    if barrier.contains(Barrier::WORK_GROUP) {
+                        self.next_epoch(&mut b, true);
+                    }
+                    if barrier.contains(Barrier::STORAGE) {
+                        self.next_epoch(&mut b, false);
+                    }
+                    out.extend_block(b.finish());
+                }
+                Statement::Block(inner) => out.push(Statement::Block(self.rewrite_block(module, layouter, f, inner)), span),
+                Statement::If { condition, accept, reject } => {
+                    let accept = self.rewrite_block(module, layouter, f, accept);
+                    let reject = self.rewrite_block(module, layouter, f, reject);
+                    out.push(Statement::If { condition, accept, reject }, span);
+                }
+                Statement::Switch { selector, cases } => {
+                    let cases = cases
+                        .into_iter()
+                        .map(|mut c| {
+                            c.body = self.rewrite_block(module, layouter, f, c.body);
+                            c
+                        })
+                        .collect();
+                    out.push(Statement::Switch { selector, cases }, span);
+                }
+                Statement::Loop { body, continuing, break_if } => {
+                    let body = self.rewrite_block(module, layouter, f, body);
+                    let continuing = self.rewrite_block(module, layouter, f, continuing);
+                    self.loop_lines.push(span.location(self.source).line_number as usize);
+                    let id = self.loop_lines.len() as u32;
+                    // A counter per loop, zeroed each time the loop starts. It
+                    // is uniform wherever the loop is, so the guard's `break`
+                    // keeps every barrier in the loop uniform.
+                    let counter =
+                        f.local_variables.append(naga::LocalVariable { name: Some(format!("gp_loop{id}")), ty: self.u32_ty, init: None }, Span::UNDEFINED);
+                    let mut b = Builder::new(f);
+                    let ptr = b.pre(Expression::LocalVariable(counter));
+                    let zero = b.lit(0);
+                    b.stmt(Statement::Store { pointer: ptr, value: zero });
+                    out.extend_block(b.finish());
+                    let mut b = Builder::new(f);
+                    self.loop_guard(&mut b, id, ptr);
+                    let mut guarded = b.finish();
+                    guarded.extend_block(body);
+                    out.push(Statement::Loop { body: guarded, continuing, break_if }, span);
+                }
+                other => out.push(other, span),
+            }
+        }
+        out
+    }
+
+    pub(crate) fn resolve(&self, module: &Module, layouter: &naga::proc::Layouter, f: &Function, pointer: Handle<Expression>) -> Option<(Resolved, Target)> {
+        let res = resolve(module, layouter, f, pointer, &|g| self.global_bytes.get(&g).copied())?;
+        let target = *self.targets.get(&res.global)?;
+        Some((res, target))
+    }
+
+    /// After a barrier: the next interval of workgroup memory (or storage).
+    pub(crate) fn next_epoch(&self, b: &mut Builder, workgroup_memory: bool) {
+        let (var, max) = if workgroup_memory {
+            (self.vars.workgroup_epoch, self.layout.workgroup_keys.max_epoch())
+        } else {
+            match self.layout.storage_keys {
+                Some(f) => (self.vars.storage_epoch, f.max_epoch()),
+                None => return,
+            }
+        };
+        let e = b.load_global(var);
+        let limit = b.lit(max);
+        let room = b.bin(BinaryOperator::Less, e, limit);
+        b.if_else(
+            room,
+            |b| {
+                let e1 = b.add_const(e, 1);
+                b.store_global(var, e1);
+            },
+            |b| {
+                let w = b.lit(header::EPOCH_OVERFLOW as u32);
+                let one = b.lit(1);
+                b.atomic(self.trace, w, AtomicFunction::Max, one);
+            },
+        );
+    }
+
+    /// `counter += 1; if counter > BUDGET { record; break; }`
+    pub(crate) fn loop_guard(&self, b: &mut Builder, id: u32, ptr: Handle<Expression>) {
+        let n = b.emit(Expression::Load { pointer: ptr });
+        let n1 = b.add_const(n, 1);
+        b.stmt(Statement::Store { pointer: ptr, value: n1 });
+        let budget = b.lit(LOOP_BUDGET);
+        let over = b.bin(BinaryOperator::Greater, n1, budget);
+        b.if_(over, |b| {
+            let id_v = b.lit(id);
+            let w1 = b.lit(header::RUNAWAY_LOOP as u32);
+            b.atomic(self.trace, w1, AtomicFunction::Max, id_v);
+            let inv = b.load_global(self.vars.invocation);
+            let inv1 = b.add_const(inv, 1);
+            let w2 = b.lit(header::RUNAWAY_INVOCATION as u32);
+            b.atomic(self.trace, w2, AtomicFunction::Max, inv1);
+            b.stmt(Statement::Break);
+        });
+    }
+
+    /// The entry point's first statements: its invocation's numbers, its
+    /// dispatch and its first barrier intervals.
+    pub(crate) fn prelude(
+        &self,
+        f: &mut Function,
+        types: &naga::UniqueArena<Type>,
+        vec3_ty: Handle<Type>,
+        u32_ty: Handle<Type>,
+        config: &CaseConfig,
+        dispatch: u32,
+    ) -> Block {
+        let gid = builtin(f, types, BuiltIn::GlobalInvocationId, vec3_ty);
+        let wid = builtin(f, types, BuiltIn::WorkGroupId, vec3_ty);
+        let lidx = builtin(f, types, BuiltIn::LocalInvocationIndex, u32_ty);
+        let mut b = Builder::new(f);
+        let linear = |b: &mut Builder, (arg, member): (Handle<Expression>, Option<u32>), x: u32, y: u32| {
+            let v = match member {
+                Some(m) => b.emit(Expression::AccessIndex { base: arg, index: m }),
+                None => arg,
+            };
+            let vx = b.emit(Expression::AccessIndex { base: v, index: 0 });
+            let vy = b.emit(Expression::AccessIndex { base: v, index: 1 });
+            let vz = b.emit(Expression::AccessIndex { base: v, index: 2 });
+            let cx = b.lit(x);
+            let cxy = b.lit(x.wrapping_mul(y));
+            let ty = b.mul(vy, cx);
+            let tz = b.mul(vz, cxy);
+            let s = b.add(vx, ty);
+            b.add(s, tz)
+        };
+        // gp_invocation = gid.x + gid.y * X + gid.z * X * Y
+        let id = linear(&mut b, gid, config.workgroup_size[0] * config.workgroups[0], config.workgroup_size[1] * config.workgroups[1]);
+        b.store_global(self.vars.invocation, id);
+        let wg = linear(&mut b, wid, config.workgroups[0], config.workgroups[1]);
+        b.store_global(self.vars.workgroup, wg);
+        let local = match lidx.1 {
+            Some(m) => b.emit(Expression::AccessIndex { base: lidx.0, index: m }),
+            None => lidx.0,
+        };
+        b.store_global(self.vars.local, local);
+        let d = b.lit(dispatch);
+        b.store_global(self.vars.dispatch, d);
+        let one = b.lit(1);
+        b.store_global(self.vars.storage_epoch, one);
+        b.store_global(self.vars.workgroup_epoch, one);
+        b.finish()
+    }
+
+    /// Before every `return` of the entry point, adds the private counters
+    /// into the invocation's words of the trace (added, so that several
+    /// entry points dispatched over one trace sum up).
+    pub(crate) fn store_counters_before_returns(&self, f: &mut Function, block: Block) -> Block {
+        let mut out = Block::with_capacity(block.len());
+        for (stmt, span) in block.span_into_iter() {
+            match stmt {
+                Statement::Return { value } => {
+                    let mut b = Builder::new(f);
+                    let inv = b.load_global(self.vars.invocation);
+                    let four = b.lit(INVOCATION_WORDS as u32);
+                    let scaled = b.mul(inv, four);
+                    let first = b.add_const(scaled, self.layout.invocation_base);
+                    for (k, &var) in self.vars.counters.iter().enumerate() {
+                        let v = b.load_global(var);
+                        let w = b.add_const(first, k as u64);
+                        b.atomic(self.trace, w, AtomicFunction::Add, v);
+                    }
+                    out.extend_block(b.finish());
+                    out.push(Statement::Return { value }, span);
+                }
+                Statement::Block(inner) => out.push(Statement::Block(self.store_counters_before_returns(f, inner)), span),
+                Statement::If { condition, accept, reject } => {
+                    let accept = self.store_counters_before_returns(f, accept);
+                    let reject = self.store_counters_before_returns(f, reject);
+                    out.push(Statement::If { condition, accept, reject }, span);
+                }
+                Statement::Switch { selector, cases } => {
+                    let cases = cases
+                        .into_iter()
+                        .map(|mut c| {
+                            c.body = self.store_counters_before_returns(f, c.body);
+                            c
+                        })
+                        .collect();
+                    out.push(Statement::Switch { selector, cases }, span);
+                }
+                Statement::Loop { body, continuing, break_if } => {
+                    let body = self.store_counters_before_returns(f, body);
+                    out.push(Statement::Loop { body, continuing, break_if }, span);
+                }
+                other => out.push(other, span),
+            }
+        }
+        out
+    }
+}
+
+/// Finds (or adds) the entry point's argument for `which`: the argument
+/// expression, and the struct member holding it when the argument is a
+/// struct.
+pub(crate) fn builtin(f: &mut Function, types: &naga::UniqueArena<Type>, which: BuiltIn, ty: Handle<Type>) -> (Handle<Expression>, Option<u32>) {
+    let is = |b: &Option<Binding>| matches!(b, Some(Binding::BuiltIn(x)) if *x == which);
+    for (i, arg) in f.arguments.iter().enumerate() {
+        if is(&arg.binding) {
+            return (f.expressions.append(Expression::FunctionArgument(i as u32), Span::UNDEFINED), None);
+        }
+        if let TypeInner::Struct { members, .. } = &types[arg.ty].inner {
+            if let Some(m) = members.iter().position(|m| is(&m.binding)) {
+                return (f.expressions.append(Expression::FunctionArgument(i as u32), Span::UNDEFINED), Some(m as u32));
+            }
+        }
+    }
+    f.arguments.push(FunctionArgument { name: Some(format!("gp_{which:?}").to_lowercase()), ty, binding: Some(Binding::BuiltIn(which)) });
+    (f.expressions.append(Expression::FunctionArgument(f.arguments.len() as u32 - 1), Span::UNDEFINED), None)
+}
