@@ -41,9 +41,19 @@ pub enum RunnerError {
     /// The dispatch did not finish within [`DISPATCH_TIMEOUT_MS`].
     #[error("the dispatch did not finish within {0} ms: the shader may contain a loop that never ends")]
     Timeout(u64),
-    /// Reading a buffer back failed.
+    /// Reading a buffer back failed, or gave fewer buffers than the puzzle
+    /// compares.
     #[error("reading results back from the GPU failed: {0}")]
     Readback(String),
+    /// The puzzle's CPU reference could not compute a case's expected values:
+    /// a fault in the puzzle set, never the student's.
+    #[error("the puzzle's reference could not compute case {case}: {message}. This is a fault in the puzzle set; please report it")]
+    Reference {
+        /// The case's number.
+        case: usize,
+        /// Why.
+        message: String,
+    },
 }
 
 /// Longest a native dispatch may take before [`RunnerError::Timeout`], in

@@ -231,9 +231,14 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         }
     }
 
-    // 5. The plain run gives the verdict.
+    // 5. The plain run gives the verdict. Expected values and read-backs
+    // that are missing are our failures, not the student's (ARCHITECTURE.md).
     let (actual, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, None).await?;
     debug_assert!(trace.is_none());
+    puzzle.expected(case).map_err(|message| RunnerError::Reference { case: case.number, message })?;
+    if actual.len() != puzzle.compared_buffers().count() {
+        return Err(RunnerError::Readback(format!("{} of {} compared buffers came back", actual.len(), puzzle.compared_buffers().count())));
+    }
     result.timing = timing;
     let mut outcome = judge(puzzle, case, &actual);
     result.actual = actual;
