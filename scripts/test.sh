@@ -9,6 +9,8 @@ scripts/ensure-tools.sh
 source scripts/env.sh
 
 echo "== house rules: rustfmt, clippy on native and on wasm32 (warnings denied)"
+# The site crate imports the editor bundle, so clippy needs it built.
+scripts/build-editor.sh
 cargo fmt --all -- --check
 cargo clippy --locked --workspace --all-targets -- -D warnings
 cargo clippy --locked -p gpu-puzzles-web --target wasm32-unknown-unknown -- -D warnings
