@@ -1,7 +1,9 @@
 //! Reading a puzzle set from disk, and the files a set may hold.
 
 use super::{problem, Files, Problem, PUZZLE_FILES, TOP_LEVEL_FILES};
-use std::collections::{BTreeMap, BTreeSet};
+#[cfg(not(target_arch = "wasm32"))]
+use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
 /// Reads a puzzles folder from disk into [`Files`]: the top-level files and
 /// each folder's files (one level deep; deeper entries are reported as stray

@@ -16,6 +16,7 @@ mod validate;
 mod values;
 
 use files::{is_comparison_file, is_valid_slug, stray_files};
+#[cfg(not(target_arch = "wasm32"))]
 pub use files::{read_dir, read_solutions};
 use validate::{is_identifier, Validator};
 pub use values::MAX_ELEMENTS;
