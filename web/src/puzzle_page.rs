@@ -6,7 +6,7 @@ use crate::results::{CaseList, Diagnostics, VerdictBar};
 use crate::{editor, navigate, puzzle_set, route, sharing, storage};
 use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Severity, Verdict};
 use gpu_puzzles_core::markdown::to_safe_html;
-use gpu_puzzles_core::{Diagnostic, Puzzle};
+use gpu_puzzles_core::{Case, Diagnostic, Puzzle};
 use leptos::prelude::*;
 use std::cell::RefCell;
 
@@ -25,13 +25,32 @@ pub enum RunState {
 }
 
 /// The random cases of a Run, shared by the views (compared by identity:
-/// each Run draws its own).
+/// each Run draws its own), and the failing ones, kept once per Run as
+/// shown cases (the case views take `&'static` cases; a failing random case
+/// is small, and rare).
 #[derive(Debug, Clone, Default)]
-pub struct RandomCases(pub std::sync::Arc<Vec<gpu_puzzles_core::Case>>);
+pub struct RandomCases {
+    /// Every random case of the Run.
+    pub cases: std::sync::Arc<Vec<Case>>,
+    /// The ones that failed, with their data shown.
+    pub failing: std::sync::Arc<Vec<&'static Case>>,
+}
+
+impl RandomCases {
+    /// The random cases of a Run and its results.
+    pub fn new(cases: Vec<Case>, results: &[CaseResult]) -> Self {
+        let failing = cases
+            .iter()
+            .filter(|c| results.iter().any(|r| r.case == c.number && !r.outcome.passed()))
+            .map(|c| &*Box::leak(Box::new(Case { hidden: false, ..c.clone() })))
+            .collect();
+        RandomCases { cases: std::sync::Arc::new(cases), failing: std::sync::Arc::new(failing) }
+    }
+}
 
 impl PartialEq for RandomCases {
     fn eq(&self, other: &Self) -> bool {
-        std::sync::Arc::ptr_eq(&self.0, &other.0)
+        std::sync::Arc::ptr_eq(&self.cases, &other.cases)
     }
 }
 
@@ -141,7 +160,8 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                             storage::mark_solved(&puzzle.slug);
                         }
                         show_squiggles(&source, &out.results);
-                        let _ = state.try_set(RunState::Done { results: out.results, source, random: RandomCases(std::sync::Arc::new(out.random)) });
+                        let random = RandomCases::new(out.random, &out.results);
+                        let _ = state.try_set(RunState::Done { results: out.results, source, random });
                     }
                     Err(e) => {
                         let _ = status.try_set(if gpu::has_webgpu() { status.get_untracked() } else { GpuStatus::Unavailable(e.clone()) });

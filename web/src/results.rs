@@ -2,7 +2,7 @@
 //! configuration and input, expected and actual grids.
 
 use crate::editor;
-use crate::puzzle_page::{distinct_diagnostics, RunState};
+use crate::puzzle_page::{distinct_diagnostics, RandomCases, RunState};
 use gpu_puzzles_core::grid::{grid, Grid};
 use gpu_puzzles_core::judge::{group_digits, lost_counts, performance_line, verdict, CaseResult, Outcome, Severity, Verdict};
 use gpu_puzzles_core::{Case, CompareSpec, Puzzle, Role};
@@ -82,7 +82,7 @@ pub fn CaseList(state: RwSignal<RunState>, puzzle: &'static Puzzle) -> impl Into
                     let result = results.iter().find(|r| r.case == case.number).cloned();
                     case_view(puzzle, case, result, running)
                 }).collect_view();
-                view! { {fixed} {random_cases_view(puzzle, &random.0, &results)} }
+                view! { {fixed} {random_cases_view(puzzle, &random, &results)} }
             }}
         </div>
     }
@@ -91,32 +91,20 @@ pub fn CaseList(state: RwSignal<RunState>, puzzle: &'static Puzzle) -> impl Into
 /// The Run's random cases (`data-testid="random-cases"`, `data-status`
 /// `passed` or `failed`, `data-seed`): one line while they pass; a failing
 /// one is shown in full, data included (it is no secret), with its seed.
-fn random_cases_view(puzzle: &'static Puzzle, random: &[Case], results: &[CaseResult]) -> impl IntoView {
-    if random.is_empty() {
-        return ().into_any();
-    }
-    let seed = random[0].random_seed.unwrap_or_default();
-    let failing: Vec<(&Case, CaseResult)> =
-        random.iter().filter_map(|c| results.iter().find(|r| r.case == c.number && !r.outcome.passed()).map(|r| (c, r.clone()))).collect();
-    let status = if failing.is_empty() { "passed" } else { "failed" };
-    let text = if failing.is_empty() {
-        format!("{} random cases, drawn fresh for this Run (seed {seed}), pass too.", random.len())
+fn random_cases_view(puzzle: &'static Puzzle, random: &RandomCases, results: &[CaseResult]) -> impl IntoView {
+    let Some(first) = random.cases.first() else { return ().into_any() };
+    let seed = first.random_seed.unwrap_or_default();
+    let status = if random.failing.is_empty() { "passed" } else { "failed" };
+    let text = if random.failing.is_empty() {
+        format!("{} random cases, drawn fresh for this Run (seed {seed}), pass too.", random.cases.len())
     } else {
         format!(
             "{} of {} random cases drawn for this Run (seed {seed}) fail: sizes the written cases do not show. They are shown below; add `&seed={seed}` to the page's address (or `--seed {seed}` to `gpu-puzzles check`) to draw them again.",
-            failing.len(),
-            random.len()
+            random.failing.len(),
+            random.cases.len()
         )
     };
-    let shown = failing
-        .into_iter()
-        .map(|(c, r)| {
-            // Views keep `&'static` cases; only failing random cases are
-            // kept this way, one small case each.
-            let case: &'static Case = Box::leak(Box::new(Case { hidden: false, ..c.clone() }));
-            case_view(puzzle, case, Some(r), false)
-        })
-        .collect_view();
+    let shown = random.failing.iter().map(|&case| case_view(puzzle, case, results.iter().find(|r| r.case == case.number).cloned(), false)).collect_view();
     view! {
         <div class="random-cases" data-testid="random-cases" data-status=status data-seed=seed.to_string()>
             <p>{text}</p>

@@ -132,12 +132,8 @@ pub(crate) fn outer_array(module: &Module, ty: Handle<naga::Type>, bytes: u32) -
         }
         TypeInner::Struct { members, .. } => {
             let m = members.iter().find(|m| matches!(module.types[m.ty].inner, TypeInner::Array { .. }))?;
-            let (off, stride, _, _) = outer_array(module, m.ty, bytes)?;
-            let TypeInner::Array { size, .. } = &module.types[m.ty].inner else { return None };
-            let n = match size {
-                ArraySize::Constant(n) => n.get(),
-                _ => bytes.saturating_sub(m.offset) / stride.max(1),
-            };
+            // The member's array fills the bytes after its offset.
+            let (off, stride, n, _) = outer_array(module, m.ty, bytes.saturating_sub(m.offset))?;
             Some((m.offset + off, stride, n, m.name.clone()))
         }
         _ => None,

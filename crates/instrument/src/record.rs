@@ -154,9 +154,9 @@ impl Cx<'_> {
                         };
                         b.atomic(self.trace, at, fun, value);
                     }
-                    if let (Some(region), Some(key), Some(side), Some(format)) = (region, key, side, self.layout.storage_keys) {
+                    // A race region exists only when storage keys do.
+                    if let (Some(region), Some(key), Some(side)) = (region, key, side) {
                         let n = self.layout.lens[k];
-                        let _ = format;
                         self.call_race(b, false, side, region, n, w, key, space, site);
                     }
                 }
