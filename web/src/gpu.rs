@@ -77,13 +77,14 @@ pub struct RunOutput {
     pub random: Vec<Case>,
 }
 
-/// Judges `source` on every case of `puzzle` on the page's device (with
-/// the instrumented run when `instrument`), recreating the device first if
-/// it was lost.
+/// Judges `source` on every case of `puzzle` on the page's device, every
+/// case but the performance ones instrumented (the memory checks are part
+/// of the verdict, so they are never switched off), recreating the device
+/// first if it was lost.
 ///
 /// # Errors
 /// Our own failures, as a message saying what happened and what to do.
-pub async fn run(puzzle: &Puzzle, source: &str, instrument: bool) -> Result<RunOutput, String> {
+pub async fn run(puzzle: &Puzzle, source: &str) -> Result<RunOutput, String> {
     let was_lost = GPU.with(|g| g.borrow().as_ref().is_some_and(|g| g.is_lost()));
     let gpu = acquire().await?;
     // A fresh seed every Run, small enough to read out and type back; the
@@ -91,7 +92,7 @@ pub async fn run(puzzle: &Puzzle, source: &str, instrument: bool) -> Result<RunO
     let seed = crate::route::current_seed().unwrap_or_else(|| (js_sys::Math::random() * 1e9) as u64);
     let random = gpu_puzzles_core::load::random_cases(puzzle, seed)
         .map_err(|e| format!("the puzzle's random cases could not be drawn ({e}); judging needs them, so please report this puzzle"))?;
-    let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions { instrument }).await;
+    let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions::default()).await;
     if let Ok(results) = &mut out {
         if let Err(e) = add_reference_timings(&gpu, puzzle, results).await {
             out = Err(e);

@@ -24,6 +24,11 @@ fn viridis(t: f64) -> String {
     format!("#{:02x}{:02x}{:02x}", mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
 }
 
+/// Whether the heat maps are shown, provided by the puzzle page (its
+/// "Heat maps" setting). The findings are shown either way.
+#[derive(Clone, Copy)]
+pub struct ShowHeatmaps(pub ReadSignal<bool>);
+
 /// Findings and heat maps of a shown case (`findings-N`, `heatmap-*-N`).
 pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &CaseResult) -> impl IntoView {
     let n = case.number;
@@ -31,11 +36,12 @@ pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &Case
         let why = result.instrumentation.clone().unwrap_or_else(|| "the shader did not run".into());
         return view! {
             <div class="findings" data-testid=format!("findings-{n}") data-status="unavailable">
-                <p class="muted">"Heat maps are unavailable for this code: " {why} ". Judging is unaffected."</p>
+                <p class="muted">"No heat maps or memory checks for this case: " {why} "."</p>
             </div>
         }
         .into_any();
     };
+    let show = use_context::<ShowHeatmaps>().map_or_else(|| RwSignal::new(true).read_only(), |s| s.0);
     let names: Vec<&str> = puzzle.buffers.iter().map(|b| b.name.as_str()).collect();
     let config = case.config;
     let threads = heatmap::threads(&f, &config, &names);
@@ -71,7 +77,7 @@ pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &Case
     view! {
         <div class="heatmaps">
             {findings_list(case, &f)}
-            <details class="heatmap-details" open>
+            <details class="heatmap-details" open hidden=move || !show.get()>
                 <summary>"Heat maps: how the invocations touched memory"</summary>
                 <div class="heatmap-row">
                     {svg_map(format!("heatmap-workgroups-{n}"), "Workgroups: global reads + writes".to_string(), &groups, false)}

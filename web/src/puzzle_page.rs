@@ -106,6 +106,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let share_link = RwSignal::new(None::<String>);
     let vim = RwSignal::new(storage::vim());
     let heatmaps = RwSignal::new(storage::heatmaps());
+    provide_context(crate::heatmaps::ShowHeatmaps(heatmaps.read_only()));
 
     // Edits not yet in localStorage. Only those are saved when the page
     // goes away, so a stale tab never overwrites what another tab saved.
@@ -144,7 +145,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         leptos::task::spawn_local(async move {
             let mut next = Some(source);
             while let Some(source) = next.take() {
-                let out = gpu::run(puzzle, &source, heatmaps.get_untracked()).await;
+                let out = gpu::run(puzzle, &source).await;
                 crate::mark("run-judged");
                 next = QUEUED.with(|q| q.borrow_mut().take());
                 if next.is_some() {
@@ -285,7 +286,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                         </button>
                         <span class="shortcut">"Ctrl/Cmd + Enter"</span>
                         <label class="vim"><input type="checkbox" data-testid="vim-toggle" prop:checked=move || vim.get() on:change=toggle_vim/>" Vim keys"</label>
-                        <label class="vim" title="Run each case a second time, instrumented, for heat maps and memory checks"><input type="checkbox" data-testid="heatmaps-toggle" prop:checked=move || heatmaps.get() on:change=toggle_heatmaps/>" Heat maps & memory checks"</label>
+                        <label class="vim" title="Show under each case how its invocations touched memory (the memory checks run either way)"><input type="checkbox" data-testid="heatmaps-toggle" prop:checked=move || heatmaps.get() on:change=toggle_heatmaps/>" Heat maps"</label>
                         <button data-testid="share-button" on:click=make_link title="A link that carries your code">"Share link"</button>
                         <button class="reset" data-testid="reset-button" on:click=reset title="Put the starter code back">"Reset to starter"</button>
                         {move || before_reset.get().is_some().then(|| view! {

@@ -131,9 +131,14 @@ fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseRe
     } else {
         format!("Case {n}: {}", case.name)
     };
-    let timing = result.as_ref().filter(|r| r.timing.wall_ms > 0.0).map(|r| match r.timing.gpu_ms {
-        Some(g) => format!("{:.2} ms (GPU {:.3} ms)", r.timing.wall_ms, g),
-        None => format!("{:.2} ms", r.timing.wall_ms),
+    // A checked case ran instrumented: its time is the trace's as much as
+    // the kernel's, so it is labelled (performance cases are timed plain).
+    let timing = result.as_ref().and_then(|r| {
+        let (t, label) = if r.timing.wall_ms > 0.0 { (r.timing, "") } else { (r.instrumented_timing?, ", instrumented") };
+        Some(match t.gpu_ms {
+            Some(g) => format!("{:.2} ms (GPU {:.3} ms{label})", t.wall_ms, g),
+            None => format!("{:.2} ms{}", t.wall_ms, if label.is_empty() { "" } else { " (instrumented)" }),
+        })
     });
     let c = case.config;
     let memory = match c.workgroup_memory {

@@ -78,8 +78,8 @@ pub fn set_vim(on: bool) {
     set("vim", if on { "1" } else { "0" });
 }
 
-/// Whether runs are instrumented (heat maps and memory checks); on unless the
-/// student turned it off.
+/// Whether heat maps are shown under each case; on unless the student
+/// turned them off (the memory checks run either way).
 pub fn heatmaps() -> bool {
     get("heatmaps").as_deref() != Some("0")
 }

@@ -244,7 +244,13 @@ fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, r
         // seed draws it again.
         let shown = !case.hidden || (case.random_seed.is_some() && !r.outcome.passed());
         let label = if case.hidden && case.random_seed.is_none() { format!("{} (hidden)", case.name) } else { case.name.clone() };
-        println!("  {:<36} {:<14} {:>8.2} ms  {}", label, r.outcome.status(), r.timing.wall_ms, r.outcome.summary());
+        // Checked cases ran instrumented (marked *): their time includes the
+        // trace, and says nothing of the kernel's speed.
+        let ms = match r.instrumented_timing {
+            Some(t) if r.timing.wall_ms == 0.0 => format!("{:>8.2} ms*", t.wall_ms),
+            _ => format!("{:>8.2} ms ", r.timing.wall_ms),
+        };
+        println!("  {:<36} {:<14} {ms}  {}", label, r.outcome.status(), r.outcome.summary());
         match &r.outcome {
             Outcome::CompileError { diagnostics } => {
                 for d in diagnostics {
@@ -287,7 +293,7 @@ fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, r
             println!("      warning at line {}: {}", w.line.unwrap_or(0), w.message);
         }
         if let Some(note) = &r.instrumentation {
-            println!("      heat maps unavailable: {note}");
+            println!("      not checked (no heat maps or memory checks): {note}");
         }
         if let Some(f) = &r.findings {
             // Every finding but the one the summary already states.
@@ -302,6 +308,9 @@ fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, r
                 }
             }
         }
+    }
+    if results.iter().any(|r| r.instrumented_timing.is_some()) {
+        println!("  * instrumented run (memory checks): slower than the plain kernel; performance cases are timed plain");
     }
     println!("{}", if status == Verdict::Passed { "PASSED" } else { "FAILED" });
     Ok(())

@@ -183,9 +183,11 @@ pub struct CaseResult {
     pub actual: Vec<Values>,
     /// Compiler warnings and infos of a shader that compiled.
     pub warnings: Vec<Diagnostic>,
-    /// Timing of the plain dispatch; zero when the shader did not run.
+    /// Timing of the plain dispatch; zero when there was none (the case ran
+    /// instrumented, or the shader did not run).
     pub timing: Timing,
-    /// Timing of the instrumented dispatch, when it ran.
+    /// Timing of the instrumented dispatch, when it ran (slower than the
+    /// plain shader: every access also updates the trace).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub instrumented_timing: Option<Timing>,
     /// What the instrumented run saw, when it ran.

@@ -71,6 +71,36 @@ pub struct Traced {
     pub len: u32,
 }
 
+/// Why the pass did not instrument a shader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PassError {
+    /// naga does not accept the shader (it does not parse or validate).
+    /// Natively wgpu compiles with naga too, so the compiler has already
+    /// said so; in a browser, whose compiler may accept more (pointer
+    /// parameters in `workgroup` or `storage`, under WGSL's
+    /// `unrestricted_pointer_parameters`), the checks cannot run.
+    Rejected {
+        /// naga's message, with the causes it chains.
+        message: String,
+        /// Byte range of the offending code in the source given to
+        /// [`instrument`], when naga names one.
+        span: Option<std::ops::Range<usize>>,
+    },
+    /// naga accepts the shader but the pass cannot instrument it: an entry
+    /// point is missing, the trace's binding is taken, or a gap in the pass
+    /// (the instrumented shader does not validate).
+    Unsupported(String),
+}
+
+impl std::fmt::Display for PassError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PassError::Rejected { message, .. } => write!(f, "naga does not accept the shader: {message}"),
+            PassError::Unsupported(why) => f.write_str(why),
+        }
+    }
+}
+
 /// What to instrument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
@@ -85,19 +115,16 @@ pub struct Options {
 /// them in order over one trace buffer.
 ///
 /// # Errors
-/// Why the pass cannot handle this shader (it does not parse or validate in
-/// naga, has no such entry point, or uses the trace's binding). The caller
-/// then judges without heat maps or memory checks, and says so.
-pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_points: &[&str], options: Options) -> Result<Instrumented, String> {
-    let mut module = naga::front::wgsl::parse_str(source).map_err(|e| format!("naga could not parse the shader: {}", e.message()))?;
-    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
-        .validate(&module)
-        .map_err(|e| format!("naga could not validate the shader: {}", chain(e.as_inner())))?;
+/// [`PassError::Rejected`] when naga does not parse or validate the shader,
+/// [`PassError::Unsupported`] when it has no such entry point, uses the
+/// trace's binding, or meets a gap in the pass.
+pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_points: &[&str], options: Options) -> Result<Instrumented, PassError> {
+    let mut module = parse_and_validate(source)?;
     if module.global_variables.iter().any(|(_, g)| g.binding.as_ref().is_some_and(|b| b.group == 0 && b.binding == TRACE_BINDING)) {
-        return Err(format!("the shader uses @binding({TRACE_BINDING}), which the instrumentation needs"));
+        return Err(PassError::Unsupported(format!("the shader uses @binding({TRACE_BINDING}), which the instrumentation needs")));
     }
     let mut layouter = naga::proc::Layouter::default();
-    layouter.update(module.to_ctx()).map_err(|e| format!("naga could not lay out the shader's types: {e}"))?;
+    layouter.update(module.to_ctx()).map_err(|e| PassError::Unsupported(format!("naga could not lay out the shader's types: {e}")))?;
 
     // Spaces: the puzzle's storage buffers in binding order, then the
     // workgroup variables in declaration order.
@@ -233,7 +260,7 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
     for name in entry_points {
         match module.entry_points.iter().position(|e| e.name == *name) {
             Some(ep) => eps.push(ep),
-            None => return Err(format!("the shader has no entry point `{name}`")),
+            None => return Err(PassError::Unsupported(format!("the shader has no entry point `{name}`"))),
         }
     }
 
@@ -276,9 +303,9 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
 
     let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
         .validate(&module)
-        .map_err(|e| format!("the instrumented shader did not validate ({}); this is a gap in the pass", chain(e.as_inner())))?;
+        .map_err(|e| PassError::Unsupported(format!("the instrumented shader did not validate ({}); this is a gap in the pass", chain(e.as_inner()))))?;
     let wgsl = naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
-        .map_err(|e| format!("naga could not write the instrumented shader: {e}"))?;
+        .map_err(|e| PassError::Unsupported(format!("naga could not write the instrumented shader: {e}")))?;
     let meta = TraceMeta {
         layout,
         spaces,
@@ -289,6 +316,21 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
         unchecked: cx.unchecked,
     };
     Ok(Instrumented { wgsl, meta })
+}
+
+/// Parses and validates `source` with naga.
+///
+/// # Errors
+/// [`PassError::Rejected`] with naga's message, its causes chained (wgpu
+/// natively reports only the first, such as "Function [0] 'f' is invalid"),
+/// and the byte range naga points at.
+pub fn parse_and_validate(source: &str) -> Result<naga::Module, PassError> {
+    let module = naga::front::wgsl::parse_str(source)
+        .map_err(|e| PassError::Rejected { message: e.message().to_string(), span: e.labels().next().and_then(|(s, _)| s.to_range()) })?;
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
+        .validate(&module)
+        .map_err(|e| PassError::Rejected { message: chain(e.as_inner()), span: e.spans().next().and_then(|(s, _)| s.to_range()) })?;
+    Ok(module)
 }
 
 /// An error and its sources, joined: naga's top-level messages are vague.

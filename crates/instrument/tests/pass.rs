@@ -2,7 +2,7 @@
 //! runs of instrumented shaders are in `tests/gpu`.
 
 use gpu_puzzles_core::CaseConfig;
-use gpu_puzzles_instrument::{instrument, Options, Traced};
+use gpu_puzzles_instrument::{instrument, Options, PassError, Traced};
 
 const ON: Options = Options { racecheck: true };
 
@@ -62,7 +62,24 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) {
 #[test]
 fn a_shader_naga_rejects_is_reported_not_instrumented() {
     let err = instrument("fn main( {", &[], &config(), &["main"], ON).unwrap_err();
-    assert!(err.contains("parse"), "{err}");
+    assert!(matches!(err, PassError::Rejected { span: Some(_), .. }), "{err:?}");
+}
+
+#[test]
+fn pointer_parameters_into_workgroup_memory_are_rejected_where_they_are() {
+    // Browsers accept these under WGSL's `unrestricted_pointer_parameters`;
+    // naga 30 does not, so the pass cannot follow them and must say where.
+    let src = "var<workgroup> t: array<f32, 4>;
+fn bump(p: ptr<workgroup, array<f32, 4>>, i: u32) { (*p)[i] += 1.0; }
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) l: u32) { bump(&t, l); }
+";
+    match instrument(src, &[], &config(), &["main"], ON).unwrap_err() {
+        PassError::Rejected { message, span: Some(span) } => {
+            assert!(message.contains("WorkGroup"), "{message}");
+            assert!(src[span].starts_with("fn bump"));
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
@@ -104,5 +121,5 @@ fn second(@builtin(global_invocation_id) g: vec3<u32>) {
     assert!(out.wgsl.contains("fn first(") && out.wgsl.contains("fn second("));
     assert_eq!(out.wgsl.matches("gp_invocation = ").count(), 2, "both entry points number their invocations:\n{}", out.wgsl);
     let missing = instrument(src, &[], &config(), &["third"], ON).unwrap_err();
-    assert!(missing.contains("`third`"), "{missing}");
+    assert!(matches!(&missing, PassError::Unsupported(m) if m.contains("`third`")), "{missing:?}");
 }

@@ -22,8 +22,8 @@ pub(crate) fn diagnostic(msg: &wgpu::CompilationMessage, sub: &Substituted, orig
 
 /// A diagnostic at byte `offset` (length `length`) of the substituted text,
 /// mapped to the student's text: for checks of our own that find what a
-/// browser's compiler would reject (a non-uniform barrier).
-#[cfg(not(target_arch = "wasm32"))]
+/// browser's compiler would reject (a non-uniform barrier), and for what
+/// naga rejects where a browser's compiler did not.
 pub(crate) fn at_offset(message: String, offset: usize, length: usize, sub: &Substituted, original: &str) -> Diagnostic {
     let start = sub.to_source_offset(offset);
     let end = sub.to_source_offset(offset + length).max(start);

@@ -10,7 +10,7 @@ use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult,
 use gpu_puzzles_core::trace::Findings;
 use gpu_puzzles_core::wgsl::{declarations, Declared};
 use gpu_puzzles_core::{template, Case, Puzzle, Role, Values};
-use gpu_puzzles_instrument::{instrument, workgroup_memory_bytes, Options, Traced, TRACE_BINDING};
+use gpu_puzzles_instrument::{instrument, workgroup_memory_bytes, Options, PassError, Traced, TRACE_BINDING};
 use web_time::Instant;
 use wgpu::util::DeviceExt;
 
@@ -22,9 +22,11 @@ const READBACK_ALIGN: u64 = 256;
 /// How to run a case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RunOptions {
-    /// Also run the shader instrumented (heat maps, out-of-bounds accesses,
-    /// write conflicts, runaway loops). The verdict still comes from the
-    /// plain run; findings that fail a case are added to it.
+    /// Run the shader instrumented (heat maps, memcheck, racecheck, loop
+    /// guards) on every case but the performance ones; the instrumented
+    /// run's outputs and findings give the verdict. Off only to time a
+    /// kernel ([`time_kernel`]): without it nothing catches a race, an
+    /// out-of-bounds access or a loop that never ends.
     pub instrument: bool,
 }
 
@@ -140,18 +142,22 @@ pub async fn add_yardsticks(gpu: &Gpu, puzzle: &Puzzle, results: &mut [CaseResul
 
 /// Runs and judges one case.
 ///
-/// Steps: check the configuration against the device's limits; substitute
-/// the template placeholders; create the shader module in a validation error
-/// scope and collect `get_compilation_info()` messages mapped to the
-/// student's lines and columns; build an explicit bind group layout from the
-/// student's declarations (`read` or `read_write`, unused bindings allowed);
-/// create the pipeline (entry point `main`) in an error scope; with
-/// [`RunOptions::instrument`], dispatch the instrumented shader first (a
-/// runaway loop found there is not run plainly); upload inputs (outputs start
-/// zeroed); dispatch; read back; compare.
+/// Steps: check the configuration against the device's limits and the
+/// shader's workgroup memory against WebGPU's; substitute the template
+/// placeholders; create the shader module in a validation error scope and
+/// collect `get_compilation_info()` messages mapped to the student's lines
+/// and columns; check the bindings against the student's declarations
+/// (`read` or `read_write`, unused bindings allowed); natively, the
+/// synccheck. Then, with [`RunOptions::instrument`] and for every case but
+/// a performance one, one instrumented dispatch gives the outputs and the
+/// findings; a performance case, or a shader the pass cannot instrument
+/// (the result's `instrumentation` says why), gets one plain dispatch.
+/// Inputs are uploaded, outputs start zeroed, and what comes back is
+/// compared with the CPU reference.
 ///
 /// # Errors
-/// Only our own failures: a lost device, a timeout, a failed read-back.
+/// Only our own failures: a lost device, a timeout, a failed read-back, a
+/// puzzle whose reference fails.
 pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, options: RunOptions) -> Result<CaseResult, RunnerError> {
     if gpu.is_lost() {
         return Err(gpu.lost_error());
@@ -189,14 +195,18 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         return finish(result, Outcome::ConfigError { message });
     }
 
-    // 3. Compile and build the pipeline, with the bindings from the
-    // student's declarations; compile errors come before binding errors.
+    // 3. Compile, with the bindings from the student's declarations; compile
+    // errors come before binding errors. A case that will run instrumented
+    // needs only the module here (for the compiler's messages in the
+    // student's lines): its pipeline is the instrumented one.
+    let instrumented = options.instrument && !case.is_performance();
     let layout_entries = layout_entries(puzzle, source);
-    let built = build(gpu, puzzle, &puzzle.slug, &sub.text, layout_entries.as_deref().ok(), |m| diagnostic(m, &sub, source)).await;
-    let pipeline = match (built, layout_entries.as_ref()) {
-        (Err(diagnostics), _) => return finish(result, Outcome::CompileError { diagnostics }),
+    let entries = if instrumented { None } else { layout_entries.as_deref().ok() };
+    let built = build(gpu, puzzle, &puzzle.slug, &sub.text, entries, |m| diagnostic(m, &sub, source)).await;
+    let mut pipeline = match (built, layout_entries.as_ref()) {
+        (Err(diagnostics), _) => return finish(result, Outcome::CompileError { diagnostics: explained(diagnostics, &sub, source) }),
         (Ok(_), Err(message)) => return finish(result, Outcome::ConfigError { message: message.clone() }),
-        (Ok(p), Ok(_)) => p.expect("built with entries"),
+        (Ok(p), Ok(_)) => p,
     };
     let layout_entries = layout_entries.expect("checked above");
     if gpu.is_lost() {
@@ -212,59 +222,121 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         return finish(result, Outcome::CompileError { diagnostics: vec![d] });
     }
 
-    // 4. The instrumented run, for findings (not for performance cases: the
-    // trace would be large and would slow the kernel being measured).
+    // 4. The instrumented run gives the verdict and the findings (not for
+    // performance cases: the trace would slow the kernel being measured).
+    // Its outputs are the plain shader's: the rewrite only adds atomics on
+    // the trace buffer, and every access still happens as written.
     if options.instrument && case.is_performance() {
         result.instrumentation = Some("heat maps and memory checks are not recorded for performance cases; the other cases have them".into());
-    } else if options.instrument {
+    }
+    if instrumented {
         match run_instrumented(gpu, puzzle, case, &sub.text, &layout_entries).await? {
-            Ok((findings, timing)) => {
+            Instrumentation::Ran { actual, findings, timing } => {
                 result.instrumented_timing = Some(timing);
                 let runaway = findings.runaway_loop.is_some();
                 result.findings = Some(findings);
+                let findings = result.findings.as_ref().expect("just set");
                 if runaway {
-                    let outcome = memory_outcome(result.findings.as_ref().expect("just set")).expect("a runaway loop fails");
+                    // The guard broke the loop: the outputs mean nothing.
+                    let outcome = memory_outcome(findings).expect("a runaway loop fails");
                     return finish(result, outcome);
                 }
+                let outcome = verdict(puzzle, case, &actual, Some(findings))?;
+                result.actual = actual;
+                return finish(result, outcome);
             }
-            Err(note) => result.instrumentation = Some(note),
+            Instrumentation::Rejected { message, span } => {
+                // This browser's compiler accepted what naga does not: the
+                // checks cannot run, and a pass without them is not one.
+                let span = span.unwrap_or(0..0);
+                let message = format!(
+                    "{message}. This browser accepts it, but the memory checker (naga) does not, so races and out-of-bounds accesses could not be looked for; rewrite this part in plain WGSL (for example, pass an index instead of a `ptr<workgroup>` or `ptr<storage>` parameter)"
+                );
+                let d = crate::messages::at_offset(message, span.start, span.len(), &sub, source);
+                return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+            }
+            Instrumentation::Skipped(note) => result.instrumentation = Some(note),
         }
     }
 
-    // 5. The plain run gives the verdict. Expected values and read-backs
-    // that are missing are our failures, not the student's (ARCHITECTURE.md).
+    // 5. The plain run, for performance cases and where the pass could not
+    // instrument the shader.
+    let pipeline = match pipeline.take() {
+        Some(p) => p,
+        None => match build(gpu, puzzle, &puzzle.slug, &sub.text, Some(&layout_entries), |m| diagnostic(m, &sub, source)).await {
+            Ok(p) => p.expect("built with entries"),
+            Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics }),
+        },
+    };
     let (actual, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, None).await?;
     debug_assert!(trace.is_none());
+    result.timing = timing;
+    let outcome = verdict(puzzle, case, &actual, None)?;
+    result.actual = actual;
+    finish(result, outcome)
+}
+
+/// Natively wgpu reports a naga validation error by its first line only
+/// ("Function [0] 'f' is invalid"); naga's chain of causes says why. In a
+/// browser the compiler's own messages are kept.
+fn explained(diagnostics: Vec<Diagnostic>, sub: &template::Substituted, source: &str) -> Vec<Diagnostic> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if diagnostics.iter().any(|d| d.message.contains(" is invalid")) {
+        if let Err(PassError::Rejected { message, span: Some(span) }) = gpu_puzzles_instrument::parse_and_validate(&sub.text) {
+            return vec![at_offset(message, span.start, span.len(), sub, source)];
+        }
+    }
+    let _ = (sub, source);
+    diagnostics
+}
+
+/// The verdict on a case's read-back `actual` values and, when the run was
+/// instrumented, its findings: a memory error replaces a pass or a
+/// mismatch (it is the cause to fix first), and a pass over the case's
+/// access budget becomes [`Outcome::OverBudget`]. Expected values and
+/// read-backs that are missing are our failures, not the student's
+/// (ARCHITECTURE.md).
+fn verdict(puzzle: &Puzzle, case: &Case, actual: &[Values], findings: Option<&Findings>) -> Result<Outcome, RunnerError> {
     puzzle.expected(case).map_err(|message| RunnerError::Reference { case: case.number, message })?;
     if actual.len() != puzzle.compared_buffers().count() {
         return Err(RunnerError::Readback(format!("{} of {} compared buffers came back", actual.len(), puzzle.compared_buffers().count())));
     }
-    result.timing = timing;
-    let mut outcome = judge(puzzle, case, &actual);
-    result.actual = actual;
-    if let Some(memory) = result.findings.as_ref().and_then(memory_outcome) {
+    let mut outcome = judge(puzzle, case, actual);
+    if let Some(memory) = findings.and_then(memory_outcome) {
         if outcome.passed() || matches!(outcome, Outcome::Mismatch { .. }) {
             outcome = memory;
         }
     }
     if outcome.passed() {
-        if let Some(over) = result.findings.as_ref().and_then(|f| budget_outcome(puzzle, case, f)) {
+        if let Some(over) = findings.and_then(|f| budget_outcome(puzzle, case, f)) {
             outcome = over;
         }
     }
-    finish(result, outcome)
+    Ok(outcome)
 }
 
-/// Runs the instrumented shader once and reads its findings and the
-/// dispatch's timing; `Ok(Err(why))` when the pass or the device's compiler
-/// cannot handle the shader.
+/// What became of a case's instrumented run.
+enum Instrumentation {
+    /// It ran: the compared buffers' contents, the findings and the
+    /// dispatch's timing.
+    Ran { actual: Vec<Values>, findings: Findings, timing: Timing },
+    /// naga does not accept the shader (only possible where the device's
+    /// compiler is not naga: in a browser); `span` is in the substituted text.
+    Rejected { message: String, span: Option<std::ops::Range<usize>> },
+    /// The pass or the device could not handle the instrumented shader, or
+    /// its trace would not fit: why, for the page and the CLI. The case is
+    /// then judged by a plain run.
+    Skipped(String),
+}
+
+/// Runs the instrumented shader once and reads back its outputs and findings.
 async fn run_instrumented(
     gpu: &Gpu,
     puzzle: &Puzzle,
     case: &Case,
     substituted: &str,
     layout_entries: &[wgpu::BindGroupLayoutEntry],
-) -> Result<Result<(Findings, Timing), String>, RunnerError> {
+) -> Result<Instrumentation, RunnerError> {
     let traced: Vec<Traced> = puzzle.buffers.iter().zip(&case.buffers).map(|(b, cb)| Traced { binding: b.binding, len: cb.initial.len() as u32 }).collect();
     // naga is not ours: a panic inside it (natively) loses the heat maps,
     // not the judgement.
@@ -278,8 +350,9 @@ async fn run_instrumented(
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| instrument(substituted, &traced, &case.config, &entry_points, Options { racecheck })));
         let i = match pass {
             Ok(Ok(i)) => i,
-            Ok(Err(why)) => return Ok(Err(why)),
-            Err(_) => return Ok(Err("the instrumentation pass failed inside naga on this shader".into())),
+            Ok(Err(PassError::Rejected { message, span })) => return Ok(Instrumentation::Rejected { message, span }),
+            Ok(Err(PassError::Unsupported(why))) => return Ok(Instrumentation::Skipped(why)),
+            Err(_) => return Ok(Instrumentation::Skipped("the instrumentation pass failed inside naga on this shader".into())),
         };
         let bytes = i.meta.layout.total_words * 4;
         if bytes <= max {
@@ -287,7 +360,7 @@ async fn run_instrumented(
             break;
         }
         if !racecheck {
-            return Ok(Err(format!("the trace would need {bytes} bytes, more than this device's {max}-byte buffer limit")));
+            return Ok(Instrumentation::Skipped(format!("the trace would need {bytes} bytes, more than this device's {max}-byte buffer limit")));
         }
     }
     let inst = inst.expect("the loop returns or sets it");
@@ -297,13 +370,13 @@ async fn run_instrumented(
         Ok(p) => p.expect("built with entries"),
         Err(d) => {
             let msg = d.first().map(|d| d.message.clone()).unwrap_or_default();
-            return Ok(Err(format!("the device's compiler rejected the instrumented shader ({msg})")));
+            return Ok(Instrumentation::Skipped(format!("the device's compiler rejected the instrumented shader ({msg})")));
         }
     };
     let layout = &inst.meta.layout;
-    let (_, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, Some((layout.total_words * 4, layout.readback_words * 4))).await?;
+    let (actual, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, Some((layout.total_words * 4, layout.readback_words * 4))).await?;
     let words = trace.expect("a trace was bound");
-    Ok(Ok((inst.meta.findings(&words, &case.config), timing)))
+    Ok(Instrumentation::Ran { actual, findings: inst.meta.findings(&words, &case.config), timing })
 }
 
 /// Creates the shader module and, when `entries` are given, the bind group
