@@ -53,13 +53,85 @@ pub const TRACE_BINDING: u32 = 15;
 /// workgroup array copied at once) records its first words and says so.
 pub(crate) const MAX_TRACED_WORDS: u32 = 64;
 
-/// An instrumented shader, ready to compile.
+/// An instrumented shader, ready to compile: as naga IR (which a native
+/// wgpu device takes as it is) or as WGSL ([`Instrumented::wgsl`], for a
+/// browser).
 #[derive(Debug, Clone)]
 pub struct Instrumented {
-    /// WGSL written back by naga.
-    pub wgsl: String,
+    /// The rewritten module, validated.
+    pub module: naga::Module,
+    info: naga::valid::ModuleInfo,
     /// What the reader needs to turn the trace into findings.
     pub meta: TraceMeta,
+}
+
+impl Instrumented {
+    /// The instrumented shader as WGSL, written by naga.
+    ///
+    /// # Errors
+    /// [`PassError::Unsupported`] when naga cannot write the module (a gap
+    /// in the pass).
+    pub fn wgsl(&self) -> Result<String, PassError> {
+        naga::back::wgsl::write_string(&self.module, &self.info, naga::back::wgsl::WriterFlags::empty())
+            .map_err(|e| PassError::Unsupported(format!("naga could not write the instrumented shader: {e}")))
+    }
+}
+
+/// A shader that naga parsed and validated: parsed once per case, then
+/// measured, checked for non-uniform barriers and instrumented.
+#[derive(Debug, Clone)]
+pub struct Shader<'a> {
+    source: &'a str,
+    module: naga::Module,
+}
+
+impl<'a> Shader<'a> {
+    /// Parses and validates `source` (substituted WGSL) with naga.
+    ///
+    /// # Errors
+    /// [`PassError::Rejected`] with naga's message, its causes chained
+    /// (wgpu natively reports only the first, such as "Function [0] 'f' is
+    /// invalid"), and the byte range naga points at.
+    pub fn parse(source: &'a str) -> Result<Self, PassError> {
+        let module = naga::front::wgsl::parse_str(source)
+            .map_err(|e| PassError::Rejected { message: e.message().to_string(), span: e.labels().next().and_then(|(s, _)| s.to_range()) })?;
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
+            .validate(&module)
+            .map_err(|e| PassError::Rejected { message: chain(e.as_inner()), span: e.spans().next().and_then(|(s, _)| s.to_range()) })?;
+        Ok(Shader { source, module })
+    }
+
+    /// The module as parsed, for a native device to compile without
+    /// parsing the text again.
+    pub fn module(&self) -> &naga::Module {
+        &self.module
+    }
+
+    /// Bytes of workgroup memory the shader declares (`var<workgroup>`),
+    /// laid out as WGSL lays them out (naga's layouter). Some drivers accept
+    /// more than WebGPU's limit, so the runner checks this itself to give
+    /// every device the same answer.
+    pub fn workgroup_memory_bytes(&self) -> u64 {
+        let mut layouter = naga::proc::Layouter::default();
+        if layouter.update(self.module.to_ctx()).is_err() {
+            return 0;
+        }
+        self.module.global_variables.iter().filter(|(_, g)| g.space == AddressSpace::WorkGroup).map(|(_, g)| layouter[g.ty].size as u64).sum()
+    }
+
+    /// The synccheck: the first barrier in non-uniform control flow, if
+    /// any ([`check_barriers`]).
+    pub fn check_barriers(&self) -> Option<NonUniformBarrier> {
+        uniformity::check_module(&self.module, self.source)
+    }
+
+    /// [`instrument`] on this shader.
+    ///
+    /// # Errors
+    /// As [`instrument`], less the parsing.
+    pub fn instrument(&self, buffers: &[Traced], config: &CaseConfig, entry_points: &[&str], options: Options) -> Result<Instrumented, PassError> {
+        rewrite_module(self.module.clone(), self.source, buffers, config, entry_points, options)
+    }
 }
 
 /// A storage buffer to trace: its binding and length.
@@ -119,7 +191,17 @@ pub struct Options {
 /// [`PassError::Unsupported`] when it has no such entry point, uses the
 /// trace's binding, or meets a gap in the pass.
 pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_points: &[&str], options: Options) -> Result<Instrumented, PassError> {
-    let mut module = parse_and_validate(source)?;
+    Shader::parse(source)?.instrument(buffers, config, entry_points, options)
+}
+
+fn rewrite_module(
+    mut module: naga::Module,
+    source: &str,
+    buffers: &[Traced],
+    config: &CaseConfig,
+    entry_points: &[&str],
+    options: Options,
+) -> Result<Instrumented, PassError> {
     if module.global_variables.iter().any(|(_, g)| g.binding.as_ref().is_some_and(|b| b.group == 0 && b.binding == TRACE_BINDING)) {
         return Err(PassError::Unsupported(format!("the shader uses @binding({TRACE_BINDING}), which the instrumentation needs")));
     }
@@ -300,12 +382,11 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
         module.entry_points[ep].function = f;
     }
     cx.build_helpers(&mut module, u32_ty);
+    naga::compact::compact(&mut module, naga::compact::KeepUnused::Yes);
 
     let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
         .validate(&module)
         .map_err(|e| PassError::Unsupported(format!("the instrumented shader did not validate ({}); this is a gap in the pass", chain(e.as_inner()))))?;
-    let wgsl = naga::back::wgsl::write_string(&module, &info, naga::back::wgsl::WriterFlags::empty())
-        .map_err(|e| PassError::Unsupported(format!("naga could not write the instrumented shader: {e}")))?;
     let meta = TraceMeta {
         layout,
         spaces,
@@ -315,22 +396,7 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
         entry_points: entry_points.iter().map(|s| s.to_string()).collect(),
         unchecked: cx.unchecked,
     };
-    Ok(Instrumented { wgsl, meta })
-}
-
-/// Parses and validates `source` with naga.
-///
-/// # Errors
-/// [`PassError::Rejected`] with naga's message, its causes chained (wgpu
-/// natively reports only the first, such as "Function [0] 'f' is invalid"),
-/// and the byte range naga points at.
-pub fn parse_and_validate(source: &str) -> Result<naga::Module, PassError> {
-    let module = naga::front::wgsl::parse_str(source)
-        .map_err(|e| PassError::Rejected { message: e.message().to_string(), span: e.labels().next().and_then(|(s, _)| s.to_range()) })?;
-    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
-        .validate(&module)
-        .map_err(|e| PassError::Rejected { message: chain(e.as_inner()), span: e.spans().next().and_then(|(s, _)| s.to_range()) })?;
-    Ok(module)
+    Ok(Instrumented { module, info, meta })
 }
 
 /// An error and its sources, joined: naga's top-level messages are vague.
@@ -342,15 +408,4 @@ fn chain(e: &dyn std::error::Error) -> String {
         cur = s.source();
     }
     parts.join(": ")
-}
-
-/// Bytes of workgroup memory the shader declares (`var<workgroup>`), laid
-/// out as WGSL lays them out (naga's layouter); `None` when naga cannot
-/// parse the shader. Some drivers accept more than WebGPU's limit, so the
-/// runner checks this itself to give every device the same answer.
-pub fn workgroup_memory_bytes(source: &str) -> Option<u64> {
-    let module = naga::front::wgsl::parse_str(source).ok()?;
-    let mut layouter = naga::proc::Layouter::default();
-    layouter.update(module.to_ctx()).ok()?;
-    Some(module.global_variables.iter().filter(|(_, g)| g.space == AddressSpace::WorkGroup).map(|(_, g)| layouter[g.ty].size as u64).sum())
 }

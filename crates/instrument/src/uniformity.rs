@@ -82,10 +82,14 @@ impl NonUniformBarrier {
 /// `None` when every barrier is uniform, or when naga cannot parse the
 /// shader (the compiler reports that).
 pub fn check_barriers(source: &str) -> Option<NonUniformBarrier> {
-    let module = naga::front::wgsl::parse_str(source).ok()?;
+    check_module(&naga::front::wgsl::parse_str(source).ok()?, source)
+}
+
+/// [`check_barriers`] on a module already parsed from `source`.
+pub(crate) fn check_module(module: &Module, source: &str) -> Option<NonUniformBarrier> {
     let mut summaries: HashMap<Handle<Function>, Summary> = HashMap::new();
     for (h, f) in module.functions.iter() {
-        let mut a = Analysis::new(&module, f, source, None, &summaries);
+        let mut a = Analysis::new(module, f, source, None, &summaries);
         a.run();
         if let Some(e) = a.error {
             return Some(e);
@@ -93,7 +97,7 @@ pub fn check_barriers(source: &str) -> Option<NonUniformBarrier> {
         summaries.insert(h, a.summary);
     }
     for ep in module.entry_points.iter().filter(|e| e.stage == naga::ShaderStage::Compute) {
-        let mut a = Analysis::new(&module, &ep.function, source, Some(()), &summaries);
+        let mut a = Analysis::new(module, &ep.function, source, Some(()), &summaries);
         a.run();
         if a.error.is_some() {
             return a.error;

@@ -25,9 +25,9 @@ fn main(@builtin(local_invocation_id) local_id: vec3<u32>) {
 #[test]
 fn loops_without_barriers_get_a_budget_and_their_line() {
     let out = instrument(LOOP, &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }], &config(), &["main"], ON).unwrap();
-    assert_eq!(out.meta.loop_lines, [6], "{}", out.wgsl);
-    assert!(out.wgsl.contains("gp_loop1"), "{}", out.wgsl);
-    assert!(out.wgsl.contains("global_invocation_id"), "{}", out.wgsl);
+    assert_eq!(out.meta.loop_lines, [6], "{}", out.wgsl().unwrap());
+    assert!(out.wgsl().unwrap().contains("gp_loop1"), "{}", out.wgsl().unwrap());
+    assert!(out.wgsl().unwrap().contains("global_invocation_id"), "{}", out.wgsl().unwrap());
 }
 
 #[test]
@@ -37,7 +37,7 @@ fn loops_with_barriers_are_guarded_too() {
     let src = LOOP.replace("x += 1.0;", "x += 1.0; workgroupBarrier();");
     let out = instrument(&src, &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }], &config(), &["main"], ON).unwrap();
     assert_eq!(out.meta.loop_lines, [6]);
-    assert_eq!(gpu_puzzles_instrument::check_barriers(&out.wgsl), None, "the guard must not make the barrier non-uniform:\n{}", out.wgsl);
+    assert_eq!(gpu_puzzles_instrument::check_barriers(&out.wgsl().unwrap()), None, "the guard must not make the barrier non-uniform:\n{}", out.wgsl().unwrap());
 }
 
 #[test]
@@ -55,7 +55,7 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     assert_eq!(names, ["a.v", "out.v"]);
     assert_eq!(out.meta.spaces[1].elements, 8);
     // Bounds checked against the array's 8 elements, not the struct's one member.
-    assert!(out.wgsl.contains("< 8u"), "{}", out.wgsl);
+    assert!(out.wgsl().unwrap().contains("< 8u"), "{}", out.wgsl().unwrap());
     assert!(out.meta.layout.race_base[1].is_some() && out.meta.layout.race_base[0].is_none(), "only the writable buffer is racechecked");
 }
 
@@ -95,10 +95,10 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>) {
     let out = instrument(src, &[Traced { binding: 0, len: 3 }, Traced { binding: 1, len: 3 }], &config(), &["main"], ON).unwrap();
     // Two returns (the early one and the end of main), four counters each,
     // added to the trace (not stored: several dispatches share one trace).
-    let flushes = out.wgsl.lines().filter(|l| l.contains("atomicAdd(") && !l.contains("let ") && !l.trim_end().ends_with(", 1u);")).count();
-    assert_eq!(flushes, 8, "{}", out.wgsl);
-    let tail = &out.wgsl[out.wgsl.rfind("return;").unwrap()..];
-    assert!(!tail.contains("gp_"), "nothing after the last return:\n{}", out.wgsl);
+    let flushes = out.wgsl().unwrap().lines().filter(|l| l.contains("atomicAdd(") && !l.contains("let ") && !l.trim_end().ends_with(", 1u);")).count();
+    assert_eq!(flushes, 8, "{}", out.wgsl().unwrap());
+    let tail = &out.wgsl().unwrap()[out.wgsl().unwrap().rfind("return;").unwrap()..];
+    assert!(!tail.contains("gp_"), "nothing after the last return:\n{}", out.wgsl().unwrap());
 }
 
 #[test]
@@ -117,9 +117,9 @@ fn second(@builtin(global_invocation_id) g: vec3<u32>) {
 ";
     let out = instrument(src, &[Traced { binding: 0, len: 16 }, Traced { binding: 1, len: 4 }], &config(), &["first", "second"], ON).unwrap();
     // `a` holds 16 floats, so 4 vectors: the bounds check is against 4.
-    assert!(out.wgsl.contains("< 4u"), "{}", out.wgsl);
-    assert!(out.wgsl.contains("fn first(") && out.wgsl.contains("fn second("));
-    assert_eq!(out.wgsl.matches("gp_invocation = ").count(), 2, "both entry points number their invocations:\n{}", out.wgsl);
+    assert!(out.wgsl().unwrap().contains("< 4u"), "{}", out.wgsl().unwrap());
+    assert!(out.wgsl().unwrap().contains("fn first(") && out.wgsl().unwrap().contains("fn second("));
+    assert_eq!(out.wgsl().unwrap().matches("gp_invocation = ").count(), 2, "both entry points number their invocations:\n{}", out.wgsl().unwrap());
     let missing = instrument(src, &[], &config(), &["third"], ON).unwrap_err();
     assert!(matches!(&missing, PassError::Unsupported(m) if m.contains("`third`")), "{missing:?}");
 }

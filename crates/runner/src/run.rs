@@ -2,15 +2,13 @@
 //! configuration, bind, dispatch, read back, judge; and, when asked, the
 //! same dispatch instrumented, for heat maps and memory checks.
 
-#[cfg(not(target_arch = "wasm32"))]
-use crate::messages::at_offset;
-use crate::messages::{diagnostic, unpositioned, without_position};
+use crate::messages::{at_offset, diagnostic, unpositioned, without_position};
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult, Diagnostic, Outcome, Severity, Timing};
 use gpu_puzzles_core::trace::Findings;
 use gpu_puzzles_core::wgsl::{declarations, Declared};
 use gpu_puzzles_core::{template, Case, Puzzle, Role, Values};
-use gpu_puzzles_instrument::{instrument, workgroup_memory_bytes, Options, PassError, Traced, TRACE_BINDING};
+use gpu_puzzles_instrument::{Options, PassError, Shader, Traced, TRACE_BINDING};
 use web_time::Instant;
 use wgpu::util::DeviceExt;
 
@@ -185,10 +183,12 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         return finish(result, Outcome::ConfigError { message });
     }
 
-    // 2. Workgroup memory against WebGPU's limit (some drivers allow more).
+    // 2. One naga parse for everything below. Workgroup memory against
+    // WebGPU's limit (some drivers allow more).
     let sub = template::substitute(source, &case.config);
+    let parsed = Shader::parse(&sub.text);
     let limit = gpu.device.limits().max_compute_workgroup_storage_size as u64;
-    if let Some(bytes) = workgroup_memory_bytes(&sub.text).filter(|&b| b > limit) {
+    if let Some(bytes) = parsed.as_ref().ok().map(Shader::workgroup_memory_bytes).filter(|&b| b > limit) {
         let message = format!(
             "the shader declares {bytes} bytes of workgroup memory (`var<workgroup>`), above the {limit} bytes WebGPU guarantees (maxComputeWorkgroupStorageSize); size the arrays with {{{{smemSize}}}} or keep less per workgroup"
         );
@@ -198,17 +198,24 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
     // 3. Compile, with the bindings from the student's declarations; compile
     // errors come before binding errors. A case that will run instrumented
     // needs only the module here (for the compiler's messages in the
-    // student's lines): its pipeline is the instrumented one.
+    // student's lines): its pipeline is the instrumented one. Natively the
+    // device's compiler is naga itself, so a shader naga accepted needs no
+    // plain module at all.
     let instrumented = options.instrument && !case.is_performance();
     let layout_entries = layout_entries(puzzle, source);
-    let entries = if instrumented { None } else { layout_entries.as_deref().ok() };
-    let built = build(gpu, puzzle, &puzzle.slug, &sub.text, entries, |m| diagnostic(m, &sub, source)).await;
-    let mut pipeline = match (built, layout_entries.as_ref()) {
-        (Err(diagnostics), _) => return finish(result, Outcome::CompileError { diagnostics: explained(diagnostics, &sub, source) }),
-        (Ok(_), Err(message)) => return finish(result, Outcome::ConfigError { message: message.clone() }),
-        (Ok(p), Ok(_)) => p,
+    let mut pipeline = None;
+    if !(instrumented && NAGA_COMPILES && parsed.is_ok()) {
+        let entries = if instrumented { None } else { layout_entries.as_deref().ok() };
+        let built = build(gpu, puzzle, &puzzle.slug, plain_source(&sub.text, parsed.as_ref().ok()), entries, |m| diagnostic(m, &sub, source)).await;
+        match built {
+            Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics: explained(diagnostics, &sub, source) }),
+            Ok(p) => pipeline = p,
+        }
+    }
+    let layout_entries = match layout_entries {
+        Ok(entries) => entries,
+        Err(message) => return finish(result, Outcome::ConfigError { message }),
     };
-    let layout_entries = layout_entries.expect("checked above");
     if gpu.is_lost() {
         return Err(gpu.lost_error());
     }
@@ -216,10 +223,11 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
     // 3b. The synccheck, natively: naga accepts a barrier in non-uniform
     // control flow, which browsers' compilers reject (their uniformity
     // analysis is authoritative in the page). Same verdict everywhere.
-    #[cfg(not(target_arch = "wasm32"))]
-    if let Some(e) = gpu_puzzles_instrument::check_barriers(&sub.text) {
-        let d = at_offset(e.message(), e.offset, e.length, &sub, source);
-        return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+    if NAGA_COMPILES {
+        if let Some(e) = parsed.as_ref().ok().and_then(Shader::check_barriers) {
+            let d = at_offset(e.message(), e.offset, e.length, &sub, source);
+            return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+        }
     }
 
     // 4. The instrumented run gives the verdict and the findings (not for
@@ -230,7 +238,16 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         result.instrumentation = Some("heat maps and memory checks are not recorded for performance cases; the other cases have them".into());
     }
     if instrumented {
-        match run_instrumented(gpu, puzzle, case, &sub.text, &layout_entries).await? {
+        let shader = match &parsed {
+            Ok(shader) => Ok(shader),
+            Err(PassError::Rejected { message, span }) => Err(Instrumentation::Rejected { message: message.clone(), span: span.clone() }),
+            Err(PassError::Unsupported(why)) => Err(Instrumentation::Skipped(why.clone())),
+        };
+        let ran = match shader {
+            Ok(shader) => run_instrumented(gpu, puzzle, case, shader, &layout_entries).await?,
+            Err(not) => not,
+        };
+        match ran {
             Instrumentation::Ran { actual, findings, timing } => {
                 result.instrumented_timing = Some(timing);
                 let runaway = findings.runaway_loop.is_some();
@@ -252,7 +269,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
                 let message = format!(
                     "{message}. This browser accepts it, but the memory checker (naga) does not, so races and out-of-bounds accesses could not be looked for; rewrite this part in plain WGSL (for example, pass an index instead of a `ptr<workgroup>` or `ptr<storage>` parameter)"
                 );
-                let d = crate::messages::at_offset(message, span.start, span.len(), &sub, source);
+                let d = at_offset(message, span.start, span.len(), &sub, source);
                 return finish(result, Outcome::CompileError { diagnostics: vec![d] });
             }
             Instrumentation::Skipped(note) => result.instrumentation = Some(note),
@@ -263,7 +280,9 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
     // instrument the shader.
     let pipeline = match pipeline.take() {
         Some(p) => p,
-        None => match build(gpu, puzzle, &puzzle.slug, &sub.text, Some(&layout_entries), |m| diagnostic(m, &sub, source)).await {
+        None => match build(gpu, puzzle, &puzzle.slug, plain_source(&sub.text, parsed.as_ref().ok()), Some(&layout_entries), |m| diagnostic(m, &sub, source))
+            .await
+        {
             Ok(p) => p.expect("built with entries"),
             Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics }),
         },
@@ -276,13 +295,29 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
     finish(result, outcome)
 }
 
+/// Whether the device's shader compiler is naga (every native backend of
+/// wgpu), so that what naga accepts, the device accepts. In a browser the
+/// browser's compiler decides.
+const NAGA_COMPILES: bool = cfg!(not(target_arch = "wasm32"));
+
+/// The student's shader for the device: natively the module naga already
+/// parsed (no second parse), in a browser the text.
+fn plain_source<'a>(text: &'a str, parsed: Option<&Shader>) -> wgpu::ShaderSource<'a> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(shader) = parsed {
+        return wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(shader.module().clone()));
+    }
+    let _ = parsed;
+    wgpu::ShaderSource::Wgsl(text.into())
+}
+
 /// Natively wgpu reports a naga validation error by its first line only
 /// ("Function [0] 'f' is invalid"); naga's chain of causes says why. In a
 /// browser the compiler's own messages are kept.
 fn explained(diagnostics: Vec<Diagnostic>, sub: &template::Substituted, source: &str) -> Vec<Diagnostic> {
     #[cfg(not(target_arch = "wasm32"))]
     if diagnostics.iter().any(|d| d.message.contains(" is invalid")) {
-        if let Err(PassError::Rejected { message, span: Some(span) }) = gpu_puzzles_instrument::parse_and_validate(&sub.text) {
+        if let Err(PassError::Rejected { message, span: Some(span) }) = Shader::parse(&sub.text) {
             return vec![at_offset(message, span.start, span.len(), sub, source)];
         }
     }
@@ -334,7 +369,7 @@ async fn run_instrumented(
     gpu: &Gpu,
     puzzle: &Puzzle,
     case: &Case,
-    substituted: &str,
+    shader: &Shader<'_>,
     layout_entries: &[wgpu::BindGroupLayoutEntry],
 ) -> Result<Instrumentation, RunnerError> {
     let traced: Vec<Traced> = puzzle.buffers.iter().zip(&case.buffers).map(|(b, cb)| Traced { binding: b.binding, len: cb.initial.len() as u32 }).collect();
@@ -346,8 +381,7 @@ async fn run_instrumented(
     // With the racecheck first; without it when its shadow memory would not
     // fit this device's limit (the findings then say the check was skipped).
     for racecheck in [true, false] {
-        let pass =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| instrument(substituted, &traced, &case.config, &entry_points, Options { racecheck })));
+        let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shader.instrument(&traced, &case.config, &entry_points, Options { racecheck })));
         let i = match pass {
             Ok(Ok(i)) => i,
             Ok(Err(PassError::Rejected { message, span })) => return Ok(Instrumentation::Rejected { message, span }),
@@ -366,7 +400,15 @@ async fn run_instrumented(
     let inst = inst.expect("the loop returns or sets it");
     let mut entries = layout_entries.to_vec();
     entries.push(layout_entry(TRACE_BINDING, wgpu::BufferBindingType::Storage { read_only: false }));
-    let pipeline = match build(gpu, puzzle, "instrumented", &inst.wgsl, Some(&entries), without_position).await {
+    // Natively the IR goes to the device as it is; a browser needs WGSL.
+    #[cfg(not(target_arch = "wasm32"))]
+    let module = wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(inst.module));
+    #[cfg(target_arch = "wasm32")]
+    let module = match inst.wgsl() {
+        Ok(text) => wgpu::ShaderSource::Wgsl(text.into()),
+        Err(why) => return Ok(Instrumentation::Skipped(why.to_string())),
+    };
+    let pipeline = match build(gpu, puzzle, "instrumented", module, Some(&entries), without_position).await {
         Ok(p) => p.expect("built with entries"),
         Err(d) => {
             let msg = d.first().map(|d| d.message.clone()).unwrap_or_default();
@@ -388,13 +430,13 @@ async fn build(
     gpu: &Gpu,
     puzzle: &Puzzle,
     label: &str,
-    wgsl: &str,
+    source: wgpu::ShaderSource<'_>,
     entries: Option<&[wgpu::BindGroupLayoutEntry]>,
     map: impl Fn(&wgpu::CompilationMessage) -> Diagnostic,
 ) -> Result<Option<Pipeline>, Vec<Diagnostic>> {
     let device = &gpu.device;
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(wgsl.into()) });
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source });
     let built = entries.map(|entries| {
         let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {

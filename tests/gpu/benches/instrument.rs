@@ -94,7 +94,7 @@ fn main() {
             let t = Instant::now();
             let out = gpu_puzzles_instrument::instrument(&sub.text, &traced, &case.config, &eps, gpu_puzzles_instrument::Options { racecheck: true }).unwrap();
             pass.push(t.elapsed().as_secs_f64() * 1e3);
-            wgsl_kb = out.wgsl.len() as f64 / 1024.0;
+            wgsl_kb = out.wgsl().unwrap().len() as f64 / 1024.0;
         }
         let (pm, im, pd, id) = (median(plain), median(instr), median(plain_disp), median(instr_disp));
         if puzzle.slug.contains("matmul") {
