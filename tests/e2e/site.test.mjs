@@ -315,6 +315,9 @@ const judged = [
   ["dot-product--everyone-clears-the-sum.wgsl", "memory-error", /write conflict: `total\[0\]` \(workgroup memory\): .* wrote it at line 16, and .* wrote it at line 16/],
   ["scan-across-workgroups--offsets-in-one-dispatch.wgsl", "memory-error", /race: `block_sums\[\d+\]` \(a storage buffer\): .* in different workgroups of one dispatch of `scan_blocks`/],
   ["tree-reduction--runaway-loop-with-barrier.wgsl", "runaway-loop", /the loop at line 20/],
+  // Chromium accepts a pointer parameter into workgroup memory; naga, the
+  // checker, does not, so the checks cannot run and the case must not pass.
+  ["shared--pointer-parameter.wgsl", "compile-error", /line 9.*memory checker \(naga\) does not/s],
 ];
 
 for (const [file, outcome, detail, puzzleOverride] of judged) {
@@ -337,6 +340,22 @@ for (const [file, outcome, detail, puzzleOverride] of judged) {
     await page.close();
   });
 }
+
+test("heat maps switched off hide the maps, not the memory checks", async () => {
+  const { page, p, errors } = await newPage();
+  await p.open(site.url("?puzzle=dot-product"));
+  await p.testid("heatmaps-toggle").uncheck();
+  await p.setCode(fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/dot-product--everyone-clears-the-sum.wgsl"), "utf8"));
+  assert.equal(await p.run({ timeout: 120_000 }), "failed");
+  const failing = page.locator('[data-testid^="case-"][data-outcome="memory-error"]');
+  assert.ok((await failing.count()) > 0, "the race still fails a case");
+  assert.match(await failing.first().locator(".detail").innerText(), /write conflict/);
+  assert.equal(await page.locator(".heatmap-details:visible").count(), 0, "no heat maps shown");
+  await p.testid("heatmaps-toggle").check();
+  assert.ok((await page.locator(".heatmap-details:visible").count()) > 0, "shown again without a new Run");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 test("judge: a barrier after an early return is rejected, with its line", async () => {
   const { page, p } = await newPage();
