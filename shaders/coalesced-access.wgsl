@@ -1,4 +1,5 @@
-// Coalesced Access: one column per invocation (neighbours read neighbouring floats).
+// Coalesced Access: invocation (x, y) adds the element in row y, column x,
+// so neighbouring invocations along x touch neighbouring addresses.
 
 struct Dims {
     rows: u32,
@@ -12,12 +13,10 @@ struct Dims {
 
 @compute @workgroup_size({{workgroupSize}})
 fn main(@builtin(global_invocation_id) global_id: vec3<u32>) {
-    let c = global_id.x;
-    if (c >= dims.cols) {
-        return;
-    }
-    for (var r = 0u; r < dims.rows; r++) {
-        let i = r * dims.cols + c;
+    let col = global_id.x;
+    let row = global_id.y;
+    if (row < dims.rows && col < dims.cols) {
+        let i = row * dims.cols + col;
         out[i] = a[i] + b[i];
     }
 }

@@ -1,4 +1,5 @@
-// Strided Access: one row per invocation (neighbours read cols·4 bytes apart).
+// Strided Access: invocation (x, y) adds the element in row x, column y, so
+// neighbouring invocations along x touch addresses a whole row apart.
 
 struct Dims {
     rows: u32,
@@ -12,12 +13,10 @@ struct Dims {
 
 @compute @workgroup_size({{workgroupSize}})
 fn main(@builtin(global_invocation_id) global_id: vec3<u32>) {
-    let r = global_id.x;
-    if (r >= dims.rows) {
-        return;
-    }
-    for (var c = 0u; c < dims.cols; c++) {
-        let i = r * dims.cols + c;
+    let row = global_id.x;
+    let col = global_id.y;
+    if (row < dims.rows && col < dims.cols) {
+        let i = row * dims.cols + col;
         out[i] = a[i] + b[i];
     }
 }

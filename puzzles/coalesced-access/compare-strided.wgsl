@@ -1,5 +1,7 @@
-// Comparison kernel: one row per invocation, as in Strided Access. Neighbouring
-// invocations read addresses dims.cols · 4 bytes apart.
+// Comparison kernel: the mapping of Strided Access. The row comes from
+// global_id.x, so neighbouring invocations along x touch addresses a whole
+// row (dims.cols · 4 bytes) apart. Correct only where the dispatch covers
+// the rows along x, as on a square performance case.
 
 struct Dims {
     rows: u32,
@@ -13,12 +15,10 @@ struct Dims {
 
 @compute @workgroup_size({{workgroupSize}})
 fn main(@builtin(global_invocation_id) global_id: vec3<u32>) {
-    let r = global_id.x;
-    if (r >= dims.rows) {
-        return;
-    }
-    for (var c = 0u; c < dims.cols; c++) {
-        let i = r * dims.cols + c;
+    let row = global_id.x;
+    let col = global_id.y;
+    if (row < dims.rows && col < dims.cols) {
+        let i = row * dims.cols + col;
         out[i] = a[i] + b[i];
     }
 }

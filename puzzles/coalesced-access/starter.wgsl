@@ -15,7 +15,6 @@ struct Dims {
 
 @compute @workgroup_size({{workgroupSize}})
 fn main(@builtin(global_invocation_id) global_id: vec3<u32>) {
-    let c = global_id.x;
-    // TODO: if c is a column of the matrices, add column c of a and b into
-    // out, one row after another.
+    // TODO: take the column from global_id.x and the row from global_id.y,
+    // and, inside the matrices, out = a + b at that element.
 }

@@ -15,7 +15,7 @@ struct Dims {
 
 @compute @workgroup_size({{workgroupSize}})
 fn main(@builtin(global_invocation_id) global_id: vec3<u32>) {
-    let r = global_id.x;
-    // TODO: if r is a row of the matrices, add row r of a and b into out,
-    // one column after another.
+    let row = global_id.x;
+    let col = global_id.y;
+    // TODO: if (row, col) is inside the matrices, out = a + b at that element.
 }

@@ -47,7 +47,13 @@ pub async fn acquire() -> Result<Rc<Gpu>, String> {
 pub fn describe(gpu: &Gpu) -> String {
     let a = gpu.adapter();
     let name = if a.name.is_empty() { "WebGPU adapter".to_string() } else { a.name.clone() };
-    format!("{name}{}", if a.timestamps { " · GPU timestamps" } else { "" })
+    format!("{name}{}{}", if a.timestamps { " · GPU timestamps" } else { "" }, if a.software { " · software adapter" } else { "" })
+}
+
+/// Whether the page's device is a software adapter (SwiftShader and the
+/// like), on which performance targets are not enforced.
+pub fn software() -> bool {
+    GPU.with(|g| g.borrow().as_ref().is_some_and(|g| g.adapter().software))
 }
 
 thread_local! {

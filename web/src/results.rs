@@ -223,12 +223,19 @@ fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model
     if let Some(b) = perf.bytes {
         counts.push(format!("at least {} bytes moved", group_digits(b)));
     }
-    let figures = result.filter(|r| r.outcome.passed()).map(|r| {
+    let figures = result.filter(|r| r.outcome.passed() || matches!(r.outcome, Outcome::BelowTarget { .. })).map(|r| {
         let yours = performance_line(&r.timing, perf);
         let reference = r.reference_timing.map(|t| performance_line(&t, perf));
         let ms = r.timing.best().0;
         let reference_ms = r.reference_timing.map(|t| t.best().0);
         let ratio = reference_ms.filter(|&m| m > 0.0).map(|m| format!("{:.2}× the reference kernel's time", ms / m));
+        let target = puzzle.performance_target.map(|t| match reference_ms.filter(|&m| m > 0.0 && ms > 0.0) {
+            _ if crate::gpu::software() => {
+                format!("{:.0} % of the reference kernel's rate; not enforced on this software adapter, whose timings say nothing about GPUs", t * 100.0)
+            }
+            Some(m) => format!("{:.0} % of the reference kernel's rate; yours reaches {:.0} %", t * 100.0, m / ms * 100.0),
+            None => format!("{:.0} % of the reference kernel's rate; not checked without a reference timing", t * 100.0),
+        });
         let reference_attr = reference_ms.map(|m| m.to_string()).unwrap_or_default();
         view! {
             <dl class="performance-figures" data-ms=ms.to_string() data-reference-ms=reference_attr>
@@ -237,6 +244,7 @@ fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model
                 <dt>"Our reference kernel"</dt>
                 <dd data-testid=format!("performance-reference-{n}")>{reference.unwrap_or_else(|| "not measured (this build has no reference solutions)".into())}</dd>
                 {ratio.map(|r| view! { <dt>"Ratio"</dt><dd>{r}</dd> })}
+                {target.map(|t| view! { <dt>"Target"</dt><dd data-testid=format!("performance-target-{n}")>{t}</dd> })}
                 {puzzle.comparisons.iter().zip(r.comparison_timings.clone()).enumerate().map(|(k, (c, t))| {
                     let figures = t.map(|t| performance_line(&t, perf)).unwrap_or_else(|| "did not run".into());
                     view! {
@@ -251,7 +259,7 @@ fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model
         <div class="performance" data-testid=format!("performance-{n}")>
             <p class="hidden-note">
                 "Performance case (" {sizes.join("; ")} "): " {counts.join(", ")}
-                ". Its data is too large to draw; it runs without heat maps, once every other case passes, and its time is one dispatch on your GPU."
+                ". Its data is too large to draw; it runs without heat maps, once every other case passes, and its time is the median of repeated runs on your GPU."
             </p>
             {figures}
         </div>
@@ -267,6 +275,7 @@ fn badge_text(o: &Outcome) -> String {
         Outcome::MemoryError { .. } => "memory error".into(),
         Outcome::RunawayLoop { .. } => "runaway loop".into(),
         Outcome::OverBudget { .. } => "over budget".into(),
+        Outcome::BelowTarget { fraction, .. } => format!("correct but slow ({:.0} % of the reference rate)", fraction * 100.0),
         Outcome::Skipped { .. } => "not timed yet".into(),
     }
 }

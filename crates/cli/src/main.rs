@@ -339,7 +339,42 @@ struct PuzzleCheck {
     solution: String,
     /// The reference solution's figures on each performance case.
     timings: Vec<String>,
+    /// Each lesson (a comparison kernel's `speedup`) on each performance case.
+    lessons: Vec<LessonCheck>,
     ok: bool,
+}
+
+/// One lesson checked: the reference solution must run at least `needed`
+/// times faster than a comparison kernel, on a hardware adapter.
+#[derive(Serialize)]
+struct LessonCheck {
+    case: usize,
+    comparison: String,
+    needed: f64,
+    /// The comparison kernel's median time over the reference's.
+    measured: Option<f64>,
+    /// `holds`, `FAILS`, or `not checked: software adapter`.
+    status: &'static str,
+}
+
+/// Checks the lessons of a reference run's performance cases, whose
+/// comparison timings [`add_yardsticks`] filled in.
+fn lessons(p: &Puzzle, results: &[CaseResult], software: bool) -> Vec<LessonCheck> {
+    let mut out = Vec::new();
+    for r in results.iter().filter(|r| p.cases.get(r.case - 1).is_some_and(|c| c.is_performance())) {
+        for (c, t) in p.comparisons.iter().zip(&r.comparison_timings) {
+            let Some(needed) = c.speedup else { continue };
+            let reference_ms = r.timing.best().0;
+            let measured = t.map(|t| t.best().0 / reference_ms).filter(|x| x.is_finite());
+            let status = match measured {
+                _ if software => "not checked: software adapter",
+                Some(x) if x >= needed => "holds",
+                _ => "FAILS",
+            };
+            out.push(LessonCheck { case: r.case, comparison: c.label.clone(), needed, measured, status });
+        }
+    }
+    out
 }
 
 /// Validates the whole set, then judges every starter (must fail) and every
@@ -364,6 +399,7 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
         let starter = pollster::block_on(judge_puzzle(&gpu, p, &p.starter, RunOptions::default()))?;
         let starter_ok = verdict(&starter) == Verdict::Failed;
         let mut timings = Vec::new();
+        let mut lesson_checks = Vec::new();
         let (solution_text, solution_ok) = match &p.solution {
             None => ("missing shaders/".to_string() + &p.slug + ".wgsl", false),
             Some(src) => {
@@ -385,6 +421,7 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
                         timings.extend(comparison_lines(p, r, perf).into_iter().map(|l| format!("  {l}")));
                     }
                 }
+                lesson_checks = lessons(p, &results, gpu.adapter().software);
                 let passed = results.iter().filter(|r| r.outcome.passed()).count();
                 let failed: Vec<String> = results.iter().filter(|r| !r.outcome.passed()).map(|r| format!("case {}: {}", r.case, r.outcome.summary())).collect();
                 if !broken.is_empty() {
@@ -403,10 +440,11 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
             shown: p.cases.iter().filter(|c| !c.hidden && !c.is_performance()).count(),
             hidden: p.cases.iter().filter(|c| c.hidden).count(),
             performance: p.cases.iter().filter(|c| c.is_performance()).count(),
+            ok: starter_ok && solution_ok && lesson_checks.iter().all(|l| l.status != "FAILS"),
             timings,
+            lessons: lesson_checks,
             starter: if starter_ok { "fails (good)".into() } else { "PASSES: it must fail as shipped".into() },
             solution: solution_text,
-            ok: starter_ok && solution_ok,
         });
     }
     let ok = rows.iter().all(|r| r.ok);
@@ -419,13 +457,19 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
             for t in &r.timings {
                 println!("{:>5}{t}", "");
             }
+            for l in &r.lessons {
+                let measured = l.measured.map(|x| format!("{x:.2}×")).unwrap_or_else(|| "not measured".into());
+                println!("{:>5}lesson: the reference at least {:.2}× faster than \"{}\": {measured}, {}", "", l.needed, l.comparison, l.status);
+            }
         }
         let cases: usize = rows.iter().map(|r| r.shown + r.hidden + r.performance).sum();
         println!(
-            "{} puzzles, {cases} cases, on {} ({}), in {:.1} s: {}",
+            "{} puzzles, {cases} cases, on {} ({}, driver {}{}), in {:.1} s: {}",
             rows.len(),
             gpu.adapter().name,
             gpu.adapter().backend,
+            gpu.adapter().driver,
+            if gpu.adapter().software { ", a software adapter: lessons not checked" } else { "" },
             started.elapsed().as_secs_f64(),
             if ok { "all good" } else { "PROBLEMS" }
         );

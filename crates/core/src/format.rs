@@ -58,6 +58,11 @@ pub struct ManifestFile {
     /// counters.
     #[serde(default)]
     pub budget: Option<BudgetSpec>,
+    /// On a hardware adapter, a performance case passes only when the
+    /// student's kernel reaches this fraction of the reference solution's
+    /// rate (its median time over the student's), e.g. `0.7`; in (0, 1].
+    #[serde(default)]
+    pub performance_target: Option<f64>,
     /// Comparison kernels, timed on the performance cases next to the
     /// student's and the reference solution's.
     #[serde(rename = "comparison", default)]
@@ -97,6 +102,12 @@ pub struct ComparisonSpec {
     pub label: String,
     /// File in the puzzle folder, named `compare-<name>.wgsl`.
     pub shader: String,
+    /// The lesson, as data: on a hardware adapter the reference solution
+    /// runs at least this many times faster than this kernel (median times
+    /// of the same performance case on the same device). `gpu-puzzles
+    /// check` verifies it; greater than 1.
+    #[serde(default)]
+    pub speedup: Option<f64>,
 }
 
 /// `[budget]`: how many storage-buffer accesses a solution may make. An

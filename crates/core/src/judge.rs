@@ -107,6 +107,18 @@ pub enum Outcome {
         /// Which budget, by how much, where, and what to try.
         message: String,
     },
+    /// A performance case whose kernel is correct but, on a hardware
+    /// adapter, reaches less than the puzzle's `performance_target` of the
+    /// reference solution's rate ([`target_outcome`]).
+    BelowTarget {
+        /// The kernel's rate as a fraction of the reference's (the
+        /// reference's median time over the kernel's).
+        fraction: f64,
+        /// The fraction the puzzle asks for.
+        target: f64,
+        /// How far it is and what to try.
+        message: String,
+    },
     /// A performance case that did not run because an ordinary case failed.
     Skipped {
         /// Why, and what to do first.
@@ -117,7 +129,7 @@ pub enum Outcome {
 impl Outcome {
     /// Stable short name: `passed`, `mismatch`, `compile-error`,
     /// `config-error`, `memory-error`, `runaway-loop`, `over-budget`,
-    /// `skipped`.
+    /// `below-target`, `skipped`.
     pub fn status(&self) -> &'static str {
         match self {
             Outcome::Passed => "passed",
@@ -127,6 +139,7 @@ impl Outcome {
             Outcome::MemoryError { .. } => "memory-error",
             Outcome::RunawayLoop { .. } => "runaway-loop",
             Outcome::OverBudget { .. } => "over-budget",
+            Outcome::BelowTarget { .. } => "below-target",
             Outcome::Skipped { .. } => "skipped",
         }
     }
@@ -153,6 +166,7 @@ impl Outcome {
             | Outcome::MemoryError { message, .. }
             | Outcome::RunawayLoop { message, .. }
             | Outcome::OverBudget { message }
+            | Outcome::BelowTarget { message, .. }
             | Outcome::Skipped { message } => message.clone(),
         }
     }
@@ -161,11 +175,16 @@ impl Outcome {
 /// Timing of one case, in milliseconds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Timing {
-    /// Wall time from submitting the dispatch to the read-back being mapped.
+    /// Wall time from submitting the judged dispatch to the read-back being
+    /// mapped.
     pub wall_ms: f64,
-    /// The compute pass alone, from GPU timestamp queries, where the adapter
-    /// supports them.
+    /// The judged dispatch's compute pass alone, from GPU timestamp queries,
+    /// where the adapter supports them.
     pub gpu_ms: Option<f64>,
+    /// The kernel timed repeatedly, per dispatch (performance cases only):
+    /// the figure that performance lines and lessons use.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measured: Option<crate::timing::Measurement>,
 }
 
 /// The result of judging one case.
@@ -209,13 +228,15 @@ pub struct CaseResult {
 }
 
 impl Timing {
-    /// The best measurement available, in milliseconds, and its kind: GPU
-    /// timestamps when the adapter has them, otherwise wall time (which adds
-    /// submission and read-back).
+    /// The best figure available, in milliseconds, and its kind: the
+    /// repeated measurement's median when there is one, else the one
+    /// dispatch's GPU timestamps, else its wall time (which adds submission
+    /// and read-back).
     pub fn best(&self) -> (f64, &'static str) {
-        match self.gpu_ms {
-            Some(ms) => (ms, "GPU timestamps"),
-            None => (self.wall_ms, "wall time"),
+        match (self.measured, self.gpu_ms) {
+            (Some(m), _) => (m.median_ms, m.timer.describe()),
+            (None, Some(ms)) => (ms, "GPU timestamps"),
+            (None, None) => (self.wall_ms, "wall time"),
         }
     }
 
@@ -244,7 +265,10 @@ pub fn group_digits(n: u64) -> String {
 /// `"12.5 ms (GPU timestamps) · 171.8 GFLOP/s"`.
 pub fn performance_line(timing: &Timing, performance: &crate::model::Performance) -> String {
     let (ms, kind) = timing.best();
-    let mut line = format!("{ms:.2} ms ({kind})");
+    let mut line = match timing.measured {
+        Some(m) => m.describe(),
+        None => format!("{ms:.2} ms ({kind}, one dispatch)"),
+    };
     if let Some(r) = performance.flops.and_then(|f| timing.rate(f)) {
         line += &format!(" · {} GFLOP/s", three_figures(r));
     }
@@ -259,6 +283,44 @@ pub fn performance_line(timing: &Timing, performance: &crate::model::Performance
 fn three_figures(x: f64) -> String {
     let decimals = if x <= 0.0 || !x.is_finite() { 0 } else { (2 - x.log10().floor() as i32).clamp(0, 6) as usize };
     format!("{x:.decimals$}")
+}
+
+/// The outcome of a passed performance case held to the puzzle's
+/// `performance_target`: [`Outcome::BelowTarget`] when the kernel's rate is
+/// less than that fraction of the reference solution's, measured on the
+/// same case and device (`result.reference_timing`). `None` when the case
+/// passes the target, is not a passed performance case, the puzzle has no
+/// target or no reference timing, or on a software adapter (`software`),
+/// whose timings say nothing about GPUs: there the target is not enforced.
+/// When the kernel runs within 15 % of a comparison kernel's time, the
+/// message says so, since that is the approach the puzzle teaches to avoid.
+pub fn target_outcome(puzzle: &Puzzle, case: &Case, result: &CaseResult, software: bool) -> Option<Outcome> {
+    let target = puzzle.performance_target?;
+    if software || !case.is_performance() || !result.outcome.passed() {
+        return None;
+    }
+    let (ms, _) = result.timing.best();
+    let (reference_ms, _) = result.reference_timing?.best();
+    if ms <= 0.0 || reference_ms <= 0.0 {
+        return None;
+    }
+    let fraction = reference_ms / ms;
+    if fraction >= target {
+        return None;
+    }
+    let like = puzzle
+        .comparisons
+        .iter()
+        .zip(&result.comparison_timings)
+        .find(|(_, t)| t.is_some_and(|t| (t.best().0 / ms - 1.0).abs() <= 0.15))
+        .map(|(c, _)| format!(" It runs about as fast as the comparison kernel \"{}\": that is the approach this puzzle teaches to avoid.", c.label))
+        .unwrap_or_default();
+    let message = format!(
+        "correct, but slow: {:.0} % of the reference kernel's rate on this GPU ({ms:.3} ms against {reference_ms:.3} ms), and this puzzle asks for {:.0} %.{like} Apply the technique in the statement and the hints, then compare your figures with the reference's.",
+        fraction * 100.0,
+        target * 100.0
+    );
+    Some(Outcome::BelowTarget { fraction, target, message })
 }
 
 /// The budget outcome of an instrumented run: the first limit of the
@@ -420,9 +482,13 @@ mod tests {
         assert_eq!(three_figures(4.8123), "4.81");
         assert_eq!(three_figures(171.83), "172");
         assert_eq!(three_figures(1234.5), "1234");
-        let t = Timing { wall_ms: 10.0, gpu_ms: None };
+        let t = Timing { wall_ms: 10.0, gpu_ms: None, measured: None };
         let line = performance_line(&t, &crate::model::Performance { flops: Some(2_000_000_000), bytes: None });
-        assert_eq!(line, "10.00 ms (wall time) · 200 GFLOP/s");
+        assert_eq!(line, "10.00 ms (wall time, one dispatch) · 200 GFLOP/s");
+        let measured = crate::timing::Measurement::from_spans(&[40.0, 42.0, 44.0], 4, crate::timing::Timer::Timestamps, None);
+        let t = Timing { wall_ms: 50.0, gpu_ms: Some(11.0), measured };
+        let line = performance_line(&t, &crate::model::Performance { flops: Some(2_000_000_000), bytes: None });
+        assert_eq!(line, "10.50 ms (median of 3 runs × 4 dispatches, 10.00–11.00, GPU timestamps) · 190 GFLOP/s");
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod reference;
 pub mod report;
 pub mod share;
 pub mod template;
+pub mod timing;
 pub mod trace;
 pub mod wgsl;
 

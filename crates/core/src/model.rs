@@ -57,6 +57,10 @@ pub struct Puzzle {
     pub budget: Option<Budget>,
     /// Kernels timed next to the student's on performance cases.
     pub comparisons: Vec<Comparison>,
+    /// The fraction of the reference solution's rate a student's kernel must
+    /// reach on a performance case, on a hardware adapter
+    /// ([`crate::judge::target_outcome`]).
+    pub performance_target: Option<f64>,
     /// Test cases, in display order; at least one.
     pub cases: Vec<Case>,
     /// Draws random cases for each Run ([`crate::load::random_cases`]).
@@ -100,12 +104,15 @@ impl Puzzle {
 }
 
 /// A comparison kernel: correct, written the way the puzzle teaches to avoid.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Comparison {
     /// What it does differently, shown next to its figures.
     pub label: String,
     /// Its WGSL, with template placeholders.
     pub source: String,
+    /// The lesson: how many times faster than this kernel the reference
+    /// solution runs on a hardware adapter, at least.
+    pub speedup: Option<f64>,
 }
 
 /// A storage buffer declared by the puzzle, in bind group 0.

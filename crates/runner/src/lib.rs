@@ -12,6 +12,8 @@
 
 mod limits;
 mod messages;
+mod dispatch;
+mod pipeline;
 mod run;
 
 pub use limits::check_config;
@@ -67,6 +69,14 @@ const NO_ADAPTER_HINT: &str = "Use a browser with WebGPU (Chrome or Edge 113+, S
 const NO_ADAPTER_HINT: &str =
     "Without a GPU, install the lavapipe Vulkan driver (Debian/Ubuntu: `apt install mesa-vulkan-drivers`) and run with WGPU_BACKEND=vulkan.";
 
+/// Whether `info` describes a software adapter: wgpu's device type where the
+/// backend reports it (`Cpu` natively), else the names of the software
+/// rasterisers in use today, since a browser may not say.
+fn is_software(info: &wgpu::AdapterInfo) -> bool {
+    let text = format!("{} {} {}", info.name, info.driver, info.driver_info).to_lowercase();
+    info.device_type == wgpu::DeviceType::Cpu || ["llvmpipe", "lavapipe", "swiftshader", "microsoft basic render", "warp"].iter().any(|s| text.contains(s))
+}
+
 /// A short description of the adapter, for reports and the page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AdapterSummary {
@@ -78,6 +88,10 @@ pub struct AdapterSummary {
     pub driver: String,
     /// Whether GPU timestamp queries are available for timing.
     pub timestamps: bool,
+    /// Whether this is a software adapter (lavapipe/llvmpipe, SwiftShader,
+    /// WARP): it runs invocations on CPU cores, so its timings say nothing
+    /// about GPUs and performance lessons are not checked on it.
+    pub software: bool,
 }
 
 /// A device and its queue, created once and reused for every run.
@@ -119,6 +133,7 @@ impl Gpu {
             .await
             .map_err(|e| RunnerError::RequestDevice(e.to_string()))?;
         let info = adapter.get_info();
+        let software = is_software(&info);
         let lost = Arc::new(AtomicBool::new(false));
         let lost_reason = Arc::new(Mutex::new(String::new()));
         {
@@ -139,6 +154,7 @@ impl Gpu {
                 backend: format!("{:?}", info.backend),
                 driver: format!("{} {}", info.driver, info.driver_info).trim().to_string(),
                 timestamps,
+                software,
             },
             lost,
             lost_reason,

@@ -2,20 +2,14 @@
 //! configuration, bind, dispatch, read back, judge; and, when asked, the
 //! same dispatch instrumented, for heat maps and memory checks.
 
-use crate::messages::{at_offset, diagnostic, unpositioned, without_position};
+use crate::dispatch::{dispatch, DispatchOptions};
+use crate::messages::{at_offset, diagnostic, without_position};
+use crate::pipeline::{build, layout_entries, layout_entry};
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult, Diagnostic, Outcome, Severity, Timing};
+use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, target_outcome, CaseResult, Diagnostic, Outcome, Timing};
 use gpu_puzzles_core::trace::Findings;
-use gpu_puzzles_core::wgsl::{declarations, Declared};
-use gpu_puzzles_core::{template, Case, Puzzle, Role, Values};
+use gpu_puzzles_core::{template, Case, Puzzle, Values};
 use gpu_puzzles_instrument::{Options, PassError, Shader, Traced, TRACE_BINDING};
-use web_time::Instant;
-use wgpu::util::DeviceExt;
-
-/// Offsets of buffers packed into one read-back buffer are multiples of this
-/// (WebGPU's copy offset alignment is 4 and its map offset alignment 8;
-/// 256 keeps every copy well aligned).
-const READBACK_ALIGN: u64 = 256;
 
 /// How to run a case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,7 +101,9 @@ pub type YardstickCache = std::collections::HashMap<(String, usize, usize), Opti
 /// Fills in the reference solution's and every comparison kernel's timing on
 /// each performance case of `results` that passed, measuring only what
 /// `cache` does not hold yet (a front end keeps one cache per device, since
-/// the yardsticks do not change between a student's runs).
+/// the yardsticks do not change between a student's runs), and then holds
+/// each to the puzzle's `performance_target`
+/// ([`gpu_puzzles_core::judge::target_outcome`]).
 ///
 /// # Errors
 /// As [`run_case`].
@@ -134,6 +130,9 @@ pub async fn add_yardsticks(gpu: &Gpu, puzzle: &Puzzle, results: &mut [CaseResul
         }
         r.reference_timing = timings[0];
         r.comparison_timings = timings[1..].to_vec();
+        if let Some(outcome) = target_outcome(puzzle, case, r, gpu.adapter().software) {
+            r.outcome = outcome;
+        }
     }
     Ok(())
 }
@@ -287,7 +286,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
             Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics }),
         },
     };
-    let (actual, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, None).await?;
+    let (actual, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes: None, measure: case.is_performance() }).await?;
     debug_assert!(trace.is_none());
     result.timing = timing;
     let outcome = verdict(puzzle, case, &actual, None)?;
@@ -416,303 +415,9 @@ async fn run_instrumented(
         }
     };
     let layout = &inst.meta.layout;
-    let (actual, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, Some((layout.total_words * 4, layout.readback_words * 4))).await?;
+    let trace_bytes = Some((layout.total_words * 4, layout.readback_words * 4));
+    let (actual, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes, measure: false }).await?;
     let words = trace.expect("a trace was bound");
     Ok(Instrumentation::Ran { actual, findings: inst.meta.findings(&words, &case.config), timing })
 }
 
-/// Creates the shader module and, when `entries` are given, the bind group
-/// layout and one compute pipeline per entry point of the puzzle, all inside one
-/// validation error scope: a shader that compiles costs one round trip to the
-/// GPU process. The compiler's messages are fetched only when something
-/// failed: `Err` carries its errors (mapped by `map`), or the pipeline's.
-async fn build(
-    gpu: &Gpu,
-    puzzle: &Puzzle,
-    label: &str,
-    source: wgpu::ShaderSource<'_>,
-    entries: Option<&[wgpu::BindGroupLayoutEntry]>,
-    map: impl Fn(&wgpu::CompilationMessage) -> Diagnostic,
-) -> Result<Option<Pipeline>, Vec<Diagnostic>> {
-    let device = &gpu.device;
-    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source });
-    let built = entries.map(|entries| {
-        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(label),
-            bind_group_layouts: &[Some(&bind_group_layout)],
-            immediate_size: 0,
-        });
-        let pipelines = puzzle
-            .entry_points
-            .iter()
-            .map(|entry| {
-                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some(entry),
-                    layout: Some(&pipeline_layout),
-                    module: &module,
-                    entry_point: Some(entry),
-                    compilation_options: Default::default(),
-                    cache: None,
-                })
-            })
-            .collect();
-        Pipeline { pipelines, bind_group_layout }
-    });
-    let Some(error) = scope.pop().await else { return Ok(built) };
-    let info = module.get_compilation_info().await;
-    let mut diagnostics: Vec<_> = info.messages.iter().map(map).filter(|d| d.severity == Severity::Error).collect();
-    diagnostics.sort_by_key(|d| (d.line, d.column));
-    if diagnostics.is_empty() {
-        let mut d = unpositioned(&error.to_string());
-        d.message = pipeline_hint(puzzle, &d.message);
-        diagnostics.push(d);
-    }
-    Err(diagnostics)
-}
-
-/// The compiled pipelines, one per entry point in dispatch order, and their
-/// shared bind group layout.
-struct Pipeline {
-    pipelines: Vec<wgpu::ComputePipeline>,
-    bind_group_layout: wgpu::BindGroupLayout,
-}
-
-/// The bind group layout entries for the puzzle's buffers, with each storage
-/// buffer's access mode taken from the student's declaration.
-///
-/// # Errors
-/// A configuration message for a binding outside group 0, one the puzzle does
-/// not have, or a storage buffer declared `var<uniform>`.
-fn layout_entries(puzzle: &Puzzle, source: &str) -> Result<Vec<wgpu::BindGroupLayoutEntry>, String> {
-    let declared = declarations(source);
-    for d in declared.values() {
-        if d.group != 0 {
-            return Err(format!("`@group({}) @binding({})`: this puzzle binds everything in `@group(0)`", d.group, d.binding));
-        }
-        let known = puzzle.buffers.iter().any(|b| b.binding == d.binding) || puzzle.uniforms.iter().any(|u| u.binding == d.binding);
-        if !known {
-            return Err(unknown_binding(puzzle, d.binding));
-        }
-    }
-    let mut entries = Vec::new();
-    for b in &puzzle.buffers {
-        let read_only = match declared.get(&b.binding).map(|d| d.declared) {
-            Some(Declared::StorageRead) => true,
-            Some(Declared::StorageReadWrite) => false,
-            Some(Declared::Uniform) => {
-                return Err(format!(
-                    "binding {} (`{}`) is a storage buffer: declare it `var<storage, read>` or `var<storage, read_write>`, not `var<uniform>`",
-                    b.binding, b.name
-                ))
-            }
-            None => b.role == Role::Input,
-        };
-        entries.push(layout_entry(b.binding, wgpu::BufferBindingType::Storage { read_only }));
-    }
-    for u in &puzzle.uniforms {
-        entries.push(layout_entry(u.binding, wgpu::BufferBindingType::Uniform));
-    }
-    Ok(entries)
-}
-
-/// Uploads the case's buffers (and binds a zeroed trace buffer of
-/// `trace.0` bytes, when given), dispatches once and reads back every
-/// compared buffer and the first `trace.1` bytes of the trace. Returns the compared buffers' contents in binding order,
-/// the trace words and the timing.
-async fn dispatch(
-    gpu: &Gpu,
-    puzzle: &Puzzle,
-    case: &Case,
-    p: &Pipeline,
-    trace_bytes: Option<(u64, u64)>,
-) -> Result<(Vec<Values>, Option<Vec<u32>>, Timing), RunnerError> {
-    let device = &gpu.device;
-    let storage_usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
-    let storage: Vec<wgpu::Buffer> = puzzle
-        .buffers
-        .iter()
-        .zip(&case.buffers)
-        .map(|(b, cb)| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(&b.name), contents: &cb.initial.to_bytes(), usage: storage_usage })
-        })
-        .collect();
-    let uniforms: Vec<wgpu::Buffer> = puzzle
-        .uniforms
-        .iter()
-        .zip(&case.uniforms)
-        .map(|(u, bytes)| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(&u.name),
-                contents: bytes,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            })
-        })
-        .collect();
-    // WebGPU zero-initialises new buffers, which is the trace's initial state.
-    let trace_buffer = trace_bytes
-        .map(|(size, _)| device.create_buffer(&wgpu::BufferDescriptor { label: Some("trace"), size, usage: storage_usage, mapped_at_creation: false }));
-    let mut entries: Vec<wgpu::BindGroupEntry> =
-        puzzle.buffers.iter().zip(&storage).map(|(b, buf)| wgpu::BindGroupEntry { binding: b.binding, resource: buf.as_entire_binding() }).collect();
-    entries.extend(puzzle.uniforms.iter().zip(&uniforms).map(|(u, buf)| wgpu::BindGroupEntry { binding: u.binding, resource: buf.as_entire_binding() }));
-    if let Some(t) = &trace_buffer {
-        entries.push(wgpu::BindGroupEntry { binding: TRACE_BINDING, resource: t.as_entire_binding() });
-    }
-    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("puzzle bindings"), layout: &p.bind_group_layout, entries: &entries });
-
-    // Read-back layout: every compared buffer, the trace, then two timestamps.
-    let mut sources: Vec<&wgpu::Buffer> = puzzle.compared_buffers().map(|i| &storage[i]).collect();
-    let compared = sources.len();
-    sources.extend(trace_buffer.as_ref());
-    // Bytes copied from each: whole compared buffers, the trace's read part.
-    let copied: Vec<u64> =
-        sources.iter().enumerate().map(|(k, b)| if k == compared { trace_bytes.map_or(b.size(), |(_, read)| read) } else { b.size() }).collect();
-    let mut offsets = Vec::with_capacity(sources.len());
-    let mut size = 0u64;
-    for &bytes in &copied {
-        offsets.push(size);
-        size += bytes.div_ceil(READBACK_ALIGN) * READBACK_ALIGN;
-    }
-    let timestamps = gpu.timestamps.then(|| {
-        let set = device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("pass time"), ty: wgpu::QueryType::Timestamp, count: 2 });
-        let resolve = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("timestamps"),
-            size: 16,
-            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        (set, resolve)
-    });
-    let timestamp_offset = size;
-    if timestamps.is_some() {
-        size += READBACK_ALIGN;
-    }
-    let readback = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("read-back"),
-        size,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(&puzzle.slug) });
-    {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some(&puzzle.slug),
-            timestamp_writes: timestamps.as_ref().map(|(set, _)| wgpu::ComputePassTimestampWrites {
-                query_set: set,
-                beginning_of_pass_write_index: Some(0),
-                end_of_pass_write_index: Some(1),
-            }),
-        });
-        pass.set_bind_group(0, &bind_group, &[]);
-        let [x, y, z] = case.config.workgroups;
-        // One dispatch per entry point; WebGPU makes each dispatch's storage
-        // writes visible to the next.
-        for pipeline in &p.pipelines {
-            pass.set_pipeline(pipeline);
-            pass.dispatch_workgroups(x, y, z);
-        }
-    }
-    for ((b, &off), &bytes) in sources.iter().zip(&offsets).zip(&copied) {
-        encoder.copy_buffer_to_buffer(b, 0, &readback, off, bytes);
-    }
-    if let Some((set, resolve)) = &timestamps {
-        encoder.resolve_query_set(set, 0..2, resolve, 0);
-        encoder.copy_buffer_to_buffer(resolve, 0, &readback, timestamp_offset, 16);
-    }
-    let started = Instant::now();
-    gpu.queue.submit([encoder.finish()]);
-    let bytes = read_back(gpu, &readback).await?;
-    let wall_ms = started.elapsed().as_secs_f64() * 1000.0;
-
-    let slice = |k: usize| &bytes[offsets[k] as usize..(offsets[k] + copied[k]) as usize];
-    let actual: Vec<Values> = puzzle.compared_buffers().enumerate().map(|(k, i)| Values::from_bytes(puzzle.buffers[i].element, slice(k))).collect();
-    let trace_words = trace_buffer.as_ref().map(|_| slice(compared).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect());
-    let gpu_ms = timestamps.as_ref().and_then(|_| {
-        let t = &bytes[timestamp_offset as usize..timestamp_offset as usize + 16];
-        let begin = u64::from_le_bytes(t[0..8].try_into().ok()?);
-        let end = u64::from_le_bytes(t[8..16].try_into().ok()?);
-        (end > begin).then(|| (end - begin) as f64 * gpu.queue.get_timestamp_period() as f64 / 1e6)
-    });
-    // Free GPU memory now: on the web, dropping a buffer leaves it to the
-    // garbage collector, and a page may run hundreds of times.
-    for b in storage.iter().chain(&uniforms).chain(trace_buffer.iter()).chain(std::iter::once(&readback)) {
-        b.destroy();
-    }
-    if let Some((_, resolve)) = &timestamps {
-        resolve.destroy();
-    }
-    Ok((actual, trace_words, Timing { wall_ms, gpu_ms }))
-}
-
-fn layout_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
-        count: None,
-    }
-}
-
-fn unknown_binding(puzzle: &Puzzle, binding: u32) -> String {
-    let known: Vec<String> = puzzle
-        .buffers
-        .iter()
-        .map(|b| format!("`{}` = {}", b.name, b.binding))
-        .chain(puzzle.uniforms.iter().map(|u| format!("`{}` = {}", u.name, u.binding)))
-        .collect();
-    format!("`@binding({binding})` is not one of this puzzle's bindings ({}); check the numbers in your declarations", known.join(", "))
-}
-
-/// Adds what to try to the pipeline errors students meet most.
-fn pipeline_hint(puzzle: &Puzzle, message: &str) -> String {
-    if message.contains("entry point") || message.contains("Entry point") {
-        let names: Vec<String> = puzzle.entry_points.iter().map(|e| format!("`{e}`")).collect();
-        if names.len() == 1 {
-            format!("{message}. The entry point must be `@compute @workgroup_size({{{{workgroupSize}}}}) fn {}(…)`.", puzzle.entry_points[0])
-        } else {
-            format!(
-                "{message}. This puzzle dispatches the entry points {} in that order; each needs `@compute @workgroup_size({{{{workgroupSize}}}})`.",
-                names.join(" then ")
-            )
-        }
-    } else if message.contains("binding") || message.contains("Binding") || message.contains("address space") {
-        format!("{message}. Check each `@group(0) @binding(n)` declaration against the puzzle's buffers and their types.")
-    } else {
-        message.to_string()
-    }
-}
-
-/// Maps `buffer` for reading and returns a copy of its bytes.
-async fn read_back(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8>, RunnerError> {
-    let (tx, rx) = futures_channel::oneshot::channel();
-    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
-        let _ = tx.send(r);
-    });
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let timeout = std::time::Duration::from_millis(crate::DISPATCH_TIMEOUT_MS);
-        match gpu.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(timeout) }) {
-            Ok(_) => {}
-            Err(wgpu::PollError::Timeout) => {
-                gpu.mark_lost("a dispatch ran past the time limit");
-                return Err(RunnerError::Timeout(crate::DISPATCH_TIMEOUT_MS));
-            }
-            Err(e) => {
-                gpu.mark_lost(&e.to_string());
-                return Err(gpu.lost_error());
-            }
-        }
-    }
-    match rx.await {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => {
-            return Err(if gpu.is_lost() { gpu.lost_error() } else { RunnerError::Readback(e.to_string()) });
-        }
-        Err(_) => return Err(if gpu.is_lost() { gpu.lost_error() } else { RunnerError::Readback("the map callback never ran".into()) }),
-    }
-    let bytes = buffer.get_mapped_range(..).map_err(|e| RunnerError::Readback(e.to_string()))?.to_vec();
-    buffer.unmap();
-    Ok(bytes)
-}

@@ -239,7 +239,7 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             v.at(None, &field, &format!("`shader` is `{}`: name comparison kernels `compare-<name>.wgsl`", c.shader));
         } else {
             match files.get(&path(&c.shader)) {
-                Some(source) => comparisons.push(Comparison { label: c.label.trim().to_string(), source: source.clone() }),
+                Some(source) => comparisons.push(Comparison { label: c.label.trim().to_string(), source: source.clone(), speedup: c.speedup }),
                 None => v.at(None, &field, &format!("`{}` is not in the puzzle folder", c.shader)),
             }
         }
@@ -247,6 +247,19 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
     for name in files.keys().filter_map(|k| k.strip_prefix(&format!("{slug}/"))).filter(|n| is_comparison_file(n)) {
         if !manifest.comparisons.iter().any(|c| c.shader == name) {
             v.problems.push(problem(&path(name), None, None, "a comparison kernel that no `[[comparison]]` names: add one or remove the file"));
+        }
+    }
+    for c in &manifest.comparisons {
+        if c.speedup.is_some_and(|x| !(x.is_finite() && x > 1.0)) {
+            v.at(None, &format!("comparison `{}`", c.label), "`speedup` is how many times faster the reference runs: a number above 1");
+        }
+    }
+    if let Some(t) = manifest.performance_target {
+        if !(t.is_finite() && t > 0.0 && t <= 1.0) {
+            v.at(None, "performance_target", "is a fraction of the reference's rate: above 0 and at most 1");
+        }
+        if !manifest.cases.iter().any(|c| c.performance.is_some()) {
+            v.at(None, "performance_target", "applies to performance cases, and this puzzle has none");
         }
     }
     if !manifest.comparisons.is_empty() && !manifest.cases.iter().any(|c| c.performance.is_some()) {
@@ -302,6 +315,7 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             entry_points,
             budget: manifest.budget,
             comparisons,
+            performance_target: manifest.performance_target,
             cases,
             generator,
         })

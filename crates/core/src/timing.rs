@@ -1,0 +1,212 @@
+//! Repeatable kernel timings: how many dispatches to put between one pair of
+//! timer readings, whether the timer rounds its readings, and the summary of
+//! repeated runs (median, spread, count).
+//!
+//! One dispatch read once is not a measurement: the first run of a pipeline
+//! pays for cold caches and clocks, and a browser's timestamps are rounded
+//! (Chrome rounds them to 100 µs unless its developer flags say otherwise,
+//! as a defence against timing attacks; see the WebGPU specification's
+//! privacy notes on timestamp queries). So the runner warms up, then times
+//! `K` back-to-back dispatches between one pair of readings, growing `K`
+//! until the span is long against the timer's resolution, repeats that, and
+//! reports the median per dispatch with the spread. This module is the
+//! arithmetic; the runner (`gpu-puzzles-runner`) does the dispatching.
+
+use serde::Serialize;
+
+/// The shortest span, in milliseconds, one timed run should cover when the
+/// timer does not round: long enough that the few microseconds of a pass's
+/// start and end are noise.
+pub const MIN_SPAN_MS: f64 = 1.0;
+
+/// Spans are grown to this many timer quanta when the timer rounds, so the
+/// rounding error of a span is at most 2 % of it.
+pub const QUANTA_PER_SPAN: f64 = 50.0;
+
+/// The most dispatches one timed run puts back to back.
+pub const MAX_DISPATCHES: u32 = 4096;
+
+/// Timed runs on a hardware adapter (after warm-up and calibration).
+pub const RUNS: u32 = 7;
+
+/// Timed runs on a software adapter (lavapipe, SwiftShader), where one
+/// dispatch of a performance case takes tens of milliseconds and the
+/// figures teach nothing about GPUs anyway.
+pub const RUNS_SOFTWARE: u32 = 1;
+
+/// Which clock timed a kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Timer {
+    /// GPU timestamp queries around the compute pass.
+    Timestamps,
+    /// Wall time from submission to the read-back being mapped (no
+    /// timestamp queries on this adapter): includes the round trip.
+    Wall,
+}
+
+impl Timer {
+    /// How the figures were taken, for a reader: `GPU timestamps` or `wall time`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Timer::Timestamps => "GPU timestamps",
+            Timer::Wall => "wall time",
+        }
+    }
+}
+
+/// A kernel's time per dispatch over repeated timed runs, in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Measurement {
+    /// Median over the runs of (span ÷ dispatches per run).
+    pub median_ms: f64,
+    /// Fastest run, per dispatch.
+    pub min_ms: f64,
+    /// Slowest run, per dispatch.
+    pub max_ms: f64,
+    /// Timed runs (warm-up and calibration not counted).
+    pub runs: u32,
+    /// Dispatches between one pair of timer readings (`K`).
+    pub dispatches_per_run: u32,
+    /// The clock.
+    pub timer: Timer,
+    /// The timer's rounding step in milliseconds, when its readings showed
+    /// one ([`detect_quantum_ns`]): Chrome's is 0.1 ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quantum_ms: Option<f64>,
+}
+
+impl Measurement {
+    /// Summarises timed runs: `spans_ms[i]` is run `i`'s span over
+    /// `dispatches` dispatches. `None` when there are no runs or a span is
+    /// not a finite, non-negative number.
+    pub fn from_spans(spans_ms: &[f64], dispatches: u32, timer: Timer, quantum_ms: Option<f64>) -> Option<Measurement> {
+        if spans_ms.is_empty() || dispatches == 0 || spans_ms.iter().any(|s| !s.is_finite() || *s < 0.0) {
+            return None;
+        }
+        let mut per: Vec<f64> = spans_ms.iter().map(|s| s / f64::from(dispatches)).collect();
+        per.sort_by(f64::total_cmp);
+        let n = per.len();
+        let median = if n % 2 == 1 { per[n / 2] } else { (per[n / 2 - 1] + per[n / 2]) / 2.0 };
+        Some(Measurement {
+            median_ms: median,
+            min_ms: per[0],
+            max_ms: per[n - 1],
+            runs: n as u32,
+            dispatches_per_run: dispatches,
+            timer,
+            quantum_ms,
+        })
+    }
+
+    /// `0.20 ms (median of 7 runs × 64 dispatches, 0.19–0.22, GPU timestamps)`.
+    pub fn describe(&self) -> String {
+        let dispatches = if self.dispatches_per_run == 1 { String::new() } else { format!(" × {} dispatches", self.dispatches_per_run) };
+        if self.runs == 1 {
+            return format!("{} ms (1 run{dispatches}, {})", ms(self.median_ms), self.timer.describe());
+        }
+        format!(
+            "{} ms (median of {} runs{dispatches}, {}–{}, {})",
+            ms(self.median_ms),
+            self.runs,
+            ms(self.min_ms),
+            ms(self.max_ms),
+            self.timer.describe()
+        )
+    }
+}
+
+/// Milliseconds to three significant figures (at least two decimals).
+fn ms(x: f64) -> String {
+    let decimals = if x <= 0.0 || !x.is_finite() { 2 } else { (2 - x.log10().floor() as i32).clamp(2, 6) as usize };
+    format!("{x:.decimals$}")
+}
+
+/// The span one timed run should reach, in milliseconds, for a timer with
+/// rounding step `quantum_ms` (if any).
+pub fn target_span_ms(quantum_ms: Option<f64>) -> f64 {
+    quantum_ms.map_or(MIN_SPAN_MS, |q| (q * QUANTA_PER_SPAN).max(MIN_SPAN_MS))
+}
+
+/// The number of dispatches to try next after `dispatches` took `span_ms`
+/// (calibration): `None` when the span already reaches `target_ms` or
+/// [`MAX_DISPATCHES`] is reached; otherwise enough to reach the target if
+/// the time per dispatch holds (at most 16× more per step, at least 2×,
+/// since a span of 0 from a rounding timer says little).
+pub fn next_batch(dispatches: u32, span_ms: f64, target_ms: f64) -> Option<u32> {
+    if span_ms >= target_ms || dispatches >= MAX_DISPATCHES {
+        return None;
+    }
+    let factor = if span_ms > 0.0 { (target_ms / span_ms * 1.2).ceil().clamp(2.0, 16.0) as u32 } else { 16 };
+    Some(dispatches.saturating_mul(factor).min(MAX_DISPATCHES))
+}
+
+/// The rounding step of a timer, in nanoseconds, from its raw readings
+/// (timestamps already scaled to nanoseconds): the greatest common divisor
+/// of the readings, when it is at least 1 µs and at least four readings are
+/// non-zero. A timer that does not round gives readings whose common
+/// divisor is a few nanoseconds at most.
+pub fn detect_quantum_ns(readings_ns: &[u64]) -> Option<u64> {
+    let nonzero: Vec<u64> = readings_ns.iter().copied().filter(|&r| r != 0).collect();
+    if nonzero.len() < 4 {
+        return None;
+    }
+    let g = nonzero.iter().copied().fold(0, gcd);
+    (g >= 1_000).then_some(g)
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_and_spread_are_per_dispatch() {
+        let m = Measurement::from_spans(&[4.0, 2.0, 3.0, 10.0], 2, Timer::Timestamps, None).unwrap();
+        assert_eq!((m.median_ms, m.min_ms, m.max_ms, m.runs), (1.75, 1.0, 5.0, 4));
+        let odd = Measurement::from_spans(&[3.0, 1.0, 2.0], 1, Timer::Wall, None).unwrap();
+        assert_eq!(odd.median_ms, 2.0);
+        assert_eq!(Measurement::from_spans(&[], 1, Timer::Wall, None), None);
+        assert_eq!(Measurement::from_spans(&[1.0, f64::NAN], 1, Timer::Wall, None), None);
+    }
+
+    #[test]
+    fn a_rounding_timer_is_detected_and_a_fine_one_is_not() {
+        // Chrome rounds to 100 µs.
+        let chrome = [1_234_500_000u64, 1_234_600_000, 1_234_600_000, 1_234_900_000, 1_235_000_000];
+        assert_eq!(detect_quantum_ns(&chrome), Some(100_000));
+        let fine = [1_234_567_891u64, 1_234_601_237, 1_234_622_000, 1_234_900_005];
+        assert_eq!(detect_quantum_ns(&fine), None);
+        assert_eq!(detect_quantum_ns(&[100_000, 200_000, 0]), None, "too few readings to tell");
+    }
+
+    #[test]
+    fn batches_grow_until_the_span_is_long_against_the_timer() {
+        let target = target_span_ms(Some(0.1));
+        assert_eq!(target, 5.0);
+        assert_eq!(target_span_ms(None), MIN_SPAN_MS);
+        // A rounding timer read 0 for one dispatch: grow fast.
+        assert_eq!(next_batch(1, 0.0, target), Some(16));
+        // 16 dispatches took 0.4 ms: 0.025 ms each, so 240 reach 6 ms (a 20 % margin).
+        assert_eq!(next_batch(16, 0.4, target), Some(240));
+        assert_eq!(next_batch(240, 6.0, target), None);
+        // At most 16× per step.
+        assert_eq!(next_batch(1, 0.001, target), Some(16));
+        assert_eq!(next_batch(MAX_DISPATCHES, 0.1, target), None);
+        // A long kernel needs no batching.
+        assert_eq!(next_batch(1, 12.0, target), None);
+    }
+
+    #[test]
+    fn descriptions_give_the_method() {
+        let m = Measurement::from_spans(&[12.8, 12.2, 14.1], 64, Timer::Timestamps, None).unwrap();
+        assert_eq!(m.describe(), "0.200 ms (median of 3 runs × 64 dispatches, 0.191–0.220, GPU timestamps)");
+    }
+}

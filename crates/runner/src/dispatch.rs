@@ -1,0 +1,327 @@
+//! Uploading a case's buffers, dispatching, reading back; and timing a
+//! kernel repeatedly for a performance case.
+
+use crate::pipeline::Pipeline;
+use crate::{Gpu, RunnerError};
+use gpu_puzzles_core::judge::Timing;
+use gpu_puzzles_core::timing::{detect_quantum_ns, next_batch, target_span_ms, Measurement, Timer, RUNS, RUNS_SOFTWARE};
+use gpu_puzzles_core::{Case, Puzzle, Values};
+use gpu_puzzles_instrument::TRACE_BINDING;
+use web_time::Instant;
+use wgpu::util::DeviceExt;
+
+/// Offsets of buffers packed into one read-back buffer are multiples of this
+/// (WebGPU's copy offset alignment is 4 and its map offset alignment 8;
+/// 256 keeps every copy well aligned).
+const READBACK_ALIGN: u64 = 256;
+
+/// How to dispatch a case.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct DispatchOptions {
+    /// Bind a zeroed trace buffer of `.0` bytes and read back its first
+    /// `.1` bytes (an instrumented run).
+    pub trace_bytes: Option<(u64, u64)>,
+    /// Time the kernel repeatedly first ([`measure`]), for a performance
+    /// case; every storage buffer is then reset to its initial contents
+    /// before the judged dispatch, so kernels that accumulate into their
+    /// outputs are judged on one dispatch's worth.
+    pub measure: bool,
+}
+
+/// Uploads the case's buffers (and binds a zeroed trace buffer, when
+/// asked), optionally times the kernel, dispatches once more and reads back
+/// every compared buffer and the trace's read part. Returns the compared
+/// buffers' contents in binding order, the trace words and the timing.
+pub(crate) async fn dispatch(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    case: &Case,
+    p: &Pipeline,
+    options: DispatchOptions,
+) -> Result<(Vec<Values>, Option<Vec<u32>>, Timing), RunnerError> {
+    let trace_bytes = options.trace_bytes;
+    let device = &gpu.device;
+    let storage_usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+    let initial: Vec<Vec<u8>> = case.buffers.iter().map(|cb| cb.initial.to_bytes()).collect();
+    let storage: Vec<wgpu::Buffer> = puzzle
+        .buffers
+        .iter()
+        .zip(&initial)
+        .map(|(b, bytes)| device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(&b.name), contents: bytes, usage: storage_usage }))
+        .collect();
+    let uniforms: Vec<wgpu::Buffer> = puzzle
+        .uniforms
+        .iter()
+        .zip(&case.uniforms)
+        .map(|(u, bytes)| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(&u.name),
+                contents: bytes,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            })
+        })
+        .collect();
+    // WebGPU zero-initialises new buffers, which is the trace's initial state.
+    let trace_buffer = trace_bytes
+        .map(|(size, _)| device.create_buffer(&wgpu::BufferDescriptor { label: Some("trace"), size, usage: storage_usage, mapped_at_creation: false }));
+    let mut entries: Vec<wgpu::BindGroupEntry> =
+        puzzle.buffers.iter().zip(&storage).map(|(b, buf)| wgpu::BindGroupEntry { binding: b.binding, resource: buf.as_entire_binding() }).collect();
+    entries.extend(puzzle.uniforms.iter().zip(&uniforms).map(|(u, buf)| wgpu::BindGroupEntry { binding: u.binding, resource: buf.as_entire_binding() }));
+    if let Some(t) = &trace_buffer {
+        entries.push(wgpu::BindGroupEntry { binding: TRACE_BINDING, resource: t.as_entire_binding() });
+    }
+    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("puzzle bindings"), layout: &p.bind_group_layout, entries: &entries });
+    let measured = if options.measure {
+        let m = measure(gpu, &p.pipelines, &bind_group, case.config.workgroups).await?;
+        for (buffer, bytes) in storage.iter().zip(&initial) {
+            gpu.queue.write_buffer(buffer, 0, bytes);
+        }
+        Some(m)
+    } else {
+        None
+    };
+    drop(initial);
+
+    // Read-back layout: every compared buffer, the trace, then two timestamps.
+    let mut sources: Vec<&wgpu::Buffer> = puzzle.compared_buffers().map(|i| &storage[i]).collect();
+    let compared = sources.len();
+    sources.extend(trace_buffer.as_ref());
+    // Bytes copied from each: whole compared buffers, the trace's read part.
+    let copied: Vec<u64> =
+        sources.iter().enumerate().map(|(k, b)| if k == compared { trace_bytes.map_or(b.size(), |(_, read)| read) } else { b.size() }).collect();
+    let mut offsets = Vec::with_capacity(sources.len());
+    let mut size = 0u64;
+    for &bytes in &copied {
+        offsets.push(size);
+        size += bytes.div_ceil(READBACK_ALIGN) * READBACK_ALIGN;
+    }
+    let timestamps = gpu.timestamps.then(|| {
+        let set = device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("pass time"), ty: wgpu::QueryType::Timestamp, count: 2 });
+        let resolve = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("timestamps"),
+            size: 16,
+            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        (set, resolve)
+    });
+    let timestamp_offset = size;
+    if timestamps.is_some() {
+        size += READBACK_ALIGN;
+    }
+    let readback = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("read-back"),
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(&puzzle.slug) });
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(&puzzle.slug),
+            timestamp_writes: timestamps.as_ref().map(|(set, _)| wgpu::ComputePassTimestampWrites {
+                query_set: set,
+                beginning_of_pass_write_index: Some(0),
+                end_of_pass_write_index: Some(1),
+            }),
+        });
+        pass.set_bind_group(0, &bind_group, &[]);
+        let [x, y, z] = case.config.workgroups;
+        // One dispatch per entry point; WebGPU makes each dispatch's storage
+        // writes visible to the next.
+        for pipeline in &p.pipelines {
+            pass.set_pipeline(pipeline);
+            pass.dispatch_workgroups(x, y, z);
+        }
+    }
+    for ((b, &off), &bytes) in sources.iter().zip(&offsets).zip(&copied) {
+        encoder.copy_buffer_to_buffer(b, 0, &readback, off, bytes);
+    }
+    if let Some((set, resolve)) = &timestamps {
+        encoder.resolve_query_set(set, 0..2, resolve, 0);
+        encoder.copy_buffer_to_buffer(resolve, 0, &readback, timestamp_offset, 16);
+    }
+    let started = Instant::now();
+    gpu.queue.submit([encoder.finish()]);
+    let bytes = read_back(gpu, &readback).await?;
+    let wall_ms = started.elapsed().as_secs_f64() * 1000.0;
+
+    let slice = |k: usize| &bytes[offsets[k] as usize..(offsets[k] + copied[k]) as usize];
+    let actual: Vec<Values> = puzzle.compared_buffers().enumerate().map(|(k, i)| Values::from_bytes(puzzle.buffers[i].element, slice(k))).collect();
+    let trace_words = trace_buffer.as_ref().map(|_| slice(compared).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect());
+    let gpu_ms = timestamps.as_ref().and_then(|_| {
+        let t = &bytes[timestamp_offset as usize..timestamp_offset as usize + 16];
+        let begin = u64::from_le_bytes(t[0..8].try_into().ok()?);
+        let end = u64::from_le_bytes(t[8..16].try_into().ok()?);
+        (end > begin).then(|| (end - begin) as f64 * gpu.queue.get_timestamp_period() as f64 / 1e6)
+    });
+    // Free GPU memory now: on the web, dropping a buffer leaves it to the
+    // garbage collector, and a page may run hundreds of times.
+    for b in storage.iter().chain(&uniforms).chain(trace_buffer.iter()).chain(std::iter::once(&readback)) {
+        b.destroy();
+    }
+    if let Some((_, resolve)) = &timestamps {
+        resolve.destroy();
+    }
+    Ok((actual, trace_words, Timing { wall_ms, gpu_ms, measured }))
+}
+
+/// Maps `buffer` for reading and returns a copy of its bytes.
+pub(crate) async fn read_back(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8>, RunnerError> {
+    let (tx, rx) = futures_channel::oneshot::channel();
+    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
+        let _ = tx.send(r);
+    });
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let timeout = std::time::Duration::from_millis(crate::DISPATCH_TIMEOUT_MS);
+        match gpu.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(timeout) }) {
+            Ok(_) => {}
+            Err(wgpu::PollError::Timeout) => {
+                gpu.mark_lost("a dispatch ran past the time limit");
+                return Err(RunnerError::Timeout(crate::DISPATCH_TIMEOUT_MS));
+            }
+            Err(e) => {
+                gpu.mark_lost(&e.to_string());
+                return Err(gpu.lost_error());
+            }
+        }
+    }
+    match rx.await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => {
+            return Err(if gpu.is_lost() { gpu.lost_error() } else { RunnerError::Readback(e.to_string()) });
+        }
+        Err(_) => return Err(if gpu.is_lost() { gpu.lost_error() } else { RunnerError::Readback("the map callback never ran".into()) }),
+    }
+    let bytes = buffer.get_mapped_range(..).map_err(|e| RunnerError::Readback(e.to_string()))?.to_vec();
+    buffer.unmap();
+    Ok(bytes)
+}
+
+/// Times `pipelines` (dispatched in order, each over `workgroups`, with
+/// `bind_group`) as [`gpu_puzzles_core::timing`] describes: one warm-up
+/// dispatch (not on a software adapter, where one dispatch of a
+/// performance case is slow and its figure teaches nothing about GPUs),
+/// then batches grown until one run's span is long against the timer, then
+/// timed runs of that batch. Calibration runs of the final batch size count
+/// as timed runs.
+///
+/// # Errors
+/// As [`read_back`]; [`RunnerError::Readback`] when the timer gave no
+/// usable figures.
+pub(crate) async fn measure(
+    gpu: &Gpu,
+    pipelines: &[wgpu::ComputePipeline],
+    bind_group: &wgpu::BindGroup,
+    workgroups: [u32; 3],
+) -> Result<Measurement, RunnerError> {
+    let software = gpu.adapter().software;
+    let timer = if gpu.timestamps { Timer::Timestamps } else { Timer::Wall };
+    let mut readings = Vec::new();
+    if !software {
+        timed_run(gpu, pipelines, bind_group, workgroups, 1, &mut readings).await?;
+    }
+    let quantum = |readings: &[u64]| detect_quantum_ns(readings).map(|ns| ns as f64 / 1e6);
+    let mut k = 1;
+    let mut spans = Vec::new();
+    loop {
+        let span = timed_run(gpu, pipelines, bind_group, workgroups, k, &mut readings).await?;
+        match next_batch(k, span, target_span_ms(quantum(&readings))) {
+            Some(next) => k = next,
+            None => {
+                spans.push(span);
+                break;
+            }
+        }
+    }
+    let runs = if software { RUNS_SOFTWARE } else { RUNS };
+    while spans.len() < runs as usize {
+        spans.push(timed_run(gpu, pipelines, bind_group, workgroups, k, &mut readings).await?);
+    }
+    Measurement::from_spans(&spans, k, timer, quantum(&readings)).ok_or_else(|| RunnerError::Readback("the timer gave no usable figures".into()))
+}
+
+/// One timed run: `k` back-to-back dispatches of every pipeline in one
+/// compute pass, between one pair of timestamps (or, without timestamp
+/// queries, from submission until the queue is idle). Returns the span in
+/// milliseconds and adds the raw timestamps, in nanoseconds, to `readings`.
+async fn timed_run(
+    gpu: &Gpu,
+    pipelines: &[wgpu::ComputePipeline],
+    bind_group: &wgpu::BindGroup,
+    [x, y, z]: [u32; 3],
+    k: u32,
+    readings: &mut Vec<u64>,
+) -> Result<f64, RunnerError> {
+    let device = &gpu.device;
+    let stamps = gpu.timestamps.then(|| {
+        let set = device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("timed run"), ty: wgpu::QueryType::Timestamp, count: 2 });
+        let usage = wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC;
+        let resolve = device.create_buffer(&wgpu::BufferDescriptor { label: Some("timed run"), size: 16, usage, mapped_at_creation: false });
+        let usage = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
+        let read = device.create_buffer(&wgpu::BufferDescriptor { label: Some("timed run read-back"), size: 16, usage, mapped_at_creation: false });
+        (set, resolve, read)
+    });
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("timed run") });
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("timed run"),
+            timestamp_writes: stamps.as_ref().map(|(set, _, _)| wgpu::ComputePassTimestampWrites {
+                query_set: set,
+                beginning_of_pass_write_index: Some(0),
+                end_of_pass_write_index: Some(1),
+            }),
+        });
+        pass.set_bind_group(0, bind_group, &[]);
+        for _ in 0..k {
+            for pipeline in pipelines {
+                pass.set_pipeline(pipeline);
+                pass.dispatch_workgroups(x, y, z);
+            }
+        }
+    }
+    if let Some((set, resolve, read)) = &stamps {
+        encoder.resolve_query_set(set, 0..2, resolve, 0);
+        encoder.copy_buffer_to_buffer(resolve, 0, read, 0, 16);
+    }
+    let started = Instant::now();
+    gpu.queue.submit([encoder.finish()]);
+    let Some((_, resolve, read)) = stamps else {
+        wait_idle(gpu).await?;
+        return Ok(started.elapsed().as_secs_f64() * 1000.0);
+    };
+    let bytes = read_back(gpu, &read).await?;
+    resolve.destroy();
+    read.destroy();
+    let period = f64::from(gpu.queue.get_timestamp_period());
+    let stamp = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes")) as f64 * period;
+    let (begin, end) = (stamp(0), stamp(8));
+    readings.extend([begin as u64, end as u64]);
+    Ok(((end - begin).max(0.0)) / 1e6)
+}
+
+/// Waits until the queue has finished everything submitted so far.
+async fn wait_idle(gpu: &Gpu) -> Result<(), RunnerError> {
+    let (tx, rx) = futures_channel::oneshot::channel();
+    gpu.queue.on_submitted_work_done(move || {
+        let _ = tx.send(());
+    });
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let timeout = std::time::Duration::from_millis(crate::DISPATCH_TIMEOUT_MS);
+        match gpu.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(timeout) }) {
+            Ok(_) => {}
+            Err(wgpu::PollError::Timeout) => {
+                gpu.mark_lost("a dispatch ran past the time limit");
+                return Err(RunnerError::Timeout(crate::DISPATCH_TIMEOUT_MS));
+            }
+            Err(e) => {
+                gpu.mark_lost(&e.to_string());
+                return Err(gpu.lost_error());
+            }
+        }
+    }
+    rx.await.map_err(|_| if gpu.is_lost() { gpu.lost_error() } else { RunnerError::Readback("the queue never reported its work done".into()) })
+}

@@ -1,0 +1,142 @@
+//! Compiling a shader into the pipelines of a puzzle's entry points, with
+//! the bind group layout taken from the student's declarations.
+
+use crate::messages::unpositioned;
+use crate::Gpu;
+use gpu_puzzles_core::judge::{Diagnostic, Severity};
+use gpu_puzzles_core::wgsl::{declarations, Declared};
+use gpu_puzzles_core::{Puzzle, Role};
+
+/// Creates the shader module and, when `entries` are given, the bind group
+/// layout and one compute pipeline per entry point of the puzzle, all inside one
+/// validation error scope: a shader that compiles costs one round trip to the
+/// GPU process. The compiler's messages are fetched only when something
+/// failed: `Err` carries its errors (mapped by `map`), or the pipeline's.
+pub(crate) async fn build(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    label: &str,
+    source: wgpu::ShaderSource<'_>,
+    entries: Option<&[wgpu::BindGroupLayoutEntry]>,
+    map: impl Fn(&wgpu::CompilationMessage) -> Diagnostic,
+) -> Result<Option<Pipeline>, Vec<Diagnostic>> {
+    let device = &gpu.device;
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source });
+    let built = entries.map(|entries| {
+        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(label),
+            bind_group_layouts: &[Some(&bind_group_layout)],
+            immediate_size: 0,
+        });
+        let pipelines = puzzle
+            .entry_points
+            .iter()
+            .map(|entry| {
+                device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(entry),
+                    layout: Some(&pipeline_layout),
+                    module: &module,
+                    entry_point: Some(entry),
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
+            })
+            .collect();
+        Pipeline { pipelines, bind_group_layout }
+    });
+    let Some(error) = scope.pop().await else { return Ok(built) };
+    let info = module.get_compilation_info().await;
+    let mut diagnostics: Vec<_> = info.messages.iter().map(map).filter(|d| d.severity == Severity::Error).collect();
+    diagnostics.sort_by_key(|d| (d.line, d.column));
+    if diagnostics.is_empty() {
+        let mut d = unpositioned(&error.to_string());
+        d.message = pipeline_hint(puzzle, &d.message);
+        diagnostics.push(d);
+    }
+    Err(diagnostics)
+}
+
+/// The compiled pipelines, one per entry point in dispatch order, and their
+/// shared bind group layout.
+pub(crate) struct Pipeline {
+    pub(crate) pipelines: Vec<wgpu::ComputePipeline>,
+    pub(crate) bind_group_layout: wgpu::BindGroupLayout,
+}
+
+/// The bind group layout entries for the puzzle's buffers, with each storage
+/// buffer's access mode taken from the student's declaration.
+///
+/// # Errors
+/// A configuration message for a binding outside group 0, one the puzzle does
+/// not have, or a storage buffer declared `var<uniform>`.
+pub(crate) fn layout_entries(puzzle: &Puzzle, source: &str) -> Result<Vec<wgpu::BindGroupLayoutEntry>, String> {
+    let declared = declarations(source);
+    for d in declared.values() {
+        if d.group != 0 {
+            return Err(format!("`@group({}) @binding({})`: this puzzle binds everything in `@group(0)`", d.group, d.binding));
+        }
+        let known = puzzle.buffers.iter().any(|b| b.binding == d.binding) || puzzle.uniforms.iter().any(|u| u.binding == d.binding);
+        if !known {
+            return Err(unknown_binding(puzzle, d.binding));
+        }
+    }
+    let mut entries = Vec::new();
+    for b in &puzzle.buffers {
+        let read_only = match declared.get(&b.binding).map(|d| d.declared) {
+            Some(Declared::StorageRead) => true,
+            Some(Declared::StorageReadWrite) => false,
+            Some(Declared::Uniform) => {
+                return Err(format!(
+                    "binding {} (`{}`) is a storage buffer: declare it `var<storage, read>` or `var<storage, read_write>`, not `var<uniform>`",
+                    b.binding, b.name
+                ))
+            }
+            None => b.role == Role::Input,
+        };
+        entries.push(layout_entry(b.binding, wgpu::BufferBindingType::Storage { read_only }));
+    }
+    for u in &puzzle.uniforms {
+        entries.push(layout_entry(u.binding, wgpu::BufferBindingType::Uniform));
+    }
+    Ok(entries)
+}
+
+pub(crate) fn layout_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
+        count: None,
+    }
+}
+
+fn unknown_binding(puzzle: &Puzzle, binding: u32) -> String {
+    let known: Vec<String> = puzzle
+        .buffers
+        .iter()
+        .map(|b| format!("`{}` = {}", b.name, b.binding))
+        .chain(puzzle.uniforms.iter().map(|u| format!("`{}` = {}", u.name, u.binding)))
+        .collect();
+    format!("`@binding({binding})` is not one of this puzzle's bindings ({}); check the numbers in your declarations", known.join(", "))
+}
+
+/// Adds what to try to the pipeline errors students meet most.
+fn pipeline_hint(puzzle: &Puzzle, message: &str) -> String {
+    if message.contains("entry point") || message.contains("Entry point") {
+        let names: Vec<String> = puzzle.entry_points.iter().map(|e| format!("`{e}`")).collect();
+        if names.len() == 1 {
+            format!("{message}. The entry point must be `@compute @workgroup_size({{{{workgroupSize}}}}) fn {}(…)`.", puzzle.entry_points[0])
+        } else {
+            format!(
+                "{message}. This puzzle dispatches the entry points {} in that order; each needs `@compute @workgroup_size({{{{workgroupSize}}}})`.",
+                names.join(" then ")
+            )
+        }
+    } else if message.contains("binding") || message.contains("Binding") || message.contains("address space") {
+        format!("{message}. Check each `@group(0) @binding(n)` declaration against the puzzle's buffers and their types.")
+    } else {
+        message.to_string()
+    }
+}

@@ -1,0 +1,64 @@
+//! The performance lab's timing loop on a real adapter (lavapipe where
+//! there is no GPU): a performance case is timed over repeated runs, and
+//! kernels that accumulate into their outputs are still judged on one
+//! dispatch's worth, against the CPU reference.
+
+use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
+use gpu_puzzles_core::model::Performance;
+use gpu_puzzles_core::{PuzzleSet, Values};
+use gpu_puzzles_runner::{run_case, Gpu, RunOptions};
+use std::path::Path;
+
+fn set() -> PuzzleSet {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let files = read_dir(&root.join("puzzles")).expect("puzzles/");
+    let solutions = read_solutions(&root.join("shaders")).expect("shaders/");
+    load_puzzle_set(&files, Some(&solutions)).expect("a valid puzzle set")
+}
+
+fn gpu() -> Gpu {
+    pollster::block_on(Gpu::new()).expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)")
+}
+
+#[test]
+fn a_histogram_that_accumulates_with_atomics_is_judged_after_its_timing() {
+    let set = set();
+    let puzzle = set.get("histogram-workgroup").unwrap();
+    let case = puzzle.cases.iter().find(|c| c.is_performance()).expect("a performance case");
+    let gpu = gpu();
+    let r = pollster::block_on(run_case(&gpu, puzzle, case, puzzle.solution.as_deref().unwrap(), RunOptions::default())).unwrap();
+    assert!(r.outcome.passed(), "{:?}", r.outcome);
+    let m = r.timing.measured.expect("a performance case is timed repeatedly");
+    // The kernel ran at least twice (timed, then judged), and the judged
+    // counts are one dispatch's: they add up to the number of values.
+    assert!(m.runs >= 1 && m.dispatches_per_run >= 1, "{m:?}");
+    assert!(m.min_ms <= m.median_ms && m.median_ms <= m.max_ms, "{m:?}");
+    let Values::U32(bins) = &r.actual[0] else { panic!("u32 bins") };
+    assert_eq!(bins.iter().map(|&b| u64::from(b)).sum::<u64>(), case.buffers[0].initial.len() as u64);
+}
+
+#[test]
+fn a_kernel_that_adds_into_its_output_is_judged_on_one_dispatch() {
+    // `out[i] += a[i] + 10` on zeroed outputs is right after one dispatch
+    // and wrong after two: it passes only if every buffer is reset after
+    // the timed runs.
+    let set = set();
+    let puzzle = set.get("map").unwrap();
+    let mut case = puzzle.cases[0].clone();
+    case.performance = Some(Performance { flops: None, bytes: Some(8 * case.buffers[0].initial.len() as u64) });
+    let src = "@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size({{workgroupSize}})
+fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+    if (g.x < arrayLength(&a)) { out[g.x] = out[g.x] + a[g.x] + 10.0; }
+}
+";
+    let gpu = gpu();
+    let r = pollster::block_on(run_case(&gpu, puzzle, &case, src, RunOptions::default())).unwrap();
+    assert!(r.outcome.passed(), "{:?}", r.outcome);
+    let m = r.timing.measured.expect("timed");
+    assert!(m.dispatches_per_run * m.runs >= 1);
+    if !gpu.adapter().software {
+        assert!(m.dispatches_per_run > 1, "a tiny kernel is batched on a GPU: {m:?}");
+    }
+}
