@@ -1,7 +1,11 @@
-// Comparison kernel: the mapping of Strided Access. The row comes from
-// global_id.x, so neighbouring invocations along x touch addresses a whole
-// row (dims.cols · 4 bytes) apart. Correct only where the dispatch covers
-// the rows along x, as on a square performance case.
+// Comparison kernel: the access order of Strided Access. Invocations are
+// numbered along x first, and consecutive numbers take consecutive rows of
+// one column, so neighbouring invocations along x touch addresses a whole
+// row (dims.cols · 4 bytes) apart. On the square performance case this is
+// exactly "row from global_id.x, column from global_id.y".
+
+const wgs = vec3({{workgroupSize}});
+const twg = vec3({{totalWorkgroups}});
 
 struct Dims {
     rows: u32,
@@ -15,9 +19,11 @@ struct Dims {
 
 @compute @workgroup_size({{workgroupSize}})
 fn main(@builtin(global_invocation_id) global_id: vec3<u32>) {
-    let row = global_id.x;
-    let col = global_id.y;
-    if (row < dims.rows && col < dims.cols) {
+    let across = u32(twg.x * wgs.x);
+    let id = global_id.y * across + global_id.x;
+    if (id < dims.rows * dims.cols) {
+        let row = id % dims.rows;
+        let col = id / dims.rows;
         let i = row * dims.cols + col;
         out[i] = a[i] + b[i];
     }

@@ -492,6 +492,40 @@ mod tests {
     }
 
     #[test]
+    fn a_correct_kernel_below_the_target_fails_on_a_gpu_only() {
+        let files = crate::load::read_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles")).unwrap();
+        let set = crate::load::load_puzzle_set(&files, None).unwrap();
+        let puzzle = set.get("coalesced-access").unwrap();
+        let case = puzzle.cases.iter().find(|c| c.is_performance()).unwrap();
+        let ms = |m: f64| Timing { wall_ms: m, gpu_ms: Some(m), measured: None };
+        let result = |student: f64, strided: f64| CaseResult {
+            case: case.number,
+            hidden: false,
+            outcome: Outcome::Passed,
+            actual: vec![],
+            warnings: vec![],
+            timing: ms(student),
+            instrumented_timing: None,
+            findings: None,
+            instrumentation: None,
+            reference_timing: Some(ms(0.06)),
+            comparison_timings: vec![Some(ms(strided))],
+        };
+        // The strided walk: 16 % of the reference's rate, and as fast as the comparison kernel.
+        match target_outcome(puzzle, case, &result(0.37, 0.36), false) {
+            Some(Outcome::BelowTarget { fraction, target, message }) => {
+                assert!((fraction - 0.06 / 0.37).abs() < 1e-9 && target == 0.7);
+                assert!(message.contains("16 %") && message.contains("70 %") && message.contains("about as fast as the comparison kernel"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(target_outcome(puzzle, case, &result(0.37, 0.36), true), None, "not enforced on a software adapter");
+        assert_eq!(target_outcome(puzzle, case, &result(0.08, 0.36), false), None, "75 % of the reference's rate is enough");
+        let ordinary = &puzzle.cases[0];
+        assert_eq!(target_outcome(puzzle, ordinary, &result(0.37, 0.36), false), None);
+    }
+
+    #[test]
     fn digits_are_grouped_in_threes() {
         assert_eq!(group_digits(0), "0");
         assert_eq!(group_digits(999), "999");
