@@ -8,11 +8,12 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use gpu_puzzles_core::judge::{lost_counts, performance_line, verdict, CaseResult, Outcome, Verdict};
+use gpu_puzzles_core::judge::{lost_counts, performance_line, verdict, CaseResult, Outcome, Timing, Verdict};
 use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
 use gpu_puzzles_core::model::Performance;
+use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
-use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, judge_with, Gpu, RunOptions, YardstickCache};
+use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, judge_with, measure_peaks, Gpu, RunOptions, YardstickCache};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -107,7 +108,9 @@ fn run(cli: Cli) -> Result<bool> {
             // Performance cases that passed get our reference kernel's and the
             // comparison kernels' times on the same device.
             pollster::block_on(add_yardsticks(&gpu, puzzle, &mut results, &mut YardstickCache::new()))?;
-            report(puzzle, &random, seed, &file, &gpu, &results, json)?;
+            // This GPU's own peaks, to place the performance figures against.
+            let peaks = if puzzle.cases.iter().any(|c| c.is_performance()) { Some(pollster::block_on(measure_peaks(&gpu))?) } else { None };
+            report(puzzle, &random, seed, &file, &gpu, &results, peaks.as_ref(), json)?;
             Ok(verdict(&results) == Verdict::Passed)
         }
         Command::Check { json, seed, .. } => check_all(&cli.root, json, run_seed(seed)),
@@ -209,6 +212,10 @@ struct Report<'a> {
     adapter: String,
     /// Seed of the random cases (`--seed` draws them again).
     seed: u64,
+    /// This device's measured bandwidth and FP32 rate, when the puzzle has
+    /// performance cases.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    peaks: Option<&'a Peaks>,
     cases: Vec<CaseReport<'a>>,
 }
 
@@ -220,7 +227,8 @@ struct CaseReport<'a> {
     summary: String,
 }
 
-fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, results: &[CaseResult], json: bool) -> Result<()> {
+#[allow(clippy::too_many_arguments)]
+fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, results: &[CaseResult], peaks: Option<&Peaks>, json: bool) -> Result<()> {
     let status = verdict(results);
     if json {
         let report = Report {
@@ -229,6 +237,7 @@ fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, r
             status,
             adapter: format!("{} ({})", gpu.adapter().name, gpu.adapter().backend),
             seed,
+            peaks,
             cases: results.iter().map(|r| CaseReport { result: r, name: &case_of(puzzle, random, r.case).name, summary: r.outcome.summary() }).collect(),
         };
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -271,10 +280,10 @@ fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, r
             }
             _ => {}
         }
-        if let Some(perf) = case.performance.filter(|_| r.outcome.passed()) {
-            println!("      your kernel: {}", performance_line(&r.timing, &perf));
+        if let Some(perf) = case.performance.filter(|_| r.outcome.passed() || matches!(r.outcome, Outcome::BelowTarget { .. })) {
+            println!("      your kernel: {}{}", performance_line(&r.timing, &perf), of_peak(peaks, &r.timing, &perf));
             if let Some(t) = &r.reference_timing {
-                println!("      reference kernel: {}", performance_line(t, &perf));
+                println!("      reference kernel: {}{}", performance_line(t, &perf), of_peak(peaks, t, &perf));
             }
             for line in comparison_lines(puzzle, r, &perf) {
                 println!("      {line}");
@@ -309,11 +318,33 @@ fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, r
             }
         }
     }
+    if let Some(p) = peaks {
+        println!("  {}", peaks_line(p));
+    }
     if results.iter().any(|r| r.instrumented_timing.is_some()) {
         println!("  * instrumented run (memory checks): slower than the plain kernel; performance cases are timed plain");
     }
     println!("{}", if status == Verdict::Passed { "PASSED" } else { "FAILED" });
     Ok(())
+}
+
+/// ` · 12 % of this GPU's measured bandwidth`, or nothing without peaks.
+fn of_peak(peaks: Option<&Peaks>, t: &Timing, perf: &Performance) -> String {
+    peaks
+        .and_then(|p| p.percent(t.best().0, perf.flops, perf.bytes))
+        .map(|(pc, what)| format!(" · {pc:.0} % of this GPU's measured {what}"))
+        .unwrap_or_default()
+}
+
+/// This GPU's measured peaks, as a line.
+fn peaks_line(p: &Peaks) -> String {
+    format!(
+        "this GPU, measured: {:.0} GB/s copy bandwidth ({}), {:.0} GFLOP/s FP32 fused multiply-add ({})",
+        p.bandwidth_gbs,
+        p.copy.describe(),
+        p.gflops,
+        p.fma.describe()
+    )
 }
 
 /// One line per comparison kernel of a performance case: its label and
@@ -393,6 +424,7 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
         }
     };
     let gpu = gpu()?;
+    let peaks = pollster::block_on(measure_peaks(&gpu))?;
     let started = std::time::Instant::now();
     let mut rows = Vec::new();
     for p in &set.puzzles {
@@ -417,7 +449,7 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
                 for r in results.iter().filter(|r| r.outcome.passed()) {
                     if let Some(perf) = p.cases.get(r.case - 1).and_then(|c| c.performance.as_ref()) {
                         let case = &p.cases[r.case - 1];
-                        timings.push(format!("{}: {}", case.name, performance_line(&r.timing, perf)));
+                        timings.push(format!("{}: {}{}", case.name, performance_line(&r.timing, perf), of_peak(Some(&peaks), &r.timing, perf)));
                         timings.extend(comparison_lines(p, r, perf).into_iter().map(|l| format!("  {l}")));
                     }
                 }
@@ -462,6 +494,7 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
                 println!("{:>5}lesson: the reference at least {:.2}× faster than \"{}\": {measured}, {}", "", l.needed, l.comparison, l.status);
             }
         }
+        println!("{}", peaks_line(&peaks));
         let cases: usize = rows.iter().map(|r| r.shown + r.hidden + r.performance).sum();
         println!(
             "{} puzzles, {cases} cases, on {} ({}, driver {}{}), in {:.1} s: {}",

@@ -88,15 +88,7 @@ impl Measurement {
         per.sort_by(f64::total_cmp);
         let n = per.len();
         let median = if n % 2 == 1 { per[n / 2] } else { (per[n / 2 - 1] + per[n / 2]) / 2.0 };
-        Some(Measurement {
-            median_ms: median,
-            min_ms: per[0],
-            max_ms: per[n - 1],
-            runs: n as u32,
-            dispatches_per_run: dispatches,
-            timer,
-            quantum_ms,
-        })
+        Some(Measurement { median_ms: median, min_ms: per[0], max_ms: per[n - 1], runs: n as u32, dispatches_per_run: dispatches, timer, quantum_ms })
     }
 
     /// `0.20 ms (median of 7 runs × 64 dispatches, 0.19–0.22, GPU timestamps)`.
@@ -105,14 +97,39 @@ impl Measurement {
         if self.runs == 1 {
             return format!("{} ms (1 run{dispatches}, {})", ms(self.median_ms), self.timer.describe());
         }
-        format!(
-            "{} ms (median of {} runs{dispatches}, {}–{}, {})",
-            ms(self.median_ms),
-            self.runs,
-            ms(self.min_ms),
-            ms(self.max_ms),
-            self.timer.describe()
-        )
+        format!("{} ms (median of {} runs{dispatches}, {}–{}, {})", ms(self.median_ms), self.runs, ms(self.min_ms), ms(self.max_ms), self.timer.describe())
+    }
+}
+
+/// What a device attains, measured with the same method as the performance
+/// cases (`gpu-puzzles-runner`'s `measure_peaks`): the yardstick for "how
+/// close to the hardware" a kernel is.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Peaks {
+    /// Device-memory bandwidth of a streaming copy, in GB/s (10⁹ bytes read
+    /// plus written per second).
+    pub bandwidth_gbs: f64,
+    /// FP32 rate of independent fused multiply-adds, in GFLOP/s (an FMA is
+    /// two floating-point operations).
+    pub gflops: f64,
+    /// The copy kernel's timing.
+    pub copy: Measurement,
+    /// The arithmetic kernel's timing.
+    pub fma: Measurement,
+}
+
+impl Peaks {
+    /// How much of these peaks a kernel reaches on a performance case that
+    /// counts `flops` and `bytes` in `ms` milliseconds: the larger of the
+    /// two fractions (the resource that bounds it), in percent, and which.
+    /// `None` without counts or with a zero time.
+    pub fn percent(&self, ms: f64, flops: Option<u64>, bytes: Option<u64>) -> Option<(f64, &'static str)> {
+        if ms <= 0.0 {
+            return None;
+        }
+        let compute = flops.map(|f| (f as f64 / (ms * 1e6) / self.gflops * 100.0, "FP32 peak"));
+        let memory = bytes.map(|b| (b as f64 / (ms * 1e6) / self.bandwidth_gbs * 100.0, "bandwidth"));
+        [compute, memory].into_iter().flatten().max_by(|a, b| a.0.total_cmp(&b.0))
     }
 }
 
@@ -202,6 +219,18 @@ mod tests {
         assert_eq!(next_batch(MAX_DISPATCHES, 0.1, target), None);
         // A long kernel needs no batching.
         assert_eq!(next_batch(1, 12.0, target), None);
+    }
+
+    #[test]
+    fn a_kernel_is_placed_against_the_resource_that_bounds_it() {
+        let m = Measurement::from_spans(&[1.0], 1, Timer::Timestamps, None).unwrap();
+        let peaks = Peaks { bandwidth_gbs: 1000.0, gflops: 50_000.0, copy: m, fma: m };
+        // 2 GFLOP and 100 MB in 1 ms: 2000 GFLOP/s (4 % of FP32) and 100 GB/s (10 % of bandwidth).
+        let (p, what) = peaks.percent(1.0, Some(2_000_000_000), Some(100_000_000)).unwrap();
+        assert!((p - 10.0).abs() < 1e-9 && what == "bandwidth");
+        let (p, what) = peaks.percent(1.0, Some(2_000_000_000), None).unwrap();
+        assert!((p - 4.0).abs() < 1e-9 && what == "FP32 peak");
+        assert_eq!(peaks.percent(0.0, Some(1), None), None);
     }
 
     #[test]

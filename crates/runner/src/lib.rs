@@ -10,13 +10,15 @@
 //! [`Outcome`](gpu_puzzles_core::Outcome); [`RunnerError`] is for our own
 //! failures (no adapter, lost device).
 
+mod dispatch;
 mod limits;
 mod messages;
-mod dispatch;
+mod peak;
 mod pipeline;
 mod run;
 
 pub use limits::check_config;
+pub use peak::measure_peaks;
 pub use run::{add_yardsticks, judge_puzzle, judge_with, run_case, time_kernel, RunOptions, YardstickCache};
 
 use std::sync::atomic::{AtomicBool, Ordering};

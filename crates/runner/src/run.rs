@@ -250,7 +250,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
             Instrumentation::Ran { actual, findings, timing } => {
                 result.instrumented_timing = Some(timing);
                 let runaway = findings.runaway_loop.is_some();
-                result.findings = Some(findings);
+                result.findings = Some(*findings);
                 let findings = result.findings.as_ref().expect("just set");
                 if runaway {
                     // The guard broke the loop: the outputs mean nothing.
@@ -353,7 +353,7 @@ fn verdict(puzzle: &Puzzle, case: &Case, actual: &[Values], findings: Option<&Fi
 enum Instrumentation {
     /// It ran: the compared buffers' contents, the findings and the
     /// dispatch's timing.
-    Ran { actual: Vec<Values>, findings: Findings, timing: Timing },
+    Ran { actual: Vec<Values>, findings: Box<Findings>, timing: Timing },
     /// naga does not accept the shader (only possible where the device's
     /// compiler is not naga: in a browser); `span` is in the substituted text.
     Rejected { message: String, span: Option<std::ops::Range<usize>> },
@@ -418,6 +418,5 @@ async fn run_instrumented(
     let trace_bytes = Some((layout.total_words * 4, layout.readback_words * 4));
     let (actual, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes, measure: false }).await?;
     let words = trace.expect("a trace was bound");
-    Ok(Instrumentation::Ran { actual, findings: inst.meta.findings(&words, &case.config), timing })
+    Ok(Instrumentation::Ran { actual, findings: Box::new(inst.meta.findings(&words, &case.config)), timing })
 }
-

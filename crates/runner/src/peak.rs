@@ -1,0 +1,109 @@
+//! This GPU's own attainable peaks, measured with the same timing method as
+//! the performance cases: memory bandwidth with a streaming copy, and FP32
+//! arithmetic with a kernel of independent fused multiply-adds.
+
+use crate::dispatch::measure;
+use crate::{Gpu, RunnerError};
+use gpu_puzzles_core::timing::{Measurement, Peaks};
+
+/// `vec4<f32>` elements copied by the bandwidth kernel: 8 Mi of them, so
+/// 128 MiB read and 128 MiB written (WebGPU's default limit on one storage
+/// binding is 128 MiB), more than the last-level cache of any GPU today, so
+/// the figure is device memory's and not a cache's.
+const COPY_VEC4S: u32 = 8 * 1024 * 1024;
+
+/// Invocations of the arithmetic kernel, and fused multiply-adds each one
+/// runs per loop iteration (independent chains, so they pipeline).
+const FMA_INVOCATIONS: u32 = 256 * 16384;
+const FMA_CHAINS: u32 = 16;
+const FMA_ITERATIONS: u32 = 256;
+/// Loop iterations written out in the kernel's body, so that the loop's
+/// own counter and branch are a small part of the instructions.
+const FMA_UNROLL: u32 = 4;
+
+const COPY_WGSL: &str = "
+@group(0) @binding(0) var<storage, read> src: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read_write> dst: array<vec4<f32>>;
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) {
+    let i = g.y * n.x * 256u + g.x;
+    if (i < arrayLength(&src)) {
+        dst[i] = src[i];
+    }
+}
+";
+
+/// Independent chains of `x = x * a + b`; the sum is stored so the
+/// compiler cannot drop the work.
+fn fma_wgsl() -> String {
+    let chains: String = (0..FMA_CHAINS).map(|c| format!("    var x{c} = f32(g.x) * 1e-7 + {c}.0;\n")).collect();
+    let step: String = (0..FMA_UNROLL).flat_map(|_| (0..FMA_CHAINS).map(|c| format!("        x{c} = fma(x{c}, a, b);\n"))).collect();
+    let sum: Vec<String> = (0..FMA_CHAINS).map(|c| format!("x{c}")).collect();
+    format!(
+        "@group(0) @binding(0) var<storage, read> coef: array<f32>;
+@group(0) @binding(1) var<storage, read_write> sink: array<f32>;
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) n: vec3<u32>) {{
+    let a = coef[0];
+    let b = coef[1];
+{chains}    for (var k = 0u; k < {FMA_ITERATIONS}u; k += {FMA_UNROLL}u) {{
+{step}    }}
+    sink[g.y * n.x * 256u + g.x] = {};
+}}
+",
+        sum.join(" + ")
+    )
+}
+
+/// Measures [`Peaks`] on `gpu` (a front end does it once per device and
+/// keeps the result): about 256 MiB of buffers and, on a GPU, well under a
+/// second.
+///
+/// # Errors
+/// Our own failures ([`RunnerError`]); a kernel that does not compile on
+/// this device is [`RunnerError::Readback`] with the compiler's message,
+/// since it is ours.
+pub async fn measure_peaks(gpu: &Gpu) -> Result<Peaks, RunnerError> {
+    let copy_bytes = u64::from(COPY_VEC4S) * 16;
+    let copy = time_kernel_source(gpu, COPY_WGSL, &[copy_bytes, copy_bytes], COPY_VEC4S / 256).await?;
+    let fma = time_kernel_source(gpu, &fma_wgsl(), &[8, u64::from(FMA_INVOCATIONS) * 4], FMA_INVOCATIONS / 256).await?;
+    let flops = f64::from(FMA_INVOCATIONS) * f64::from(FMA_ITERATIONS) * f64::from(FMA_CHAINS) * 2.0;
+    Ok(Peaks { bandwidth_gbs: 2.0 * copy_bytes as f64 / (copy.median_ms * 1e6), gflops: flops / (fma.median_ms * 1e6), copy, fma })
+}
+
+/// Compiles `wgsl` (bindings 0: read-only storage, 1: read-write storage,
+/// of the given sizes in bytes) and times `workgroups` workgroups of it,
+/// spread over a 2-D grid within WebGPU's 65,535 per dimension.
+async fn time_kernel_source(gpu: &Gpu, wgsl: &str, sizes: &[u64; 2], workgroups: u32) -> Result<Measurement, RunnerError> {
+    let device = &gpu.device;
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some("peak"), source: wgpu::ShaderSource::Wgsl(wgsl.into()) });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("peak"),
+        layout: None,
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
+    let buffers: Vec<wgpu::Buffer> =
+        sizes.iter().map(|&size| device.create_buffer(&wgpu::BufferDescriptor { label: Some("peak"), size, usage, mapped_at_creation: false })).collect();
+    // The arithmetic kernel's coefficients (a harmless write for the copy).
+    let coefficients: Vec<u8> = [0.9999f32, 0.0001].iter().flat_map(|c| c.to_le_bytes()).collect();
+    gpu.queue.write_buffer(&buffers[0], 0, &coefficients);
+    let entries: Vec<wgpu::BindGroupEntry> =
+        buffers.iter().enumerate().map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() }).collect();
+    let bind_group =
+        device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("peak"), layout: &pipeline.get_bind_group_layout(0), entries: &entries });
+    if let Some(e) = scope.pop().await {
+        return Err(RunnerError::Readback(format!("the peak-measuring kernel did not compile on this device: {e}")));
+    }
+    let x = workgroups.min(4096);
+    let grid = [x, workgroups.div_ceil(x), 1];
+    let m = measure(gpu, &[pipeline], &bind_group, grid).await;
+    for b in &buffers {
+        b.destroy();
+    }
+    m
+}
