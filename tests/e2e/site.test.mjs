@@ -70,6 +70,14 @@ for (const slug of order) {
           // The repeated measurement: one run on a software adapter, else a median with its spread.
           assert.match(await p.testid(id).innerText(), /ms \((1 run|median of \d+ runs)( × \d+ dispatches)?(, [\d.]+–[\d.]+)?, (GPU timestamps|wall time)\) · [\d.]+ (GFLOP|GB)\/s/, id);
         }
+        // Every figure is placed against this GPU's measured peak; cases that
+        // count both FLOPs and bytes get a roofline with every kernel on it.
+        assert.match(await p.testid(`performance-peak-${n}`).innerText(), /yours [\d.]+ %, the reference's [\d.]+ % of its (bandwidth|FP32 peak) \(\d+ (GB|GFLOP)\/s, measured on this device\)/);
+        if (["matmul-vec4", "matmul-register", "coalesced-access", "strided-access"].includes(slug)) {
+          const points = p.testid(`roofline-${n}`).locator("g.roofline-point");
+          assert.equal(await points.count(), 2 + comparisons, "yours, the reference and each comparison kernel");
+          assert.deepEqual((await points.evaluateAll((gs) => gs.map((g) => g.dataset.label))).slice(0, 2), ["yours", "reference"]);
+        }
         if (["divergence", "coalesced-access", "histogram-workgroup"].includes(slug)) {
           // SwiftShader is a software adapter: the target is shown, not enforced.
           assert.match(await p.testid(`performance-target-${n}`).innerText(), /\d+ % of the reference kernel's rate; not enforced on this software adapter/);

@@ -14,6 +14,7 @@ mod help;
 mod list;
 mod puzzle_page;
 mod results;
+mod roofline;
 mod route;
 mod sharing;
 mod storage;

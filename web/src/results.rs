@@ -229,6 +229,32 @@ fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model
         let ms = r.timing.best().0;
         let reference_ms = r.reference_timing.map(|t| t.best().0);
         let ratio = reference_ms.filter(|&m| m > 0.0).map(|m| format!("{:.2}× the reference kernel's time", ms / m));
+        let peaks = crate::gpu::peaks();
+        let of_peak = peaks.and_then(|p| {
+            let mine = p.percent(ms, perf.flops, perf.bytes)?;
+            let reference = reference_ms.and_then(|m| p.percent(m, perf.flops, perf.bytes));
+            let measured = if mine.1 == "bandwidth" { format!("{:.0} GB/s", p.bandwidth_gbs) } else { format!("{:.0} GFLOP/s", p.gflops) };
+            Some(match reference {
+                Some(r) => format!("yours {:.1} %, the reference's {:.1} % of its {} ({measured}, measured on this device)", mine.0, r.0, mine.1),
+                None => format!("yours {:.1} % of its {} ({measured}, measured on this device)", mine.0, mine.1),
+            })
+        });
+        let roofline = match (peaks, perf.flops, perf.bytes) {
+            (Some(p), Some(flops), Some(bytes)) => {
+                let rate = |t: &gpu_puzzles_core::judge::Timing| flops as f64 / (t.best().0 * 1e6);
+                let mut points = vec![gpu_puzzles_core::roofline::Point { label: "yours".into(), gflops: rate(&r.timing) }];
+                if let Some(t) = &r.reference_timing {
+                    points.push(gpu_puzzles_core::roofline::Point { label: "reference".into(), gflops: rate(t) });
+                }
+                for (c, t) in puzzle.comparisons.iter().zip(&r.comparison_timings) {
+                    if let Some(t) = t {
+                        points.push(gpu_puzzles_core::roofline::Point { label: c.label.split(':').next().unwrap_or(&c.label).to_string(), gflops: rate(t) });
+                    }
+                }
+                crate::roofline::roofline_view(n, &p, flops, bytes, points)
+            }
+            _ => None,
+        };
         let target = puzzle.performance_target.map(|t| match reference_ms.filter(|&m| m > 0.0 && ms > 0.0) {
             _ if crate::gpu::software() => {
                 format!("{:.0} % of the reference kernel's rate; not enforced on this software adapter, whose timings say nothing about GPUs", t * 100.0)
@@ -245,6 +271,7 @@ fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model
                 <dd data-testid=format!("performance-reference-{n}")>{reference.unwrap_or_else(|| "not measured (this build has no reference solutions)".into())}</dd>
                 {ratio.map(|r| view! { <dt>"Ratio"</dt><dd>{r}</dd> })}
                 {target.map(|t| view! { <dt>"Target"</dt><dd data-testid=format!("performance-target-{n}")>{t}</dd> })}
+                {of_peak.map(|t| view! { <dt>"Of this GPU's measured peak"</dt><dd data-testid=format!("performance-peak-{n}")>{t}</dd> })}
                 {puzzle.comparisons.iter().zip(r.comparison_timings.clone()).enumerate().map(|(k, (c, t))| {
                     let figures = t.map(|t| performance_line(&t, perf)).unwrap_or_else(|| "did not run".into());
                     view! {
@@ -253,6 +280,7 @@ fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model
                     }
                 }).collect_view()}
             </dl>
+            {roofline}
         }
     });
     view! {

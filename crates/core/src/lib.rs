@@ -16,6 +16,7 @@ pub mod markdown;
 pub mod model;
 pub mod random;
 pub mod reference;
+pub mod roofline;
 pub mod report;
 pub mod share;
 pub mod template;
