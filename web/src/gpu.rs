@@ -1,8 +1,8 @@
 //! The page's one WebGPU device: requested once at start-up, reused for
 //! every run, recreated on the next run after it is lost.
 
-use gpu_puzzles_core::{Case, CaseResult, Puzzle};
 use gpu_puzzles_core::timing::Peaks;
+use gpu_puzzles_core::{Case, CaseResult, Puzzle};
 use gpu_puzzles_runner::{add_yardsticks, judge_with, measure_peaks, Gpu, RunOptions, RunnerError, YardstickCache};
 use std::cell::RefCell;
 use std::rc::Rc;
