@@ -1,4 +1,13 @@
-// Register-Tiled Matrix Multiply: a 4 × 4 block of sums in registers per invocation.
+// Register-Tiled Matrix Multiply: each invocation keeps a 4 × 4 block of sums
+// in registers, and the workgroup stages a BK-deep slice of a and of b in
+// workgroup memory, so each float is read from device memory once per
+// workgroup and then used from registers four times per step.
+const wgs = vec3({{workgroupSize}});
+const TX = u32(wgs.x);
+const TY = u32(wgs.y);
+const BK = 32u;
+const ROWS = 4u * TY;   // rows of out per workgroup
+const COLS4 = TX;       // vec4 columns of out per workgroup
 
 struct Dims {
     m: u32, // rows of a and out (a multiple of 4)
@@ -6,29 +15,63 @@ struct Dims {
     k: u32, // columns of a, rows of b
 }
 
-@group(0) @binding(0) var<storage, read> a: array<f32>;            // m × k, row-major
-@group(0) @binding(1) var<storage, read> b: array<vec4<f32>>;      // k × n floats, row-major, 4 per element
-@group(0) @binding(2) var<storage, read_write> out: array<vec4<f32>>; // m × n floats, row-major, 4 per element
+@group(0) @binding(0) var<storage, read> a: array<f32>;               // m × k, row-major
+@group(0) @binding(1) var<storage, read> b: array<vec4<f32>>;         // k × n floats, 4 per element
+@group(0) @binding(2) var<storage, read_write> out: array<vec4<f32>>; // m × n floats, 4 per element
 @group(0) @binding(3) var<uniform> dims: Dims;
 
+// a_tile[kk * TY + r4]: rows 4·r4 … 4·r4 + 3 of the workgroup's rows, column k0 + kk.
+var<workgroup> a_tile: array<vec4<f32>, BK * TY>;
+// b_tile[kk * TX + c4]: vec4 column c4 of the workgroup's columns, row k0 + kk.
+var<workgroup> b_tile: array<vec4<f32>, BK * TX>;
+
 @compute @workgroup_size({{workgroupSize}})
-fn main(@builtin(global_invocation_id) global_id: vec3<u32>) {
-    let x = global_id.x;
-    let y = global_id.y;
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let n4 = dims.n / 4u;
-    let row = 4u * y;
-    if (row >= dims.m || x >= n4) {
-        return;
-    }
+    let t = lid.y * TX + lid.x;
+    let threads = TX * TY;
+    let row0 = wid.y * ROWS;
+    let col0 = wid.x * COLS4;
     var acc = array<vec4<f32>, 4>(vec4(0.0), vec4(0.0), vec4(0.0), vec4(0.0));
-    for (var l = 0u; l < dims.k; l++) {
-        let b4 = b[l * n4 + x];
-        acc[0] += a[row * dims.k + l] * b4;
-        acc[1] += a[(row + 1u) * dims.k + l] * b4;
-        acc[2] += a[(row + 2u) * dims.k + l] * b4;
-        acc[3] += a[(row + 3u) * dims.k + l] * b4;
+    for (var k0 = 0u; k0 < dims.k; k0 += BK) {
+        // Neighbouring invocations load neighbouring columns of a row of a.
+        for (var e = t; e < BK * TY; e += threads) {
+            let kk = e % BK;
+            let r4 = e / BK;
+            let r = row0 + 4u * r4;
+            let c = k0 + kk;
+            var v = vec4(0.0);
+            if (c < dims.k && r < dims.m) {
+                v = vec4(a[r * dims.k + c], a[(r + 1u) * dims.k + c], a[(r + 2u) * dims.k + c], a[(r + 3u) * dims.k + c]);
+            }
+            a_tile[kk * TY + r4] = v;
+        }
+        for (var e = t; e < BK * TX; e += threads) {
+            let kk = e / TX;
+            let c4 = e % TX;
+            let r = k0 + kk;
+            var v = vec4(0.0);
+            if (r < dims.k && col0 + c4 < n4) {
+                v = b[r * n4 + col0 + c4];
+            }
+            b_tile[e] = v;
+        }
+        workgroupBarrier();
+        for (var kk = 0u; kk < BK; kk++) {
+            let a4 = a_tile[kk * TY + lid.y];
+            let b4 = b_tile[kk * TX + lid.x];
+            acc[0] += a4.x * b4;
+            acc[1] += a4.y * b4;
+            acc[2] += a4.z * b4;
+            acc[3] += a4.w * b4;
+        }
+        workgroupBarrier();
     }
-    for (var i = 0u; i < 4u; i++) {
-        out[(row + i) * n4 + x] = acc[i];
+    let row = row0 + 4u * lid.y;
+    let col = col0 + lid.x;
+    if (row < dims.m && col < n4) {
+        for (var i = 0u; i < 4u; i++) {
+            out[(row + i) * n4 + col] = acc[i];
+        }
     }
 }

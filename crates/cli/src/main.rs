@@ -13,7 +13,7 @@ use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solut
 use gpu_puzzles_core::model::Performance;
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
-use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, judge_with, measure_peaks, Gpu, RunOptions, YardstickCache};
+use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, judge_with, measure_peaks, time_kernel, Gpu, RunOptions, YardstickCache};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -384,28 +384,48 @@ struct LessonCheck {
     needed: f64,
     /// The comparison kernel's median time over the reference's.
     measured: Option<f64>,
-    /// `holds`, `FAILS`, or `not checked: software adapter`.
-    status: &'static str,
+    /// `holds`, `holds when measured again (first 0.73×)`, `FAILS twice
+    /// (first 0.73×)`, or `not checked: software adapter`.
+    status: String,
 }
 
 /// Checks the lessons of a reference run's performance cases, whose
-/// comparison timings [`add_yardsticks`] filled in.
-fn lessons(p: &Puzzle, results: &[CaseResult], software: bool) -> Vec<LessonCheck> {
+/// comparison timings [`add_yardsticks`] filled in. A lesson that does not
+/// hold is measured once more, the reference and the comparison kernel
+/// back to back, since a GPU's clocks can still be settling (a fresh
+/// machine's first minute): it fails only if it fails again, and the
+/// status says it was measured twice.
+fn lessons(gpu: &Gpu, p: &Puzzle, results: &[CaseResult]) -> Result<Vec<LessonCheck>> {
+    let software = gpu.adapter().software;
     let mut out = Vec::new();
     for r in results.iter().filter(|r| p.cases.get(r.case - 1).is_some_and(|c| c.is_performance())) {
+        let case = &p.cases[r.case - 1];
         for (c, t) in p.comparisons.iter().zip(&r.comparison_timings) {
             let Some(needed) = c.speedup else { continue };
-            let reference_ms = r.timing.best().0;
-            let measured = t.map(|t| t.best().0 / reference_ms).filter(|x| x.is_finite());
-            let status = match measured {
-                _ if software => "not checked: software adapter",
-                Some(x) if x >= needed => "holds",
-                _ => "FAILS",
+            let ratio = |reference: Option<Timing>, other: Option<Timing>| reference.zip(other).map(|(r, o)| o.best().0 / r.best().0).filter(|x| x.is_finite());
+            let mut measured = ratio(Some(r.timing), *t);
+            let mut status = match measured {
+                _ if software => "not checked: software adapter".to_string(),
+                Some(x) if x >= needed => "holds".to_string(),
+                _ => "FAILS".to_string(),
             };
+            if status == "FAILS" {
+                let source = p.solution.as_deref().unwrap_or_default();
+                let reference = pollster::block_on(time_kernel(gpu, p, case, source))?;
+                let other = pollster::block_on(time_kernel(gpu, p, case, &c.source))?;
+                let again = ratio(reference, other);
+                let first = measured.map(|x| format!("{x:.2}×")).unwrap_or_else(|| "nothing".into());
+                status = if again.is_some_and(|x| x >= needed) {
+                    format!("holds when measured again (first {first})")
+                } else {
+                    format!("FAILS twice (first {first})")
+                };
+                measured = again;
+            }
             out.push(LessonCheck { case: r.case, comparison: c.label.clone(), needed, measured, status });
         }
     }
-    out
+    Ok(out)
 }
 
 /// Validates the whole set, then judges every starter (must fail) and every
@@ -453,7 +473,7 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
                         timings.extend(comparison_lines(p, r, perf).into_iter().map(|l| format!("  {l}")));
                     }
                 }
-                lesson_checks = lessons(p, &results, gpu.adapter().software);
+                lesson_checks = lessons(&gpu, p, &results)?;
                 let passed = results.iter().filter(|r| r.outcome.passed()).count();
                 let failed: Vec<String> = results.iter().filter(|r| !r.outcome.passed()).map(|r| format!("case {}: {}", r.case, r.outcome.summary())).collect();
                 if !broken.is_empty() {
@@ -472,7 +492,7 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
             shown: p.cases.iter().filter(|c| !c.hidden && !c.is_performance()).count(),
             hidden: p.cases.iter().filter(|c| c.hidden).count(),
             performance: p.cases.iter().filter(|c| c.is_performance()).count(),
-            ok: starter_ok && solution_ok && lesson_checks.iter().all(|l| l.status != "FAILS"),
+            ok: starter_ok && solution_ok && lesson_checks.iter().all(|l| !l.status.starts_with("FAILS")),
             timings,
             lessons: lesson_checks,
             starter: if starter_ok { "fails (good)".into() } else { "PASSES: it must fail as shipped".into() },

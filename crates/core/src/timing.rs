@@ -14,10 +14,12 @@
 
 use serde::Serialize;
 
-/// The shortest span, in milliseconds, one timed run should cover when the
-/// timer does not round: long enough that the few microseconds of a pass's
-/// start and end are noise.
-pub const MIN_SPAN_MS: f64 = 1.0;
+/// The shortest span, in milliseconds, one timed run should cover: long
+/// enough that the few microseconds of a pass's start and end are noise, and
+/// that the GPU is busy most of the time between the runs' round trips (a
+/// GPU kept mostly idle lowers its clocks: single 1 ms dispatches of a
+/// 1024³ product on an NVIDIA H200 ran at a fifth of its warm speed).
+pub const MIN_SPAN_MS: f64 = 10.0;
 
 /// Spans are grown to this many timer quanta when the timer rounds, so the
 /// rounding error of a span is at most 2 % of it.
@@ -29,10 +31,42 @@ pub const MAX_DISPATCHES: u32 = 4096;
 /// Timed runs on a hardware adapter (after warm-up and calibration).
 pub const RUNS: u32 = 7;
 
-/// Timed runs on a software adapter (lavapipe, SwiftShader), where one
-/// dispatch of a performance case takes tens of milliseconds and the
-/// figures teach nothing about GPUs anyway.
-pub const RUNS_SOFTWARE: u32 = 1;
+/// GPU time, in milliseconds, of back-to-back work submitted at once before
+/// the timed runs: a GPU raises its clocks only after some sustained work.
+pub const WARM_UP_MS: f64 = 200.0;
+
+/// The most GPU time warm-up may take, in milliseconds, however unsteady
+/// the batches.
+pub const MAX_WARM_UP_MS: f64 = 2000.0;
+
+/// Whether warm-up can stop: at least [`WARM_UP_MS`] of work has run
+/// (`total_ms`) and the last three batches (`last3_ms`) agree within 2 %, or
+/// [`MAX_WARM_UP_MS`] have run.
+pub fn warmed_up(total_ms: f64, last3_ms: [f64; 3]) -> bool {
+    let (lo, hi) = last3_ms.iter().fold((f64::INFINITY, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    let settled = hi - lo <= 0.02 * hi;
+    (total_ms >= WARM_UP_MS && settled) || total_ms >= MAX_WARM_UP_MS
+}
+
+/// Timed runs whose slowest batch is more than this factor slower than
+/// their fastest are repeated (the clocks moved while they ran), up to
+/// [`MAX_ATTEMPTS`] times; the steadiest set is reported.
+pub const MAX_SPREAD: f64 = 1.05;
+
+/// Sets of timed runs tried at most, when their spread is above
+/// [`MAX_SPREAD`].
+pub const MAX_ATTEMPTS: u32 = 3;
+
+impl Measurement {
+    /// The slowest batch over the fastest (1 for a single run).
+    pub fn spread(&self) -> f64 {
+        if self.min_ms > 0.0 {
+            self.max_ms / self.min_ms
+        } else {
+            f64::INFINITY
+        }
+    }
+}
 
 /// Which clock timed a kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -207,13 +241,13 @@ mod tests {
     #[test]
     fn batches_grow_until_the_span_is_long_against_the_timer() {
         let target = target_span_ms(Some(0.1));
-        assert_eq!(target, 5.0);
-        assert_eq!(target_span_ms(None), MIN_SPAN_MS);
+        assert_eq!(target, MIN_SPAN_MS, "50 ticks of 0.1 ms are within the minimum span");
+        assert_eq!(target_span_ms(Some(1.0)), 50.0);
         // A rounding timer read 0 for one dispatch: grow fast.
         assert_eq!(next_batch(1, 0.0, target), Some(16));
-        // 16 dispatches took 0.4 ms: 0.025 ms each, so 240 reach 6 ms (a 20 % margin).
-        assert_eq!(next_batch(16, 0.4, target), Some(240));
-        assert_eq!(next_batch(240, 6.0, target), None);
+        // 16 dispatches took 0.8 ms: 0.05 ms each, so 240 reach 12 ms (a 20 % margin).
+        assert_eq!(next_batch(16, 0.8, target), Some(240));
+        assert_eq!(next_batch(240, 12.0, target), None);
         // At most 16× per step.
         assert_eq!(next_batch(1, 0.001, target), Some(16));
         assert_eq!(next_batch(MAX_DISPATCHES, 0.1, target), None);
@@ -231,6 +265,17 @@ mod tests {
         let (p, what) = peaks.percent(1.0, Some(2_000_000_000), None).unwrap();
         assert!((p - 4.0).abs() < 1e-9 && what == "FP32 peak");
         assert_eq!(peaks.percent(0.0, Some(1), None), None);
+    }
+
+    #[test]
+    fn warm_up_runs_long_enough_and_until_the_clocks_settle() {
+        assert!(!warmed_up(10.0, [1.0, 1.0, 1.0]), "too short");
+        assert!(!warmed_up(250.0, [1.3, 1.25, 0.9]), "still getting faster");
+        assert!(!warmed_up(250.0, [0.5, 0.262, 0.26]), "two agreeing are not enough");
+        assert!(warmed_up(250.0, [0.261, 0.26, 0.262]));
+        assert!(warmed_up(MAX_WARM_UP_MS, [1.0, 0.7, 0.5]), "capped");
+        let m = Measurement::from_spans(&[1.0, 1.2], 1, Timer::Timestamps, None).unwrap();
+        assert!((m.spread() - 1.2).abs() < 1e-12 && m.spread() > MAX_SPREAD);
     }
 
     #[test]
