@@ -33,7 +33,7 @@ pub struct ShowHeatmaps(pub ReadSignal<bool>);
 pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &CaseResult) -> impl IntoView {
     let n = case.number;
     let Some(f) = result.findings.clone() else {
-        let why = result.instrumentation.clone().unwrap_or_else(|| "the shader did not run".into());
+        let why = result.instrumentation.as_ref().map_or_else(|| "the shader did not run".to_string(), report::unchecked);
         return view! {
             <div class="findings" data-testid=format!("findings-{n}") data-status="unavailable">
                 <p class="muted">"No heat maps or memory checks for this case: " {why} "."</p>

@@ -301,8 +301,8 @@ fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, r
         for w in &r.warnings {
             println!("      warning at line {}: {}", w.line.unwrap_or(0), w.message);
         }
-        if let Some(note) = &r.instrumentation {
-            println!("      not checked (no heat maps or memory checks): {note}");
+        if let Some(why) = &r.instrumentation {
+            println!("      not checked (no heat maps or memory checks): {}", gpu_puzzles_core::report::unchecked(why));
         }
         if let Some(f) = &r.findings {
             // Every finding but the one the summary already states.

@@ -187,6 +187,37 @@ pub struct Timing {
     pub measured: Option<crate::timing::Measurement>,
 }
 
+/// Why a case ran without the instrumentation (so without heat maps and
+/// memory checks), as data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "kebab-case")]
+pub enum Unchecked {
+    /// A performance case: it is timed plain, since the trace would slow
+    /// the kernel being measured. The other cases are checked.
+    PerformanceCase,
+    /// The pass does not support this shader (naga accepts it, but an entry
+    /// point is missing, the trace's binding is taken, or the rewrite has a
+    /// gap), or panicked inside naga.
+    Unsupported {
+        /// Why, from the pass.
+        why: String,
+    },
+    /// The device's compiler rejected the instrumented shader: a gap in the
+    /// pass, never the student's.
+    DeviceRejected {
+        /// The compiler's message.
+        message: String,
+    },
+    /// The trace would not fit this device's buffer limit, even without the
+    /// racecheck's shadow memory.
+    TraceTooLarge {
+        /// Bytes the trace needs.
+        bytes: u64,
+        /// The device's limit in bytes (`maxStorageBufferBindingSize`).
+        limit: u64,
+    },
+}
+
 /// The result of judging one case.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CaseResult {
@@ -212,10 +243,10 @@ pub struct CaseResult {
     /// What the instrumented run saw, when it ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub findings: Option<Findings>,
-    /// Why there are no findings (heat maps unavailable), when instrumentation
-    /// was asked for but could not handle the shader.
+    /// Why there are no findings (no heat maps, no memory checks), when the
+    /// case was not instrumented ([`crate::report::unchecked`] words it).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub instrumentation: Option<String>,
+    pub instrumentation: Option<Unchecked>,
     /// Performance cases: the reference solution's timing of the same case on
     /// the same device, when the caller measured it.
     #[serde(skip_serializing_if = "Option::is_none")]

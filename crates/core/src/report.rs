@@ -135,6 +135,23 @@ pub fn runaway_loop(line: Option<usize>, invocation: &crate::trace::Invocation) 
     )
 }
 
+/// Why a case has no heat maps or memory checks, for the page and the CLI.
+pub fn unchecked(u: &crate::judge::Unchecked) -> String {
+    use crate::judge::Unchecked;
+    match u {
+        Unchecked::PerformanceCase => {
+            "performance cases are timed without the instrumentation (it would slow the kernel being measured); the other cases have heat maps and memory checks".into()
+        }
+        Unchecked::Unsupported { why } => format!("the instrumentation cannot handle this shader ({why}), so it was judged on its values alone; please report it"),
+        Unchecked::DeviceRejected { message } => {
+            format!("this device's compiler rejected the instrumented shader ({message}), so it was judged on its values alone; this is a gap in the checker, please report it")
+        }
+        Unchecked::TraceTooLarge { bytes, limit } => {
+            format!("the trace would need {bytes} bytes, more than this device's {limit}-byte buffer limit, so it was judged on its values alone")
+        }
+    }
+}
+
 /// Every finding as a list item: errors (each fails the case) and notes
 /// (checks that did not run). The page's findings list and the CLI print
 /// these.

@@ -6,7 +6,7 @@ use crate::dispatch::{dispatch, DispatchOptions};
 use crate::messages::{at_offset, diagnostic, without_position};
 use crate::pipeline::{build, layout_entries, layout_entry};
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, target_outcome, CaseResult, Diagnostic, Outcome, Timing};
+use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, target_outcome, CaseResult, Diagnostic, Outcome, Timing, Unchecked};
 use gpu_puzzles_core::trace::Findings;
 use gpu_puzzles_core::{template, Case, Puzzle, Values};
 use gpu_puzzles_instrument::{Options, PassError, Shader, Traced, TRACE_BINDING};
@@ -234,13 +234,13 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
     // Its outputs are the plain shader's: the rewrite only adds atomics on
     // the trace buffer, and every access still happens as written.
     if options.instrument && case.is_performance() {
-        result.instrumentation = Some("heat maps and memory checks are not recorded for performance cases; the other cases have them".into());
+        result.instrumentation = Some(Unchecked::PerformanceCase);
     }
     if instrumented {
         let shader = match &parsed {
             Ok(shader) => Ok(shader),
             Err(PassError::Rejected { message, span }) => Err(Instrumentation::Rejected { message: message.clone(), span: span.clone() }),
-            Err(PassError::Unsupported(why)) => Err(Instrumentation::Skipped(why.clone())),
+            Err(PassError::Unsupported(why)) => Err(Instrumentation::Skipped(Unchecked::Unsupported { why: why.clone() })),
         };
         let ran = match shader {
             Ok(shader) => run_instrumented(gpu, puzzle, case, shader, &layout_entries).await?,
@@ -271,7 +271,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
                 let d = at_offset(message, span.start, span.len(), &sub, source);
                 return finish(result, Outcome::CompileError { diagnostics: vec![d] });
             }
-            Instrumentation::Skipped(note) => result.instrumentation = Some(note),
+            Instrumentation::Skipped(why) => result.instrumentation = Some(why),
         }
     }
 
@@ -360,7 +360,7 @@ enum Instrumentation {
     /// The pass or the device could not handle the instrumented shader, or
     /// its trace would not fit: why, for the page and the CLI. The case is
     /// then judged by a plain run.
-    Skipped(String),
+    Skipped(Unchecked),
 }
 
 /// Runs the instrumented shader once and reads back its outputs and findings.
@@ -384,8 +384,8 @@ async fn run_instrumented(
         let i = match pass {
             Ok(Ok(i)) => i,
             Ok(Err(PassError::Rejected { message, span })) => return Ok(Instrumentation::Rejected { message, span }),
-            Ok(Err(PassError::Unsupported(why))) => return Ok(Instrumentation::Skipped(why)),
-            Err(_) => return Ok(Instrumentation::Skipped("the instrumentation pass failed inside naga on this shader".into())),
+            Ok(Err(PassError::Unsupported(why))) => return Ok(Instrumentation::Skipped(Unchecked::Unsupported { why })),
+            Err(_) => return Ok(Instrumentation::Skipped(Unchecked::Unsupported { why: "the pass failed inside naga".into() })),
         };
         let bytes = i.meta.layout.total_words * 4;
         if bytes <= max {
@@ -393,7 +393,7 @@ async fn run_instrumented(
             break;
         }
         if !racecheck {
-            return Ok(Instrumentation::Skipped(format!("the trace would need {bytes} bytes, more than this device's {max}-byte buffer limit")));
+            return Ok(Instrumentation::Skipped(Unchecked::TraceTooLarge { bytes, limit: max }));
         }
     }
     let inst = inst.expect("the loop returns or sets it");
@@ -405,13 +405,13 @@ async fn run_instrumented(
     #[cfg(target_arch = "wasm32")]
     let module = match inst.wgsl() {
         Ok(text) => wgpu::ShaderSource::Wgsl(text.into()),
-        Err(why) => return Ok(Instrumentation::Skipped(why.to_string())),
+        Err(why) => return Ok(Instrumentation::Skipped(Unchecked::Unsupported { why: why.to_string() })),
     };
     let pipeline = match build(gpu, puzzle, "instrumented", module, Some(&entries), without_position).await {
         Ok(p) => p.expect("built with entries"),
         Err(d) => {
             let msg = d.first().map(|d| d.message.clone()).unwrap_or_default();
-            return Ok(Instrumentation::Skipped(format!("the device's compiler rejected the instrumented shader ({msg})")));
+            return Ok(Instrumentation::Skipped(Unchecked::DeviceRejected { message: msg }));
         }
     };
     let layout = &inst.meta.layout;
