@@ -430,6 +430,15 @@ pub enum Verdict {
     Failed,
 }
 
+/// Whether every case that could be instrumented was: no case lacks its
+/// memory checks for a reason other than being a performance case. A Run
+/// that passes on values alone while a check could not run is not a pass a
+/// student can trust (a race or an out-of-bounds access could be hiding),
+/// so the page does not mark the puzzle solved.
+pub fn fully_checked(results: &[CaseResult]) -> bool {
+    results.iter().all(|r| !matches!(&r.instrumentation, Some(u) if *u != Unchecked::PerformanceCase))
+}
+
 /// The verdict over a set of case results; `Failed` when there are none.
 pub fn verdict(results: &[CaseResult]) -> Verdict {
     if !results.is_empty() && results.iter().all(|r| r.outcome.passed()) {
@@ -554,6 +563,26 @@ mod tests {
         assert_eq!(target_outcome(puzzle, case, &result(0.08, 0.36), false), None, "75 % of the reference's rate is enough");
         let ordinary = &puzzle.cases[0];
         assert_eq!(target_outcome(puzzle, ordinary, &result(0.37, 0.36), false), None);
+    }
+
+    #[test]
+    fn a_pass_without_memory_checks_is_not_fully_checked() {
+        let result = |instrumentation| CaseResult {
+            case: 1,
+            hidden: false,
+            outcome: Outcome::Passed,
+            actual: vec![],
+            warnings: vec![],
+            timing: Timing::default(),
+            instrumented_timing: None,
+            findings: None,
+            instrumentation,
+            reference_timing: None,
+            comparison_timings: vec![],
+        };
+        assert!(fully_checked(&[result(None), result(Some(Unchecked::PerformanceCase))]));
+        let skipped = Unchecked::TraceTooLarge { bytes: 10, limit: 5 };
+        assert!(!fully_checked(&[result(None), result(Some(skipped))]));
     }
 
     #[test]
