@@ -258,6 +258,26 @@ pub struct CaseResult {
     pub comparison_timings: Vec<Option<Timing>>,
 }
 
+impl CaseResult {
+    /// The result of `case` with `outcome` and nothing measured yet: no
+    /// values, timings or findings.
+    pub fn new(case: &Case, outcome: Outcome) -> Self {
+        CaseResult {
+            case: case.number,
+            hidden: case.hidden,
+            outcome,
+            actual: vec![],
+            warnings: vec![],
+            timing: Timing::default(),
+            instrumented_timing: None,
+            findings: None,
+            instrumentation: None,
+            reference_timing: None,
+            comparison_timings: vec![],
+        }
+    }
+}
+
 impl Timing {
     /// The best figure available, in milliseconds, and its kind: the
     /// repeated measurement's median when there is one, else the one
@@ -539,17 +559,10 @@ mod tests {
         let case = puzzle.cases.iter().find(|c| c.is_performance()).unwrap();
         let ms = |m: f64| Timing { wall_ms: m, gpu_ms: Some(m), measured: None };
         let result = |student: f64, strided: f64| CaseResult {
-            case: case.number,
-            hidden: false,
-            outcome: Outcome::Passed,
-            actual: vec![],
-            warnings: vec![],
             timing: ms(student),
-            instrumented_timing: None,
-            findings: None,
-            instrumentation: None,
             reference_timing: Some(ms(0.06)),
             comparison_timings: vec![Some(ms(strided))],
+            ..CaseResult::new(case, Outcome::Passed)
         };
         // The strided walk: 16 % of the reference's rate, and as fast as the comparison kernel.
         match target_outcome(puzzle, case, &result(0.37, 0.36), false) {
@@ -567,19 +580,10 @@ mod tests {
 
     #[test]
     fn a_pass_without_memory_checks_is_not_fully_checked() {
-        let result = |instrumentation| CaseResult {
-            case: 1,
-            hidden: false,
-            outcome: Outcome::Passed,
-            actual: vec![],
-            warnings: vec![],
-            timing: Timing::default(),
-            instrumented_timing: None,
-            findings: None,
-            instrumentation,
-            reference_timing: None,
-            comparison_timings: vec![],
-        };
+        let files = crate::load::read_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles")).unwrap();
+        let set = crate::load::load_puzzle_set(&files, None).unwrap();
+        let case = &set.get("map").unwrap().cases[0];
+        let result = |instrumentation| CaseResult { instrumentation, ..CaseResult::new(case, Outcome::Passed) };
         assert!(fully_checked(&[result(None), result(Some(Unchecked::PerformanceCase))]));
         let skipped = Unchecked::TraceTooLarge { bytes: 10, limit: 5 };
         assert!(!fully_checked(&[result(None), result(Some(skipped))]));

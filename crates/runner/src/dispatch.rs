@@ -178,20 +178,7 @@ pub(crate) async fn read_back(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8
         let _ = tx.send(r);
     });
     #[cfg(not(target_arch = "wasm32"))]
-    {
-        let timeout = std::time::Duration::from_millis(crate::DISPATCH_TIMEOUT_MS);
-        match gpu.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(timeout) }) {
-            Ok(_) => {}
-            Err(wgpu::PollError::Timeout) => {
-                gpu.mark_lost("a dispatch ran past the time limit");
-                return Err(RunnerError::Timeout(crate::DISPATCH_TIMEOUT_MS));
-            }
-            Err(e) => {
-                gpu.mark_lost(&e.to_string());
-                return Err(gpu.lost_error());
-            }
-        }
-    }
+    poll_until_done(gpu)?;
     match rx.await {
         Ok(Ok(())) => {}
         Ok(Err(e)) => {
@@ -332,6 +319,25 @@ async fn timed_run(
     Ok(((end - begin).max(0.0)) / 1e6)
 }
 
+/// Natively, blocks until the device has finished what was submitted, for
+/// at most [`crate::DISPATCH_TIMEOUT_MS`]; past it, or when the device is
+/// lost, marks the device lost. (In a browser the event loop does this.)
+#[cfg(not(target_arch = "wasm32"))]
+fn poll_until_done(gpu: &Gpu) -> Result<(), RunnerError> {
+    let timeout = std::time::Duration::from_millis(crate::DISPATCH_TIMEOUT_MS);
+    match gpu.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(timeout) }) {
+        Ok(_) => Ok(()),
+        Err(wgpu::PollError::Timeout) => {
+            gpu.mark_lost("a dispatch ran past the time limit");
+            Err(RunnerError::Timeout(crate::DISPATCH_TIMEOUT_MS))
+        }
+        Err(e) => {
+            gpu.mark_lost(&e.to_string());
+            Err(gpu.lost_error())
+        }
+    }
+}
+
 /// Waits until the queue has finished everything submitted so far.
 async fn wait_idle(gpu: &Gpu) -> Result<(), RunnerError> {
     let (tx, rx) = futures_channel::oneshot::channel();
@@ -339,19 +345,6 @@ async fn wait_idle(gpu: &Gpu) -> Result<(), RunnerError> {
         let _ = tx.send(());
     });
     #[cfg(not(target_arch = "wasm32"))]
-    {
-        let timeout = std::time::Duration::from_millis(crate::DISPATCH_TIMEOUT_MS);
-        match gpu.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(timeout) }) {
-            Ok(_) => {}
-            Err(wgpu::PollError::Timeout) => {
-                gpu.mark_lost("a dispatch ran past the time limit");
-                return Err(RunnerError::Timeout(crate::DISPATCH_TIMEOUT_MS));
-            }
-            Err(e) => {
-                gpu.mark_lost(&e.to_string());
-                return Err(gpu.lost_error());
-            }
-        }
-    }
+    poll_until_done(gpu)?;
     rx.await.map_err(|_| if gpu.is_lost() { gpu.lost_error() } else { RunnerError::Readback("the queue never reported its work done".into()) })
 }

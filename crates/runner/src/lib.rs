@@ -76,7 +76,7 @@ const NO_ADAPTER_HINT: &str =
 /// rasterisers in use today, since a browser may not say.
 fn is_software(info: &wgpu::AdapterInfo) -> bool {
     let text = format!("{} {} {}", info.name, info.driver, info.driver_info).to_lowercase();
-    info.device_type == wgpu::DeviceType::Cpu || ["llvmpipe", "lavapipe", "swiftshader", "microsoft basic render", "warp"].iter().any(|s| text.contains(s))
+    info.device_type == wgpu::DeviceType::Cpu || ["llvmpipe", "lavapipe", "swiftshader", "microsoft basic render"].iter().any(|s| text.contains(s))
 }
 
 /// A short description of the adapter, for reports and the page.
@@ -91,7 +91,7 @@ pub struct AdapterSummary {
     /// Whether GPU timestamp queries are available for timing.
     pub timestamps: bool,
     /// Whether this is a software adapter (lavapipe/llvmpipe, SwiftShader,
-    /// WARP): it runs invocations on CPU cores, so its timings say nothing
+    /// WARP, whose name is "Microsoft Basic Render Driver"): it runs invocations on CPU cores, so its timings say nothing
     /// about GPUs and performance lessons are not checked on it.
     pub software: bool,
 }

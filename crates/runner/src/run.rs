@@ -65,19 +65,7 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
 
 /// The result of a performance case left out because another case failed.
 fn skipped(case: &Case) -> CaseResult {
-    CaseResult {
-        case: case.number,
-        hidden: case.hidden,
-        outcome: Outcome::Skipped { message: "not timed: performance cases run once every other case passes. Fix the failing cases first.".into() },
-        actual: vec![],
-        warnings: vec![],
-        timing: Timing::default(),
-        instrumented_timing: None,
-        findings: None,
-        instrumentation: None,
-        reference_timing: None,
-        comparison_timings: vec![],
-    }
+    CaseResult::new(case, Outcome::Skipped { message: "not timed: performance cases run once every other case passes. Fix the failing cases first.".into() })
 }
 
 /// Times a kernel on a performance case, on the same device and in the same
@@ -159,19 +147,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
     if gpu.is_lost() {
         return Err(gpu.lost_error());
     }
-    let mut result = CaseResult {
-        case: case.number,
-        hidden: case.hidden,
-        outcome: Outcome::Passed,
-        actual: vec![],
-        warnings: vec![],
-        timing: Timing::default(),
-        instrumented_timing: None,
-        findings: None,
-        instrumentation: None,
-        reference_timing: None,
-        comparison_timings: vec![],
-    };
+    let mut result = CaseResult::new(case, Outcome::Passed);
     let finish = |mut r: CaseResult, outcome| {
         r.outcome = outcome;
         Ok(r)
@@ -207,7 +183,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         let entries = if instrumented { None } else { layout_entries.as_deref().ok() };
         let built = build(gpu, puzzle, &puzzle.slug, plain_source(&sub.text, parsed.as_ref().ok()), entries, |m| diagnostic(m, &sub, source)).await;
         match built {
-            Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics: explained(diagnostics, &sub, source) }),
+            Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics: explained(diagnostics, parsed.as_ref().err(), &sub, source) }),
             Ok(p) => pipeline = p,
         }
     }
@@ -311,16 +287,15 @@ fn plain_source<'a>(text: &'a str, parsed: Option<&Shader>) -> wgpu::ShaderSourc
 }
 
 /// Natively wgpu reports a naga validation error by its first line only
-/// ("Function [0] 'f' is invalid"); naga's chain of causes says why. In a
-/// browser the compiler's own messages are kept.
-fn explained(diagnostics: Vec<Diagnostic>, sub: &template::Substituted, source: &str) -> Vec<Diagnostic> {
-    #[cfg(not(target_arch = "wasm32"))]
-    if diagnostics.iter().any(|d| d.message.contains(" is invalid")) {
-        if let Err(PassError::Rejected { message, span: Some(span) }) = Shader::parse(&sub.text) {
-            return vec![at_offset(message, span.start, span.len(), sub, source)];
+/// ("Function [0] 'f' is invalid"); naga's chain of causes, from the case's
+/// own parse (`rejected`), says why. In a browser the compiler's own
+/// messages are kept.
+fn explained(diagnostics: Vec<Diagnostic>, rejected: Option<&PassError>, sub: &template::Substituted, source: &str) -> Vec<Diagnostic> {
+    if let (true, Some(PassError::Rejected { message, span: Some(span) })) = (NAGA_COMPILES, rejected) {
+        if diagnostics.iter().any(|d| d.message.contains(" is invalid")) {
+            return vec![at_offset(message.clone(), span.start, span.len(), sub, source)];
         }
     }
-    let _ = (sub, source);
     diagnostics
 }
 
