@@ -53,10 +53,19 @@ for (const slug of order) {
     const verdict = await p.run({ timeout: 240_000 });
     const statuses = await p.caseStatuses();
     assert.equal(verdict, "passed", `cases: ${statuses}`);
-    assert.ok(statuses.length >= 3 && statuses.every((s) => s === "passed"), `cases: ${statuses}`);
+    // SwiftShader is a software adapter: hardware-only cases (Register-Tiled
+    // Matrix Multiply's 2048³) are omitted, every other case passes.
+    const omitted = slug === "matmul-register" ? 1 : 0;
+    assert.ok(statuses.length >= 3 && statuses.filter((s) => s === "passed").length === statuses.length - omitted, `cases: ${statuses}`);
+    assert.equal(statuses.filter((s) => s === "omitted").length, omitted, `cases: ${statuses}`);
     // Every shown case: actual grid equals expected grid, cell by cell.
     for (let n = 1; n <= statuses.length; n++) {
       const perf = page.locator(`[data-testid="performance-${n}"]`);
+      if (statuses[n - 1] === "omitted") {
+        assert.equal(await p.testid(`case-${n}`).getAttribute("data-outcome"), "omitted");
+        assert.match(await p.testid(`case-${n}`).innerText(), /not run on a software adapter[\s\S]*runs only on a hardware GPU/);
+        continue;
+      }
       if (await perf.count()) {
         // A performance case: the student's figures and the reference kernel's, both measured.
         const figures = perf.locator(".performance-figures");

@@ -45,7 +45,7 @@ fn a_kernel_that_adds_into_its_output_is_judged_on_one_dispatch() {
     let set = set();
     let puzzle = set.get("map").unwrap();
     let mut case = puzzle.cases[0].clone();
-    case.performance = Some(Performance { flops: None, bytes: Some(8 * case.buffers[0].initial.len() as u64) });
+    case.performance = Some(Performance { bytes: Some(8 * case.buffers[0].initial.len() as u64), ..Default::default() });
     let src = "@group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @compute @workgroup_size({{workgroupSize}})

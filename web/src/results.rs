@@ -19,9 +19,16 @@ pub fn VerdictBar(state: RwSignal<RunState>, puzzle: &'static Puzzle) -> impl In
             RunState::Error(e) => ("error", e),
             RunState::Done { results, .. } => {
                 let passed = results.iter().filter(|r| r.outcome.passed()).count();
+                let omitted = results.iter().filter(|r| matches!(r.outcome, Outcome::Omitted { .. })).count();
+                let counted = results.len() - omitted;
+                let aside = match omitted {
+                    0 => String::new(),
+                    1 => " (1 performance case runs only on a hardware GPU.)".into(),
+                    n => format!(" ({n} performance cases run only on a hardware GPU.)"),
+                };
                 match verdict(&results) {
-                    Verdict::Passed => ("passed", format!("Solved! All {} cases of “{}” pass.", results.len(), puzzle.title)),
-                    Verdict::Failed => ("failed", format!("{passed} of {} cases pass.", results.len())),
+                    Verdict::Passed => ("passed", format!("Solved! All {counted} cases of “{}” pass.{aside}", puzzle.title)),
+                    Verdict::Failed => ("failed", format!("{passed} of {counted} cases pass.{aside}")),
                 }
             }
         };
@@ -119,7 +126,16 @@ fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseRe
     let (status, badge) = match (&result, running) {
         (_, true) => ("running", "running".to_string()),
         (None, _) => ("idle", "not run".to_string()),
-        (Some(r), _) => (if r.outcome.passed() { "passed" } else { "failed" }, badge_text(&r.outcome)),
+        (Some(r), _) => (
+            if r.outcome.passed() {
+                "passed"
+            } else if r.outcome.failed() {
+                "failed"
+            } else {
+                "omitted"
+            },
+            badge_text(&r.outcome),
+        ),
     };
     let outcome = result.as_ref().map(|r| r.outcome.status()).unwrap_or("none");
     let title = if case.hidden {
@@ -288,6 +304,8 @@ fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model
             <p class="hidden-note">
                 "Performance case (" {sizes.join("; ")} "): " {counts.join(", ")}
                 ". Its data is too large to draw; it runs without heat maps, once every other case passes, and its time is the median of repeated runs on your GPU."
+                {perf.sample.map(|k| format!(" Its output is checked at {} elements drawn at random (the smaller cases check every element).", group_digits(k as u64)))}
+                {perf.hardware_only.then_some(" It runs only on a hardware GPU.")}
             </p>
             {figures}
         </div>
@@ -305,6 +323,7 @@ fn badge_text(o: &Outcome) -> String {
         Outcome::OverBudget { .. } => "over budget".into(),
         Outcome::BelowTarget { fraction, .. } => format!("correct but slow ({:.0} % of the reference rate)", fraction * 100.0),
         Outcome::Skipped { .. } => "not timed yet".into(),
+        Outcome::Omitted { .. } => "hardware GPU only".into(),
     }
 }
 

@@ -45,7 +45,13 @@ fn a_performance_case_reports_both_kernels() {
         assert!(timing["wall_ms"].as_f64().unwrap() > 0.0, "{text}");
     }
     assert!(perf.get("findings").is_none(), "performance cases run without instrumentation");
-    assert!(cases.iter().filter(|c| c != &perf).all(|c| c.get("findings").is_some()), "{text}");
+    let is_perf = |c: &&serde_json::Value| c["name"].as_str().unwrap().starts_with("performance");
+    assert!(cases.iter().filter(|c| !is_perf(c)).all(|c| c.get("findings").is_some()), "{text}");
+    // lavapipe is a software adapter: the 2048³ case is for hardware GPUs
+    // only, and counts neither way.
+    let large = cases.iter().find(|c| c["name"].as_str().unwrap().contains("2048")).expect("the 2048³ case");
+    assert_eq!(large["outcome"]["status"], "omitted", "{text}");
+    assert_eq!(report["status"], "passed", "{text}");
 }
 
 #[test]

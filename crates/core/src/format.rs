@@ -141,6 +141,19 @@ pub struct PerformanceSpec {
     /// GB/s.
     #[serde(default)]
     pub bytes: Option<u64>,
+    /// Check this many output elements of every compared buffer, drawn
+    /// uniformly at random (with the first and last), against the
+    /// reference's per-element form ([`crate::reference::SampleFn`]),
+    /// instead of computing the whole output on the CPU: for products of
+    /// billions of operations. The elements are drawn from a seed fixed by
+    /// the case's number, so a failure reproduces.
+    #[serde(default)]
+    pub sample: Option<u32>,
+    /// Run only on a hardware adapter: on a software one (lavapipe,
+    /// SwiftShader) the case is [`crate::judge::Outcome::Omitted`], for sizes
+    /// that fill a real GPU and would take minutes on a CPU.
+    #[serde(default)]
+    pub hardware_only: bool,
 }
 
 /// Element type of a storage buffer. An `array<atomic<u32>>` in the shader is

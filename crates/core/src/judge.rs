@@ -70,6 +70,10 @@ pub enum Outcome {
         total: usize,
         /// The first [`MAX_LISTED_MISMATCHES`] of them.
         mismatches: Vec<ElementMismatch>,
+        /// In a sampled case, how many elements were checked (all buffers
+        /// together); `None` when every element was.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        sampled: Option<usize>,
     },
     /// The shader did not compile, or the pipeline could not be created.
     CompileError {
@@ -124,12 +128,18 @@ pub enum Outcome {
         /// Why, and what to do first.
         message: String,
     },
+    /// A `hardware_only` performance case on a software adapter: not run,
+    /// and left out of the verdict, like the performance target there.
+    Omitted {
+        /// Why, and where it does run.
+        message: String,
+    },
 }
 
 impl Outcome {
     /// Stable short name: `passed`, `mismatch`, `compile-error`,
     /// `config-error`, `memory-error`, `runaway-loop`, `over-budget`,
-    /// `below-target`, `skipped`.
+    /// `below-target`, `skipped`, `omitted`.
     pub fn status(&self) -> &'static str {
         match self {
             Outcome::Passed => "passed",
@@ -141,6 +151,7 @@ impl Outcome {
             Outcome::OverBudget { .. } => "over-budget",
             Outcome::BelowTarget { .. } => "below-target",
             Outcome::Skipped { .. } => "skipped",
+            Outcome::Omitted { .. } => "omitted",
         }
     }
 
@@ -149,10 +160,17 @@ impl Outcome {
         matches!(self, Outcome::Passed)
     }
 
+    /// True for a case that failed: anything but passed or
+    /// [`Outcome::Omitted`] (which counts neither way).
+    pub fn failed(&self) -> bool {
+        !matches!(self, Outcome::Passed | Outcome::Omitted { .. })
+    }
+
     /// A one-line summary for a student, e.g. `"3 of 16 elements differ"`.
     pub fn summary(&self) -> String {
         match self {
             Outcome::Passed => "passed".into(),
+            Outcome::Mismatch { total, sampled: Some(n), .. } => format!("{total} of {n} sampled elements differ from the expected values"),
             Outcome::Mismatch { total, .. } if *total == 1 => "1 element differs from the expected value".into(),
             Outcome::Mismatch { total, .. } => format!("{total} elements differ from the expected values"),
             Outcome::CompileError { diagnostics } => match diagnostics.first() {
@@ -167,7 +185,8 @@ impl Outcome {
             | Outcome::RunawayLoop { message, .. }
             | Outcome::OverBudget { message }
             | Outcome::BelowTarget { message, .. }
-            | Outcome::Skipped { message } => message.clone(),
+            | Outcome::Skipped { message }
+            | Outcome::Omitted { message } => message.clone(),
         }
     }
 }
@@ -416,7 +435,7 @@ pub fn budget_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Opti
 pub fn lost_counts(puzzle: &Puzzle, case: &Case, actual: &[Values]) -> Option<String> {
     let expected = puzzle.expected(case).ok()?;
     for ((k, i), e) in puzzle.compared_buffers().enumerate().zip(expected) {
-        let (Values::U32(e), Some(Values::U32(a))) = (e, actual.get(k)) else { continue };
+        let (Some(Values::U32(e)), Some(Values::U32(a))) = (e.whole(), actual.get(k)) else { continue };
         let (want, got) = (e.iter().map(|&x| x as u64).sum::<u64>(), a.iter().map(|&x| x as u64).sum::<u64>());
         if got < want {
             return Some(format!(
@@ -459,9 +478,11 @@ pub fn fully_checked(results: &[CaseResult]) -> bool {
     results.iter().all(|r| !matches!(&r.instrumentation, Some(u) if *u != Unchecked::PerformanceCase))
 }
 
-/// The verdict over a set of case results; `Failed` when there are none.
+/// The verdict over a set of case results: `Passed` when none failed and at
+/// least one passed ([`Outcome::Omitted`] cases count neither way); `Failed`
+/// when there are none.
 pub fn verdict(results: &[CaseResult]) -> Verdict {
-    if !results.is_empty() && results.iter().all(|r| r.outcome.passed()) {
+    if results.iter().any(|r| r.outcome.passed()) && !results.iter().any(|r| r.outcome.failed()) {
         Verdict::Passed
     } else {
         Verdict::Failed
@@ -488,7 +509,7 @@ pub fn close(expected: f64, actual: f64, compare: CompareSpec) -> bool {
 /// ([`Puzzle::expected`]); if its reference fails, the case is a
 /// configuration error naming why.
 pub fn judge(puzzle: &Puzzle, case: &Case, actual: &[Values]) -> Outcome {
-    let mut total = 0;
+    let (mut total, mut sampled) = (0, None::<usize>);
     let mut mismatches = Vec::new();
     let all_expected = match puzzle.expected(case) {
         Ok(e) => e,
@@ -500,16 +521,19 @@ pub fn judge(puzzle: &Puzzle, case: &Case, actual: &[Values]) -> Outcome {
         let Some(got) = actual.get(k) else {
             return Outcome::ConfigError { message: format!("no contents were read back for `{}`", buffer.name) };
         };
-        for j in 0..expected.len() {
-            let (e, a) = (expected.get(j), if j < got.len() { got.get(j) } else { f64::NAN });
-            if !close(e, a, case.compare) {
+        if let Some(e) = expected.elements {
+            *sampled.get_or_insert(0) += e.len();
+        }
+        for (j, e) in expected.checked() {
+            let a = if j < got.len() { got.get(j) } else { f64::NAN };
+            if !close(expected.values.get(e), a, case.compare) {
                 total += 1;
                 if mismatches.len() < MAX_LISTED_MISMATCHES {
                     mismatches.push(ElementMismatch {
                         buffer: buffer.name.clone(),
                         index: j,
                         position: cb.shape.map(|[_, c]| [j / c as usize, j % c as usize]),
-                        expected: expected.format(j),
+                        expected: expected.values.format(e),
                         actual: if j < got.len() { got.format(j) } else { "missing".into() },
                     });
                 }
@@ -519,7 +543,7 @@ pub fn judge(puzzle: &Puzzle, case: &Case, actual: &[Values]) -> Outcome {
     if total == 0 {
         Outcome::Passed
     } else {
-        Outcome::Mismatch { total, mismatches }
+        Outcome::Mismatch { total, mismatches, sampled }
     }
 }
 
@@ -543,11 +567,11 @@ mod tests {
         assert_eq!(three_figures(171.83), "172");
         assert_eq!(three_figures(1234.5), "1234");
         let t = Timing { wall_ms: 10.0, gpu_ms: None, measured: None };
-        let line = performance_line(&t, &crate::model::Performance { flops: Some(2_000_000_000), bytes: None });
+        let line = performance_line(&t, &crate::model::Performance { flops: Some(2_000_000_000), ..Default::default() });
         assert_eq!(line, "10.00 ms (wall time, one dispatch) · 200 GFLOP/s");
         let measured = crate::timing::Measurement::from_spans(&[40.0, 42.0, 44.0], 4, crate::timing::Timer::Timestamps, None);
         let t = Timing { wall_ms: 50.0, gpu_ms: Some(11.0), measured };
-        let line = performance_line(&t, &crate::model::Performance { flops: Some(2_000_000_000), bytes: None });
+        let line = performance_line(&t, &crate::model::Performance { flops: Some(2_000_000_000), ..Default::default() });
         assert_eq!(line, "10.50 ms (median of 3 runs × 4 dispatches, 10.00–11.00, GPU timestamps) · 190 GFLOP/s");
     }
 
@@ -587,6 +611,35 @@ mod tests {
         assert!(fully_checked(&[result(None), result(Some(Unchecked::PerformanceCase))]));
         let skipped = Unchecked::TraceTooLarge { bytes: 10, limit: 5 };
         assert!(!fully_checked(&[result(None), result(Some(skipped))]));
+    }
+
+    #[test]
+    fn a_sampled_case_is_judged_on_its_sample_alone() {
+        let files = crate::load::read_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles")).unwrap();
+        let set = crate::load::load_puzzle_set(&files, None).unwrap();
+        let puzzle = set.get("matmul-register").unwrap();
+        let case = puzzle.cases.iter().find(|c| c.performance.is_some_and(|p| p.sample.is_some())).unwrap();
+        let expected = puzzle.expected(case).unwrap();
+        let (elements, values) = (expected[0].elements.unwrap(), expected[0].values.as_f32().unwrap());
+        let len = case.buffers[2].initial.len();
+        // Right at every sampled element, NaN elsewhere: a pass, since only the
+        // sample is known (the ordinary cases check every element).
+        let mut out = vec![f32::NAN; len];
+        for (&e, &v) in elements.iter().zip(values) {
+            out[e] = v;
+        }
+        assert_eq!(judge(puzzle, case, &[Values::F32(out.clone())]), Outcome::Passed);
+        // One sampled element wrong: a mismatch that says it was a sample.
+        out[elements[1]] += 1.0;
+        match judge(puzzle, case, &[Values::F32(out)]) {
+            Outcome::Mismatch { total: 1, mismatches, sampled: Some(n) } => {
+                assert_eq!((mismatches[0].index, n), (elements[1], elements.len()));
+                assert_eq!(mismatches[0].position, Some([elements[1] / 2048, elements[1] % 2048]));
+            }
+            other => panic!("{other:?}"),
+        }
+        let zeros = judge(puzzle, case, &[Values::F32(vec![0.0; len])]);
+        assert!(zeros.summary().ends_with(&format!(" of {} sampled elements differ from the expected values", elements.len())), "{}", zeros.summary());
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 pub use crate::format::{BudgetSpec as Budget, PerformanceSpec as Performance};
 use crate::format::{CompareSpec, ElementType, Role, ScalarType};
-use crate::reference::{ReferenceFn, ReferenceInput};
+use crate::reference::{Reference, ReferenceInput};
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
@@ -74,7 +74,7 @@ pub struct RandomCases {
     /// The parsed `[generator]`.
     pub generator: crate::random::Generator,
     /// The puzzle's reference function.
-    pub reference: Option<ReferenceFn>,
+    pub reference: Option<Reference>,
     /// The puzzle's default comparison.
     pub compare: crate::format::CompareSpec,
 }
@@ -82,18 +82,24 @@ pub struct RandomCases {
 impl Puzzle {
     /// The expected contents of every compared buffer of `case`, in binding
     /// order. Performance cases compute theirs with the CPU reference on the
-    /// first call (which may take a second for a large matrix product) and
-    /// keep them.
+    /// first call (which may take a second for a large matrix product, or a
+    /// few milliseconds for a sampled one) and keep them.
     ///
     /// # Errors
     /// The reference function's message, or a length that differs from the
     /// output's declared `len`.
-    pub fn expected<'c>(&self, case: &'c Case) -> Result<Vec<&'c Values>, String> {
+    pub fn expected<'c>(&self, case: &'c Case) -> Result<Vec<Expected<'c>>, String> {
         if let Some(d) = &case.deferred {
             let computed = d.cache.get_or_init(|| d.compute(self, case));
-            return computed.as_ref().map(|v| v.iter().collect()).map_err(Clone::clone);
+            return computed
+                .as_ref()
+                .map(|v| v.iter().map(|(values, elements)| Expected { values, elements: elements.as_deref() }).collect())
+                .map_err(Clone::clone);
         }
-        Ok(self.compared_buffers().map(|i| case.buffers[i].expected.as_ref().expect("the loader gives eager cases expected values")).collect())
+        Ok(self
+            .compared_buffers()
+            .map(|i| Expected { values: case.buffers[i].expected.as_ref().expect("the loader gives eager cases expected values"), elements: None })
+            .collect())
     }
 
     /// Indices into [`Puzzle::buffers`] of the buffers that are compared
@@ -173,16 +179,63 @@ impl Case {
     }
 }
 
+/// The expected contents of one compared buffer: every element, or the
+/// values at a sample of elements (a performance case's `sample`).
+#[derive(Debug, Clone, Copy)]
+pub struct Expected<'a> {
+    /// Element `i` of the buffer or, when sampled, element `elements[i]`.
+    pub values: &'a Values,
+    /// The sampled element indices (ascending, row-major), or `None` when
+    /// `values` gives every element.
+    pub elements: Option<&'a [usize]>,
+}
+
+impl Expected<'_> {
+    /// Every checked element as `(element index, position in values)`.
+    pub fn checked(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.values.len()).map(|k| (self.elements.map_or(k, |e| e[k]), k))
+    }
+
+    /// The whole expected contents, when not sampled.
+    pub fn whole(&self) -> Option<&Values> {
+        self.elements.is_none().then_some(self.values)
+    }
+}
+
+/// `count` distinct element indices below `len`, ascending: the first and
+/// the last, and the rest uniformly at random from `seed`; every index when
+/// `count >= len`.
+pub fn sample_elements(len: usize, count: usize, seed: u64) -> Vec<usize> {
+    if count >= len {
+        return (0..len).collect();
+    }
+    let mut rng = crate::generate::SplitMix64::new(seed);
+    let mut chosen = std::collections::BTreeSet::from([0, len - 1]);
+    while chosen.len() < count.max(2) {
+        // Multiply-shift maps 64 random bits onto 0..len without a modulo bias
+        // worth speaking of (len is far below 2^32).
+        chosen.insert((((rng.next_u64() >> 32) * len as u64) >> 32) as usize);
+    }
+    chosen.into_iter().collect()
+}
+
+/// Per compared buffer: the expected values and, when sampled, their
+/// elements; or why the reference could not compute them.
+type Computed = Result<Vec<(Values, Option<Vec<usize>>)>, String>;
+
 /// The expected outputs of a performance case, computed by its reference
 /// function on first use ([`Puzzle::expected`]): large cases would otherwise
 /// slow every page load.
 #[derive(Clone)]
 pub struct DeferredExpected {
     /// The puzzle's reference function.
-    pub reference: ReferenceFn,
+    pub reference: Reference,
     /// Uniform field values by uniform name, then field name.
     pub uniforms: BTreeMap<String, BTreeMap<String, f64>>,
-    cache: Arc<OnceLock<Result<Vec<Values>, String>>>,
+    /// Elements to check per compared buffer, when sampled
+    /// ([`crate::format::PerformanceSpec::sample`]).
+    pub sample: Option<u32>,
+    cache: Arc<OnceLock<Computed>>,
 }
 
 impl std::fmt::Debug for DeferredExpected {
@@ -192,32 +245,42 @@ impl std::fmt::Debug for DeferredExpected {
 }
 
 impl DeferredExpected {
-    /// A reference to run later with these uniform values.
-    pub fn new(reference: ReferenceFn, uniforms: BTreeMap<String, BTreeMap<String, f64>>) -> Self {
-        Self { reference, uniforms, cache: Arc::new(OnceLock::new()) }
+    /// A reference to run later with these uniform values, on every element
+    /// or on `sample` of them.
+    pub fn new(reference: Reference, uniforms: BTreeMap<String, BTreeMap<String, f64>>, sample: Option<u32>) -> Self {
+        Self { reference, uniforms, sample, cache: Arc::new(OnceLock::new()) }
     }
 
-    fn compute(&self, puzzle: &Puzzle, case: &Case) -> Result<Vec<Values>, String> {
+    fn compute(&self, puzzle: &Puzzle, case: &Case) -> Computed {
         let input = ReferenceInput::for_case(puzzle, case, &self.uniforms);
-        let out = (self.reference)(&input)?;
         let compared: Vec<usize> = puzzle.compared_buffers().collect();
+        let (out, elements): (Vec<Values>, Option<Vec<usize>>) = match (self.sample, self.reference.at) {
+            (Some(count), Some(at)) => {
+                let len = compared.iter().map(|&i| case.buffers[i].initial.len()).min().unwrap_or(0);
+                // The seed depends on the case alone, so a failure reproduces.
+                let elements = sample_elements(len, count as usize, 0x5A3D_1E5E ^ case.number as u64);
+                (at(&input, &elements)?, Some(elements))
+            }
+            (Some(_), None) => return Err("the reference function has no per-element form for a sampled case".into()),
+            (None, _) => ((self.reference.all)(&input)?.into_iter().map(|(v, _)| v).collect(), None),
+        };
         if out.len() != compared.len() {
             return Err(format!("the reference function gives {} outputs but the puzzle compares {}", out.len(), compared.len()));
         }
         let mut values = Vec::with_capacity(out.len());
-        for ((v, _), &i) in out.into_iter().zip(&compared) {
+        for (v, &i) in out.into_iter().zip(&compared) {
             let (b, cb) = (&puzzle.buffers[i], &case.buffers[i]);
-            if v.element() != b.element || v.len() != cb.initial.len() {
+            let want = elements.as_ref().map_or(cb.initial.len(), Vec::len);
+            if v.element() != b.element || v.len() != want {
                 return Err(format!(
-                    "the reference gives {} {} values for `{}`, which has {} {} elements",
+                    "the reference gives {} {} values for `{}`, which has {want} {} elements to check",
                     v.len(),
                     v.element().wgsl(),
                     b.name,
-                    cb.initial.len(),
                     b.element.wgsl()
                 ));
             }
-            values.push(v);
+            values.push((v, elements.clone()));
         }
         Ok(values)
     }

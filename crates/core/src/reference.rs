@@ -104,6 +104,26 @@ pub type ReferenceFn = fn(&ReferenceInput) -> Result<Outputs, String>;
 /// display shape `[rows, cols]` the reference gives it (if any).
 pub type Outputs = Vec<(Values, Option<[u32; 2]>)>;
 
+/// A reference function's per-element form, for cases too large to compute
+/// whole on the CPU (a performance case's `sample`): the expected value of
+/// each of `elements` (indices into the buffer, row-major), for every
+/// compared buffer in binding order; `out[b][j]` is buffer `b`'s element
+/// `elements[j]`. Must give exactly what the whole function gives there.
+///
+/// # Errors
+/// As [`ReferenceFn`], and an element past the buffer's end.
+pub type SampleFn = fn(&ReferenceInput, elements: &[usize]) -> Result<Vec<Values>, String>;
+
+/// A puzzle's reference: the whole function, and its per-element form when
+/// it has one.
+#[derive(Debug, Clone, Copy)]
+pub struct Reference {
+    /// The expected contents of every compared buffer.
+    pub all: ReferenceFn,
+    /// The expected values of chosen elements, for sampled cases.
+    pub at: Option<SampleFn>,
+}
+
 /// Every reference function by the name a manifest uses.
 pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("add_ten", add_ten),
@@ -122,9 +142,13 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("branch_hash", branch_hash),
 ];
 
-/// The reference function called `name`.
-pub fn lookup(name: &str) -> Option<ReferenceFn> {
-    REFERENCES.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
+/// The reference functions that also have a per-element form, by name.
+pub const SAMPLED: &[(&str, SampleFn)] = &[("matmul", matmul_at)];
+
+/// The reference called `name`, with its per-element form when it has one.
+pub fn lookup(name: &str) -> Option<Reference> {
+    let all = REFERENCES.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)?;
+    Some(Reference { all, at: SAMPLED.iter().find(|(n, _)| *n == name).map(|(_, f)| *f) })
 }
 
 fn flat(v: Vec<f32>) -> Outputs {
@@ -207,19 +231,7 @@ pub fn row_sum(input: &ReferenceInput) -> Result<Outputs, String> {
 /// `out = a · b`: `a` is `m × k`, `b` is `k × n`, `out` is `m × n`, all
 /// row-major; `out[i][j] = Σ_l a[i][l] · b[l][j]` (Matrix Multiply).
 pub fn matmul(input: &ReferenceInput) -> Result<Outputs, String> {
-    let (a, b) = (input.f32("a")?, input.f32("b")?);
-    let ([m, k], [k2, n]) = (input.shape("a")?, input.shape("b")?);
-    if k != k2 {
-        return Err(format!("`a` is {m}×{k} and `b` is {k2}×{n}: inner sizes differ"));
-    }
-    // Puzzles that pass the sizes in a uniform must pass the shapes' sizes.
-    if let Some(dims) = input.uniforms.get("dims") {
-        for (name, want) in [("m", m), ("n", n), ("k", k)] {
-            if dims.get(name).is_some_and(|&v| v != want as f64) {
-                return Err(format!("uniform `dims.{name}` is {} but the shapes make it {want}", dims[name]));
-            }
-        }
-    }
+    let (a, b, [m, k, n]) = matmul_operands(input)?;
     // Row by row, accumulating over `l` in the inner-product order (so every
     // element is summed left to right) while walking `b` along its rows,
     // which keeps a 1024³ product to a fraction of a second.
@@ -234,6 +246,44 @@ pub fn matmul(input: &ReferenceInput) -> Result<Outputs, String> {
         }
     }
     Ok(shaped(out, m, n))
+}
+
+/// `a` (`m × k`), `b` (`k × n`) and `[m, k, n]`.
+type MatmulOperands<'a> = (&'a [f32], &'a [f32], [usize; 3]);
+
+/// `a`, `b` and `[m, k, n]` of a matrix product, checked against each other
+/// and against a `dims` uniform when the puzzle has one.
+fn matmul_operands<'a>(input: &ReferenceInput<'a>) -> Result<MatmulOperands<'a>, String> {
+    let (a, b) = (input.f32("a")?, input.f32("b")?);
+    let ([m, k], [k2, n]) = (input.shape("a")?, input.shape("b")?);
+    if k != k2 {
+        return Err(format!("`a` is {m}×{k} and `b` is {k2}×{n}: inner sizes differ"));
+    }
+    // Puzzles that pass the sizes in a uniform must pass the shapes' sizes.
+    if let Some(dims) = input.uniforms.get("dims") {
+        for (name, want) in [("m", m), ("n", n), ("k", k)] {
+            if dims.get(name).is_some_and(|&v| v != want as f64) {
+                return Err(format!("uniform `dims.{name}` is {} but the shapes make it {want}", dims[name]));
+            }
+        }
+    }
+    Ok((a, b, [m, k, n]))
+}
+
+/// [`matmul`] at chosen elements of `out` (row-major, `i * n + j`), each
+/// summed in the same order, so the values are bit-for-bit the same: `k`
+/// multiply-adds per element instead of `m·n·k` for the whole product.
+pub fn matmul_at(input: &ReferenceInput, elements: &[usize]) -> Result<Vec<Values>, String> {
+    let (a, b, [m, k, n]) = matmul_operands(input)?;
+    let mut out = Vec::with_capacity(elements.len());
+    for &e in elements {
+        if e >= m * n {
+            return Err(format!("element {e} is past the end of the {m} × {n} output"));
+        }
+        let (i, j) = (e / n, e % n);
+        out.push((0..k).fold(0.0f32, |s, l| s + a[i * k + l] * b[l * n + j]));
+    }
+    Ok(vec![Values::F32(out)])
 }
 
 /// `out[i] = a[0] + … + a[i]`: the inclusive prefix sum, `len(a)` elements
@@ -361,6 +411,34 @@ mod tests {
         let b = vec![1.0, 0.0, 0.0, 1.0, 1.0, 1.0]; // 3×2
         let out = run(matmul, &[("a", a, Some([2, 3])), ("b", b, Some([3, 2]))], 1);
         assert_eq!(out, [4.0, 5.0, 10.0, 11.0]);
+    }
+
+    #[test]
+    fn every_per_element_form_agrees_with_its_whole_function() {
+        // Non-integer inputs, so that a different summation order would show.
+        let a: Vec<f32> = (0..35).map(|i| (i as f32 * 0.37).sin() * 3.1).collect();
+        let b: Vec<f32> = (0..63).map(|i| (i as f32 * 0.91).cos() / 1.7).collect();
+        let config = CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let (va, vb) = (Values::F32(a), Values::F32(b));
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("a", (&va, Some([5, 7]))), ("b", (&vb, Some([7, 9])))]),
+            uniforms: BTreeMap::new(),
+            output_lens: BTreeMap::new(),
+        };
+        for (name, at) in SAMPLED {
+            let whole = lookup(name).unwrap().all;
+            let all = whole(&input).unwrap();
+            let elements: Vec<usize> = (0..all[0].0.len()).rev().collect();
+            let some = at(&input, &elements).unwrap();
+            assert_eq!(some.len(), all.len(), "{name}");
+            for (s, (w, _)) in some.iter().zip(&all) {
+                for (j, &e) in elements.iter().enumerate() {
+                    assert_eq!(s.get(j).to_bits(), w.get(e).to_bits(), "{name}: element {e}");
+                }
+            }
+            assert!(at(&input, &[all[0].0.len()]).is_err(), "{name}: an element past the end is an error");
+        }
     }
 
     #[test]

@@ -52,6 +52,14 @@ fn a_performance_case_needs_output_lengths_and_no_hidden_flag() {
 }
 
 #[test]
+fn a_sample_needs_a_reference_with_a_per_element_form() {
+    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "performance = { bytes = 8388608 }", "performance = { bytes = 8388608, sample = 100 }"));
+    assert!(p.contains("divergence/puzzle.toml") && p.contains("performance.sample") && p.contains("no per-element form") && p.contains("matmul"), "{p}");
+    let p = problems_after(|f| replace(f, "matmul-register/puzzle.toml", "sample = 16384", "sample = 0"));
+    assert!(p.contains("at least 1"), "{p}");
+}
+
+#[test]
 fn budgets_and_entry_points_are_checked() {
     let p = problems_after(|f| replace(f, "tree-reduction/puzzle.toml", "global_reads_per_invocation = 2\nglobal_writes_per_workgroup = 1\n", ""));
     assert!(p.contains("tree-reduction/puzzle.toml") && p.contains("budget") && p.contains("sets no limit"), "{p}");

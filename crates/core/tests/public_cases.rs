@@ -109,11 +109,36 @@ fn performance_cases_generate_nothing_until_used() {
     let case = p.cases.iter().find(|c| c.is_performance()).unwrap();
     assert_eq!(case.performance.unwrap().flops, Some(2 * 1024 * 1024 * 1024));
     let expected = p.expected(case).unwrap();
-    assert_eq!(expected[0].len(), 1024 * 1024);
+    let whole = expected[0].whole().expect("the 1024³ case is checked whole");
+    assert_eq!(whole.len(), 1024 * 1024);
     let (a, b) = (case.buffers[0].initial.as_f32().unwrap(), case.buffers[1].initial.as_f32().unwrap());
     let spot = |i: usize, j: usize| (0..1024).map(|l| a[i * 1024 + l] * b[l * 1024 + j]).sum::<f32>();
     for (i, j) in [(0, 0), (511, 3), (1023, 1023)] {
-        assert_eq!(expected[0].get(i * 1024 + j), spot(i, j) as f64, "out[{i}][{j}]");
+        assert_eq!(whole.get(i * 1024 + j), spot(i, j) as f64, "out[{i}][{j}]");
+    }
+}
+
+#[test]
+fn a_sampled_case_checks_distinct_elements_computed_independently() {
+    let set = puzzles();
+    let p = set.get("matmul-register").unwrap();
+    let case = p.cases.iter().find(|c| c.performance.is_some_and(|x| x.sample.is_some())).expect("a sampled 2048³ case");
+    let (count, n) = (case.performance.unwrap().sample.unwrap() as usize, 2048);
+    let expected = p.expected(case).unwrap();
+    let elements = expected[0].elements.expect("sampled");
+    assert_eq!((elements.len(), expected[0].values.len()), (count, count));
+    assert!(elements.windows(2).all(|w| w[0] < w[1]), "ascending and distinct");
+    assert_eq!((elements[0], elements[count - 1]), (0, n * n - 1), "the first and the last are always checked");
+    // Spread over the rows: every eighth of the output has its share.
+    for part in 0..8 {
+        let inside = elements.iter().filter(|&&e| e * 8 / (n * n) == part).count();
+        assert!(inside > count / 16, "part {part} of 8 has only {inside} of {count} samples");
+    }
+    let (a, b) = (case.buffers[0].initial.as_f32().unwrap(), case.buffers[1].initial.as_f32().unwrap());
+    for (e, k) in expected[0].checked().step_by(997) {
+        let (i, j) = (e / n, e % n);
+        let want = (0..n).map(|l| a[i * n + l] * b[l * n + j]).sum::<f32>();
+        assert_eq!(expected[0].values.get(k), want as f64, "out[{i}][{j}]");
     }
 }
 

@@ -39,7 +39,8 @@ impl Default for RunOptions {
 /// Performance cases run last, and only when every other case passed (a
 /// wrong or runaway shader is not worth timing, and the instrumented runs of
 /// the small cases are what guard against runaway loops); otherwise they are
-/// [`Outcome::Skipped`]. Results come back in case order.
+/// [`Outcome::Skipped`]. A `hardware_only` one on a software adapter is
+/// [`Outcome::Omitted`]. Results come back in case order.
 pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str, options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
     judge_with(gpu, puzzle, &[], source, options).await
 }
@@ -57,7 +58,13 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
     }
     let all_passed = results.iter().all(|r| r.outcome.passed());
     for case in puzzle.cases.iter().filter(|c| c.is_performance()) {
-        results.push(if all_passed { run_case(gpu, puzzle, case, source, options).await? } else { skipped(case) });
+        results.push(if !all_passed {
+            skipped(case)
+        } else if case.performance.is_some_and(|p| p.hardware_only) && gpu.adapter().software {
+            omitted(case)
+        } else {
+            run_case(gpu, puzzle, case, source, options).await?
+        });
     }
     results.sort_by_key(|r| r.case);
     Ok(results)
@@ -66,6 +73,16 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
 /// The result of a performance case left out because another case failed.
 fn skipped(case: &Case) -> CaseResult {
     CaseResult::new(case, Outcome::Skipped { message: "not timed: performance cases run once every other case passes. Fix the failing cases first.".into() })
+}
+
+/// The result of a `hardware_only` performance case on a software adapter.
+fn omitted(case: &Case) -> CaseResult {
+    CaseResult::new(
+        case,
+        Outcome::Omitted {
+            message: "not run on a software adapter: this size is for a hardware GPU, where it takes milliseconds (here, minutes). The other performance cases are timed instead.".into(),
+        },
+    )
 }
 
 /// Times a kernel on a performance case, on the same device and in the same

@@ -194,7 +194,7 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
     let (buffers, uniforms) = v.check_bindings(&manifest, &buffer_lines);
     let reference = match &manifest.reference {
         Some(name) => match reference::lookup(name) {
-            Some(f) => Some(f),
+            Some(r) => Some(r),
             None => {
                 let names: Vec<_> = reference::REFERENCES.iter().map(|(n, _)| *n).collect();
                 v.at(None, "reference", &format!("`{name}` is not a reference function; known: {}", names.join(", ")));

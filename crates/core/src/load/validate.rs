@@ -77,7 +77,7 @@ impl Validator {
         line: Option<usize>,
         buffers: &[Buffer],
         uniforms: &[Uniform],
-        reference: Option<reference::ReferenceFn>,
+        reference: Option<reference::Reference>,
         compare: CompareSpec,
         names_reference: bool,
     ) -> Option<Case> {
@@ -171,6 +171,17 @@ impl Validator {
                 err(self, "performance", "a performance case needs the puzzle's `reference` function");
                 return None;
             };
+            if p.sample == Some(0) {
+                err(self, "performance.sample", "is a count of elements to check: at least 1");
+            }
+            if p.sample.is_some() && reference.at.is_none() {
+                let names: Vec<&str> = reference::SAMPLED.iter().map(|(n, _)| *n).collect();
+                err(
+                    self,
+                    "performance.sample",
+                    &format!("this puzzle's reference has no per-element form to check a sample with; those that have one: {}", names.join(", ")),
+                );
+            }
             if self.problems.len() > before {
                 return None;
             }
@@ -183,7 +194,7 @@ impl Validator {
                 uniforms: uniform_bytes,
                 compare,
                 performance: Some(p),
-                deferred: Some(DeferredExpected::new(reference, spec.uniforms.clone())),
+                deferred: Some(DeferredExpected::new(reference, spec.uniforms.clone(), p.sample)),
                 random_seed: None,
             });
         }
@@ -194,7 +205,7 @@ impl Validator {
             match reference {
                 Some(f) => {
                     let input = ReferenceInput::new(&config, buffers, &case_buffers, &spec.uniforms);
-                    match f(&input) {
+                    match (f.all)(&input) {
                         Ok(out) if out.len() == compared.len() => Some(out),
                         Ok(out) => {
                             err(self, "reference", &format!("the reference function gives {} outputs but the puzzle compares {}", out.len(), compared.len()));
