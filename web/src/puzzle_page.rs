@@ -4,11 +4,13 @@ use crate::gpu::{self, GpuStatus};
 use crate::help::{Hints, Solution};
 use crate::results::{CaseList, Diagnostics, VerdictBar};
 use crate::{editor, navigate, puzzle_set, route, sharing, storage};
-use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Severity, Verdict};
+use gpu_puzzles_core::judge::{CaseResult, Severity};
 use gpu_puzzles_core::markdown::to_safe_html;
-use gpu_puzzles_core::{Case, Diagnostic, Puzzle};
+use gpu_puzzles_core::report::RunReport;
+use gpu_puzzles_core::{Case, Puzzle};
 use leptos::prelude::*;
 use std::cell::RefCell;
+use std::sync::Arc;
 
 /// Where the current run stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,9 +19,18 @@ pub enum RunState {
     Idle,
     /// Running; `queued` when another Run is waiting behind it.
     Running { queued: bool },
-    /// Finished: the results, the source they were computed from, and the
-    /// random cases drawn for the run.
-    Done { results: Vec<CaseResult>, source: String, random: RandomCases },
+    /// Finished (behind `Arc`s: every view reads the state, and a clone
+    /// must not copy a large read-back).
+    Done {
+        /// The results, in case order.
+        results: Arc<Vec<CaseResult>>,
+        /// The same results in words ([`gpu_puzzles_core::report::run`]).
+        report: Arc<RunReport>,
+        /// The source the results were computed from.
+        source: String,
+        /// The Run's random cases.
+        random: RandomCases,
+    },
     /// Our own failure (no WebGPU, lost device), with what to do.
     Error(String),
 }
@@ -157,19 +168,16 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                         if out.recreated {
                             let _ = notice.try_set(Some("The GPU device had been lost; the page created a new one for this run.".into()));
                         }
-                        if verdict(&out.results) == Verdict::Passed {
-                            if gpu_puzzles_core::judge::fully_checked(&out.results) {
-                                storage::mark_solved(&puzzle.slug);
-                            } else {
-                                let _ = notice.try_set(Some(
-                                    "Every case passed on its values, but the memory checks could not run on some of them (each case says why), so the puzzle is not marked solved: a race or an out-of-bounds access could be hiding. Please report this shader."
-                                        .into(),
-                                ));
-                            }
+                        let peaks = gpu::peaks();
+                        let context = gpu_puzzles_core::report::run::Context { software: gpu::software(), peaks: peaks.as_ref() };
+                        let report = RunReport::new(puzzle, &out.random, &out.results, context);
+                        if report.solved {
+                            storage::mark_solved(&puzzle.slug);
                         }
                         show_squiggles(&source, &out.results);
                         let random = RandomCases::new(out.random, &out.results);
-                        let _ = state.try_set(RunState::Done { results: out.results, source, random });
+                        let (results, report) = (Arc::new(out.results), Arc::new(report));
+                        let _ = state.try_set(RunState::Done { results, report, source, random });
                     }
                     Err(e) => {
                         let _ = status.try_set(if gpu::has_webgpu() { status.get_untracked() } else { GpuStatus::Unavailable(e.clone()) });
@@ -312,7 +320,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                     {move || save_error.get().map(|e| view! { <p class="notice warn" role="status">{e}</p> })}
                     {move || notice.get().map(|n| view! { <p class="notice" data-testid="notice" role="status">{n}</p> })}
                     <Diagnostics state=state/>
-                    <VerdictBar state=state puzzle=puzzle/>
+                    <VerdictBar state=state/>
                     <CaseList state=state puzzle=puzzle/>
                 </section>
             </div>
@@ -320,26 +328,8 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     }
 }
 
-/// Every distinct diagnostic of a run, errors first, in line order.
-pub fn distinct_diagnostics(results: &[CaseResult]) -> Vec<Diagnostic> {
-    let mut out: Vec<Diagnostic> = Vec::new();
-    for r in results {
-        let list = match &r.outcome {
-            Outcome::CompileError { diagnostics } => diagnostics.iter().chain(&r.warnings).collect::<Vec<_>>(),
-            _ => r.warnings.iter().collect(),
-        };
-        for d in list {
-            if !out.contains(d) {
-                out.push(d.clone());
-            }
-        }
-    }
-    out.sort_by_key(|d| (d.severity != Severity::Error, d.line, d.column));
-    out
-}
-
 fn show_squiggles(source: &str, results: &[CaseResult]) {
-    let diags = distinct_diagnostics(results);
+    let diags = gpu_puzzles_core::report::run::distinct_diagnostics(results);
     let squiggles: Vec<editor::Squiggle> = diags
         .iter()
         .map(|d| editor::Squiggle {

@@ -2,35 +2,23 @@
 //! configuration and input, expected and actual grids.
 
 use crate::editor;
-use crate::puzzle_page::{distinct_diagnostics, RandomCases, RunState};
+use crate::puzzle_page::{RandomCases, RunState};
 use gpu_puzzles_core::grid::{grid, Grid};
-use gpu_puzzles_core::judge::{group_digits, lost_counts, performance_line, verdict, CaseResult, Outcome, Severity, Verdict};
+use gpu_puzzles_core::judge::{group_digits, CaseResult, Severity, Verdict};
+use gpu_puzzles_core::report::run::{CaseReport, NoteKind};
 use gpu_puzzles_core::{Case, CompareSpec, Puzzle, Role};
 use leptos::prelude::*;
 
 /// The overall verdict (`data-testid="verdict"`, `data-status` = `passed`,
 /// `failed`, `error` or `running`; `idle` before the first run).
 #[component]
-pub fn VerdictBar(state: RwSignal<RunState>, puzzle: &'static Puzzle) -> impl IntoView {
+pub fn VerdictBar(state: RwSignal<RunState>) -> impl IntoView {
     move || {
         let (status, text) = match state.get() {
             RunState::Idle => ("idle", "Not run yet. Press Run to judge every case, shown and hidden.".to_string()),
             RunState::Running { .. } => ("running", "Running on your GPU…".to_string()),
             RunState::Error(e) => ("error", e),
-            RunState::Done { results, .. } => {
-                let passed = results.iter().filter(|r| r.outcome.passed()).count();
-                let omitted = results.iter().filter(|r| matches!(r.outcome, Outcome::Omitted { .. })).count();
-                let counted = results.len() - omitted;
-                let aside = match omitted {
-                    0 => String::new(),
-                    1 => " (1 performance case runs only on a hardware GPU.)".into(),
-                    n => format!(" ({n} performance cases run only on a hardware GPU.)"),
-                };
-                match verdict(&results) {
-                    Verdict::Passed => ("passed", format!("Solved! All {counted} cases of “{}” pass.{aside}", puzzle.title)),
-                    Verdict::Failed => ("failed", format!("{passed} of {counted} cases pass.{aside}")),
-                }
-            }
+            RunState::Done { report, .. } => (if report.verdict == Verdict::Passed { "passed" } else { "failed" }, report.headline.clone()),
         };
         view! {
             <div class="verdict" data-testid="verdict" data-status=status role="status" aria-live="polite">{text}</div>
@@ -43,8 +31,8 @@ pub fn VerdictBar(state: RwSignal<RunState>, puzzle: &'static Puzzle) -> impl In
 #[component]
 pub fn Diagnostics(state: RwSignal<RunState>) -> impl IntoView {
     move || {
-        let RunState::Done { results, source, .. } = state.get() else { return ().into_any() };
-        let diags = distinct_diagnostics(&results);
+        let RunState::Done { report, source, .. } = state.get() else { return ().into_any() };
+        let diags = report.diagnostics.clone();
         if diags.is_empty() {
             return ().into_any();
         }
@@ -80,16 +68,17 @@ pub fn CaseList(state: RwSignal<RunState>, puzzle: &'static Puzzle) -> impl Into
     view! {
         <div class="cases">
             {move || {
-                let (results, random) = match state.get() {
-                    RunState::Done { results, random, .. } => (results, random),
-                    _ => (Vec::new(), Default::default()),
+                let (results, report, random) = match state.get() {
+                    RunState::Done { results, report, random, .. } => (results, Some(report), random),
+                    _ => (Default::default(), None, Default::default()),
                 };
                 let running = matches!(state.get(), RunState::Running { .. });
                 let fixed = puzzle.cases.iter().map(|case| {
                     let result = results.iter().find(|r| r.case == case.number).cloned();
-                    case_view(puzzle, case, result, running)
+                    let words = report.as_ref().and_then(|w| w.cases.iter().find(|c| c.case == case.number).cloned());
+                    case_view(puzzle, case, result, words, running)
                 }).collect_view();
-                view! { {fixed} {random_cases_view(puzzle, &random, &results)} }
+                view! { {fixed} {random_cases_view(puzzle, &random, &results, report.as_deref())} }
             }}
         </div>
     }
@@ -98,7 +87,12 @@ pub fn CaseList(state: RwSignal<RunState>, puzzle: &'static Puzzle) -> impl Into
 /// The Run's random cases (`data-testid="random-cases"`, `data-status`
 /// `passed` or `failed`, `data-seed`): one line while they pass; a failing
 /// one is shown in full, data included (it is no secret), with its seed.
-fn random_cases_view(puzzle: &'static Puzzle, random: &RandomCases, results: &[CaseResult]) -> impl IntoView {
+fn random_cases_view(
+    puzzle: &'static Puzzle,
+    random: &RandomCases,
+    results: &[CaseResult],
+    report: Option<&gpu_puzzles_core::report::run::RunReport>,
+) -> impl IntoView {
     let Some(first) = random.cases.first() else { return ().into_any() };
     let seed = first.random_seed.unwrap_or_default();
     let status = if random.failing.is_empty() { "passed" } else { "failed" };
@@ -111,7 +105,14 @@ fn random_cases_view(puzzle: &'static Puzzle, random: &RandomCases, results: &[C
             random.cases.len()
         )
     };
-    let shown = random.failing.iter().map(|&case| case_view(puzzle, case, results.iter().find(|r| r.case == case.number).cloned(), false)).collect_view();
+    let shown = random
+        .failing
+        .iter()
+        .map(|&case| {
+            let words = report.and_then(|w| w.cases.iter().find(|c| c.case == case.number).cloned());
+            case_view(puzzle, case, results.iter().find(|r| r.case == case.number).cloned(), words, false)
+        })
+        .collect_view();
     view! {
         <div class="random-cases" data-testid="random-cases" data-status=status data-seed=seed.to_string()>
             <p>{text}</p>
@@ -121,32 +122,15 @@ fn random_cases_view(puzzle: &'static Puzzle, random: &RandomCases, results: &[C
     .into_any()
 }
 
-fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseResult>, running: bool) -> impl IntoView {
+fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseResult>, words: Option<CaseReport>, running: bool) -> impl IntoView {
     let n = case.number;
-    let (status, badge) = match (&result, running) {
+    let (status, badge) = match (&words, running) {
         (_, true) => ("running", "running".to_string()),
         (None, _) => ("idle", "not run".to_string()),
-        (Some(r), _) => (
-            if r.outcome.passed() {
-                "passed"
-            } else if r.outcome.failed() {
-                "failed"
-            } else {
-                "omitted"
-            },
-            badge_text(&r.outcome),
-        ),
+        (Some(w), _) => (w.status.as_str(), w.badge.clone()),
     };
     let outcome = result.as_ref().map(|r| r.outcome.status()).unwrap_or("none");
-    let title = if case.hidden {
-        format!("Case {n} (hidden)")
-    } else if case.is_performance() {
-        format!("Case {n}: {}", case.name)
-    } else if case.name.starts_with("Case ") {
-        case.name.clone()
-    } else {
-        format!("Case {n}: {}", case.name)
-    };
+    let title = gpu_puzzles_core::report::run::case_title(case);
     // A checked case ran instrumented: its time is the trace's as much as
     // the kernel's, so it is labelled (performance cases are timed plain).
     let timing = result.as_ref().and_then(|r| {
@@ -161,19 +145,14 @@ fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseRe
         Some(m) => format!("{} × {} × {} = {} elements ({} bytes)", m[0], m[1], m[2], c.workgroup_memory_elements(), c.workgroup_memory_elements() * 4),
         None => "none".to_string(),
     };
-    let detail = result.as_ref().and_then(|r| match &r.outcome {
-        Outcome::Passed => None,
-        Outcome::Mismatch { .. } if case.hidden => {
-            Some("Wrong values in a hidden case: check sizes and indexing that the shown cases do not exercise.".to_string())
-        }
-        o => Some(o.summary()),
-    });
-    let lost = result.as_ref().filter(|_| !case.hidden && !case.is_performance()).and_then(|r| lost_counts(puzzle, case, &r.actual));
+    let detail = words.as_ref().and_then(|w| w.summary.clone());
+    let lost = words.as_ref().and_then(|w| w.notes.iter().find(|n| n.kind == NoteKind::LostCounts).map(|n| n.text.clone()));
+    let figures_words = words.as_ref().and_then(|w| w.performance.clone());
     let body =
         if case.hidden {
             view! { <p class="hidden-note">"The data of hidden cases is not shown; they count for the verdict."</p> }.into_any()
         } else if let Some(perf) = case.performance {
-            performance_view(puzzle, case, &perf, result.as_ref()).into_any()
+            performance_view(puzzle, case, &perf, result.as_ref(), figures_words).into_any()
         } else {
             let inputs = puzzle
                 .buffers
@@ -221,7 +200,13 @@ fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseRe
 /// A performance case: its size instead of grids and, once it has passed,
 /// the student's and the reference kernel's figures
 /// (`data-testid="performance-N"`, with `data-ms` and `data-reference-ms`).
-fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model::Performance, result: Option<&CaseResult>) -> impl IntoView {
+fn performance_view(
+    puzzle: &Puzzle,
+    case: &Case,
+    perf: &gpu_puzzles_core::model::Performance,
+    result: Option<&CaseResult>,
+    words: Option<gpu_puzzles_core::report::run::PerformanceReport>,
+) -> impl IntoView {
     let n = case.number;
     let sizes: Vec<String> = puzzle
         .buffers
@@ -239,22 +224,11 @@ fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model
     if let Some(b) = perf.bytes {
         counts.push(format!("at least {} bytes moved", group_digits(b)));
     }
-    let figures = result.filter(|r| r.outcome.passed() || matches!(r.outcome, Outcome::BelowTarget { .. })).map(|r| {
-        let yours = performance_line(&r.timing, perf);
-        let reference = r.reference_timing.map(|t| performance_line(&t, perf));
+    // The figures' words come from the report; the roofline needs the numbers.
+    let figures = result.zip(words).map(|(r, w)| {
         let ms = r.timing.best().0;
         let reference_ms = r.reference_timing.map(|t| t.best().0);
-        let ratio = reference_ms.filter(|&m| m > 0.0).map(|m| format!("{:.2}× the reference kernel's time", ms / m));
         let peaks = crate::gpu::peaks();
-        let of_peak = peaks.and_then(|p| {
-            let mine = p.percent(ms, perf.flops, perf.bytes)?;
-            let reference = reference_ms.and_then(|m| p.percent(m, perf.flops, perf.bytes));
-            let measured = if mine.1 == "bandwidth" { format!("{:.0} GB/s", p.bandwidth_gbs) } else { format!("{:.0} GFLOP/s", p.gflops) };
-            Some(match reference {
-                Some(r) => format!("yours {:.1} %, the reference's {:.1} % of its {} ({measured}, measured on this device)", mine.0, r.0, mine.1),
-                None => format!("yours {:.1} % of its {} ({measured}, measured on this device)", mine.0, mine.1),
-            })
-        });
         let roofline = match (peaks, perf.flops, perf.bytes) {
             (Some(p), Some(flops), Some(bytes)) => {
                 let rate = |t: &gpu_puzzles_core::judge::Timing| flops as f64 / (t.best().0 * 1e6);
@@ -271,27 +245,19 @@ fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model
             }
             _ => None,
         };
-        let target = puzzle.performance_target.map(|t| match reference_ms.filter(|&m| m > 0.0 && ms > 0.0) {
-            _ if crate::gpu::software() => {
-                format!("{:.0} % of the reference kernel's rate; not enforced on this software adapter, whose timings say nothing about GPUs", t * 100.0)
-            }
-            Some(m) => format!("{:.0} % of the reference kernel's rate; yours reaches {:.0} %", t * 100.0, m / ms * 100.0),
-            None => format!("{:.0} % of the reference kernel's rate; not checked without a reference timing", t * 100.0),
-        });
         let reference_attr = reference_ms.map(|m| m.to_string()).unwrap_or_default();
         view! {
             <dl class="performance-figures" data-ms=ms.to_string() data-reference-ms=reference_attr>
                 <dt>"Your kernel"</dt>
-                <dd data-testid=format!("performance-yours-{n}")>{yours}</dd>
+                <dd data-testid=format!("performance-yours-{n}")>{w.yours}</dd>
                 <dt>"Our reference kernel"</dt>
-                <dd data-testid=format!("performance-reference-{n}")>{reference.unwrap_or_else(|| "not measured (this build has no reference solutions)".into())}</dd>
-                {ratio.map(|r| view! { <dt>"Ratio"</dt><dd>{r}</dd> })}
-                {target.map(|t| view! { <dt>"Target"</dt><dd data-testid=format!("performance-target-{n}")>{t}</dd> })}
-                {of_peak.map(|t| view! { <dt>"Of this GPU's measured peak"</dt><dd data-testid=format!("performance-peak-{n}")>{t}</dd> })}
-                {puzzle.comparisons.iter().zip(r.comparison_timings.clone()).enumerate().map(|(k, (c, t))| {
-                    let figures = t.map(|t| performance_line(&t, perf)).unwrap_or_else(|| "did not run".into());
+                <dd data-testid=format!("performance-reference-{n}")>{w.reference.unwrap_or_else(|| "not measured (this build has no reference solutions)".into())}</dd>
+                {w.ratio.map(|r| view! { <dt>"Ratio"</dt><dd>{r}</dd> })}
+                {w.target.map(|t| view! { <dt>"Target"</dt><dd data-testid=format!("performance-target-{n}")>{t}</dd> })}
+                {w.of_peak.map(|t| view! { <dt>"Of this GPU's measured peak"</dt><dd data-testid=format!("performance-peak-{n}")>{t}</dd> })}
+                {w.comparisons.into_iter().enumerate().map(|(k, (label, figures))| {
                     view! {
-                        <dt>"Compared with: " {c.label.clone()}</dt>
+                        <dt>"Compared with: " {label}</dt>
                         <dd data-testid=format!("performance-compare-{n}-{}", k + 1)>{figures}</dd>
                     }
                 }).collect_view()}
@@ -309,21 +275,6 @@ fn performance_view(puzzle: &Puzzle, case: &Case, perf: &gpu_puzzles_core::model
             </p>
             {figures}
         </div>
-    }
-}
-
-fn badge_text(o: &Outcome) -> String {
-    match o {
-        Outcome::Passed => "passed".into(),
-        Outcome::Mismatch { total, .. } => format!("wrong values ({total})"),
-        Outcome::CompileError { .. } => "compile error".into(),
-        Outcome::ConfigError { .. } => "configuration error".into(),
-        Outcome::MemoryError { .. } => "memory error".into(),
-        Outcome::RunawayLoop { .. } => "runaway loop".into(),
-        Outcome::OverBudget { .. } => "over budget".into(),
-        Outcome::BelowTarget { fraction, .. } => format!("correct but slow ({:.0} % of the reference rate)", fraction * 100.0),
-        Outcome::Skipped { .. } => "not timed yet".into(),
-        Outcome::Omitted { .. } => "hardware GPU only".into(),
     }
 }
 

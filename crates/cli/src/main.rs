@@ -8,9 +8,10 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use gpu_puzzles_core::judge::{lost_counts, performance_line, verdict, CaseResult, Outcome, Timing, Verdict};
+use gpu_puzzles_core::judge::{performance_line, verdict, CaseResult, Timing, Verdict};
 use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
 use gpu_puzzles_core::model::Performance;
+use gpu_puzzles_core::report::run::{peaks_line, share_of_peak, Context as RunContext, RunReport};
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
 use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, judge_with, measure_peaks, time_kernel, Gpu, RunOptions, YardstickCache};
@@ -216,11 +217,14 @@ struct Report<'a> {
     /// performance cases.
     #[serde(skip_serializing_if = "Option::is_none")]
     peaks: Option<&'a Peaks>,
-    cases: Vec<CaseReport<'a>>,
+    /// The results as data.
+    cases: Vec<CaseData<'a>>,
+    /// The same Run in words, as the page shows it.
+    report: &'a RunReport,
 }
 
 #[derive(Serialize)]
-struct CaseReport<'a> {
+struct CaseData<'a> {
     #[serde(flatten)]
     result: &'a CaseResult,
     name: &'a str,
@@ -229,128 +233,27 @@ struct CaseReport<'a> {
 
 #[allow(clippy::too_many_arguments)]
 fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, results: &[CaseResult], peaks: Option<&Peaks>, json: bool) -> Result<()> {
-    let status = verdict(results);
+    let words = RunReport::new(puzzle, random, results, RunContext { software: gpu.adapter().software, peaks });
     if json {
         let report = Report {
             puzzle: &puzzle.slug,
             solution: file.display().to_string(),
-            status,
+            status: words.verdict,
             adapter: format!("{} ({})", gpu.adapter().name, gpu.adapter().backend),
             seed,
             peaks,
-            cases: results.iter().map(|r| CaseReport { result: r, name: &case_of(puzzle, random, r.case).name, summary: r.outcome.summary() }).collect(),
+            cases: results.iter().map(|r| CaseData { result: r, name: &case_of(puzzle, random, r.case).name, summary: r.outcome.summary() }).collect(),
+            report: &words,
         };
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
     println!("{} — {} on {}", puzzle.title, file.display(), gpu.adapter().name);
     if !random.is_empty() {
-        println!("  {} random cases drawn with seed {seed}", random.len());
+        println!("  {} random cases drawn with seed {seed} (--seed {seed} draws them again)", random.len());
     }
-    for r in results {
-        let case = case_of(puzzle, random, r.case);
-        // A random case that fails is shown: its data is no secret, and the
-        // seed draws it again.
-        let shown = !case.hidden || (case.random_seed.is_some() && !r.outcome.passed());
-        let label = if case.hidden && case.random_seed.is_none() { format!("{} (hidden)", case.name) } else { case.name.clone() };
-        // Checked cases ran instrumented (marked *): their time includes the
-        // trace, and says nothing of the kernel's speed.
-        let ms = match r.instrumented_timing {
-            Some(t) if r.timing.wall_ms == 0.0 => format!("{:>8.2} ms*", t.wall_ms),
-            _ => format!("{:>8.2} ms ", r.timing.wall_ms),
-        };
-        println!("  {:<36} {:<14} {ms}  {}", label, r.outcome.status(), r.outcome.summary());
-        match &r.outcome {
-            Outcome::CompileError { diagnostics } => {
-                for d in diagnostics {
-                    match (d.line, d.column) {
-                        (Some(l), Some(c)) => println!("      {}:{l}:{c}: {}", file.display(), d.message),
-                        _ => println!("      {}: {}", file.display(), d.message),
-                    }
-                }
-            }
-            Outcome::Mismatch { mismatches, .. } if shown => {
-                for m in mismatches.iter().take(8) {
-                    let at = match m.position {
-                        Some([r, c]) => format!("[{r}][{c}]"),
-                        None => format!("[{}]", m.index),
-                    };
-                    println!("      {}{at}: expected {}, got {}", m.buffer, m.expected, m.actual);
-                }
-            }
-            _ => {}
-        }
-        if let Some(perf) = case.performance.filter(|_| r.outcome.passed() || matches!(r.outcome, Outcome::BelowTarget { .. })) {
-            println!("      your kernel: {}{}", performance_line(&r.timing, &perf), of_peak(peaks, &r.timing, &perf));
-            if let Some(t) = &r.reference_timing {
-                println!("      reference kernel: {}{}", performance_line(t, &perf), of_peak(peaks, t, &perf));
-            }
-            for line in comparison_lines(puzzle, r, &perf) {
-                println!("      {line}");
-            }
-        }
-        if let Some(s) = case.random_seed.filter(|_| !r.outcome.passed()) {
-            let c = &case.config;
-            println!("      workgroup_size {:?}, workgroups {:?}; draw it again with --seed {s}", c.workgroup_size, c.workgroups);
-        }
-        if shown && !r.actual.is_empty() {
-            if let Some(lost) = lost_counts(puzzle, case, &r.actual) {
-                println!("      {lost}");
-            }
-        }
-        for w in &r.warnings {
-            println!("      warning at line {}: {}", w.line.unwrap_or(0), w.message);
-        }
-        if let Some(why) = &r.instrumentation {
-            println!("      not checked (no heat maps or memory checks): {}", gpu_puzzles_core::report::unchecked(why));
-        }
-        if let Some(f) = &r.findings {
-            // Every finding but the one the summary already states.
-            let summary = r.outcome.summary();
-            for (level, text) in gpu_puzzles_core::report::finding_items(f) {
-                if text != summary {
-                    let label = match level {
-                        gpu_puzzles_core::report::Level::Error => "also",
-                        gpu_puzzles_core::report::Level::Note => "note",
-                    };
-                    println!("      {label}: {text}");
-                }
-            }
-        }
-    }
-    if let Some(p) = peaks {
-        println!("  {}", peaks_line(p));
-    }
-    if results.iter().any(|r| r.instrumented_timing.is_some()) {
-        println!("  * instrumented run (memory checks): slower than the plain kernel; performance cases are timed plain");
-    }
-    match status {
-        Verdict::Passed if !gpu_puzzles_core::judge::fully_checked(results) => {
-            println!("PASSED on values only: the memory checks could not run on some cases (each says why above)")
-        }
-        Verdict::Passed => println!("PASSED"),
-        Verdict::Failed => println!("FAILED"),
-    }
+    print!("{}", words.text(&file.display().to_string()));
     Ok(())
-}
-
-/// ` · 12 % of this GPU's measured bandwidth`, or nothing without peaks.
-fn of_peak(peaks: Option<&Peaks>, t: &Timing, perf: &Performance) -> String {
-    peaks
-        .and_then(|p| p.percent(t.best().0, perf.flops, perf.bytes))
-        .map(|(pc, what)| format!(" · {pc:.0} % of this GPU's measured {what}"))
-        .unwrap_or_default()
-}
-
-/// This GPU's measured peaks, as a line.
-fn peaks_line(p: &Peaks) -> String {
-    format!(
-        "this GPU, measured: {:.0} GB/s copy bandwidth ({}), {:.0} GFLOP/s FP32 fused multiply-add ({})",
-        p.bandwidth_gbs,
-        p.copy.describe(),
-        p.gflops,
-        p.fma.describe()
-    )
 }
 
 /// One line per comparison kernel of a performance case: its label and
@@ -475,7 +378,7 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
                 for r in results.iter().filter(|r| r.outcome.passed()) {
                     if let Some(perf) = p.cases.get(r.case - 1).and_then(|c| c.performance.as_ref()) {
                         let case = &p.cases[r.case - 1];
-                        timings.push(format!("{}: {}{}", case.name, performance_line(&r.timing, perf), of_peak(Some(&peaks), &r.timing, perf)));
+                        timings.push(format!("{}: {}{}", case.name, performance_line(&r.timing, perf), share_of_peak(Some(&peaks), &r.timing, perf)));
                         timings.extend(comparison_lines(p, r, perf).into_iter().map(|l| format!("  {l}")));
                     }
                 }

@@ -6,6 +6,10 @@
 use crate::trace::{AccessKind, Findings, Hazard, HazardAccess, HazardKind, OutOfBounds, Site, LOOP_BUDGET};
 use serde::Serialize;
 
+pub mod run;
+
+pub use run::{Context, RunReport};
+
 /// The finding that fails a case, as data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "check", rename_all = "kebab-case")]
@@ -177,6 +181,19 @@ pub fn finding_items(f: &Findings) -> Vec<(Level, String)> {
     items
 }
 
+/// Expected text lives beside the tests (`tests/snapshots/`), as naga and
+/// rust-analyzer keep theirs; `UPDATE_SNAPSHOTS=1` rewrites it.
+#[cfg(test)]
+pub(crate) fn snapshot(name: &str, actual: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(format!("{name}.txt"));
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, actual).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{} is missing: run with UPDATE_SNAPSHOTS=1", path.display()));
+    assert_eq!(actual, expected, "{name} differs from {}", path.display());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,18 +204,6 @@ mod tests {
 
     fn access(local: u32, kind: AccessKind, line: usize) -> HazardAccess {
         HazardAccess { invocation: invocation_in_workgroup(0, local, &CONFIG), kind, site: Some(Site { line, column: 5 }) }
-    }
-
-    /// Expected text lives beside the tests (`tests/snapshots/`), as naga
-    /// and rust-analyzer keep theirs; `UPDATE_SNAPSHOTS=1` rewrites it.
-    fn snapshot(name: &str, actual: &str) {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(format!("{name}.txt"));
-        if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, actual).unwrap();
-        }
-        let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{} is missing: run with UPDATE_SNAPSHOTS=1", path.display()));
-        assert_eq!(actual, expected, "{name} differs from {}", path.display());
     }
 
     #[test]

@@ -1,0 +1,548 @@
+//! A Run in words: the one place where a Run's results become the headline,
+//! each case's title, status, badge and sentences, and the performance
+//! figures' lines. The page draws a [`RunReport`], the command-line tool
+//! prints [`RunReport::text`] and serialises it into its JSON; neither words
+//! an outcome itself.
+
+use crate::judge::{fully_checked, lost_counts, performance_line, verdict, CaseResult, Diagnostic, Outcome, Severity, Verdict};
+use crate::model::{Case, Performance, Puzzle};
+use crate::timing::Peaks;
+use serde::Serialize;
+
+/// What a front end knows of the device, beyond the results.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Context<'a> {
+    /// A software adapter (lavapipe, SwiftShader): performance targets and
+    /// lessons are not enforced there.
+    pub software: bool,
+    /// This device's measured peaks, when known.
+    pub peaks: Option<&'a Peaks>,
+}
+
+/// A Run, worded.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunReport {
+    /// Passed when no case failed and at least one passed.
+    pub verdict: Verdict,
+    /// Every case that could be instrumented was ([`fully_checked`]).
+    pub fully_checked: bool,
+    /// The puzzle counts as solved: passed, with every memory check run.
+    pub solved: bool,
+    /// One sentence for the verdict bar, e.g. `"5 of 7 cases pass."`.
+    pub headline: String,
+    /// Compiler messages over every case, distinct, errors first, then by
+    /// line and column.
+    pub diagnostics: Vec<Diagnostic>,
+    /// One per result, in case order.
+    pub cases: Vec<CaseReport>,
+    /// This device's measured peaks as a sentence, when measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peaks: Option<String>,
+}
+
+/// How a case counts for the verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CaseStatus {
+    /// Passed.
+    Passed,
+    /// Failed, including a performance case not run because another failed.
+    Failed,
+    /// Not run on this adapter ([`Outcome::Omitted`]): counts neither way.
+    Omitted,
+}
+
+impl CaseStatus {
+    /// `passed`, `failed` or `omitted` (the page's `data-status`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CaseStatus::Passed => "passed",
+            CaseStatus::Failed => "failed",
+            CaseStatus::Omitted => "omitted",
+        }
+    }
+}
+
+/// One case of a Run, worded.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CaseReport {
+    /// The case's number, from 1.
+    pub case: usize,
+    /// `"Case 3 (hidden)"`, `"Case 4: performance: 1024 × 1024 × 1024"`.
+    pub title: String,
+    /// How it counts.
+    pub status: CaseStatus,
+    /// The outcome's stable name ([`Outcome::status`]).
+    pub outcome: &'static str,
+    /// A few words for the badge, e.g. `"wrong values (3)"`.
+    pub badge: String,
+    /// What happened and what to try; `None` for a pass.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// Whether the case's data may be shown: not hidden, or a random case
+    /// that failed (its seed draws it again).
+    pub shown: bool,
+    /// Compiler messages of a case that did not compile.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<Diagnostic>,
+    /// Further sentences, in order: the first differing elements (shown
+    /// cases), lost counts, the random case's seed, compiler warnings, why
+    /// the memory checks did not run, and findings besides the one the
+    /// summary states. The page draws some of them its own way (grids, the
+    /// diagnostics list, the findings list), so each says what it is.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+    /// The judged dispatch's wall time in milliseconds; `None` when nothing
+    /// ran (a compile error, a case not run).
+    pub time_ms: Option<f64>,
+    /// True when `time_ms` is the instrumented run's.
+    pub instrumented: bool,
+    /// A performance case's figures, once it passed (or was below target).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub performance: Option<PerformanceReport>,
+}
+
+/// One further sentence about a case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Note {
+    /// What the sentence is about.
+    pub kind: NoteKind,
+    /// The sentence.
+    pub text: String,
+}
+
+/// What a [`Note`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoteKind {
+    /// One element that differs: `out[3]: expected 13, got 3`.
+    Mismatch,
+    /// Increments lost to a race on counts ([`lost_counts`]).
+    LostCounts,
+    /// A failing random case's configuration and seed.
+    Seed,
+    /// A compiler warning.
+    Warning,
+    /// Why the memory checks did not run ([`super::unchecked`]).
+    Unchecked,
+    /// A finding besides the one the summary states.
+    Finding,
+}
+
+/// A performance case's figures, as lines.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PerformanceReport {
+    /// The student's kernel ([`performance_line`]).
+    pub yours: String,
+    /// Our reference kernel's, when measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// `"1.25× the reference kernel's time"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratio: Option<String>,
+    /// The puzzle's performance target and where the kernel stands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// Both kernels as percentages of this device's bounding peak.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub of_peak: Option<String>,
+    /// Each comparison kernel: its label and its figures (or that it did
+    /// not pass).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub comparisons: Vec<(String, String)>,
+}
+
+impl RunReport {
+    /// Words the `results` of one Run of `puzzle`, whose random cases were
+    /// `random` (numbered after the puzzle's own).
+    pub fn new(puzzle: &Puzzle, random: &[Case], results: &[CaseResult], context: Context) -> RunReport {
+        let verdict = verdict(results);
+        let fully_checked = fully_checked(results);
+        let passed = results.iter().filter(|r| r.outcome.passed()).count();
+        let omitted = results.iter().filter(|r| matches!(r.outcome, Outcome::Omitted { .. })).count();
+        let counted = results.len() - omitted;
+        let aside = match omitted {
+            0 => String::new(),
+            1 => " (1 performance case runs only on a hardware GPU.)".into(),
+            n => format!(" ({n} performance cases run only on a hardware GPU.)"),
+        };
+        let headline = match verdict {
+            Verdict::Passed if fully_checked => format!("Solved! All {counted} cases of “{}” pass.{aside}", puzzle.title),
+            Verdict::Passed => format!(
+                "All {counted} cases pass on their values, but the memory checks could not run on some of them (each case says why), so this is not marked solved: a race or an out-of-bounds access could be hiding.{aside}"
+            ),
+            Verdict::Failed => format!("{passed} of {counted} cases pass.{aside}"),
+        };
+        let cases = results
+            .iter()
+            .filter_map(|r| {
+                let case = puzzle.cases.get(r.case.wrapping_sub(1)).or_else(|| random.iter().find(|c| c.number == r.case))?;
+                Some(case_report(puzzle, case, r, context))
+            })
+            .collect();
+        RunReport {
+            verdict,
+            fully_checked,
+            solved: verdict == Verdict::Passed && fully_checked,
+            headline,
+            diagnostics: distinct_diagnostics(results),
+            cases,
+            peaks: context.peaks.map(peaks_line),
+        }
+    }
+
+    /// The report as the command-line tool prints it: a line per case
+    /// (title, outcome, time, summary) with its notes and figures indented
+    /// below, compiler messages as `file:line:column: message`, then the
+    /// peaks, and the verdict last (`PASSED`, `PASSED on values only`, or
+    /// `FAILED`).
+    pub fn text(&self, file: &str) -> String {
+        let mut out = String::new();
+        let mut line = |s: String| {
+            out.push_str(&s);
+            out.push('\n');
+        };
+        for c in &self.cases {
+            let time = match c.time_ms {
+                Some(ms) => format!("{ms:>8.2} ms{}", if c.instrumented { "*" } else { " " }),
+                None => format!("{:>8}    ", "—"),
+            };
+            line(format!("  {:<36} {:<14} {time}  {}", c.title, c.outcome, c.summary.as_deref().unwrap_or("passed")));
+            for d in &c.diagnostics {
+                match (d.line, d.column) {
+                    (Some(l), Some(col)) => line(format!("      {file}:{l}:{col}: {}", d.message)),
+                    _ => line(format!("      {file}: {}", d.message)),
+                }
+            }
+            if let Some(p) = &c.performance {
+                line(format!("      your kernel: {}", p.yours));
+                if let Some(r) = &p.reference {
+                    line(format!("      reference kernel: {r}"));
+                }
+                for (label, figures) in &p.comparisons {
+                    line(format!("      compared with {label}: {figures}"));
+                }
+                if let Some(t) = &p.of_peak {
+                    line(format!("      of this GPU's measured peak: {t}"));
+                }
+                if let Some(t) = &p.target {
+                    line(format!("      target: {t}"));
+                }
+            }
+            for n in &c.notes {
+                line(format!("      {}", n.text));
+            }
+        }
+        if let Some(p) = &self.peaks {
+            line(format!("  {p}"));
+        }
+        if self.cases.iter().any(|c| c.instrumented) {
+            line("  * instrumented run (memory checks): slower than the plain kernel; performance cases are timed plain".into());
+        }
+        line(match self.verdict {
+            Verdict::Passed if !self.fully_checked => "PASSED on values only: the memory checks could not run on some cases (each says why above)".into(),
+            Verdict::Passed => "PASSED".into(),
+            Verdict::Failed => "FAILED".into(),
+        });
+        out
+    }
+}
+
+/// The compiler's messages over every case of a Run, each once: errors
+/// first, then by line and column.
+pub fn distinct_diagnostics(results: &[CaseResult]) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = Vec::new();
+    for r in results {
+        let errors = match &r.outcome {
+            Outcome::CompileError { diagnostics } => diagnostics.as_slice(),
+            _ => &[],
+        };
+        for d in errors.iter().chain(&r.warnings) {
+            if !out.contains(d) {
+                out.push(d.clone());
+            }
+        }
+    }
+    out.sort_by_key(|d| (d.severity != Severity::Error, d.line, d.column));
+    out
+}
+
+/// The case's title as the page and the CLI show it.
+pub fn case_title(case: &Case) -> String {
+    if case.hidden && case.random_seed.is_none() {
+        format!("Case {} (hidden)", case.number)
+    } else if case.name.starts_with("Case ") || case.random_seed.is_some() {
+        case.name.clone()
+    } else {
+        format!("Case {}: {}", case.number, case.name)
+    }
+}
+
+/// A few words for an outcome's badge.
+pub fn badge(o: &Outcome) -> String {
+    match o {
+        Outcome::Passed => "passed".into(),
+        Outcome::Mismatch { total, .. } => format!("wrong values ({total})"),
+        Outcome::CompileError { .. } => "compile error".into(),
+        Outcome::ConfigError { .. } => "configuration error".into(),
+        Outcome::MemoryError { .. } => "memory error".into(),
+        Outcome::RunawayLoop { .. } => "runaway loop".into(),
+        Outcome::OverBudget { .. } => "over budget".into(),
+        Outcome::BelowTarget { fraction, .. } => format!("correct but slow ({:.0} % of the reference rate)", fraction * 100.0),
+        Outcome::Skipped { .. } => "not timed yet".into(),
+        Outcome::Omitted { .. } => "hardware GPU only".into(),
+    }
+}
+
+fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -> CaseReport {
+    let o = &r.outcome;
+    let status = if o.passed() {
+        CaseStatus::Passed
+    } else if o.failed() {
+        CaseStatus::Failed
+    } else {
+        CaseStatus::Omitted
+    };
+    // A random case that fails is shown: its data is no secret, and its
+    // seed draws it again.
+    let shown = !case.hidden || (case.random_seed.is_some() && !o.passed());
+    let summary = match o {
+        Outcome::Passed => None,
+        Outcome::Mismatch { .. } if !shown => Some("Wrong values in a hidden case: check sizes and indexing that the shown cases do not exercise.".to_string()),
+        o => Some(o.summary()),
+    };
+    let mut notes = Vec::new();
+    let mut note = |kind, text| notes.push(Note { kind, text });
+    if let Outcome::Mismatch { mismatches, total, .. } = o {
+        if shown {
+            for m in mismatches.iter().take(8) {
+                let at = match m.position {
+                    Some([row, col]) => format!("[{row}][{col}]"),
+                    None => format!("[{}]", m.index),
+                };
+                note(NoteKind::Mismatch, format!("{}{at}: expected {}, got {}", m.buffer, m.expected, m.actual));
+            }
+            if *total > mismatches.len().min(8) {
+                note(NoteKind::Mismatch, format!("… and {} more", total - mismatches.len().min(8)));
+            }
+        }
+    }
+    if shown && !r.actual.is_empty() && !case.is_performance() {
+        if let Some(lost) = lost_counts(puzzle, case, &r.actual) {
+            note(NoteKind::LostCounts, lost);
+        }
+    }
+    if let Some(seed) = case.random_seed.filter(|_| !o.passed()) {
+        let c = &case.config;
+        note(NoteKind::Seed, format!("workgroup_size {:?}, workgroups {:?}; draw it again with seed {seed}", c.workgroup_size, c.workgroups));
+    }
+    for w in &r.warnings {
+        let at = w.line.map(|l| format!(" at line {l}")).unwrap_or_default();
+        note(NoteKind::Warning, format!("warning{at}: {}", w.message));
+    }
+    if let Some(why) = &r.instrumentation {
+        note(NoteKind::Unchecked, format!("not checked (no heat maps or memory checks): {}", super::unchecked(why)));
+    }
+    if let Some(f) = &r.findings {
+        let said = o.summary();
+        for (level, text) in super::finding_items(f) {
+            if text != said {
+                let label = match level {
+                    super::Level::Error => "also",
+                    super::Level::Note => "note",
+                };
+                note(NoteKind::Finding, format!("{label}: {text}"));
+            }
+        }
+    }
+    let performance =
+        case.performance.filter(|_| o.passed() || matches!(o, Outcome::BelowTarget { .. })).map(|perf| performance_report(puzzle, r, &perf, context));
+    let instrumented = r.instrumented_timing.is_some() && r.timing.wall_ms == 0.0;
+    CaseReport {
+        case: case.number,
+        title: case_title(case),
+        status,
+        outcome: o.status(),
+        badge: badge(o),
+        summary,
+        shown,
+        diagnostics: match o {
+            Outcome::CompileError { diagnostics } => diagnostics.clone(),
+            _ => Vec::new(),
+        },
+        notes,
+        time_ms: if instrumented { r.instrumented_timing.map(|t| t.wall_ms) } else { Some(r.timing.wall_ms).filter(|&ms| ms > 0.0) },
+        instrumented,
+        performance,
+    }
+}
+
+fn performance_report(puzzle: &Puzzle, r: &CaseResult, perf: &Performance, context: Context) -> PerformanceReport {
+    let ms = r.timing.best().0;
+    let reference_ms = r.reference_timing.map(|t| t.best().0).filter(|&m| m > 0.0);
+    let of_peak = context.peaks.and_then(|p| {
+        let (mine, what) = p.percent(ms, perf.flops, perf.bytes)?;
+        let measured = if what == "bandwidth" { format!("{:.0} GB/s", p.bandwidth_gbs) } else { format!("{:.0} GFLOP/s", p.gflops) };
+        Some(match reference_ms.and_then(|m| p.percent(m, perf.flops, perf.bytes)) {
+            Some((theirs, _)) => format!("yours {mine:.1} %, the reference's {theirs:.1} % of its {what} ({measured}, measured on this device)"),
+            None => format!("yours {mine:.1} % of its {what} ({measured}, measured on this device)"),
+        })
+    });
+    let target = puzzle.performance_target.map(|t| match reference_ms.filter(|_| ms > 0.0) {
+        _ if context.software => {
+            format!("{:.0} % of the reference kernel's rate; not enforced on this software adapter, whose timings say nothing about GPUs", t * 100.0)
+        }
+        Some(m) => format!("{:.0} % of the reference kernel's rate; yours reaches {:.0} %", t * 100.0, m / ms * 100.0),
+        None => format!("{:.0} % of the reference kernel's rate; not checked without a reference timing", t * 100.0),
+    });
+    PerformanceReport {
+        yours: performance_line(&r.timing, perf),
+        reference: r.reference_timing.map(|t| performance_line(&t, perf)),
+        ratio: reference_ms.map(|m| format!("{:.2}× the reference kernel's time", ms / m)),
+        target,
+        of_peak,
+        comparisons: puzzle
+            .comparisons
+            .iter()
+            .zip(&r.comparison_timings)
+            .map(|(c, t)| (c.label.clone(), t.map(|t| performance_line(&t, perf)).unwrap_or_else(|| "did not pass".into())))
+            .collect(),
+    }
+}
+
+/// ` · 12 % of this GPU's measured bandwidth` for a kernel's timing `t` on
+/// a performance case, or nothing without peaks or counts.
+pub fn share_of_peak(peaks: Option<&Peaks>, t: &crate::judge::Timing, perf: &Performance) -> String {
+    peaks
+        .and_then(|p| p.percent(t.best().0, perf.flops, perf.bytes))
+        .map(|(pc, what)| format!(" · {pc:.0} % of this GPU's measured {what}"))
+        .unwrap_or_default()
+}
+
+/// This device's measured peaks, as a sentence.
+pub fn peaks_line(p: &Peaks) -> String {
+    format!(
+        "this GPU, measured: {:.0} GB/s copy bandwidth ({}), {:.0} GFLOP/s FP32 fused multiply-add ({})",
+        p.bandwidth_gbs,
+        p.copy.describe(),
+        p.gflops,
+        p.fma.describe()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::{ElementMismatch, Timing, Unchecked};
+    use crate::timing::{Measurement, Timer};
+    use crate::PuzzleSet;
+
+    fn set() -> PuzzleSet {
+        let files = crate::load::read_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles")).unwrap();
+        crate::load::load_puzzle_set(&files, None).unwrap()
+    }
+
+    fn checked(case: &Case, outcome: Outcome, ms: f64) -> CaseResult {
+        CaseResult { instrumented_timing: Some(Timing { wall_ms: ms, gpu_ms: None, measured: None }), ..CaseResult::new(case, outcome) }
+    }
+
+    fn mismatch(index: usize, expected: &str, actual: &str) -> ElementMismatch {
+        ElementMismatch { buffer: "out".into(), index, position: None, expected: expected.into(), actual: actual.into() }
+    }
+
+    fn measured(median: f64, dispatches: u32) -> Timing {
+        let measured = Measurement::from_spans(
+            &[median * 0.99 * dispatches as f64, median * dispatches as f64, median * 1.01 * dispatches as f64],
+            dispatches,
+            Timer::Timestamps,
+            None,
+        );
+        Timing { wall_ms: 9.0, gpu_ms: Some(median), measured }
+    }
+
+    fn words(report: &RunReport, file: &str) -> String {
+        format!("{}\n{}", report.headline, report.text(file))
+    }
+
+    #[test]
+    fn a_failing_run_words_shown_hidden_and_random_cases() {
+        let set = set();
+        let p = set.get("map").unwrap();
+        let random = crate::load::random_cases(p, 7).unwrap();
+        let wrong = |total, list| Outcome::Mismatch { total, mismatches: list, sampled: None };
+        let results = vec![
+            checked(&p.cases[0], Outcome::Passed, 1.25),
+            checked(&p.cases[1], wrong(2, vec![mismatch(0, "10", "0"), mismatch(3, "13", "3")]), 1.5),
+            checked(&p.cases[2], Outcome::Passed, 0.75),
+            checked(&p.cases[3], wrong(5, vec![mismatch(1, "11", "1")]), 2.0),
+            checked(&random[0], wrong(1, vec![mismatch(9, "19", "9")]), 3.0),
+        ];
+        let report = RunReport::new(p, &random, &results, Context::default());
+        assert_eq!((report.verdict, report.solved), (Verdict::Failed, false));
+        let statuses: Vec<CaseStatus> = report.cases.iter().map(|c| c.status).collect();
+        assert_eq!(statuses, [CaseStatus::Passed, CaseStatus::Failed, CaseStatus::Passed, CaseStatus::Failed, CaseStatus::Failed]);
+        assert!(!report.cases[3].shown && report.cases[3].notes.is_empty(), "a hidden case's data stays hidden");
+        assert!(report.cases[4].shown, "a failing random case is shown, with its seed");
+        crate::report::snapshot("run-failing", &words(&report, "map.wgsl"));
+    }
+
+    #[test]
+    fn compiler_messages_are_listed_once_errors_first() {
+        let set = set();
+        let p = set.get("zip").unwrap();
+        let d =
+            |severity, line, message: &str| Diagnostic { severity, message: message.into(), line: Some(line), column: Some(5), offset: Some(40), length: 3 };
+        let error = d(Severity::Error, 12, "no definition in scope for identifier: `idx`");
+        let warning = d(Severity::Warning, 3, "unused variable `n`");
+        let results: Vec<CaseResult> = p
+            .cases
+            .iter()
+            .map(|c| CaseResult { warnings: vec![warning.clone()], ..CaseResult::new(c, Outcome::CompileError { diagnostics: vec![error.clone()] }) })
+            .collect();
+        let report = RunReport::new(p, &[], &results, Context::default());
+        assert_eq!(report.diagnostics, vec![error, warning]);
+        crate::report::snapshot("run-compile-error", &words(&report, "zip.wgsl"));
+    }
+
+    #[test]
+    fn a_performance_run_gives_figures_peaks_targets_and_omitted_cases() {
+        let set = set();
+        let p = set.get("matmul-register").unwrap();
+        let mut results: Vec<CaseResult> = Vec::new();
+        for c in &p.cases {
+            results.push(match c.performance {
+                Some(perf) if perf.hardware_only => CaseResult::new(c, Outcome::Omitted { message: "not run on a software adapter".into() }),
+                Some(_) => CaseResult {
+                    timing: measured(0.2, 50),
+                    reference_timing: Some(measured(0.132, 76)),
+                    comparison_timings: vec![Some(measured(0.281, 36))],
+                    instrumentation: Some(Unchecked::PerformanceCase),
+                    ..CaseResult::new(c, Outcome::Passed)
+                },
+                None => checked(c, Outcome::Passed, 0.5),
+            });
+        }
+        let copy = Measurement::from_spans(&[10.0, 10.0, 10.0], 150, Timer::Timestamps, None).unwrap();
+        let fma = Measurement::from_spans(&[12.0, 12.0, 12.0], 20, Timer::Timestamps, None).unwrap();
+        let peaks = Peaks { bandwidth_gbs: 4098.0, gflops: 55808.0, copy, fma };
+        let hardware = RunReport::new(p, &[], &results, Context { software: false, peaks: Some(&peaks) });
+        assert_eq!((hardware.verdict, hardware.solved), (Verdict::Passed, true), "an omitted case counts neither way");
+        assert!(hardware.headline.contains("runs only on a hardware GPU"), "{}", hardware.headline);
+        crate::report::snapshot("run-performance", &words(&hardware, "matmul-register.wgsl"));
+        let software = RunReport::new(p, &[], &results, Context { software: true, peaks: Some(&peaks) });
+        let target = software.cases.iter().find_map(|c| c.performance.as_ref()?.target.clone()).unwrap();
+        assert!(target.contains("not enforced on this software adapter"), "{target}");
+    }
+
+    #[test]
+    fn a_pass_without_its_memory_checks_is_not_solved() {
+        let set = set();
+        let p = set.get("map").unwrap();
+        let mut results: Vec<CaseResult> = p.cases.iter().map(|c| checked(c, Outcome::Passed, 1.0)).collect();
+        results[1].instrumentation = Some(Unchecked::TraceTooLarge { bytes: 300 << 20, limit: 256 << 20 });
+        let report = RunReport::new(p, &[], &results, Context::default());
+        assert_eq!((report.verdict, report.fully_checked, report.solved), (Verdict::Passed, false, false));
+        assert!(report.headline.contains("not marked solved"), "{}", report.headline);
+        assert!(report.text("map.wgsl").ends_with("PASSED on values only: the memory checks could not run on some cases (each says why above)\n"));
+    }
+}
