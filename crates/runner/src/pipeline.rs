@@ -3,7 +3,7 @@
 
 use crate::messages::unpositioned;
 use crate::Gpu;
-use gpu_puzzles_core::judge::{Diagnostic, Severity};
+use gpu_puzzles_core::judge::{ConfigProblem, Diagnostic, Severity};
 use gpu_puzzles_core::wgsl::{declarations, Declared};
 use gpu_puzzles_core::{Puzzle, Role};
 
@@ -71,15 +71,16 @@ pub(crate) struct Pipeline {
 /// # Errors
 /// A configuration message for a binding outside group 0, one the puzzle does
 /// not have, or a storage buffer declared `var<uniform>`.
-pub(crate) fn layout_entries(puzzle: &Puzzle, source: &str) -> Result<Vec<wgpu::BindGroupLayoutEntry>, String> {
+pub(crate) fn layout_entries(puzzle: &Puzzle, source: &str) -> Result<Vec<wgpu::BindGroupLayoutEntry>, ConfigProblem> {
     let declared = declarations(source);
     for d in declared.values() {
         if d.group != 0 {
-            return Err(format!("`@group({}) @binding({})`: this puzzle binds everything in `@group(0)`", d.group, d.binding));
+            return Err(ConfigProblem::NotGroupZero { group: d.group, binding: d.binding });
         }
         let known = puzzle.buffers.iter().any(|b| b.binding == d.binding) || puzzle.uniforms.iter().any(|u| u.binding == d.binding);
         if !known {
-            return Err(unknown_binding(puzzle, d.binding));
+            let known = puzzle.buffers.iter().map(|b| (b.name.clone(), b.binding)).chain(puzzle.uniforms.iter().map(|u| (u.name.clone(), u.binding))).collect();
+            return Err(ConfigProblem::UnknownBinding { binding: d.binding, known });
         }
     }
     let mut entries = Vec::new();
@@ -87,12 +88,7 @@ pub(crate) fn layout_entries(puzzle: &Puzzle, source: &str) -> Result<Vec<wgpu::
         let read_only = match declared.get(&b.binding).map(|d| d.declared) {
             Some(Declared::StorageRead) => true,
             Some(Declared::StorageReadWrite) => false,
-            Some(Declared::Uniform) => {
-                return Err(format!(
-                    "binding {} (`{}`) is a storage buffer: declare it `var<storage, read>` or `var<storage, read_write>`, not `var<uniform>`",
-                    b.binding, b.name
-                ))
-            }
+            Some(Declared::Uniform) => return Err(ConfigProblem::UniformForStorage { binding: b.binding, buffer: b.name.clone() }),
             None => b.role == Role::Input,
         };
         entries.push(layout_entry(b.binding, wgpu::BufferBindingType::Storage { read_only }));
@@ -110,16 +106,6 @@ pub(crate) fn layout_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::B
         ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
         count: None,
     }
-}
-
-fn unknown_binding(puzzle: &Puzzle, binding: u32) -> String {
-    let known: Vec<String> = puzzle
-        .buffers
-        .iter()
-        .map(|b| format!("`{}` = {}", b.name, b.binding))
-        .chain(puzzle.uniforms.iter().map(|u| format!("`{}` = {}", u.name, u.binding)))
-        .collect();
-    format!("`@binding({binding})` is not one of this puzzle's bindings ({}); check the numbers in your declarations", known.join(", "))
 }
 
 /// Adds what to try to the pipeline errors students meet most.

@@ -6,7 +6,7 @@ use crate::dispatch::{dispatch, DispatchOptions};
 use crate::messages::{at_offset, diagnostic, without_position};
 use crate::pipeline::{build, layout_entries, layout_entry};
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, target_outcome, CaseResult, Diagnostic, Outcome, Timing, Unchecked};
+use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, target_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome, Timing, Unchecked};
 use gpu_puzzles_core::trace::Findings;
 use gpu_puzzles_core::{template, Case, Puzzle, Values};
 use gpu_puzzles_instrument::{Options, PassError, Shader, Traced, TRACE_BINDING};
@@ -171,8 +171,8 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
     };
 
     // 1. Configuration against the device's limits.
-    if let Err(message) = crate::check_config(puzzle, case, &gpu.device.limits()) {
-        return finish(result, Outcome::ConfigError { message });
+    if let Err(problem) = crate::check_config(puzzle, case, &gpu.device.limits()) {
+        return finish(result, Outcome::config(problem));
     }
 
     // 2. One naga parse for everything below. Workgroup memory against
@@ -181,10 +181,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
     let parsed = Shader::parse(&sub.text);
     let limit = gpu.device.limits().max_compute_workgroup_storage_size as u64;
     if let Some(bytes) = parsed.as_ref().ok().map(Shader::workgroup_memory_bytes).filter(|&b| b > limit) {
-        let message = format!(
-            "the shader declares {bytes} bytes of workgroup memory (`var<workgroup>`), above the {limit} bytes WebGPU guarantees (maxComputeWorkgroupStorageSize); size the arrays with {{{{smemSize}}}} or keep less per workgroup"
-        );
-        return finish(result, Outcome::ConfigError { message });
+        return finish(result, Outcome::config(ConfigProblem::ShaderWorkgroupMemory { bytes, max: limit }));
     }
 
     // 3. Compile, with the bindings from the student's declarations; compile
@@ -206,7 +203,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
     }
     let layout_entries = match layout_entries {
         Ok(entries) => entries,
-        Err(message) => return finish(result, Outcome::ConfigError { message }),
+        Err(problem) => return finish(result, Outcome::config(problem)),
     };
     if gpu.is_lost() {
         return Err(gpu.lost_error());
@@ -327,7 +324,7 @@ fn verdict(puzzle: &Puzzle, case: &Case, actual: &[Values], findings: Option<&Fi
     if actual.len() != puzzle.compared_buffers().count() {
         return Err(RunnerError::Readback(format!("{} of {} compared buffers came back", actual.len(), puzzle.compared_buffers().count())));
     }
-    let mut outcome = judge(puzzle, case, actual);
+    let mut outcome = judge(puzzle, case, actual).map_err(RunnerError::Readback)?;
     if let Some(memory) = findings.and_then(memory_outcome) {
         if outcome.passed() || matches!(outcome, Outcome::Mismatch { .. }) {
             outcome = memory;

@@ -5,7 +5,7 @@
 use gpu_puzzles_core::{load_puzzle_set, Files};
 use gpu_puzzles_runner::check_config;
 
-fn message(case: &str) -> String {
+fn problem(case: &str) -> gpu_puzzles_core::judge::ConfigProblem {
     let mut files = Files::new();
     files.insert("index.toml".into(), "format_version = 1\norder = [\"big\"]\n".into());
     files.insert("big/statement.md".into(), "# Big\n".into());
@@ -21,6 +21,17 @@ fn message(case: &str) -> String {
     let set = load_puzzle_set(&files, None).unwrap_or_else(|p| panic!("{p:?}"));
     let p = &set.puzzles[0];
     check_config(p, &p.cases[0], &wgpu::Limits::default()).expect_err("over a limit")
+}
+
+fn message(case: &str) -> String {
+    gpu_puzzles_core::report::config_problem(&problem(case))
+}
+
+#[test]
+fn the_problem_is_data_with_the_value_and_the_limit() {
+    let p = problem("workgroup_size = [1, 1, 1]\nworkgroups = [5000000, 1, 1]\nbuffers.a = { arange = 4 }");
+    let max = wgpu::Limits::default().max_compute_workgroups_per_dimension;
+    assert_eq!(p, gpu_puzzles_core::judge::ConfigProblem::Workgroups { axis: 0, count: 5_000_000, max });
 }
 
 #[test]

@@ -31,6 +31,63 @@ pub enum Level {
     Note,
 }
 
+/// The sentence for a configuration problem: what is wrong, the limit by
+/// its WebGPU name, and what to try.
+pub fn config_problem(p: &crate::judge::ConfigProblem) -> String {
+    use crate::judge::ConfigProblem as P;
+    const AXES: [&str; 3] = ["x", "y", "z"];
+    match p {
+        P::WorkgroupSize { axis, size, max } => format!(
+            "workgroup size {} = {size} is above this device's limit of {max} (maxComputeWorkgroupSize{}); use a smaller workgroup and more workgroups",
+            AXES[*axis],
+            AXES[*axis].to_uppercase()
+        ),
+        P::InvocationsPerWorkgroup { workgroup_size: [x, y, z], max } => format!(
+            "a workgroup of {x} × {y} × {z} = {} invocations is above this device's limit of {max} (maxComputeInvocationsPerWorkgroup)",
+            *x as u64 * *y as u64 * *z as u64
+        ),
+        P::Workgroups { axis, count, max } => format!(
+            "{count} workgroups along {} is above this device's limit of {max} (maxComputeWorkgroupsPerDimension); give each workgroup more work",
+            AXES[*axis]
+        ),
+        P::CaseWorkgroupMemory { elements, max } => format!(
+            "workgroup memory of {elements} elements ({} bytes) is above this device's limit of {max} bytes (maxComputeWorkgroupStorageSize)",
+            elements * 4
+        ),
+        P::ShaderWorkgroupMemory { bytes, max } => format!(
+            "the shader declares {bytes} bytes of workgroup memory (`var<workgroup>`), above the {max} bytes WebGPU guarantees (maxComputeWorkgroupStorageSize); size the arrays with {{{{smemSize}}}} or keep less per workgroup"
+        ),
+        P::StorageBuffers { count, max } => {
+            format!("the puzzle binds {count} storage buffers but this device allows {max} (maxStorageBuffersPerShaderStage)")
+        }
+        P::BufferSize { buffer, bytes, max } => {
+            format!("buffer `{buffer}` needs {bytes} bytes, above this device's limit of {max} bytes (maxStorageBufferBindingSize)")
+        }
+        P::NotGroupZero { group, binding } => format!("`@group({group}) @binding({binding})`: this puzzle binds everything in `@group(0)`"),
+        P::UnknownBinding { binding, known } => {
+            let known: Vec<String> = known.iter().map(|(name, b)| format!("`{name}` = {b}")).collect();
+            format!("`@binding({binding})` is not one of this puzzle's bindings ({}); check the numbers in your declarations", known.join(", "))
+        }
+        P::UniformForStorage { binding, buffer } => format!(
+            "binding {binding} (`{buffer}`) is a storage buffer: declare it `var<storage, read>` or `var<storage, read_write>`, not `var<uniform>`"
+        ),
+    }
+}
+
+/// The sentence for an access budget a run went past: which, by how much,
+/// where, and what to try.
+pub fn budget_exceeded(b: &crate::judge::BudgetExceeded) -> String {
+    match b {
+        crate::judge::BudgetExceeded::ReadsPerInvocation { invocation, reads, limit } => format!(
+            "over budget: the invocation with {} read storage buffers {reads} times, and this puzzle allows {limit} reads per invocation. Every storage read is a trip to device memory; read each input once and keep it in a variable or in workgroup memory.",
+            invocation.describe()
+        ),
+        crate::judge::BudgetExceeded::WritesPerWorkgroup { workgroup: [x, y, z], writes, limit } => format!(
+            "over budget: workgroup ({x}, {y}, {z}) wrote storage buffers {writes} times, and this puzzle allows {limit} per workgroup. Combine the partial results in workgroup memory first, then let one invocation write the workgroup's result."
+        ),
+    }
+}
+
 /// The memory error that fails a case, if any, in order of precedence:
 /// out-of-bounds writes and atomics, write conflicts, other hazards,
 /// out-of-bounds reads. (A runaway loop is reported before all of them, as
