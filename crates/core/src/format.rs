@@ -156,8 +156,9 @@ pub struct PerformanceSpec {
     pub hardware_only: bool,
 }
 
-/// Element type of a storage buffer. An `array<atomic<u32>>` in the shader is
-/// a `u32` buffer; an `array<atomic<i32>>` an `i32` one.
+/// The 4-byte scalar types a puzzle uses: the element type of a storage
+/// buffer (an `array<atomic<u32>>` in the shader is a `u32` buffer, an
+/// `array<atomic<i32>>` an `i32` one) and the type of a uniform field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ElementType {
@@ -219,18 +220,6 @@ fn default_element_type() -> ElementType {
     ElementType::F32
 }
 
-/// Scalar type of a uniform field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ScalarType {
-    /// WGSL `f32`.
-    F32,
-    /// WGSL `i32`.
-    I32,
-    /// WGSL `u32`.
-    U32,
-}
-
 /// `[[uniform]]`: a uniform buffer holding a struct of 4-byte scalars, laid
 /// out in declaration order at 4-byte offsets (WGSL's layout for such a
 /// struct; the buffer is padded to a multiple of 16 bytes).
@@ -253,7 +242,7 @@ pub struct FieldSpec {
     pub name: String,
     /// Field type.
     #[serde(rename = "type")]
-    pub scalar: ScalarType,
+    pub scalar: ElementType,
 }
 
 /// Output comparison. Exact when both tolerances are absent; otherwise an

@@ -5,7 +5,7 @@
 //! lengths. Code that receives a [`Puzzle`] need not check again.
 
 pub use crate::format::{BudgetSpec as Budget, PerformanceSpec as Performance};
-use crate::format::{CompareSpec, ElementType, Role, ScalarType};
+use crate::format::{CompareSpec, ElementType, Role};
 use crate::reference::{Reference, ReferenceInput};
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
@@ -142,7 +142,7 @@ pub struct Uniform {
     /// `@binding(n)`.
     pub binding: u32,
     /// Fields in declaration order: name and type.
-    pub fields: Vec<(String, ScalarType)>,
+    pub fields: Vec<(String, ElementType)>,
 }
 
 /// One test case: one dispatch with its buffers and expected outputs.

@@ -37,3 +37,29 @@ fn the_instrumentation_knows_no_wgpu_and_no_dom() {
 fn the_runner_knows_no_ui() {
     assert_free_of("gpu-puzzles-runner", &["leptos"]);
 }
+
+/// House rule: no Rust source file over about 500 lines (a module that grows
+/// past it gets split by concern, its tests into a `tests.rs` beside it).
+#[test]
+fn no_source_file_is_over_about_500_lines() {
+    const LIMIT: usize = 550;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut stack: Vec<std::path::PathBuf> = ["crates", "web/src", "tests/gpu"].iter().map(|d| root.join(d)).collect();
+    let (mut files, mut long) = (0, Vec::new());
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files += 1;
+                let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+                if lines > LIMIT {
+                    long.push(format!("{} ({lines} lines)", path.display()));
+                }
+            }
+        }
+    }
+    assert!(files > 40, "found only {files} Rust files under {}", root.display());
+    assert!(long.is_empty(), "over {LIMIT} lines: {long:?}");
+}

@@ -6,7 +6,7 @@
 //! file, the line where it can, and the field.
 
 use crate::format::{IndexFile, ManifestFile, FORMAT_VERSION};
-use crate::model::{Buffer, Case, Comparison, Puzzle, PuzzleSet, RandomCases, Uniform};
+use crate::model::{Case, Comparison, Puzzle, PuzzleSet, RandomCases};
 use crate::reference::{self};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -18,7 +18,7 @@ mod values;
 use files::{is_comparison_file, is_valid_slug, stray_files};
 #[cfg(not(target_arch = "wasm32"))]
 pub use files::{read_dir, read_solutions};
-use validate::{is_identifier, Validator};
+use validate::{is_identifier, Interface, Validator};
 pub use values::MAX_ELEMENTS;
 
 /// Name of the ordered index at the top of `puzzles/`.
@@ -273,7 +273,8 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
     for (i, spec) in manifest.cases.iter().enumerate() {
         let line = case_lines.get(i).copied();
         let compare = spec.compare.or(manifest.compare).unwrap_or_default();
-        if let Some(c) = v.check_case(spec, i + 1, line, &buffers, &uniforms, reference, compare, manifest.reference.is_some()) {
+        let interface = Interface { buffers: &buffers, uniforms: &uniforms, reference, names_reference: manifest.reference.is_some() };
+        if let Some(c) = v.check_case(spec, i + 1, line, &interface, compare) {
             cases.push(c);
         }
     }
@@ -294,7 +295,8 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
         // Draw a few cases now, so that a generator that can draw a bad case
         // fails the check before a class, not during one.
         for k in 0..GENERATOR_SAMPLES {
-            if let Err(e) = draw_case(&random, &buffers, &uniforms, manifest.reference.is_some(), manifest.cases.len(), k as u64, 0) {
+            let interface = Interface { buffers: &buffers, uniforms: &uniforms, reference, names_reference: manifest.reference.is_some() };
+            if let Err(e) = draw_case(&random, &interface, manifest.cases.len(), k as u64, 0) {
                 v.at(None, "generator", &format!("sample {k}: {e}"));
                 return None;
             }
@@ -329,20 +331,12 @@ const GENERATOR_SAMPLES: usize = 24;
 
 /// Draws random case `k` of the Run with seed `run_seed`, numbered after the
 /// puzzle's `fixed` cases, and checks it as a written case is checked.
-fn draw_case(
-    random: &RandomCases,
-    buffers: &[Buffer],
-    uniforms: &[Uniform],
-    names_reference: bool,
-    fixed: usize,
-    run_seed: u64,
-    k: usize,
-) -> Result<Case, String> {
+fn draw_case(random: &RandomCases, interface: &Interface, fixed: usize, run_seed: u64, k: usize) -> Result<Case, String> {
     let seed = crate::random::case_seed(run_seed, k);
     let spec = random.generator.draw(seed)?;
     let number = fixed + k + 1;
     let mut v = Validator { file: String::new(), problems: Vec::new() };
-    match v.check_case(&spec, number, None, buffers, uniforms, random.reference, random.compare, names_reference) {
+    match v.check_case(&spec, number, None, interface, random.compare) {
         Some(mut case) if v.problems.is_empty() => {
             case.name = format!("random case {} (seed {run_seed})", k + 1);
             case.hidden = true;
@@ -365,6 +359,10 @@ fn draw_case(
 pub fn random_cases(puzzle: &Puzzle, run_seed: u64) -> Result<Vec<Case>, String> {
     let Some(random) = &puzzle.generator else { return Ok(Vec::new()) };
     (0..random.generator.count)
-        .map(|k| draw_case(random, &puzzle.buffers, &puzzle.uniforms, random.reference.is_some(), puzzle.cases.len(), run_seed, k))
+        .map(|k| {
+            let interface =
+                Interface { buffers: &puzzle.buffers, uniforms: &puzzle.uniforms, reference: random.reference, names_reference: random.reference.is_some() };
+            draw_case(random, &interface, puzzle.cases.len(), run_seed, k)
+        })
         .collect()
 }

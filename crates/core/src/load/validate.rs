@@ -3,7 +3,22 @@
 
 use super::values::{checked_len, convert, initial_values};
 use super::{problem, Problem};
-use crate::format::{CaseSpec, CompareSpec, ElementType, ManifestFile, Role, ScalarType};
+use crate::format::{CaseSpec, CompareSpec, ManifestFile, Role};
+
+/// What every case of a puzzle is checked against: its bindings and its
+/// reference.
+#[derive(Clone, Copy)]
+pub(super) struct Interface<'a> {
+    /// Storage buffers, sorted by binding.
+    pub buffers: &'a [Buffer],
+    /// Uniform buffers, sorted by binding.
+    pub uniforms: &'a [Uniform],
+    /// The reference, when the manifest names a known one.
+    pub reference: Option<reference::Reference>,
+    /// The manifest names a reference (known or not: an unknown name is
+    /// reported once, not for every case).
+    pub names_reference: bool,
+}
 use crate::model::{Buffer, Case, CaseBuffer, CaseConfig, Contents, DeferredExpected, Uniform, Values};
 use crate::reference::{self, ReferenceInput};
 use std::collections::{BTreeMap, BTreeSet};
@@ -69,18 +84,11 @@ impl Validator {
         (buffers, uniforms)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn check_case(
-        &mut self,
-        spec: &CaseSpec,
-        number: usize,
-        line: Option<usize>,
-        buffers: &[Buffer],
-        uniforms: &[Uniform],
-        reference: Option<reference::Reference>,
-        compare: CompareSpec,
-        names_reference: bool,
-    ) -> Option<Case> {
+    /// Checks case `number` (written at `line` of the manifest, when known)
+    /// against the puzzle's `interface` and turns it into the model, with
+    /// its expected values; `None` after reporting its problems.
+    pub(super) fn check_case(&mut self, spec: &CaseSpec, number: usize, line: Option<usize>, interface: &Interface, compare: CompareSpec) -> Option<Case> {
+        let Interface { buffers, uniforms, reference, names_reference } = *interface;
         let before = self.problems.len();
         let at = format!("case {number}");
         let mut err = |s: &mut Self, field: &str, msg: &str| s.at(line, &format!("{at} › {field}"), msg);
@@ -299,12 +307,7 @@ impl Validator {
                     self.at(line, &field, "no value given");
                     continue;
                 };
-                let element = match scalar {
-                    ScalarType::F32 => ElementType::F32,
-                    ScalarType::I32 => ElementType::I32,
-                    ScalarType::U32 => ElementType::U32,
-                };
-                match convert(&[v], element) {
+                match convert(&[v], *scalar) {
                     Ok(values) => bytes.extend(values.to_bytes()),
                     Err(msg) => self.at(line, &field, &msg),
                 }

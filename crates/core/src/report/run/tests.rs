@@ -1,0 +1,112 @@
+use super::*;
+use crate::judge::{ElementMismatch, Timing, Unchecked};
+use crate::timing::{Measurement, Timer};
+use crate::PuzzleSet;
+
+fn set() -> PuzzleSet {
+    let files = crate::load::read_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles")).unwrap();
+    crate::load::load_puzzle_set(&files, None).unwrap()
+}
+
+fn checked(case: &Case, outcome: Outcome, ms: f64) -> CaseResult {
+    CaseResult { instrumented_timing: Some(Timing { wall_ms: ms, gpu_ms: None, measured: None }), ..CaseResult::new(case, outcome) }
+}
+
+fn mismatch(index: usize, expected: &str, actual: &str) -> ElementMismatch {
+    ElementMismatch { buffer: "out".into(), index, position: None, expected: expected.into(), actual: actual.into() }
+}
+
+fn measured(median: f64, dispatches: u32) -> Timing {
+    let measured = Measurement::from_spans(
+        &[median * 0.99 * dispatches as f64, median * dispatches as f64, median * 1.01 * dispatches as f64],
+        dispatches,
+        Timer::Timestamps,
+        None,
+    );
+    Timing { wall_ms: 9.0, gpu_ms: Some(median), measured }
+}
+
+fn words(report: &RunReport, file: &str) -> String {
+    format!("{}\n{}", report.headline, report.text(file))
+}
+
+#[test]
+fn a_failing_run_words_shown_hidden_and_random_cases() {
+    let set = set();
+    let p = set.get("map").unwrap();
+    let random = crate::load::random_cases(p, 7).unwrap();
+    let wrong = |total, list| Outcome::Mismatch { total, mismatches: list, sampled: None };
+    let results = vec![
+        checked(&p.cases[0], Outcome::Passed, 1.25),
+        checked(&p.cases[1], wrong(2, vec![mismatch(0, "10", "0"), mismatch(3, "13", "3")]), 1.5),
+        checked(&p.cases[2], Outcome::Passed, 0.75),
+        checked(&p.cases[3], wrong(5, vec![mismatch(1, "11", "1")]), 2.0),
+        checked(&random[0], wrong(1, vec![mismatch(9, "19", "9")]), 3.0),
+    ];
+    let report = RunReport::new(p, &random, &results, Context::default());
+    assert_eq!((report.verdict, report.solved), (Verdict::Failed, false));
+    let statuses: Vec<CaseStatus> = report.cases.iter().map(|c| c.status).collect();
+    assert_eq!(statuses, [CaseStatus::Passed, CaseStatus::Failed, CaseStatus::Passed, CaseStatus::Failed, CaseStatus::Failed]);
+    assert!(!report.cases[3].shown && report.cases[3].notes.is_empty(), "a hidden case's data stays hidden");
+    assert!(report.cases[4].shown, "a failing random case is shown, with its seed");
+    crate::report::snapshot("run-failing", &words(&report, "map.wgsl"));
+}
+
+#[test]
+fn compiler_messages_are_listed_once_errors_first() {
+    let set = set();
+    let p = set.get("zip").unwrap();
+    let d = |severity, line, message: &str| Diagnostic { severity, message: message.into(), line: Some(line), column: Some(5), offset: Some(40), length: 3 };
+    let error = d(Severity::Error, 12, "no definition in scope for identifier: `idx`");
+    let warning = d(Severity::Warning, 3, "unused variable `n`");
+    let results: Vec<CaseResult> = p
+        .cases
+        .iter()
+        .map(|c| CaseResult { warnings: vec![warning.clone()], ..CaseResult::new(c, Outcome::CompileError { diagnostics: vec![error.clone()] }) })
+        .collect();
+    let report = RunReport::new(p, &[], &results, Context::default());
+    assert_eq!(report.diagnostics, vec![error, warning]);
+    crate::report::snapshot("run-compile-error", &words(&report, "zip.wgsl"));
+}
+
+#[test]
+fn a_performance_run_gives_figures_peaks_targets_and_omitted_cases() {
+    let set = set();
+    let p = set.get("matmul-register").unwrap();
+    let mut results: Vec<CaseResult> = Vec::new();
+    for c in &p.cases {
+        results.push(match c.performance {
+            Some(perf) if perf.hardware_only => CaseResult::new(c, Outcome::Omitted { message: "not run on a software adapter".into() }),
+            Some(_) => CaseResult {
+                timing: measured(0.2, 50),
+                reference_timing: Some(measured(0.132, 76)),
+                comparison_timings: vec![Some(measured(0.281, 36))],
+                instrumentation: Some(Unchecked::PerformanceCase),
+                ..CaseResult::new(c, Outcome::Passed)
+            },
+            None => checked(c, Outcome::Passed, 0.5),
+        });
+    }
+    let copy = Measurement::from_spans(&[10.0, 10.0, 10.0], 150, Timer::Timestamps, None).unwrap();
+    let fma = Measurement::from_spans(&[12.0, 12.0, 12.0], 20, Timer::Timestamps, None).unwrap();
+    let peaks = Peaks { bandwidth_gbs: 4098.0, gflops: 55808.0, copy, fma };
+    let hardware = RunReport::new(p, &[], &results, Context { software: false, peaks: Some(&peaks) });
+    assert_eq!((hardware.verdict, hardware.solved), (Verdict::Passed, true), "an omitted case counts neither way");
+    assert!(hardware.headline.contains("runs only on a hardware GPU"), "{}", hardware.headline);
+    crate::report::snapshot("run-performance", &words(&hardware, "matmul-register.wgsl"));
+    let software = RunReport::new(p, &[], &results, Context { software: true, peaks: Some(&peaks) });
+    let target = software.cases.iter().find_map(|c| c.performance.as_ref()?.target.clone()).unwrap();
+    assert!(target.contains("not enforced on this software adapter"), "{target}");
+}
+
+#[test]
+fn a_pass_without_its_memory_checks_is_not_solved() {
+    let set = set();
+    let p = set.get("map").unwrap();
+    let mut results: Vec<CaseResult> = p.cases.iter().map(|c| checked(c, Outcome::Passed, 1.0)).collect();
+    results[1].instrumentation = Some(Unchecked::TraceTooLarge { bytes: 300 << 20, limit: 256 << 20 });
+    let report = RunReport::new(p, &[], &results, Context::default());
+    assert_eq!((report.verdict, report.fully_checked, report.solved), (Verdict::Passed, false, false));
+    assert!(report.headline.contains("not marked solved"), "{}", report.headline);
+    assert!(report.text("map.wgsl").ends_with("PASSED on values only: the memory checks could not run on some cases (each says why above)\n"));
+}
