@@ -7,33 +7,28 @@ use crate::{editor, navigate, puzzle_set, route, sharing, storage};
 use gpu_puzzles_core::judge::{CaseResult, Severity};
 use gpu_puzzles_core::markdown::to_safe_html;
 use gpu_puzzles_core::report::RunReport;
+use gpu_puzzles_core::session::Session;
 use gpu_puzzles_core::{Case, Puzzle};
 use leptos::prelude::*;
-use std::cell::RefCell;
 use std::sync::Arc;
 
-/// Where the current run stands.
+/// What a finished Run leaves, behind `Arc`s: every view reads the state,
+/// and a clone must not copy a large read-back.
 #[derive(Debug, Clone, PartialEq)]
-pub enum RunState {
-    /// Not run yet.
-    Idle,
-    /// Running; `queued` when another Run is waiting behind it.
-    Running { queued: bool },
-    /// Finished (behind `Arc`s: every view reads the state, and a clone
-    /// must not copy a large read-back).
-    Done {
-        /// The results, in case order.
-        results: Arc<Vec<CaseResult>>,
-        /// The same results in words ([`gpu_puzzles_core::report::run`]).
-        report: Arc<RunReport>,
-        /// The source the results were computed from.
-        source: String,
-        /// The Run's random cases.
-        random: RandomCases,
-    },
-    /// Our own failure (no WebGPU, lost device), with what to do.
-    Error(String),
+pub struct Finished {
+    /// The results, in case order (performance cases without their
+    /// read-backs, which nothing draws).
+    pub results: Arc<Vec<CaseResult>>,
+    /// The same results in words ([`gpu_puzzles_core::report::run`]).
+    pub report: Arc<RunReport>,
+    /// The source the results were computed from.
+    pub source: String,
+    /// The Run's random cases.
+    pub random: RandomCases,
 }
+
+/// Where the current Run stands ([`gpu_puzzles_core::session`]).
+pub type RunState = gpu_puzzles_core::session::RunState<Finished>;
 
 /// The random cases of a Run, shared by the views (compared by identity:
 /// each Run draws its own), and the failing ones, kept once per Run as
@@ -63,12 +58,6 @@ impl PartialEq for RandomCases {
     fn eq(&self, other: &Self) -> bool {
         std::sync::Arc::ptr_eq(&self.cases, &other.cases)
     }
-}
-
-thread_local! {
-    /// The source of a Run pressed while another was in flight; the newest
-    /// replaces older ones, and results never interleave.
-    static QUEUED: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 /// Where the editor's text came from, for the banner above it.
@@ -112,7 +101,9 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     };
     let origin = RwSignal::new(origin);
     let code = RwSignal::new(initial.clone());
-    let state = RwSignal::new(RunState::Idle);
+    // The Run state machine, and the state the views draw.
+    let session = RwSignal::new(Session::<Finished>::new());
+    let state = Memo::new(move |_| session.with(|s| s.state().clone()));
     let before_reset = RwSignal::new(None::<String>);
     let share_link = RwSignal::new(None::<String>);
     let vim = RwSignal::new(storage::vim());
@@ -146,24 +137,14 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
 
     let run = move || {
         let source = editor::text().unwrap_or_else(|| code.get_untracked());
-        if matches!(state.get_untracked(), RunState::Running { .. }) {
-            QUEUED.with(|q| *q.borrow_mut() = Some(source));
-            state.set(RunState::Running { queued: true });
-            return;
-        }
-        state.set(RunState::Running { queued: false });
+        let Some(first) = session.try_update(|s| s.press_run(source)).flatten() else { return };
         crate::mark("run-start");
         leptos::task::spawn_local(async move {
-            let mut next = Some(source);
+            let mut next = Some(first);
             while let Some(source) = next.take() {
                 let out = gpu::run(puzzle, &source).await;
                 crate::mark("run-judged");
-                next = QUEUED.with(|q| q.borrow_mut().take());
-                if next.is_some() {
-                    let _ = state.try_set(RunState::Running { queued: false });
-                    continue; // a newer Run replaces this one's results
-                }
-                match out {
+                let finished = match out {
                     Ok(out) => {
                         if out.recreated {
                             let _ = notice.try_set(Some("The GPU device had been lost; the page created a new one for this run.".into()));
@@ -171,17 +152,26 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                         let peaks = gpu::peaks();
                         let context = gpu_puzzles_core::report::run::Context { software: gpu::software(), peaks: peaks.as_ref() };
                         let report = RunReport::new(puzzle, &out.random, &out.results, context);
-                        if report.solved {
-                            storage::mark_solved(&puzzle.slug);
-                        }
-                        show_squiggles(&source, &out.results);
                         let random = RandomCases::new(out.random, &out.results);
-                        let (results, report) = (Arc::new(out.results), Arc::new(report));
-                        let _ = state.try_set(RunState::Done { results, report, source, random });
+                        let mut results = out.results;
+                        for r in results.iter_mut().filter(|r| puzzle.cases.get(r.case - 1).is_some_and(|c| c.is_performance())) {
+                            r.actual = Vec::new();
+                        }
+                        Ok(Finished { results: Arc::new(results), report: Arc::new(report), source, random })
                     }
                     Err(e) => {
                         let _ = status.try_set(if gpu::has_webgpu() { status.get_untracked() } else { GpuStatus::Unavailable(e.clone()) });
-                        let _ = state.try_set(RunState::Error(e));
+                        Err(e)
+                    }
+                };
+                // A newer Run replaces this one's results; otherwise they are shown.
+                next = session.try_update(|s| s.finish(finished)).flatten();
+                if next.is_none() {
+                    if let Some(RunState::Done(done)) = session.try_with_untracked(|s| s.state().clone()) {
+                        if done.report.solved {
+                            storage::mark_solved(&puzzle.slug);
+                        }
+                        show_squiggles(&done.source, &done.results);
                     }
                 }
             }

@@ -2,7 +2,7 @@
 //! configuration and input, expected and actual grids.
 
 use crate::editor;
-use crate::puzzle_page::{RandomCases, RunState};
+use crate::puzzle_page::{Finished, RandomCases, RunState};
 use gpu_puzzles_core::grid::{grid, Grid};
 use gpu_puzzles_core::judge::{group_digits, CaseResult, Severity, Verdict};
 use gpu_puzzles_core::report::run::{CaseReport, NoteKind};
@@ -12,13 +12,13 @@ use leptos::prelude::*;
 /// The overall verdict (`data-testid="verdict"`, `data-status` = `passed`,
 /// `failed`, `error` or `running`; `idle` before the first run).
 #[component]
-pub fn VerdictBar(state: RwSignal<RunState>) -> impl IntoView {
+pub fn VerdictBar(state: Memo<RunState>) -> impl IntoView {
     move || {
         let (status, text) = match state.get() {
             RunState::Idle => ("idle", "Not run yet. Press Run to judge every case, shown and hidden.".to_string()),
             RunState::Running { .. } => ("running", "Running on your GPU…".to_string()),
             RunState::Error(e) => ("error", e),
-            RunState::Done { report, .. } => (if report.verdict == Verdict::Passed { "passed" } else { "failed" }, report.headline.clone()),
+            RunState::Done(Finished { report, .. }) => (if report.verdict == Verdict::Passed { "passed" } else { "failed" }, report.headline.clone()),
         };
         view! {
             <div class="verdict" data-testid="verdict" data-status=status role="status" aria-live="polite">{text}</div>
@@ -29,9 +29,9 @@ pub fn VerdictBar(state: RwSignal<RunState>) -> impl IntoView {
 /// The compiler's messages, each a button that moves the editor's cursor to
 /// its line and column (`data-testid="diagnostics"`).
 #[component]
-pub fn Diagnostics(state: RwSignal<RunState>) -> impl IntoView {
+pub fn Diagnostics(state: Memo<RunState>) -> impl IntoView {
     move || {
-        let RunState::Done { report, source, .. } = state.get() else { return ().into_any() };
+        let RunState::Done(Finished { report, source, .. }) = state.get() else { return ().into_any() };
         let diags = report.diagnostics.clone();
         if diags.is_empty() {
             return ().into_any();
@@ -64,12 +64,12 @@ pub fn Diagnostics(state: RwSignal<RunState>) -> impl IntoView {
 
 /// Every test case, with results once a run has finished.
 #[component]
-pub fn CaseList(state: RwSignal<RunState>, puzzle: &'static Puzzle) -> impl IntoView {
+pub fn CaseList(state: Memo<RunState>, puzzle: &'static Puzzle) -> impl IntoView {
     view! {
         <div class="cases">
             {move || {
                 let (results, report, random) = match state.get() {
-                    RunState::Done { results, report, random, .. } => (results, Some(report), random),
+                    RunState::Done(Finished { results, report, random, .. }) => (results, Some(report), random),
                     _ => (Default::default(), None, Default::default()),
                 };
                 let running = matches!(state.get(), RunState::Running { .. });

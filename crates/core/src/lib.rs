@@ -18,6 +18,7 @@ pub mod random;
 pub mod reference;
 pub mod report;
 pub mod roofline;
+pub mod session;
 pub mod share;
 pub mod template;
 pub mod timing;
