@@ -77,10 +77,10 @@ thread_local! {
 
 /// Times the yardsticks of every performance case that passed, or takes them
 /// from this page's cache.
-async fn add_reference_timings(gpu: &Gpu, puzzle: &Puzzle, results: &mut [CaseResult]) -> Result<(), RunnerError> {
+async fn add_reference_timings(gpu: &Gpu, puzzle: &Puzzle, source: &str, results: &mut [CaseResult]) -> Result<(), RunnerError> {
     // Taken out for the duration: no borrow is held across an await.
     let mut cache = YARDSTICKS.with(|c| std::mem::take(&mut *c.borrow_mut()));
-    let out = add_yardsticks(gpu, puzzle, results, &mut cache).await;
+    let out = add_yardsticks(gpu, puzzle, source, results, &mut cache).await;
     YARDSTICKS.with(|c| c.borrow_mut().extend(cache));
     out
 }
@@ -112,7 +112,7 @@ pub async fn run(puzzle: &Puzzle, source: &str) -> Result<RunOutput, String> {
         .map_err(|e| format!("the puzzle's random cases could not be drawn ({e}); judging needs them, so please report this puzzle"))?;
     let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions::default()).await;
     if let Ok(results) = &mut out {
-        if let Err(e) = add_reference_timings(&gpu, puzzle, results).await {
+        if let Err(e) = add_reference_timings(&gpu, puzzle, source, results).await {
             out = Err(e);
         }
     }

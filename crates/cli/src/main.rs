@@ -108,7 +108,7 @@ fn run(cli: Cli) -> Result<bool> {
             let mut results = pollster::block_on(judge_with(&gpu, puzzle, &random, &source, RunOptions::default()))?;
             // Performance cases that passed get our reference kernel's and the
             // comparison kernels' times on the same device.
-            pollster::block_on(add_yardsticks(&gpu, puzzle, &mut results, &mut YardstickCache::new()))?;
+            pollster::block_on(add_yardsticks(&gpu, puzzle, &source, &mut results, &mut YardstickCache::new()))?;
             // This GPU's own peaks, to place the performance figures against.
             let peaks = if puzzle.cases.iter().any(|c| c.is_performance()) { Some(pollster::block_on(measure_peaks(&gpu))?) } else { None };
             report(puzzle, &random, seed, &file, &gpu, &results, peaks.as_ref(), json)?;
@@ -370,7 +370,7 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
                 let mut results = pollster::block_on(judge_with(&gpu, p, &random, src, RunOptions::default()))?;
                 // This run is the reference's: its own times are its yardstick.
                 let mut cache: YardstickCache = results.iter().map(|r| ((p.slug.clone(), r.case, 0), Some(r.timing))).collect();
-                pollster::block_on(add_yardsticks(&gpu, p, &mut results, &mut cache))?;
+                pollster::block_on(add_yardsticks(&gpu, p, src, &mut results, &mut cache))?;
                 let broken: Vec<&str> = results
                     .iter()
                     .flat_map(|r| p.comparisons.iter().zip(&r.comparison_timings).filter(|(_, t)| t.is_none()).map(|(c, _)| c.label.as_str()))
