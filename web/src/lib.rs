@@ -59,8 +59,10 @@ fn show_crash(message: &str) {
 pub fn App() -> impl IntoView {
     let route = RwSignal::new(route::current_slug());
     let status = RwSignal::new(GpuStatus::Pending);
+    let device = gpu::PageGpu::new();
     provide_context(route);
     provide_context(status);
+    provide_context(device);
     let _ = window_event_listener(leptos::ev::popstate, move |_| {
         let now = route::current_slug();
         if route.get_untracked() != now {
@@ -77,7 +79,7 @@ pub fn App() -> impl IntoView {
         }
     });
     leptos::task::spawn_local(async move {
-        status.set(match gpu::acquire().await {
+        status.set(match device.acquire().await {
             Ok(g) => {
                 mark("adapter-ready");
                 GpuStatus::Ready(gpu::describe(&g))

@@ -25,6 +25,9 @@ pub struct Finished {
     pub source: String,
     /// The Run's random cases.
     pub random: RandomCases,
+    /// This device's measured peaks, once a performance case has run (the
+    /// rooflines are drawn against them).
+    pub peaks: Option<gpu_puzzles_core::timing::Peaks>,
 }
 
 /// Where the current Run stands ([`gpu_puzzles_core::session`]).
@@ -77,6 +80,7 @@ const SAVE_DELAY_MS: u64 = 400;
 pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let route = expect_context::<RwSignal<Option<String>>>();
     let status = expect_context::<RwSignal<GpuStatus>>();
+    let device = expect_context::<gpu::PageGpu>();
     let notice = RwSignal::new(None::<String>);
     let save_error = RwSignal::new(None::<String>);
 
@@ -142,22 +146,21 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         leptos::task::spawn_local(async move {
             let mut next = Some(first);
             while let Some(source) = next.take() {
-                let out = gpu::run(puzzle, &source).await;
+                let out = device.run(puzzle, &source).await;
                 crate::mark("run-judged");
                 let finished = match out {
                     Ok(out) => {
                         if out.recreated {
                             let _ = notice.try_set(Some("The GPU device had been lost; the page created a new one for this run.".into()));
                         }
-                        let peaks = gpu::peaks();
-                        let context = gpu_puzzles_core::report::run::Context { software: gpu::software(), peaks: peaks.as_ref() };
+                        let context = gpu_puzzles_core::report::run::Context { software: out.software, peaks: out.peaks.as_ref() };
                         let report = RunReport::new(puzzle, &out.random, &out.results, context);
                         let random = RandomCases::new(out.random, &out.results);
                         let mut results = out.results;
                         for r in results.iter_mut().filter(|r| puzzle.cases.get(r.case - 1).is_some_and(|c| c.is_performance())) {
                             r.actual = Vec::new();
                         }
-                        Ok(Finished { results: Arc::new(results), report: Arc::new(report), source, random })
+                        Ok(Finished { results: Arc::new(results), report: Arc::new(report), source, random, peaks: out.peaks })
                     }
                     Err(e) => {
                         let _ = status.try_set(if gpu::has_webgpu() { status.get_untracked() } else { GpuStatus::Unavailable(e.clone()) });

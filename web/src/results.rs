@@ -6,6 +6,7 @@ use crate::puzzle_page::{Finished, RandomCases, RunState};
 use gpu_puzzles_core::grid::{grid, Grid};
 use gpu_puzzles_core::judge::{group_digits, CaseResult, Severity, Verdict};
 use gpu_puzzles_core::report::run::{CaseReport, NoteKind};
+use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, CompareSpec, Puzzle, Role};
 use leptos::prelude::*;
 
@@ -68,17 +69,17 @@ pub fn CaseList(state: Memo<RunState>, puzzle: &'static Puzzle) -> impl IntoView
     view! {
         <div class="cases">
             {move || {
-                let (results, report, random) = match state.get() {
-                    RunState::Done(Finished { results, report, random, .. }) => (results, Some(report), random),
-                    _ => (Default::default(), None, Default::default()),
+                let (results, report, random, peaks) = match state.get() {
+                    RunState::Done(Finished { results, report, random, peaks, .. }) => (results, Some(report), random, peaks),
+                    _ => (Default::default(), None, Default::default(), None),
                 };
                 let running = matches!(state.get(), RunState::Running { .. });
                 let fixed = puzzle.cases.iter().map(|case| {
                     let result = results.iter().find(|r| r.case == case.number).cloned();
                     let words = report.as_ref().and_then(|w| w.cases.iter().find(|c| c.case == case.number).cloned());
-                    case_view(puzzle, case, result, words, running)
+                    case_view(puzzle, case, result, words, peaks, running)
                 }).collect_view();
-                view! { {fixed} {random_cases_view(puzzle, &random, &results, report.as_deref())} }
+                view! { {fixed} {random_cases_view(puzzle, &random, &results, report.as_deref(), peaks)} }
             }}
         </div>
     }
@@ -92,6 +93,7 @@ fn random_cases_view(
     random: &RandomCases,
     results: &[CaseResult],
     report: Option<&gpu_puzzles_core::report::run::RunReport>,
+    peaks: Option<Peaks>,
 ) -> impl IntoView {
     let Some(first) = random.cases.first() else { return ().into_any() };
     let seed = first.random_seed.unwrap_or_default();
@@ -110,7 +112,7 @@ fn random_cases_view(
         .iter()
         .map(|&case| {
             let words = report.and_then(|w| w.cases.iter().find(|c| c.case == case.number).cloned());
-            case_view(puzzle, case, results.iter().find(|r| r.case == case.number).cloned(), words, false)
+            case_view(puzzle, case, results.iter().find(|r| r.case == case.number).cloned(), words, peaks, false)
         })
         .collect_view();
     view! {
@@ -122,7 +124,14 @@ fn random_cases_view(
     .into_any()
 }
 
-fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseResult>, words: Option<CaseReport>, running: bool) -> impl IntoView {
+fn case_view(
+    puzzle: &'static Puzzle,
+    case: &'static Case,
+    result: Option<CaseResult>,
+    words: Option<CaseReport>,
+    peaks: Option<Peaks>,
+    running: bool,
+) -> impl IntoView {
     let n = case.number;
     let (status, badge) = match (&words, running) {
         (_, true) => ("running", "running".to_string()),
@@ -152,7 +161,7 @@ fn case_view(puzzle: &'static Puzzle, case: &'static Case, result: Option<CaseRe
         if case.hidden {
             view! { <p class="hidden-note">"The data of hidden cases is not shown; they count for the verdict."</p> }.into_any()
         } else if let Some(perf) = case.performance {
-            performance_view(puzzle, case, &perf, result.as_ref(), figures_words).into_any()
+            performance_view(puzzle, case, &perf, result.as_ref(), figures_words, peaks).into_any()
         } else {
             let inputs = puzzle
                 .buffers
@@ -206,6 +215,7 @@ fn performance_view(
     perf: &gpu_puzzles_core::model::Performance,
     result: Option<&CaseResult>,
     words: Option<gpu_puzzles_core::report::run::PerformanceReport>,
+    peaks: Option<Peaks>,
 ) -> impl IntoView {
     let n = case.number;
     let sizes: Vec<String> = puzzle
@@ -228,7 +238,6 @@ fn performance_view(
     let figures = result.zip(words).map(|(r, w)| {
         let ms = r.timing.best().0;
         let reference_ms = r.reference_timing.map(|t| t.best().0);
-        let peaks = crate::gpu::peaks();
         let roofline = match (peaks, perf.flops, perf.bytes) {
             (Some(p), Some(flops), Some(bytes)) => {
                 let rate = |t: &gpu_puzzles_core::judge::Timing| flops as f64 / (t.best().0 * 1e6);
