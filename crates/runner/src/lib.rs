@@ -105,6 +105,8 @@ pub struct Gpu {
     summary: AdapterSummary,
     lost: Arc<AtomicBool>,
     lost_reason: Arc<Mutex<String>>,
+    /// Shaders compiled on this device ([`pipeline::PipelineCache`]).
+    pub(crate) pipelines: Mutex<pipeline::PipelineCache>,
 }
 
 impl Gpu {
@@ -160,6 +162,7 @@ impl Gpu {
             },
             lost,
             lost_reason,
+            pipelines: Mutex::default(),
         })
     }
 
@@ -171,6 +174,12 @@ impl Gpu {
     /// The device's limits (WebGPU's defaults).
     pub fn limits(&self) -> wgpu::Limits {
         self.device.limits()
+    }
+
+    /// How many compiled shaders this device keeps for later Runs (plain and
+    /// instrumented; a Run on unchanged code compiles none).
+    pub fn compiled_shaders(&self) -> usize {
+        self.pipelines.lock().map_or(0, |c| c.len())
     }
 
     /// True once the device has been lost; create a new [`Gpu`] then.

@@ -59,7 +59,8 @@ pub(crate) async fn build(
 }
 
 /// The compiled pipelines, one per entry point in dispatch order, and their
-/// shared bind group layout.
+/// shared bind group layout (handles: cloning one shares the pipelines).
+#[derive(Clone)]
 pub(crate) struct Pipeline {
     pub(crate) pipelines: Vec<wgpu::ComputePipeline>,
     pub(crate) bind_group_layout: wgpu::BindGroupLayout,
@@ -125,4 +126,93 @@ fn pipeline_hint(puzzle: &Puzzle, message: &str) -> String {
     } else {
         message.to_string()
     }
+}
+
+/// Most compiled shaders a device keeps: a Run's written cases and its
+/// random ones, a few Runs deep. Past it the cache starts over.
+const CACHED_SHADERS: usize = 96;
+
+/// Compiled shaders by what they were compiled from, on one device: a Run
+/// on unchanged code instruments and compiles nothing. A key is a hash of
+/// everything a compilation depends on ([`cache_key`]); instrumented
+/// entries keep the trace's metadata with the pipelines.
+#[derive(Default)]
+pub(crate) struct PipelineCache {
+    entries: std::collections::HashMap<u64, Cached>,
+}
+
+/// One compiled shader.
+#[derive(Clone)]
+pub(crate) struct Cached {
+    pub(crate) pipeline: Pipeline,
+    /// The trace's layout and sites, for an instrumented shader.
+    pub(crate) meta: Option<std::sync::Arc<gpu_puzzles_core::trace::TraceMeta>>,
+}
+
+impl crate::Gpu {
+    /// The cached compilation under `key`, if any.
+    pub(crate) fn cached(&self, key: u64) -> Option<Cached> {
+        self.pipelines.lock().ok()?.get(key)
+    }
+
+    /// Keeps a compilation under `key`.
+    pub(crate) fn cache(&self, key: u64, cached: Cached) {
+        if let Ok(mut c) = self.pipelines.lock() {
+            c.insert(key, cached);
+        }
+    }
+}
+
+impl std::fmt::Debug for PipelineCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PipelineCache").field("shaders", &self.entries.len()).finish()
+    }
+}
+
+impl PipelineCache {
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub(crate) fn get(&self, key: u64) -> Option<Cached> {
+        self.entries.get(&key).cloned()
+    }
+
+    pub(crate) fn insert(&mut self, key: u64, cached: Cached) {
+        if self.entries.len() >= CACHED_SHADERS {
+            self.entries.clear();
+        }
+        self.entries.insert(key, cached);
+    }
+}
+
+/// The cache key of a compilation: the substituted text, the puzzle's entry
+/// points, the bind group layout (binding and access of every entry), and,
+/// for an instrumented shader, what the pass depends on besides the text
+/// (the case's configuration and the traced buffers' lengths) and whether
+/// the racecheck is in.
+pub(crate) fn cache_key(
+    text: &str,
+    puzzle: &Puzzle,
+    entries: &[wgpu::BindGroupLayoutEntry],
+    instrumented: Option<(&gpu_puzzles_core::CaseConfig, &[u32], bool)>,
+) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    puzzle.slug.hash(&mut h);
+    puzzle.entry_points.hash(&mut h);
+    for e in entries {
+        e.binding.hash(&mut h);
+        if let wgpu::BindingType::Buffer { ty, .. } = e.ty {
+            match ty {
+                wgpu::BufferBindingType::Uniform => 0u8.hash(&mut h),
+                wgpu::BufferBindingType::Storage { read_only } => (1u8, read_only).hash(&mut h),
+            }
+        }
+    }
+    if let Some((config, lens, racecheck)) = instrumented {
+        (config.workgroup_size, config.workgroups, config.workgroup_memory, lens, racecheck).hash(&mut h);
+    }
+    h.finish()
 }

@@ -4,10 +4,10 @@
 
 use crate::dispatch::{dispatch, DispatchOptions};
 use crate::messages::{at_offset, diagnostic, without_position};
-use crate::pipeline::{build, layout_entries, layout_entry};
+use crate::pipeline::{build, cache_key, layout_entries, layout_entry, Cached, Pipeline};
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, target_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome, Timing, Unchecked};
-use gpu_puzzles_core::trace::Findings;
+use gpu_puzzles_core::trace::{Findings, TraceMeta};
 use gpu_puzzles_core::{template, Case, Puzzle, Values};
 use gpu_puzzles_instrument::{Options, PassError, Shader, Traced, TRACE_BINDING};
 
@@ -216,13 +216,29 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
     // plain module at all.
     let instrumented = options.instrument && !case.is_performance();
     let layout_entries = layout_entries(puzzle, source);
-    let mut pipeline = None;
-    if !(instrumented && NAGA_COMPILES && parsed.is_ok()) {
+    // A shader compiled before on this device (a Run on unchanged code)
+    // compiled without errors: the cache holds its pipelines.
+    let lens: Vec<u32> = case.buffers.iter().map(|cb| cb.initial.len() as u32).collect();
+    let plain_key = layout_entries.as_deref().ok().map(|e| cache_key(&sub.text, puzzle, e, None));
+    let instrumented_keys: Vec<(u64, bool)> = match (&layout_entries, instrumented) {
+        (Ok(e), true) => [true, false].into_iter().map(|rc| (cache_key(&sub.text, puzzle, e, Some((&case.config, &lens, rc))), rc)).collect(),
+        _ => Vec::new(),
+    };
+    let compiled_before = instrumented_keys.iter().any(|(k, _)| gpu.cached(*k).is_some());
+    let mut pipeline = if instrumented { None } else { plain_key.and_then(|k| gpu.cached(k)).map(|c| c.pipeline) };
+    // Natively naga is the device's compiler: a shader it parsed compiles.
+    let known_to_compile = compiled_before || pipeline.is_some() || (instrumented && NAGA_COMPILES && parsed.is_ok());
+    if !known_to_compile {
         let entries = if instrumented { None } else { layout_entries.as_deref().ok() };
         let built = build(gpu, puzzle, &puzzle.slug, plain_source(&sub.text, parsed.as_ref().ok()), entries, |m| diagnostic(m, &sub, source)).await;
         match built {
             Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics: explained(diagnostics, parsed.as_ref().err(), &sub, source) }),
-            Ok(p) => pipeline = p,
+            Ok(p) => {
+                if let (Some(p), Some(k)) = (&p, plain_key) {
+                    gpu.cache(k, Cached { pipeline: p.clone(), meta: None });
+                }
+                pipeline = p;
+            }
         }
     }
     let layout_entries = match layout_entries {
@@ -257,7 +273,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
             Err(PassError::Unsupported(why)) => Err(Instrumentation::Skipped(Unchecked::Unsupported { why: why.clone() })),
         };
         let ran = match shader {
-            Ok(shader) => run_instrumented(gpu, puzzle, case, shader, &layout_entries).await?,
+            Ok(shader) => run_instrumented(gpu, puzzle, case, shader, &layout_entries, &instrumented_keys).await?,
             Err(not) => not,
         };
         match ran {
@@ -296,7 +312,11 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
         None => match build(gpu, puzzle, &puzzle.slug, plain_source(&sub.text, parsed.as_ref().ok()), Some(&layout_entries), |m| diagnostic(m, &sub, source))
             .await
         {
-            Ok(p) => p.expect("built with entries"),
+            Ok(p) => {
+                let p = p.expect("built with entries");
+                gpu.cache(cache_key(&sub.text, puzzle, &layout_entries, None), Cached { pipeline: p.clone(), meta: None });
+                p
+            }
             Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics }),
         },
     };
@@ -383,33 +403,62 @@ async fn run_instrumented(
     case: &Case,
     shader: &Shader<'_>,
     layout_entries: &[wgpu::BindGroupLayoutEntry],
+    keys: &[(u64, bool)],
 ) -> Result<Instrumentation, RunnerError> {
+    let compiled = match keys.iter().find_map(|(k, _)| gpu.cached(*k)) {
+        Some(Cached { pipeline, meta: Some(meta) }) => (pipeline, meta),
+        _ => match instrument_and_build(gpu, puzzle, case, shader, layout_entries, keys).await {
+            Ok(compiled) => compiled,
+            Err(not) => return Ok(not),
+        },
+    };
+    let (pipeline, meta) = compiled;
+    let layout = &meta.layout;
+    let trace_bytes = Some((layout.total_words * 4, layout.readback_words * 4));
+    let (actual, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes, measure: false }).await?;
+    let words = trace.expect("a trace was bound");
+    Ok(Instrumentation::Ran { actual, findings: Box::new(meta.findings(&words, &case.config)), timing })
+}
+
+/// Instruments `shader` for `case` (with the racecheck, or without it when
+/// its shadow memory would not fit this device's limit) and compiles it,
+/// keeping the result under its key from `keys` (one per racecheck setting).
+/// `Err` says why the case runs without its checks, or that naga rejected
+/// the shader.
+async fn instrument_and_build(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    case: &Case,
+    shader: &Shader<'_>,
+    layout_entries: &[wgpu::BindGroupLayoutEntry],
+    keys: &[(u64, bool)],
+) -> Result<(Pipeline, std::sync::Arc<TraceMeta>), Instrumentation> {
     let traced: Vec<Traced> = puzzle.buffers.iter().zip(&case.buffers).map(|(b, cb)| Traced { binding: b.binding, len: cb.initial.len() as u32 }).collect();
-    // naga is not ours: a panic inside it (natively) loses the heat maps,
-    // not the judgement.
     let entry_points: Vec<&str> = puzzle.entry_points.iter().map(String::as_str).collect();
     let max = gpu.device.limits().max_storage_buffer_binding_size.min(gpu.device.limits().max_buffer_size);
     let mut inst = None;
     // With the racecheck first; without it when its shadow memory would not
     // fit this device's limit (the findings then say the check was skipped).
     for racecheck in [true, false] {
+        // naga is not ours: a panic inside it (natively) loses the checks,
+        // not the page.
         let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shader.instrument(&traced, &case.config, &entry_points, Options { racecheck })));
         let i = match pass {
             Ok(Ok(i)) => i,
-            Ok(Err(PassError::Rejected { message, span })) => return Ok(Instrumentation::Rejected { message, span }),
-            Ok(Err(PassError::Unsupported(why))) => return Ok(Instrumentation::Skipped(Unchecked::Unsupported { why })),
-            Err(_) => return Ok(Instrumentation::Skipped(Unchecked::Unsupported { why: "the pass failed inside naga".into() })),
+            Ok(Err(PassError::Rejected { message, span })) => return Err(Instrumentation::Rejected { message, span }),
+            Ok(Err(PassError::Unsupported(why))) => return Err(Instrumentation::Skipped(Unchecked::Unsupported { why })),
+            Err(_) => return Err(Instrumentation::Skipped(Unchecked::Unsupported { why: "the pass failed inside naga".into() })),
         };
         let bytes = i.meta.layout.total_words * 4;
         if bytes <= max {
-            inst = Some(i);
+            inst = Some((i, racecheck));
             break;
         }
         if !racecheck {
-            return Ok(Instrumentation::Skipped(Unchecked::TraceTooLarge { bytes, limit: max }));
+            return Err(Instrumentation::Skipped(Unchecked::TraceTooLarge { bytes, limit: max }));
         }
     }
-    let inst = inst.expect("the loop returns or sets it");
+    let (inst, racecheck) = inst.expect("the loop returns or sets it");
     let mut entries = layout_entries.to_vec();
     entries.push(layout_entry(TRACE_BINDING, wgpu::BufferBindingType::Storage { read_only: false }));
     // Natively the IR goes to the device as it is; a browser needs WGSL.
@@ -418,18 +467,18 @@ async fn run_instrumented(
     #[cfg(target_arch = "wasm32")]
     let module = match inst.wgsl() {
         Ok(text) => wgpu::ShaderSource::Wgsl(text.into()),
-        Err(why) => return Ok(Instrumentation::Skipped(Unchecked::Unsupported { why: why.to_string() })),
+        Err(why) => return Err(Instrumentation::Skipped(Unchecked::Unsupported { why: why.to_string() })),
     };
     let pipeline = match build(gpu, puzzle, "instrumented", module, Some(&entries), without_position).await {
         Ok(p) => p.expect("built with entries"),
         Err(d) => {
-            let msg = d.first().map(|d| d.message.clone()).unwrap_or_default();
-            return Ok(Instrumentation::Skipped(Unchecked::DeviceRejected { message: msg }));
+            let message = d.first().map(|d| d.message.clone()).unwrap_or_default();
+            return Err(Instrumentation::Skipped(Unchecked::DeviceRejected { message }));
         }
     };
-    let layout = &inst.meta.layout;
-    let trace_bytes = Some((layout.total_words * 4, layout.readback_words * 4));
-    let (actual, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes, measure: false }).await?;
-    let words = trace.expect("a trace was bound");
-    Ok(Instrumentation::Ran { actual, findings: Box::new(inst.meta.findings(&words, &case.config)), timing })
+    let meta = std::sync::Arc::new(inst.meta);
+    if let Some((key, _)) = keys.iter().find(|(_, rc)| *rc == racecheck) {
+        gpu.cache(*key, Cached { pipeline: pipeline.clone(), meta: Some(meta.clone()) });
+    }
+    Ok((pipeline, meta))
 }

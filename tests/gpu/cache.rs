@@ -1,0 +1,46 @@
+//! The device's cache of compiled shaders on a real adapter (lavapipe where
+//! there is no GPU): a second Run of the same code compiles nothing and
+//! judges exactly as the first, findings included; changed code compiles
+//! again; a failing shader is judged the same way twice.
+
+use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
+use gpu_puzzles_core::PuzzleSet;
+use gpu_puzzles_runner::{judge_puzzle, Gpu, RunOptions};
+use std::path::Path;
+
+fn set() -> PuzzleSet {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let files = read_dir(&root.join("puzzles")).expect("puzzles/");
+    let solutions = read_solutions(&root.join("shaders")).expect("shaders/");
+    load_puzzle_set(&files, Some(&solutions)).expect("a valid puzzle set")
+}
+
+#[test]
+fn a_second_run_of_unchanged_code_compiles_nothing_and_judges_the_same() {
+    let set = set();
+    let gpu = pollster::block_on(Gpu::new()).expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)");
+    for slug in ["shared", "histogram", "tree-reduction"] {
+        let puzzle = set.get(slug).unwrap();
+        for source in [puzzle.solution.clone().unwrap(), puzzle.starter.clone()] {
+            let judge = || pollster::block_on(judge_puzzle(&gpu, puzzle, &source, RunOptions::default())).unwrap();
+            let first = judge();
+            let compiled = gpu.compiled_shaders();
+            assert!(compiled > 0, "{slug}: the first Run compiled its shaders");
+            let second = judge();
+            assert_eq!(gpu.compiled_shaders(), compiled, "{slug}: the second Run compiled again");
+            assert_eq!(first.len(), second.len());
+            for (a, b) in first.iter().zip(&second) {
+                assert_eq!(a.outcome, b.outcome, "{slug}, case {}", a.case);
+                assert_eq!(a.findings, b.findings, "{slug}, case {}", a.case);
+                assert_eq!(a.actual, b.actual, "{slug}, case {}", a.case);
+            }
+        }
+    }
+    // Changed code is compiled afresh.
+    let puzzle = set.get("map").unwrap();
+    let before = gpu.compiled_shaders();
+    let source = puzzle.solution.clone().unwrap() + "\n// changed\n";
+    let results = pollster::block_on(judge_puzzle(&gpu, puzzle, &source, RunOptions::default())).unwrap();
+    assert!(results.iter().all(|r| r.outcome.passed()));
+    assert!(gpu.compiled_shaders() > before, "changed code compiled again");
+}
