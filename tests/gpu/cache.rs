@@ -1,7 +1,8 @@
 //! The device's cache of compiled shaders on a real adapter (lavapipe where
 //! there is no GPU): a second Run of the same code compiles nothing and
-//! judges exactly as the first, findings included; changed code compiles
-//! again; a failing shader is judged the same way twice.
+//! judges exactly as the first, findings included (for a racing shader,
+//! whose findings depend on the order the invocations ran in, the same
+//! outcome); changed code compiles again.
 
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
 use gpu_puzzles_core::PuzzleSet;
@@ -21,7 +22,7 @@ fn a_second_run_of_unchanged_code_compiles_nothing_and_judges_the_same() {
     let gpu = pollster::block_on(Gpu::new()).expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)");
     for slug in ["shared", "histogram", "tree-reduction"] {
         let puzzle = set.get(slug).unwrap();
-        for source in [puzzle.solution.clone().unwrap(), puzzle.starter.clone()] {
+        for (source, deterministic) in [(puzzle.solution.clone().unwrap(), true), (puzzle.starter.clone(), false)] {
             let judge = || pollster::block_on(judge_puzzle(&gpu, puzzle, &source, RunOptions::default())).unwrap();
             let first = judge();
             let compiled = gpu.compiled_shaders();
@@ -30,9 +31,12 @@ fn a_second_run_of_unchanged_code_compiles_nothing_and_judges_the_same() {
             assert_eq!(gpu.compiled_shaders(), compiled, "{slug}: the second Run compiled again");
             assert_eq!(first.len(), second.len());
             for (a, b) in first.iter().zip(&second) {
-                assert_eq!(a.outcome, b.outcome, "{slug}, case {}", a.case);
-                assert_eq!(a.findings, b.findings, "{slug}, case {}", a.case);
-                assert_eq!(a.actual, b.actual, "{slug}, case {}", a.case);
+                assert_eq!(a.outcome.status(), b.outcome.status(), "{slug}, case {}", a.case);
+                if deterministic {
+                    assert_eq!(a.outcome, b.outcome, "{slug}, case {}", a.case);
+                    assert_eq!(a.findings, b.findings, "{slug}, case {}", a.case);
+                    assert_eq!(a.actual, b.actual, "{slug}, case {}", a.case);
+                }
             }
         }
     }
