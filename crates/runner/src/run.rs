@@ -6,7 +6,9 @@ use crate::dispatch::{dispatch, DispatchOptions};
 use crate::messages::{at_offset, diagnostic, without_position};
 use crate::pipeline::{build, cache_key, layout_entries, layout_entry, Cached, Pipeline};
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, target_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome, Timing, Unchecked};
+use gpu_puzzles_core::judge::{
+    budget_outcome, judge, memory_outcome, target_outcome, too_slow_for_case, CaseResult, ConfigProblem, Diagnostic, Outcome, Timing, Unchecked,
+};
 use gpu_puzzles_core::trace::{Findings, TraceMeta};
 use gpu_puzzles_core::{template, Case, Puzzle, Values};
 use gpu_puzzles_instrument::{Options, PassError, Shader, Traced, TRACE_BINDING};
@@ -39,8 +41,11 @@ impl Default for RunOptions {
 /// Performance cases run last, and only when every other case passed (a
 /// wrong or runaway shader is not worth timing, and the instrumented runs of
 /// the small cases are what guard against runaway loops); otherwise they are
-/// [`Outcome::Skipped`]. A `hardware_only` one on a software adapter is
-/// [`Outcome::Omitted`]. Results come back in case order.
+/// [`Outcome::Skipped`]. A `hardware_only` one is [`Outcome::Omitted`] on a
+/// software adapter, and on a GPU where an earlier performance case
+/// predicts a dispatch near an operating system's GPU reset
+/// ([`gpu_puzzles_core::judge::too_slow_for_case`]). Results come back in
+/// case order.
 pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str, options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
     judge_with(gpu, puzzle, &[], source, options).await
 }
@@ -57,14 +62,25 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
         results.push(run_case(gpu, puzzle, case, source, options).await?);
     }
     let all_passed = results.iter().all(|r| r.outcome.passed());
+    // The last performance case timed: its operations and time per dispatch.
+    let mut timed: Option<(Option<u64>, f64)> = None;
     for case in puzzle.cases.iter().filter(|c| c.is_performance()) {
-        results.push(if !all_passed {
+        let hardware_only = case.performance.is_some_and(|p| p.hardware_only);
+        let flops = case.performance.and_then(|p| p.flops);
+        let too_slow = timed.filter(|_| hardware_only).and_then(|(before, ms)| too_slow_for_case(before, ms, flops));
+        let r = if !all_passed {
             skipped(case)
-        } else if case.performance.is_some_and(|p| p.hardware_only) && gpu.adapter().software {
-            omitted(case)
+        } else if hardware_only && gpu.adapter().software {
+            omitted(case, "not run on a software adapter: this size is for a hardware GPU, where it takes milliseconds (here, minutes). The other performance cases are timed instead.".into())
+        } else if let Some(ms) = too_slow {
+            omitted(case, format!("not run: on this GPU one dispatch of this size would take about {ms:.0} ms, near the time after which the operating system resets a GPU (losing the page's device). The smaller performance cases are timed instead."))
         } else {
             run_case(gpu, puzzle, case, source, options).await?
-        });
+        };
+        if r.outcome.passed() {
+            timed = Some((flops, r.timing.best().0));
+        }
+        results.push(r);
     }
     results.sort_by_key(|r| r.case);
     Ok(results)
@@ -75,14 +91,10 @@ fn skipped(case: &Case) -> CaseResult {
     CaseResult::new(case, Outcome::Skipped { message: "not timed: performance cases run once every other case passes. Fix the failing cases first.".into() })
 }
 
-/// The result of a `hardware_only` performance case on a software adapter.
-fn omitted(case: &Case) -> CaseResult {
-    CaseResult::new(
-        case,
-        Outcome::Omitted {
-            message: "not run on a software adapter: this size is for a hardware GPU, where it takes milliseconds (here, minutes). The other performance cases are timed instead.".into(),
-        },
-    )
+/// The result of a `hardware_only` performance case left out on this
+/// adapter, saying why.
+fn omitted(case: &Case, message: String) -> CaseResult {
+    CaseResult::new(case, Outcome::Omitted { message })
 }
 
 /// Times a kernel on a performance case, on the same device and in the same

@@ -88,6 +88,25 @@ pub fn target_outcome(puzzle: &Puzzle, case: &Case, result: &CaseResult, softwar
     Some(Outcome::BelowTarget { fraction, target, message })
 }
 
+/// The longest one dispatch of a `hardware_only` performance case may be
+/// expected to take, in milliseconds. Operating systems reset a GPU whose
+/// command buffer runs for about 2 s (Windows' TDR default), which loses
+/// the page's device; a GPU that would come near it is too slow for the
+/// case, and the smaller performance cases are timed instead.
+pub const MAX_PREDICTED_DISPATCH_MS: f64 = 500.0;
+
+/// The predicted time in milliseconds of one dispatch of a performance case
+/// of `flops` operations, from an earlier performance case of the same
+/// puzzle that did `earlier_flops` in `earlier_ms` (the work scales with
+/// the operations, and a larger case is at least as efficient), when that
+/// prediction is above [`MAX_PREDICTED_DISPATCH_MS`]; `None` when it is
+/// within it or either count is missing.
+pub fn too_slow_for_case(earlier_flops: Option<u64>, earlier_ms: f64, flops: Option<u64>) -> Option<f64> {
+    let (before, now) = (earlier_flops? as f64, flops? as f64);
+    let predicted = earlier_ms * now / before;
+    (before > 0.0 && predicted > MAX_PREDICTED_DISPATCH_MS).then_some(predicted)
+}
+
 /// The budget outcome of an instrumented run: the first limit of the
 /// puzzle's [`crate::model::Budget`] that some invocation or workgroup went
 /// past, naming it. `None` when within budget or when the puzzle has none.
@@ -320,6 +339,16 @@ mod tests {
         }
         let zeros = judge(puzzle, case, &[Values::F32(vec![0.0; len])]).unwrap();
         assert!(zeros.summary().ends_with(&format!(" of {} sampled elements differ from the expected values", elements.len())), "{}", zeros.summary());
+    }
+
+    #[test]
+    fn a_case_is_too_slow_when_an_earlier_one_predicts_a_long_dispatch() {
+        let gflop = Some(1_000_000_000);
+        let eight = Some(8_000_000_000);
+        assert_eq!(too_slow_for_case(gflop, 10.0, eight), None, "80 ms is fine");
+        assert_eq!(too_slow_for_case(gflop, 100.0, eight), Some(800.0), "800 ms nears a GPU reset");
+        assert_eq!(too_slow_for_case(None, 100.0, eight), None, "no counts, no prediction");
+        assert_eq!(too_slow_for_case(Some(0), 100.0, eight), None);
     }
 
     #[test]
