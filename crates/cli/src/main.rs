@@ -10,8 +10,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use gpu_puzzles_core::judge::{performance_line, verdict, CaseResult, Timing, Verdict};
 use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
-use gpu_puzzles_core::model::Performance;
-use gpu_puzzles_core::report::run::{peaks_line, share_of_peak, Context as RunContext, RunReport};
+use gpu_puzzles_core::report::run::{peaks_line, performance_report, share_of_peak, Context as RunContext, RunReport};
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
 use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, judge_with, measure_peaks, time_kernel, Gpu, RunOptions, YardstickCache};
@@ -256,17 +255,6 @@ fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, r
     Ok(())
 }
 
-/// One line per comparison kernel of a performance case: its label and
-/// figures, or that it did not pass.
-fn comparison_lines(puzzle: &Puzzle, r: &CaseResult, perf: &Performance) -> Vec<String> {
-    puzzle
-        .comparisons
-        .iter()
-        .zip(&r.comparison_timings)
-        .map(|(c, t)| format!("compared with {}: {}", c.label, t.map(|t| performance_line(&t, perf)).unwrap_or_else(|| "did not pass".into())))
-        .collect()
-}
-
 #[derive(Serialize)]
 struct PuzzleCheck {
     number: usize,
@@ -379,7 +367,8 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
                     if let Some(perf) = p.cases.get(r.case - 1).and_then(|c| c.performance.as_ref()) {
                         let case = &p.cases[r.case - 1];
                         timings.push(format!("{}: {}{}", case.name, performance_line(&r.timing, perf), share_of_peak(Some(&peaks), &r.timing, perf)));
-                        timings.extend(comparison_lines(p, r, perf).into_iter().map(|l| format!("  {l}")));
+                        let words = performance_report(p, r, perf, RunContext { software: gpu.adapter().software, peaks: Some(&peaks) });
+                        timings.extend(words.comparisons.into_iter().map(|(label, figures)| format!("  compared with {label}: {figures}")));
                     }
                 }
                 lesson_checks = lessons(&gpu, p, &results)?;

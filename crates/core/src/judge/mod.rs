@@ -276,8 +276,7 @@ mod tests {
 
     #[test]
     fn a_correct_kernel_below_the_target_fails_on_a_gpu_only() {
-        let files = crate::load::read_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles")).unwrap();
-        let set = crate::load::load_puzzle_set(&files, None).unwrap();
+        let set = crate::load::shipped_set();
         let puzzle = set.get("coalesced-access").unwrap();
         let case = puzzle.cases.iter().find(|c| c.is_performance()).unwrap();
         let ms = |m: f64| Timing { wall_ms: m, gpu_ms: Some(m), measured: None };
@@ -303,8 +302,7 @@ mod tests {
 
     #[test]
     fn a_pass_without_memory_checks_is_not_fully_checked() {
-        let files = crate::load::read_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles")).unwrap();
-        let set = crate::load::load_puzzle_set(&files, None).unwrap();
+        let set = crate::load::shipped_set();
         let case = &set.get("map").unwrap().cases[0];
         let result = |instrumentation| CaseResult { instrumentation, ..CaseResult::new(case, Outcome::Passed) };
         assert!(fully_checked(&[result(None), result(Some(Unchecked::PerformanceCase))]));
@@ -314,8 +312,7 @@ mod tests {
 
     #[test]
     fn a_sampled_case_is_judged_on_its_sample_alone() {
-        let files = crate::load::read_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles")).unwrap();
-        let set = crate::load::load_puzzle_set(&files, None).unwrap();
+        let set = crate::load::shipped_set();
         let puzzle = set.get("matmul-register").unwrap();
         let case = puzzle.cases.iter().find(|c| c.performance.is_some_and(|p| p.sample.is_some())).unwrap();
         let expected = puzzle.expected(case).unwrap();

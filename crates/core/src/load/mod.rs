@@ -65,6 +65,13 @@ impl fmt::Display for Problem {
 /// separators (`"index.toml"`, `"map/puzzle.toml"`) mapped to contents.
 pub type Files = BTreeMap<String, String>;
 
+/// The puzzle set this repository ships (`puzzles/`), for unit tests.
+#[cfg(test)]
+pub(crate) fn shipped_set() -> PuzzleSet {
+    let files = read_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles")).expect("puzzles/ is readable");
+    load_puzzle_set(&files, None).expect("the shipped set loads")
+}
+
 /// Loads and validates a puzzle set.
 ///
 /// `solutions` maps slugs to reference solutions (`shaders/<slug>.wgsl`);

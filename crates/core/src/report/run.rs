@@ -377,7 +377,10 @@ fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -
     }
 }
 
-fn performance_report(puzzle: &Puzzle, r: &CaseResult, perf: &Performance, context: Context) -> PerformanceReport {
+/// A passed performance case's figures as lines: the student's kernel, the
+/// reference's, the comparison kernels', and where they stand against the
+/// target and this device's peaks.
+pub fn performance_report(puzzle: &Puzzle, r: &CaseResult, perf: &Performance, context: Context) -> PerformanceReport {
     let ms = r.timing.best().0;
     let reference_ms = r.reference_timing.map(|t| t.best().0).filter(|&m| m > 0.0);
     let of_peak = context.peaks.and_then(|p| {
