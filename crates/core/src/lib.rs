@@ -11,6 +11,7 @@ pub mod generate;
 pub mod grid;
 pub mod heatmap;
 pub mod judge;
+pub mod limits;
 pub mod load;
 pub mod markdown;
 pub mod model;

@@ -25,17 +25,7 @@ pub(crate) fn diagnostic(msg: &wgpu::CompilationMessage, sub: &Substituted, orig
 /// browser's compiler would reject (a non-uniform barrier), and for what
 /// naga rejects where a browser's compiler did not.
 pub(crate) fn at_offset(message: String, offset: usize, length: usize, sub: &Substituted, original: &str) -> Diagnostic {
-    let start = sub.to_source_offset(offset);
-    let end = sub.to_source_offset(offset + length).max(start);
-    let pos = position_of_offset(original, start);
-    Diagnostic {
-        severity: Severity::Error,
-        message,
-        line: Some(pos.line),
-        column: Some(pos.column),
-        offset: Some(pos.offset),
-        length: (end - pos.offset).max(1),
-    }
+    Diagnostic::error_at(message, offset, length, sub, original)
 }
 
 /// A compilation message of a shader the student did not write (the

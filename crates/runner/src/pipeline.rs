@@ -4,8 +4,8 @@
 use crate::messages::unpositioned;
 use crate::Gpu;
 use gpu_puzzles_core::judge::{ConfigProblem, Diagnostic, Severity};
-use gpu_puzzles_core::wgsl::{declarations, Declared};
-use gpu_puzzles_core::{Puzzle, Role};
+use gpu_puzzles_core::limits::{bindings, BindingKind};
+use gpu_puzzles_core::Puzzle;
 
 /// Creates the shader module and, when `entries` are given, the bind group
 /// layout and one compute pipeline per entry point of the puzzle, all inside one
@@ -73,31 +73,18 @@ pub(crate) struct Pipeline {
 /// A configuration message for a binding outside group 0, one the puzzle does
 /// not have, or a storage buffer declared `var<uniform>`.
 pub(crate) fn layout_entries(puzzle: &Puzzle, source: &str) -> Result<Vec<wgpu::BindGroupLayoutEntry>, ConfigProblem> {
-    let declared = declarations(source);
-    for d in declared.values() {
-        if d.group != 0 {
-            return Err(ConfigProblem::NotGroupZero { group: d.group, binding: d.binding });
-        }
-        let known = puzzle.buffers.iter().any(|b| b.binding == d.binding) || puzzle.uniforms.iter().any(|u| u.binding == d.binding);
-        if !known {
-            let known = puzzle.buffers.iter().map(|b| (b.name.clone(), b.binding)).chain(puzzle.uniforms.iter().map(|u| (u.name.clone(), u.binding))).collect();
-            return Err(ConfigProblem::UnknownBinding { binding: d.binding, known });
-        }
-    }
-    let mut entries = Vec::new();
-    for b in &puzzle.buffers {
-        let read_only = match declared.get(&b.binding).map(|d| d.declared) {
-            Some(Declared::StorageRead) => true,
-            Some(Declared::StorageReadWrite) => false,
-            Some(Declared::Uniform) => return Err(ConfigProblem::UniformForStorage { binding: b.binding, buffer: b.name.clone() }),
-            None => b.role == Role::Input,
-        };
-        entries.push(layout_entry(b.binding, wgpu::BufferBindingType::Storage { read_only }));
-    }
-    for u in &puzzle.uniforms {
-        entries.push(layout_entry(u.binding, wgpu::BufferBindingType::Uniform));
-    }
-    Ok(entries)
+    Ok(bindings(puzzle, source)?
+        .into_iter()
+        .map(|(binding, kind)| {
+            layout_entry(
+                binding,
+                match kind {
+                    BindingKind::Storage { read_only } => wgpu::BufferBindingType::Storage { read_only },
+                    BindingKind::Uniform => wgpu::BufferBindingType::Uniform,
+                },
+            )
+        })
+        .collect())
 }
 
 pub(crate) fn layout_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {

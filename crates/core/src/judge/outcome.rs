@@ -40,6 +40,23 @@ pub struct Diagnostic {
     pub length: usize,
 }
 
+impl Diagnostic {
+    /// An error at byte `offset` (length `length`) of the substituted text
+    /// `sub`, mapped to the student's text `original` through the template
+    /// column map.
+    pub fn error_at(message: String, offset: usize, length: usize, sub: &crate::template::Substituted, original: &str) -> Diagnostic {
+        let start = sub.to_source_offset(offset);
+        let end = sub.to_source_offset(offset + length).max(start);
+        let pos = crate::template::position_of_offset(original, start);
+        Diagnostic { severity: Severity::Error, message, line: Some(pos.line), column: Some(pos.column), offset: Some(pos.offset), length: (end - pos.offset).max(1) }
+    }
+
+    /// An error with no position.
+    pub fn unpositioned(message: String) -> Diagnostic {
+        Diagnostic { severity: Severity::Error, message, line: None, column: None, offset: None, length: 0 }
+    }
+}
+
 /// One element that differs from the expected value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ElementMismatch {

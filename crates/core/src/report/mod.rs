@@ -19,6 +19,33 @@ pub enum MemoryError {
     OutOfBounds(OutOfBounds),
     /// Two unordered accesses to one element, one a write (racecheck).
     Hazard(Hazard),
+    /// Outputs that differ between two legal orders of running the
+    /// invocations (the CPU interpreter's schedules).
+    OrderDependent(OrderDependent),
+}
+
+/// An output element whose value depends on the order the invocations run
+/// in: its value under two schedules of the CPU interpreter, both legal
+/// under WGSL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OrderDependent {
+    /// The output buffer.
+    pub buffer: String,
+    /// The first element that differs.
+    pub index: usize,
+    /// The first order, in words, and the element's value under it.
+    pub first: (String, String),
+    /// The second order, in words, and the element's value under it.
+    pub second: (String, String),
+}
+
+/// The sentence for an order-dependent result: the element, its two values
+/// and orders, and what to try.
+pub fn order_dependent(o: &OrderDependent) -> String {
+    format!(
+        "the result depends on the order the GPU runs invocations in: {}[{}] is {} when {}, but {} when {}. Some invocations read or write memory that others write, with nothing ordering them; find which, and order them with `workgroupBarrier()`, an atomic, or by giving each invocation its own elements.",
+        o.buffer, o.index, o.first.1, o.first.0, o.second.1, o.second.0
+    )
 }
 
 /// How serious an item of the findings list is.
@@ -184,6 +211,7 @@ pub fn memory_error_message(e: &MemoryError) -> String {
     match e {
         MemoryError::OutOfBounds(o) => out_of_bounds(o),
         MemoryError::Hazard(h) => hazard(h),
+        MemoryError::OrderDependent(o) => order_dependent(o),
     }
 }
 

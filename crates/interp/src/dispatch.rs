@@ -1,0 +1,333 @@
+//! A dispatch: workgroups one after another, the invocations of each
+//! advancing under a [`Schedule`] and meeting at barriers.
+//!
+//! WGSL promises nothing about the order in which invocations run between
+//! two barriers, or workgroups at all (WGSL §14.6 "Memory Model"; WebGPU
+//! gives no forward-progress guarantee between workgroups). A correct
+//! shader gives the same result under every schedule; one whose result
+//! changes between schedules has a race, whatever one GPU happened to do.
+
+use crate::exec::{Access, Ids, Invocation, Memory, Status};
+use crate::value::Space;
+use crate::{Program, Stop};
+use gpu_puzzles_core::model::CaseConfig;
+
+/// An order for running a dispatch's invocations, all legal under WGSL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Schedule {
+    /// Every invocation of a workgroup runs one statement per round, in
+    /// `local_invocation_index` order; workgroups in order. What the
+    /// debugger shows.
+    Lockstep,
+    /// Each invocation runs alone up to its next barrier, in
+    /// `local_invocation_index` order; workgroups in order.
+    Forward,
+    /// As [`Schedule::Forward`], invocations and workgroups in reverse.
+    Reverse,
+    /// As [`Schedule::Forward`], invocations in a random order drawn again
+    /// for every barrier interval and workgroups shuffled, from a seed.
+    Random(u64),
+}
+
+impl Schedule {
+    /// In words, for a report: "in lock step", "one by one in order", …
+    pub fn describe(self) -> String {
+        match self {
+            Schedule::Lockstep => "all invocations of a workgroup one statement at a time (lock step)".into(),
+            Schedule::Forward => "invocations one after another, each up to its next barrier, in index order".into(),
+            Schedule::Reverse => "invocations one after another, each up to its next barrier, in reverse index order, last workgroup first".into(),
+            Schedule::Random(seed) => format!("invocations one after another, each up to its next barrier, in a shuffled order (seed {seed})"),
+        }
+    }
+}
+
+/// Counts and findings gathered over a dispatch.
+#[derive(Debug, Clone, Default)]
+pub struct Record {
+    /// Per storage buffer, reads per word.
+    pub reads: Vec<Vec<u32>>,
+    /// Per storage buffer, writes per word (atomics count as both).
+    pub writes: Vec<Vec<u32>>,
+    /// Per storage buffer and word, the largest row-major invocation
+    /// number that wrote it without an atomic.
+    pub writer: Vec<Vec<Option<u32>>>,
+    /// Per invocation (row-major number): storage reads, storage writes,
+    /// workgroup-memory reads, workgroup-memory writes (accesses, an
+    /// atomic counting as one of each), as the instrumented run counts.
+    pub invocations: Vec<[u32; 4]>,
+    /// Out-of-bounds accesses, in the order they happened, with the
+    /// invocation's row-major number.
+    pub out_of_bounds: Vec<(u32, Access)>,
+}
+
+/// A small, fast, seeded generator (SplitMix64) for shuffles.
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn shuffle(v: &mut [u32], state: &mut u64) {
+    for i in (1..v.len()).rev() {
+        let j = (next(state) % (i as u64 + 1)) as usize;
+        v.swap(i, j);
+    }
+}
+
+/// One entry point's dispatch in progress.
+#[derive(Debug, Clone)]
+pub struct Dispatch<'p> {
+    /// The program.
+    pub program: &'p Program,
+    /// The entry point, by index.
+    pub entry: usize,
+    /// Workgroup size and count.
+    pub config: CaseConfig,
+    /// Buffers and the current workgroup's variables.
+    pub memory: Memory,
+    /// The current workgroup's invocations, by `local_invocation_index`.
+    pub invocations: Vec<Invocation>,
+    /// The current workgroup, by linear number (`x + y·X + z·X·Y`).
+    pub workgroup: u32,
+    /// The last step's accesses, by `local_invocation_index`.
+    pub last_accesses: Vec<(u32, Access)>,
+    /// Counts and findings so far.
+    pub record: Record,
+    /// Keep each step's accesses in [`Dispatch::last_accesses`] (the
+    /// debugger's highlights); off by default.
+    pub keep_accesses: bool,
+    schedule: Schedule,
+    order: Vec<u32>,
+    next_workgroup: usize,
+    rng: u64,
+    done: bool,
+}
+
+impl<'p> Dispatch<'p> {
+    /// A dispatch of entry point `entry` over `memory` (its buffers and
+    /// bindings set; workgroup memory is made here), not started.
+    ///
+    /// # Errors
+    /// An entry point input the interpreter does not provide.
+    pub fn new(program: &'p Program, entry: usize, config: CaseConfig, mut memory: Memory, schedule: Schedule) -> Result<Dispatch<'p>, Stop> {
+        let module = &program.module;
+        memory.workgroup = vec![Vec::new(); module.global_variables.len()];
+        let [x, y, z] = config.workgroups;
+        let count = x * y * z;
+        let mut order: Vec<u32> = (0..count).collect();
+        let mut rng = 0;
+        match schedule {
+            Schedule::Reverse => order.reverse(),
+            Schedule::Random(seed) => {
+                rng = seed;
+                shuffle(&mut order, &mut rng);
+            }
+            Schedule::Lockstep | Schedule::Forward => {}
+        }
+        let record = Record {
+            reads: memory.storage.iter().map(|b| vec![0; b.len()]).collect(),
+            writes: memory.storage.iter().map(|b| vec![0; b.len()]).collect(),
+            writer: memory.storage.iter().map(|b| vec![None; b.len()]).collect(),
+            invocations: vec![[0; 4]; config.total_invocations() as usize],
+            out_of_bounds: Vec::new(),
+        };
+        let mut d = Dispatch {
+            program,
+            entry,
+            config,
+            memory,
+            invocations: Vec::new(),
+            workgroup: 0,
+            last_accesses: Vec::new(),
+            record,
+            keep_accesses: false,
+            schedule,
+            order,
+            next_workgroup: 0,
+            rng,
+            done: false,
+        };
+        d.start_next_workgroup()?;
+        Ok(d)
+    }
+
+    /// Whether every workgroup has finished.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    fn start_next_workgroup(&mut self) -> Result<(), Stop> {
+        let Some(&w) = self.order.get(self.next_workgroup) else {
+            self.done = true;
+            self.invocations.clear();
+            return Ok(());
+        };
+        self.next_workgroup += 1;
+        self.workgroup = w;
+        let program = self.program;
+        for (h, g) in program.module.global_variables.iter() {
+            if g.space == naga::AddressSpace::WorkGroup {
+                // WebGPU zero-initialises workgroup memory.
+                self.memory.workgroup[h.index()] = vec![0; program.layouts.size(g.ty).div_ceil(4) as usize];
+            }
+        }
+        let c = &self.config;
+        let [wx, wy, _] = c.workgroups;
+        let [sx, sy, sz] = c.workgroup_size;
+        let wid = [w % wx, (w / wx) % wy, w / (wx * wy)];
+        let (gx, gy) = (sx * wx, sy * wy);
+        self.invocations.clear();
+        for local_index in 0..sx * sy * sz {
+            let lid = [local_index % sx, (local_index / sx) % sy, local_index / (sx * sy)];
+            let global = [0, 1, 2].map(|k| wid[k] * c.workgroup_size[k] + lid[k]);
+            let ids = Ids { global, local: lid, workgroup: wid, num_workgroups: c.workgroups, local_index, id: global[0] + global[1] * gx + global[2] * gx * gy };
+            self.invocations.push(Invocation::new(program, self.entry, ids)?);
+        }
+        Ok(())
+    }
+
+    fn note(&mut self, local: u32, accesses: Vec<Access>) {
+        use gpu_puzzles_core::trace::AccessKind;
+        let id = self.invocations[local as usize].ids.id;
+        for a in accesses {
+            let base = match a.space {
+                Space::Storage(_) => Some(0),
+                Space::Workgroup(_) => Some(2),
+                _ => None,
+            };
+            if let (Some(base), Some(c)) = (base, self.record.invocations.get_mut(id as usize)) {
+                if a.kind != AccessKind::Write {
+                    c[base] += 1;
+                }
+                if a.kind != AccessKind::Read {
+                    c[base + 1] += 1;
+                }
+            }
+            if a.out_of_bounds.is_some() {
+                self.record.out_of_bounds.push((id, a));
+            } else if let Space::Storage(k) = a.space {
+                let k = k as usize;
+                for w in a.offset / 4..(a.offset + a.bytes).div_ceil(4) {
+                    let w = w as usize;
+                    if a.kind != AccessKind::Write {
+                        if let Some(c) = self.record.reads[k].get_mut(w) {
+                            *c += 1;
+                        }
+                    }
+                    if a.kind != AccessKind::Read {
+                        if let Some(c) = self.record.writes[k].get_mut(w) {
+                            *c += 1;
+                        }
+                    }
+                    if a.kind == AccessKind::Write {
+                        if let Some(wr) = self.record.writer[k].get_mut(w) {
+                            *wr = Some(wr.map_or(id, |x| x.max(id)));
+                        }
+                    }
+                }
+            }
+            if self.keep_accesses {
+                self.last_accesses.push((local, a));
+            }
+        }
+    }
+
+    fn step_one(&mut self, local: u32) -> Result<(), Stop> {
+        let mut accesses = Vec::new();
+        let inv = &mut self.invocations[local as usize];
+        inv.step(self.program, &mut self.memory, &mut accesses)?;
+        self.note(local, accesses);
+        Ok(())
+    }
+
+    /// When no invocation runs: releases a barrier every invocation
+    /// reached, or moves to the next workgroup when all have returned.
+    ///
+    /// # Errors
+    /// [`Stop::BarrierNotReached`] when some wait at a barrier that others
+    /// never reach.
+    fn settle(&mut self) -> Result<(), Stop> {
+        if self.invocations.iter().any(|i| i.status == Status::Running) {
+            return Ok(());
+        }
+        if self.invocations.iter().all(|i| i.status == Status::Done) {
+            return self.start_next_workgroup();
+        }
+        let first = self.invocations.iter().find(|i| i.status == Status::Waiting).expect("not all done, none running");
+        let at = first.barrier();
+        let waiting = self.invocations.iter().filter(|i| i.barrier() == at).count() as u32;
+        if waiting as usize != self.invocations.len() {
+            let span = first.position(self.program).map(|(f, pc, _)| self.program.code(f).spans[pc.saturating_sub(1)]).unwrap_or_default();
+            return Err(Stop::BarrierNotReached { span, workgroup: self.workgroup, waiting, invocations: self.invocations.len() as u32 });
+        }
+        for i in &mut self.invocations {
+            i.status = Status::Running;
+        }
+        Ok(())
+    }
+
+    /// One round: every running invocation of the workgroup runs one
+    /// statement (in lock step), or, when none runs, a barrier is released
+    /// or the next workgroup starts.
+    ///
+    /// # Errors
+    /// As [`crate::exec::Invocation::step`], and a barrier not every
+    /// invocation reaches.
+    pub fn step(&mut self) -> Result<(), Stop> {
+        self.last_accesses.clear();
+        if self.done {
+            return Ok(());
+        }
+        if !self.invocations.iter().any(|i| i.status == Status::Running) {
+            return self.settle();
+        }
+        for local in 0..self.invocations.len() as u32 {
+            if self.invocations[local as usize].status == Status::Running {
+                self.step_one(local)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the current workgroup until every invocation waits at a barrier
+    /// or has returned, in this dispatch's schedule.
+    ///
+    /// # Errors
+    /// As [`Dispatch::step`].
+    pub fn run_to_barrier(&mut self) -> Result<(), Stop> {
+        self.last_accesses.clear();
+        let n = self.invocations.len() as u32;
+        let mut order: Vec<u32> = (0..n).collect();
+        match self.schedule {
+            Schedule::Lockstep => {
+                while self.invocations.iter().any(|i| i.status == Status::Running) {
+                    self.step()?;
+                }
+                return Ok(());
+            }
+            Schedule::Forward => {}
+            Schedule::Reverse => order.reverse(),
+            Schedule::Random(_) => shuffle(&mut order, &mut self.rng),
+        }
+        for local in order {
+            while self.invocations[local as usize].status == Status::Running {
+                self.step_one(local)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the dispatch to its end.
+    ///
+    /// # Errors
+    /// As [`Dispatch::step`].
+    pub fn run(&mut self) -> Result<(), Stop> {
+        while !self.done {
+            self.run_to_barrier()?;
+            self.settle()?;
+        }
+        Ok(())
+    }
+}

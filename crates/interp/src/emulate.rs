@@ -1,0 +1,319 @@
+//! Judging a puzzle on the CPU: each case checked as the GPU runner checks
+//! it (limits, bindings, compile, barriers), run by the interpreter under
+//! several schedules, and judged by the same core functions.
+//!
+//! The result is a [`CaseResult`] like the GPU runner's, with findings made
+//! from the interpreter's own record of accesses (heat-map counts,
+//! out-of-bounds accesses, a runaway loop), so the page and the CLI report
+//! both the same way. Performance cases are not run (there is no GPU to
+//! time).
+
+use crate::dispatch::{Dispatch, Record, Schedule};
+use crate::exec::Memory;
+use crate::value::Space;
+use crate::{Program, Stop};
+use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome};
+use gpu_puzzles_core::report::{memory_error_message, MemoryError, OrderDependent};
+use gpu_puzzles_core::limits::{bindings, check_config, Limits};
+use gpu_puzzles_core::template::{position_of_offset, substitute, Substituted};
+use gpu_puzzles_core::trace::{invocation, BufferTrace, Findings, OutOfBounds, OutOfBoundsAccess, RunawayLoop, Site};
+use gpu_puzzles_core::{Case, Puzzle, Values};
+use gpu_puzzles_instrument::{PassError, Shader};
+
+/// Out-of-bounds accesses recorded in detail per space and kind (all are
+/// counted), as many as the instrumented run records.
+const OOB_DETAILS: usize = gpu_puzzles_core::trace::OOB_RECORDS_PER_KIND as usize;
+
+/// The schedules a case is run under: lock step first (its outputs are
+/// judged), then two orders as different from it as possible. A result
+/// that differs between them depends on the order invocations run in.
+pub const SCHEDULES: [Schedule; 3] = [Schedule::Lockstep, Schedule::Reverse, Schedule::Random(0x5EED)];
+
+/// Why the interpreter could not judge a case: not the student's error and
+/// not a verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unjudged {
+    /// What it could not run, and where: "the debugger cannot run a
+    /// texture (line 4:9)".
+    pub message: String,
+}
+
+/// Judges every ordinary case of `puzzle` and then `extra` (random cases)
+/// with `source` on the CPU, in case order. Performance cases are
+/// [`Outcome::Omitted`].
+///
+/// # Errors
+/// [`Unjudged`] for the first case the interpreter could not run.
+pub fn judge_puzzle(puzzle: &Puzzle, extra: &[Case], source: &str) -> Result<Vec<CaseResult>, Unjudged> {
+    let mut results = Vec::new();
+    for case in puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra) {
+        results.push(run_case(puzzle, case, source, &SCHEDULES)?);
+    }
+    for case in puzzle.cases.iter().filter(|c| c.is_performance()) {
+        results.push(CaseResult::new(
+            case,
+            Outcome::Omitted { message: "not run: performance cases are timed on a GPU, and this one was emulated on the CPU.".into() },
+        ));
+    }
+    results.sort_by_key(|r| r.case);
+    Ok(results)
+}
+
+/// What one schedule's run gave: the compared buffers and the record, or
+/// where it stopped.
+struct Ran {
+    actual: Vec<Values>,
+    record: Record,
+}
+
+/// Judges one case on the CPU under `schedules` (the first one's outputs
+/// are judged; the others only compared with it).
+///
+/// # Errors
+/// [`Unjudged`] when the shader uses something the interpreter cannot run.
+pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedule]) -> Result<CaseResult, Unjudged> {
+    let mut result = CaseResult::new(case, Outcome::Passed);
+    let finish = |mut r: CaseResult, outcome| {
+        r.outcome = outcome;
+        Ok(r)
+    };
+    let limits = Limits::WEBGPU_DEFAULT;
+    if let Err(problem) = check_config(puzzle, case, &limits) {
+        return finish(result, Outcome::config(problem));
+    }
+    let sub = substitute(source, &case.config);
+    let shader = match Shader::parse(&sub.text) {
+        Ok(s) => s,
+        Err(PassError::Rejected { message, span }) => {
+            let d = match span {
+                Some(s) => Diagnostic::error_at(message, s.start, s.len(), &sub, source),
+                None => Diagnostic::unpositioned(message),
+            };
+            return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+        }
+        Err(PassError::Unsupported(why)) => return Err(Unjudged { message: why }),
+    };
+    let bytes = shader.workgroup_memory_bytes();
+    if bytes > limits.max_compute_workgroup_storage_size as u64 {
+        return finish(result, Outcome::config(ConfigProblem::ShaderWorkgroupMemory { bytes, max: limits.max_compute_workgroup_storage_size as u64 }));
+    }
+    if let Err(problem) = bindings(puzzle, source) {
+        return finish(result, Outcome::config(problem));
+    }
+    if let Some(e) = shader.check_barriers() {
+        let d = Diagnostic::error_at(e.message(), e.offset, e.length, &sub, source);
+        return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+    }
+    let program = Program::new(shader.module().clone()).map_err(|e| unjudged(&e, &sub, source))?;
+    let mut entries = Vec::new();
+    for name in &puzzle.entry_points {
+        match program.entry_point(name) {
+            Some(e) => entries.push(e),
+            None => {
+                let d = Diagnostic::unpositioned(format!(
+                    "the shader has no compute entry point named `{name}`; declare it as `@compute @workgroup_size(…) fn {name}(…)`"
+                ));
+                return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+            }
+        }
+    }
+    let memory = memory(puzzle, case, &program);
+
+    let mut runs: Vec<Ran> = Vec::new();
+    for &schedule in schedules {
+        match run(&program, &entries, case, memory.clone(), schedule, puzzle) {
+            Ok(ran) => runs.push(ran),
+            Err(Stop::RunawayLoop { span, invocation: id }) => {
+                let line = position_of_offset(source, sub.to_source_offset(span.to_range().map_or(0, |r| r.start))).line;
+                let runaway = RunawayLoop { line: Some(line), invocation: invocation(id, &case.config) };
+                let findings = Findings { runaway_loop: Some(runaway), ..empty_findings() };
+                let outcome = memory_outcome(&findings).expect("a runaway loop fails");
+                result.findings = Some(findings);
+                return finish(result, outcome);
+            }
+            Err(Stop::BarrierNotReached { span, workgroup, waiting, invocations }) => {
+                let r = span.to_range().unwrap_or(0..0);
+                let message = format!(
+                    "{waiting} of the {invocations} invocations of workgroup {workgroup} wait at this barrier, and the others never reach it (they returned, or wait at another barrier). Every invocation of a workgroup must reach the same barriers: move the barrier out of the `if` or loop that only some invocations enter"
+                );
+                let d = Diagnostic::error_at(message, r.start, r.len(), &sub, source);
+                return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+            }
+            Err(e) => return Err(unjudged(&e, &sub, source)),
+        }
+    }
+    let first = runs.remove(0);
+    let findings = findings(&first.record, &program, puzzle, case, &sub, source);
+    let mut outcome = judge(puzzle, case, &first.actual).map_err(|message| Unjudged { message })?;
+    if let Some(memory) = memory_outcome(&findings) {
+        if outcome.passed() || matches!(outcome, Outcome::Mismatch { .. }) {
+            outcome = memory;
+        }
+    }
+    if outcome.passed() {
+        if let Some(over) = budget_outcome(puzzle, case, &findings) {
+            outcome = over;
+        }
+    }
+    if outcome.passed() {
+        if let Some(other) = runs.iter().zip(&schedules[1..]).find(|(r, _)| r.actual != first.actual) {
+            outcome = order_dependent(puzzle, &first.actual, &other.0.actual, schedules[0], *other.1);
+        }
+    }
+    result.actual = first.actual;
+    result.findings = Some(findings);
+    finish(result, outcome)
+}
+
+/// The outcome for outputs that differ between two schedules: a race the
+/// values show, whatever order a GPU happens to use.
+fn order_dependent(puzzle: &Puzzle, a: &[Values], b: &[Values], first: Schedule, second: Schedule) -> Outcome {
+    let compared: Vec<usize> = puzzle.compared_buffers().collect();
+    for (k, (x, y)) in a.iter().zip(b).enumerate() {
+        if let Some(i) = (0..x.len()).find(|&i| x.format(i) != y.format(i)) {
+            let error = MemoryError::OrderDependent(OrderDependent {
+                buffer: puzzle.buffers[compared[k]].name.clone(),
+                index: i,
+                first: (format!("the CPU runs {}", first.describe()), x.format(i)),
+                second: (format!("it runs {}", second.describe()), y.format(i)),
+            });
+            return Outcome::MemoryError { message: memory_error_message(&error), error };
+        }
+    }
+    Outcome::Passed
+}
+
+/// The case's buffers as the interpreter's memory, bound to the shader's
+/// variables by binding number.
+fn memory(puzzle: &Puzzle, case: &Case, program: &Program) -> Memory {
+    let words = |bytes: &[u8]| bytes.chunks(4).map(|c| c.iter().rev().fold(0u32, |w, b| (w << 8) | *b as u32)).collect::<Vec<u32>>();
+    let mut m = Memory {
+        storage: case.buffers.iter().map(|cb| words(&cb.initial.to_bytes())).collect(),
+        uniforms: case.uniforms.iter().map(|u| words(u)).collect(),
+        workgroup: Vec::new(),
+        bindings: vec![None; program.module.global_variables.len()],
+    };
+    for (h, g) in program.module.global_variables.iter() {
+        let Some(rb) = &g.binding else { continue };
+        let space = match g.space {
+            naga::AddressSpace::Storage { .. } => puzzle.buffers.iter().position(|b| b.binding == rb.binding).map(|k| Space::Storage(k as u32)),
+            naga::AddressSpace::Uniform => puzzle.uniforms.iter().position(|u| u.binding == rb.binding).map(|k| Space::Uniform(k as u32)),
+            _ => None,
+        };
+        m.bindings[h.index()] = space;
+    }
+    m
+}
+
+/// Runs every entry point in turn over `memory` under `schedule`.
+fn run(program: &Program, entries: &[usize], case: &Case, mut memory: Memory, schedule: Schedule, puzzle: &Puzzle) -> Result<Ran, Stop> {
+    let mut total: Option<Record> = None;
+    for &entry in entries {
+        let mut d = Dispatch::new(program, entry, case.config, memory, schedule)?;
+        d.run()?;
+        memory = d.memory;
+        total = Some(match total {
+            None => d.record,
+            Some(mut t) => {
+                merge(&mut t, d.record);
+                t
+            }
+        });
+    }
+    let actual = puzzle
+        .compared_buffers()
+        .map(|k| {
+            let bytes: Vec<u8> = memory.storage[k].iter().flat_map(|w| w.to_le_bytes()).collect();
+            Values::from_bytes(puzzle.buffers[k].element, &bytes)
+        })
+        .collect();
+    Ok(Ran { actual, record: total.unwrap_or_default() })
+}
+
+fn merge(t: &mut Record, r: Record) {
+    for (a, b) in t.reads.iter_mut().zip(r.reads).chain(t.writes.iter_mut().zip(r.writes)) {
+        for (x, y) in a.iter_mut().zip(b) {
+            *x += y;
+        }
+    }
+    for (a, b) in t.writer.iter_mut().zip(r.writer) {
+        for (x, y) in a.iter_mut().zip(b) {
+            *x = (*x).max(y);
+        }
+    }
+    for (a, b) in t.invocations.iter_mut().zip(r.invocations) {
+        for k in 0..4 {
+            a[k] += b[k];
+        }
+    }
+    t.out_of_bounds.extend(r.out_of_bounds);
+}
+
+fn empty_findings() -> Findings {
+    Findings { buffers: Vec::new(), invocations: Vec::new(), out_of_bounds: Vec::new(), hazards: Vec::new(), hazard_total: 0, runaway_loop: None, unchecked: Vec::new() }
+}
+
+/// The record as the findings an instrumented GPU run gives.
+fn findings(record: &Record, program: &Program, puzzle: &Puzzle, case: &Case, sub: &Substituted, source: &str) -> Findings {
+    let site = |span: naga::Span| {
+        span.to_range().map(|r| {
+            let p = position_of_offset(source, sub.to_source_offset(r.start));
+            Site { line: p.line, column: p.column }
+        })
+    };
+    let name_of = |space: Space| -> (String, bool) {
+        let global = |k: u32| program.module.global_variables.iter().nth(k as usize).and_then(|(_, g)| g.name.clone()).unwrap_or_default();
+        match space {
+            Space::Storage(k) => {
+                let binding = puzzle.buffers[k as usize].binding;
+                let name = program
+                    .module
+                    .global_variables
+                    .iter()
+                    .find(|(_, g)| g.binding.as_ref().is_some_and(|b| b.binding == binding))
+                    .and_then(|(_, g)| g.name.clone())
+                    .unwrap_or_else(|| puzzle.buffers[k as usize].name.clone());
+                (name, false)
+            }
+            Space::Workgroup(g) => (global(g), true),
+            Space::Uniform(k) => (puzzle.uniforms[k as usize].name.clone(), false),
+            Space::Private(g) => (global(g), false),
+            Space::Function { .. } => ("a local variable".into(), false),
+        }
+    };
+    let mut out_of_bounds: Vec<OutOfBounds> = Vec::new();
+    for (id, a) in &record.out_of_bounds {
+        let (name, workgroup) = name_of(a.space);
+        let (index, elements) = a.out_of_bounds.expect("recorded as out of bounds");
+        let access = OutOfBoundsAccess { index, invocation: invocation(*id, &case.config), site: site(a.span) };
+        match out_of_bounds.iter_mut().find(|o| o.space == name && o.kind == a.kind) {
+            Some(o) => {
+                o.total += 1;
+                if o.first.len() < OOB_DETAILS {
+                    o.first.push(access);
+                }
+            }
+            None => out_of_bounds.push(OutOfBounds { space: name, workgroup, kind: a.kind, total: 1, elements, first: vec![access] }),
+        }
+    }
+    let buffers = (0..record.reads.len())
+        .map(|k| BufferTrace { reads: record.reads[k].clone(), writes: record.writes[k].clone(), writer: record.writer[k].clone() })
+        .collect();
+    Findings { buffers, invocations: record.invocations.clone(), out_of_bounds, ..empty_findings() }
+}
+
+/// A stop that is not a verdict, in words with its place.
+fn unjudged(stop: &Stop, sub: &Substituted, source: &str) -> Unjudged {
+    let at = stop.span().and_then(|s| s.to_range()).map(|r| {
+        let p = position_of_offset(source, sub.to_source_offset(r.start));
+        format!(" (line {}:{})", p.line, p.column)
+    });
+    let at = at.unwrap_or_default();
+    Unjudged {
+        message: match stop {
+            Stop::Unsupported { what, .. } => format!("the debugger cannot run {what}{at}; judge this shader on a GPU, or write it without {what}"),
+            Stop::Internal { message, .. } => format!("the interpreter failed{at}: {message}. This is a bug in GPU Puzzles, not in your shader"),
+            other => format!("{other:?}"),
+        },
+    }
+}

@@ -1,0 +1,613 @@
+//! One invocation: its built-in values, call stack and private memory, and
+//! how it runs one step (one statement) against the shared memory.
+
+use crate::eval::{compose, index_value, literal, splat, swizzle};
+use crate::layout::Ty;
+use crate::lower::Inst;
+use crate::value::{binary, unary, Pointer, Scalar, Space, Value};
+use crate::{math, FuncId, Program, Stop};
+use gpu_puzzles_core::trace::{AccessKind, LOOP_BUDGET};
+use naga::{AddressSpace, BuiltIn, Expression, Handle, Span, TypeInner};
+
+/// An invocation's built-in values (WGSL §13.3.1.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ids {
+    /// `global_invocation_id`.
+    pub global: [u32; 3],
+    /// `local_invocation_id`.
+    pub local: [u32; 3],
+    /// `workgroup_id`.
+    pub workgroup: [u32; 3],
+    /// `num_workgroups`.
+    pub num_workgroups: [u32; 3],
+    /// `local_invocation_index`.
+    pub local_index: u32,
+    /// Row-major number over the whole dispatch (x fastest), as
+    /// [`gpu_puzzles_core::trace::invocation`] numbers invocations.
+    pub id: u32,
+}
+
+/// Where an invocation is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// It has more to run.
+    Running,
+    /// It waits at a barrier for the rest of its workgroup.
+    Waiting,
+    /// It returned from the entry point.
+    Done,
+}
+
+/// One function call in progress.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    /// The function.
+    pub func: FuncId,
+    /// The next instruction.
+    pub pc: usize,
+    values: Vec<Option<Value>>,
+    locals: Vec<Vec<u32>>,
+    args: Vec<Value>,
+    /// The caller's expression that receives the result.
+    result: Option<Handle<Expression>>,
+    loop_counts: Vec<u32>,
+}
+
+impl Frame {
+    /// The value of expression `h`, if it has been evaluated in this call.
+    pub fn value(&self, h: Handle<Expression>) -> Option<&Value> {
+        self.values.get(h.index()).and_then(Option::as_ref)
+    }
+
+    /// The words of local variable `k`.
+    pub fn local(&self, k: usize) -> &[u32] {
+        &self.locals[k]
+    }
+}
+
+/// Memory every invocation of a workgroup shares: storage and uniform
+/// buffers (shared by the whole dispatch) and the workgroup's variables.
+#[derive(Debug, Clone, Default)]
+pub struct Memory {
+    /// Storage buffers' words, in the order of [`Memory::bindings`].
+    pub storage: Vec<Vec<u32>>,
+    /// Uniform buffers' words.
+    pub uniforms: Vec<Vec<u32>>,
+    /// Workgroup variables' words, by global variable index (empty for
+    /// other globals).
+    pub workgroup: Vec<Vec<u32>>,
+    /// Per global variable index, the buffer a `var<storage>` or
+    /// `var<uniform>` is bound to ([`Space::Storage`], [`Space::Uniform`]).
+    pub bindings: Vec<Option<Space>>,
+}
+
+/// One memory access of a step, for heat maps, the memory checks and the
+/// debugger's highlights.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Access {
+    /// Where.
+    pub space: Space,
+    /// First byte.
+    pub offset: u32,
+    /// Bytes accessed.
+    pub bytes: u32,
+    /// How.
+    pub kind: AccessKind,
+    /// `Some((index, length))` when an index was out of bounds: nothing was
+    /// accessed.
+    pub out_of_bounds: Option<(u32, u32)>,
+    /// The statement's span.
+    pub span: Span,
+}
+
+/// One invocation.
+#[derive(Debug, Clone)]
+pub struct Invocation {
+    /// Its built-in values.
+    pub ids: Ids,
+    /// Its call stack, the entry point first.
+    pub frames: Vec<Frame>,
+    /// Its `var<private>` words, by global variable index.
+    pub private: Vec<Vec<u32>>,
+    /// Running, waiting at a barrier, or done.
+    pub status: Status,
+    /// Steps run so far.
+    pub steps: u64,
+}
+
+impl Invocation {
+    /// An invocation about to start entry point `entry`.
+    ///
+    /// # Errors
+    /// An entry point argument the interpreter does not provide.
+    pub fn new(program: &Program, entry: usize, ids: Ids) -> Result<Invocation, Stop> {
+        let module = &program.module;
+        let mut private = vec![Vec::new(); module.global_variables.len()];
+        for (h, g) in module.global_variables.iter() {
+            if g.space == AddressSpace::Private {
+                let mut words = vec![0; program.layouts.size(g.ty).div_ceil(4) as usize];
+                if let Some(init) = g.init {
+                    let v = crate::eval::constant(program, &module.global_expressions, init, &[])?;
+                    program.layouts.store(module, &mut words, 0, Ty::Handle(g.ty), &v)?;
+                }
+                private[h.index()] = words;
+            }
+        }
+        let f = &module.entry_points[entry].function;
+        let mut args = Vec::with_capacity(f.arguments.len());
+        for a in &f.arguments {
+            args.push(match &a.binding {
+                Some(naga::Binding::BuiltIn(b)) => builtin(*b, &ids)?,
+                Some(naga::Binding::Location { .. }) => return Err(Stop::unsupported("a `@location` input")),
+                None => match &module.types[a.ty].inner {
+                    TypeInner::Struct { members, .. } => Value::Composite(
+                        members
+                            .iter()
+                            .map(|m| match &m.binding {
+                                Some(naga::Binding::BuiltIn(b)) => builtin(*b, &ids),
+                                _ => Err(Stop::unsupported("an entry point input that is not a built-in value")),
+                            })
+                            .collect::<Result<_, _>>()?,
+                    ),
+                    _ => return Err(Stop::unsupported("an entry point input without a binding")),
+                },
+            });
+        }
+        let mut inv = Invocation { ids, frames: Vec::new(), private, status: Status::Running, steps: 0 };
+        inv.push_frame(program, FuncId::Entry(entry), args, None)?;
+        Ok(inv)
+    }
+
+    fn push_frame(&mut self, program: &Program, func: FuncId, args: Vec<Value>, result: Option<Handle<Expression>>) -> Result<(), Stop> {
+        let f = program.function(func);
+        let mut frame = Frame {
+            func,
+            pc: 0,
+            values: vec![None; f.expressions.len()],
+            locals: Vec::with_capacity(f.local_variables.len()),
+            args,
+            result,
+            loop_counts: vec![0; program.code(func).loops.len()],
+        };
+        for (_, l) in f.local_variables.iter() {
+            let mut words = vec![0; program.layouts.size(l.ty).div_ceil(4) as usize];
+            if let Some(init) = l.init {
+                let v = crate::eval::constant(program, &f.expressions, init, &[])?;
+                program.layouts.store(&program.module, &mut words, 0, Ty::Handle(l.ty), &v)?;
+            }
+            frame.locals.push(words);
+        }
+        self.frames.push(frame);
+        Ok(())
+    }
+
+    /// The current instruction's function and index, and its span.
+    pub fn position(&self, program: &Program) -> Option<(FuncId, usize, Span)> {
+        let f = self.frames.last()?;
+        let code = program.code(f.func);
+        Some((f.func, f.pc, code.spans.get(f.pc).copied().unwrap_or_default()))
+    }
+
+    /// Where a waiting invocation waits: call depth, function and the
+    /// barrier's instruction index (two invocations at the same barrier
+    /// have the same).
+    pub fn barrier(&self) -> Option<(usize, FuncId, usize)> {
+        let f = self.frames.last()?;
+        (self.status == Status::Waiting).then(|| (self.frames.len(), f.func, f.pc.saturating_sub(1)))
+    }
+
+    /// Runs instructions up to and including the next step (a statement
+    /// the student wrote), or until the invocation waits at a barrier or
+    /// returns. Memory accesses are appended to `accesses`.
+    ///
+    /// # Errors
+    /// A construct the interpreter cannot run, a runaway loop, or an
+    /// internal error, placed at the statement.
+    pub fn step(&mut self, program: &Program, memory: &mut Memory, accesses: &mut Vec<Access>) -> Result<(), Stop> {
+        while self.status == Status::Running {
+            let depth = self.frames.len() - 1;
+            let frame = &self.frames[depth];
+            let code = program.code(frame.func);
+            let pc = frame.pc;
+            let inst = &code.insts[pc];
+            let span = code.spans[pc];
+            self.frames[depth].pc += 1;
+            self.exec(program, memory, accesses, inst, span).map_err(|e| e.at(span))?;
+            if inst.is_step() {
+                self.steps += 1;
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn exec(&mut self, program: &Program, memory: &mut Memory, accesses: &mut Vec<Access>, inst: &Inst, span: Span) -> Result<(), Stop> {
+        let depth = self.frames.len() - 1;
+        match inst {
+            Inst::Emit(range) => {
+                for h in range.clone() {
+                    let v = self.eval(program, memory, accesses, h, span)?;
+                    self.frames[depth].values[h.index()] = Some(v);
+                }
+            }
+            Inst::Jump(t) => self.frames[depth].pc = *t,
+            Inst::JumpUnless { condition, target } => {
+                if !self.get(program, memory, accesses, *condition, span)?.scalar()?.as_bool()? {
+                    self.frames[depth].pc = *target;
+                }
+            }
+            Inst::JumpIf { condition, target } => {
+                if self.get(program, memory, accesses, *condition, span)?.scalar()?.as_bool()? {
+                    self.frames[depth].pc = *target;
+                }
+            }
+            Inst::LoopStart(id) => self.frames[depth].loop_counts[*id] = 0,
+            Inst::Back { target, loop_id } => {
+                let count = &mut self.frames[depth].loop_counts[*loop_id];
+                *count += 1;
+                if *count > LOOP_BUDGET {
+                    let span = program.code(self.frames[depth].func).loops[*loop_id];
+                    return Err(Stop::RunawayLoop { span, invocation: self.ids.id });
+                }
+                self.frames[depth].pc = *target;
+            }
+            Inst::Switch { selector, cases, default } => {
+                let s = self.get(program, memory, accesses, *selector, span)?.scalar()?;
+                let target = cases
+                    .iter()
+                    .find(|(v, _)| match (v, s) {
+                        (naga::SwitchValue::I32(v), Scalar::I32(s)) => *v == s,
+                        (naga::SwitchValue::U32(v), Scalar::U32(s)) => *v == s,
+                        _ => false,
+                    })
+                    .map_or(*default, |(_, t)| *t);
+                self.frames[depth].pc = target;
+            }
+            Inst::Return(value) => {
+                let v = value.map(|h| self.get(program, memory, accesses, h, span)).transpose()?;
+                let frame = self.frames.pop().expect("a frame is running");
+                match self.frames.last_mut() {
+                    None => {
+                        self.frames.push(frame);
+                        self.status = Status::Done;
+                    }
+                    Some(caller) => {
+                        if let (Some(r), Some(v)) = (frame.result, v) {
+                            caller.values[r.index()] = Some(v);
+                        }
+                    }
+                }
+            }
+            Inst::Barrier(_) => self.status = Status::Waiting,
+            Inst::MemoryBarrier => {}
+            Inst::Store { pointer, value } => {
+                let p = self.get(program, memory, accesses, *pointer, span)?.pointer()?;
+                let v = self.get(program, memory, accesses, *value, span)?;
+                let ty = self.pointee(program, *pointer)?;
+                self.write(program, memory, accesses, p, ty, &v, AccessKind::Write, span)?;
+            }
+            Inst::UniformLoad { pointer, result } => {
+                let p = self.get(program, memory, accesses, *pointer, span)?.pointer()?;
+                let ty = self.pointee(program, *pointer)?;
+                let v = self.read(program, memory, accesses, p, ty, AccessKind::Read, span)?;
+                self.frames[depth].values[result.index()] = Some(v);
+            }
+            Inst::Atomic { pointer, fun, value, result } => {
+                let p = self.get(program, memory, accesses, *pointer, span)?.pointer()?;
+                let v = self.get(program, memory, accesses, *value, span)?.scalar()?;
+                let ty = self.pointee(program, *pointer)?;
+                let old = self.read(program, memory, accesses, p, ty, AccessKind::Atomic, span)?.scalar()?;
+                let (new, out) = atomic(self, program, memory, accesses, *fun, old, v, span)?;
+                if let Some(new) = new {
+                    self.write(program, memory, &mut Vec::new(), p, ty, &Value::Scalar(new), AccessKind::Atomic, span)?;
+                }
+                if let Some(r) = result {
+                    self.frames[depth].values[r.index()] = Some(out);
+                }
+            }
+            Inst::Call { function, arguments, result } => {
+                let args = arguments.iter().map(|a| self.get(program, memory, accesses, *a, span)).collect::<Result<Vec<_>, _>>()?;
+                self.push_frame(program, FuncId::Function(*function), args, *result)?;
+            }
+            Inst::Unsupported(what) => return Err(Stop::unsupported(*what)),
+        }
+        Ok(())
+    }
+
+    /// The type a pointer expression points at.
+    fn pointee<'p>(&self, program: &'p Program, pointer: Handle<Expression>) -> Result<Ty<'p>, Stop> {
+        let info = program.function_info(self.frames.last().expect("running").func);
+        match &info[pointer].ty {
+            naga::proc::TypeResolution::Handle(h) => match &program.module.types[*h].inner {
+                TypeInner::Pointer { base, .. } => Ok(Ty::Handle(*base)),
+                other => Err(Stop::internal(format!("a pointer of type {other:?}"))),
+            },
+            naga::proc::TypeResolution::Value(TypeInner::Pointer { base, .. }) => Ok(Ty::Handle(*base)),
+            naga::proc::TypeResolution::Value(inner @ TypeInner::ValuePointer { .. }) => Ok(value_pointee(inner)),
+            other => Err(Stop::internal(format!("a pointer of type {other:?}"))),
+        }
+    }
+
+    /// The words of the region a pointer points into.
+    pub fn region<'m>(&'m self, memory: &'m Memory, space: Space) -> &'m [u32] {
+        match space {
+            Space::Storage(k) => &memory.storage[k as usize],
+            Space::Uniform(k) => &memory.uniforms[k as usize],
+            Space::Workgroup(g) => &memory.workgroup[g as usize],
+            Space::Private(g) => &self.private[g as usize],
+            Space::Function { frame, local } => &self.frames[frame as usize].locals[local as usize],
+        }
+    }
+
+    fn region_mut<'m>(&'m mut self, memory: &'m mut Memory, space: Space) -> &'m mut Vec<u32> {
+        match space {
+            Space::Storage(k) => &mut memory.storage[k as usize],
+            Space::Uniform(k) => &mut memory.uniforms[k as usize],
+            Space::Workgroup(g) => &mut memory.workgroup[g as usize],
+            Space::Private(g) => &mut self.private[g as usize],
+            Space::Function { frame, local } => &mut self.frames[frame as usize].locals[local as usize],
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn read(&self, program: &Program, memory: &Memory, accesses: &mut Vec<Access>, p: Pointer, ty: Ty<'_>, kind: AccessKind, span: Span) -> Result<Value, Stop> {
+        let bytes = program.layouts.size_of(ty);
+        accesses.push(Access { space: p.space, offset: p.offset, bytes, kind, out_of_bounds: p.out_of_bounds, span });
+        if p.out_of_bounds.is_some() {
+            return program.layouts.zero(&program.module, &ty.inner(&program.module));
+        }
+        program.layouts.load(&program.module, self.region(memory, p.space), p.offset, ty)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn write(
+        &mut self,
+        program: &Program,
+        memory: &mut Memory,
+        accesses: &mut Vec<Access>,
+        p: Pointer,
+        ty: Ty<'_>,
+        v: &Value,
+        kind: AccessKind,
+        span: Span,
+    ) -> Result<(), Stop> {
+        let bytes = program.layouts.size_of(ty);
+        accesses.push(Access { space: p.space, offset: p.offset, bytes, kind, out_of_bounds: p.out_of_bounds, span });
+        if p.out_of_bounds.is_some() {
+            return Ok(());
+        }
+        let words = self.region_mut(memory, p.space);
+        program.layouts.store(&program.module, words, p.offset, ty, v)
+    }
+
+    /// The value of expression `h` in the current call: evaluated by an
+    /// `Emit` before, or (constants, arguments, variables) now.
+    fn get(&mut self, program: &Program, memory: &mut Memory, accesses: &mut Vec<Access>, h: Handle<Expression>, span: Span) -> Result<Value, Stop> {
+        let depth = self.frames.len() - 1;
+        if let Some(v) = &self.frames[depth].values[h.index()] {
+            return Ok(v.clone());
+        }
+        let v = self.eval(program, memory, accesses, h, span)?;
+        self.frames[depth].values[h.index()] = Some(v.clone());
+        Ok(v)
+    }
+
+    fn eval(&mut self, program: &Program, memory: &mut Memory, accesses: &mut Vec<Access>, h: Handle<Expression>, span: Span) -> Result<Value, Stop> {
+        let depth = self.frames.len() - 1;
+        let func = self.frames[depth].func;
+        let f = program.function(func);
+        let module = &program.module;
+        let info = program.function_info(func);
+        macro_rules! get {
+            ($e:expr) => {
+                self.get(program, memory, accesses, $e, span)?
+            };
+        }
+        Ok(match &f.expressions[h] {
+            Expression::Literal(l) => literal(l)?,
+            Expression::Constant(c) => program.constant(*c).clone(),
+            Expression::ZeroValue(ty) => program.layouts.zero(module, &module.types[*ty].inner)?,
+            Expression::Compose { ty, components } => {
+                let parts = components.iter().map(|c| self.get(program, memory, accesses, *c, span)).collect::<Result<Vec<_>, _>>()?;
+                compose(program, *ty, parts)?
+            }
+            Expression::Splat { size, value } => splat(*size, &get!(*value))?,
+            Expression::Swizzle { size, vector, pattern } => swizzle(&get!(*vector), *size, pattern)?,
+            Expression::FunctionArgument(k) => self.frames[depth].args[*k as usize].clone(),
+            Expression::GlobalVariable(g) => {
+                let space = match module.global_variables[*g].space {
+                    AddressSpace::Storage { .. } | AddressSpace::Uniform => {
+                        memory.bindings.get(g.index()).copied().flatten().ok_or_else(|| Stop::internal("an unbound buffer".into()))?
+                    }
+                    AddressSpace::WorkGroup => Space::Workgroup(g.index() as u32),
+                    AddressSpace::Private => Space::Private(g.index() as u32),
+                    _ => return Err(Stop::unsupported("a texture, sampler or immediate")),
+                };
+                Value::Pointer(Pointer { space, offset: 0, out_of_bounds: None })
+            }
+            Expression::LocalVariable(l) => {
+                Value::Pointer(Pointer { space: Space::Function { frame: depth as u32, local: l.index() as u32 }, offset: 0, out_of_bounds: None })
+            }
+            Expression::Access { base, index } => {
+                let i = get!(*index).scalar()?.as_index()?;
+                let b = get!(*base);
+                self.index(program, memory, info, *base, i, b)?
+            }
+            Expression::AccessIndex { base, index } => {
+                let b = get!(*base);
+                self.index(program, memory, info, *base, *index, b)?
+            }
+            Expression::Load { pointer } => {
+                let p = get!(*pointer).pointer()?;
+                let ty = self.pointee(program, *pointer)?;
+                self.read(program, memory, accesses, p, ty, AccessKind::Read, span)?
+            }
+            Expression::Unary { op, expr } => unary(*op, &get!(*expr))?,
+            Expression::Binary { op, left, right } => binary(*op, &get!(*left), &get!(*right))?,
+            Expression::Select { condition, accept, reject } => {
+                let (c, a, r) = (get!(*condition), get!(*accept), get!(*reject));
+                match c {
+                    Value::Scalar(c) => {
+                        if c.as_bool()? {
+                            a
+                        } else {
+                            r
+                        }
+                    }
+                    Value::Vector(c) => {
+                        let (a, r) = (a.components()?, r.components()?);
+                        Value::Vector(c.iter().enumerate().map(|(k, c)| Ok(if c.as_bool()? { a[k] } else { r[k] })).collect::<Result<_, Stop>>()?)
+                    }
+                    other => return Err(Stop::internal(format!("select on {other:?}"))),
+                }
+            }
+            Expression::Relational { fun, argument } => math::relational(*fun, &get!(*argument))?,
+            Expression::Math { fun, arg, arg1, arg2, arg3 } => {
+                let mut args = vec![get!(*arg)];
+                for a in [arg1, arg2, arg3].into_iter().flatten() {
+                    args.push(get!(*a));
+                }
+                math::math(*fun, &args)?
+            }
+            Expression::As { expr, kind, convert } => {
+                let v = get!(*expr);
+                match convert {
+                    Some(_) => v.map(|s| s.convert(*kind))?,
+                    None => v.map(|s| s.bitcast(*kind))?,
+                }
+            }
+            Expression::ArrayLength(pointer) => {
+                let p = get!(*pointer).pointer()?;
+                let Ty::Handle(array) = self.pointee(program, *pointer)? else { return Err(Stop::internal("arrayLength of a non-array".into())) };
+                let bytes = self.region(memory, p.space).len() as u32 * 4;
+                Value::Scalar(Scalar::U32(bytes.saturating_sub(p.offset) / program.layouts.stride(array).max(1)))
+            }
+            Expression::CallResult(_) | Expression::AtomicResult { .. } | Expression::WorkGroupUniformLoadResult { .. } => {
+                return Err(Stop::internal("a result used before its statement ran".into()))
+            }
+            Expression::Override(_) => return Err(Stop::unsupported("an `override` declaration")),
+            Expression::ImageSample { .. } | Expression::ImageLoad { .. } | Expression::ImageQuery { .. } => return Err(Stop::unsupported("a texture")),
+            Expression::Derivative { .. } => return Err(Stop::unsupported("a derivative")),
+            Expression::SubgroupBallotResult | Expression::SubgroupOperationResult { .. } => return Err(Stop::unsupported("a subgroup operation")),
+            _ => return Err(Stop::unsupported("this expression")),
+        })
+    }
+
+    /// `base[index]` (or `base.member`): through a pointer, the element's
+    /// pointer (out of bounds marked, not followed); of a value, the
+    /// element's value (zero when out of bounds).
+    fn index(&self, program: &Program, memory: &Memory, info: &naga::valid::FunctionInfo, base: Handle<Expression>, index: u32, b: Value) -> Result<Value, Stop> {
+        let module = &program.module;
+        let Value::Pointer(p) = b else {
+            return Ok(match index_value(&b, index)? {
+                Some(v) => v,
+                None => match &b {
+                    Value::Vector(c) => Value::Scalar(Scalar::zero(c[0].kind())?),
+                    Value::Composite(items) => match items.first() {
+                        Some(first) => zero_like(first),
+                        None => return Err(Stop::internal("indexing an empty composite".into())),
+                    },
+                    _ => unreachable!("index_value checked the shape"),
+                },
+            });
+        };
+        let pointee = match &info[base].ty {
+            naga::proc::TypeResolution::Handle(h) => match &module.types[*h].inner {
+                TypeInner::Pointer { base, .. } => Ty::Handle(*base),
+                other => return Err(Stop::internal(format!("an access through {other:?}"))),
+            },
+            naga::proc::TypeResolution::Value(TypeInner::Pointer { base, .. }) => Ty::Handle(*base),
+            naga::proc::TypeResolution::Value(inner @ TypeInner::ValuePointer { .. }) => value_pointee(inner),
+            other => return Err(Stop::internal(format!("an access through {other:?}"))),
+        };
+        let handle = pointee.handle();
+        let inner = pointee.inner(module);
+        let (offset, len) = match &*inner {
+            TypeInner::Array { size, .. } => {
+                let stride = handle.map_or(4, |h| program.layouts.stride(h));
+                let len = match size {
+                    naga::ArraySize::Constant(n) => n.get(),
+                    _ => (self.region(memory, p.space).len() as u32 * 4).saturating_sub(p.offset) / stride.max(1),
+                };
+                (index.wrapping_mul(stride), len)
+            }
+            TypeInner::Struct { members, .. } => {
+                (program.layouts.member_offset(handle.ok_or_else(|| Stop::internal("a structure without a handle".into()))?, index as usize), members.len() as u32)
+            }
+            TypeInner::Vector { size, .. } => (4 * index, *size as u32),
+            TypeInner::Matrix { columns, rows, .. } => (index.wrapping_mul(crate::layout::column_stride(*rows)), *columns as u32),
+            other => return Err(Stop::internal(format!("an access into {other:?}"))),
+        };
+        let out_of_bounds = p.out_of_bounds.or((index >= len).then_some((index, len)));
+        Ok(Value::Pointer(Pointer { space: p.space, offset: if out_of_bounds.is_some() { p.offset } else { p.offset + offset }, out_of_bounds }))
+    }
+}
+
+/// The pointee of a `ValuePointer` (a pointer to a vector component or a
+/// vector, which naga gives no type handle).
+fn value_pointee(inner: &TypeInner) -> Ty<'static> {
+    match inner {
+        TypeInner::ValuePointer { size: Some(size), scalar, .. } => Ty::Vector(*size, *scalar),
+        TypeInner::ValuePointer { size: None, scalar, .. } => Ty::Scalar(*scalar),
+        _ => Ty::Scalar(naga::Scalar::U32),
+    }
+}
+
+/// A zero of the same shape as `v`.
+fn zero_like(v: &Value) -> Value {
+    match v {
+        Value::Scalar(s) => Value::Scalar(Scalar::zero(s.kind()).unwrap_or(Scalar::U32(0))),
+        Value::Vector(c) => Value::Vector(c.iter().map(|s| Scalar::zero(s.kind()).unwrap_or(Scalar::U32(0))).collect()),
+        Value::Composite(items) => Value::Composite(items.iter().map(zero_like).collect()),
+        Value::Pointer(p) => Value::Pointer(*p),
+    }
+}
+
+/// A built-in input value.
+fn builtin(b: BuiltIn, ids: &Ids) -> Result<Value, Stop> {
+    let vec3 = |v: [u32; 3]| Value::Vector(v.iter().map(|x| Scalar::U32(*x)).collect());
+    Ok(match b {
+        BuiltIn::GlobalInvocationId => vec3(ids.global),
+        BuiltIn::LocalInvocationId => vec3(ids.local),
+        BuiltIn::WorkGroupId => vec3(ids.workgroup),
+        BuiltIn::NumWorkGroups => vec3(ids.num_workgroups),
+        BuiltIn::LocalInvocationIndex => Value::Scalar(Scalar::U32(ids.local_index)),
+        other => return Err(Stop::unsupported(format!("the built-in value {other:?}"))),
+    })
+}
+
+/// An atomic read-modify-write on `old` with operand `v` (WGSL §17.8): the
+/// new value to store (`None` when a compare-exchange does not exchange)
+/// and the expression's result.
+#[allow(clippy::too_many_arguments)]
+fn atomic(
+    inv: &mut Invocation,
+    program: &Program,
+    memory: &mut Memory,
+    accesses: &mut Vec<Access>,
+    fun: naga::AtomicFunction,
+    old: Scalar,
+    v: Scalar,
+    span: Span,
+) -> Result<(Option<Scalar>, Value), Stop> {
+    use naga::AtomicFunction as A;
+    use naga::BinaryOperator as B;
+    let op = |op| binary(op, &Value::Scalar(old), &Value::Scalar(v)).and_then(|r| r.scalar());
+    let new = match fun {
+        A::Add => op(B::Add)?,
+        A::Subtract => op(B::Subtract)?,
+        A::And => op(B::And)?,
+        A::InclusiveOr => op(B::InclusiveOr)?,
+        A::ExclusiveOr => op(B::ExclusiveOr)?,
+        A::Min => math::math(naga::MathFunction::Min, &[Value::Scalar(old), Value::Scalar(v)])?.scalar()?,
+        A::Max => math::math(naga::MathFunction::Max, &[Value::Scalar(old), Value::Scalar(v)])?.scalar()?,
+        A::Exchange { compare: None } => v,
+        A::Exchange { compare: Some(c) } => {
+            let c = inv.get(program, memory, accesses, c, span)?.scalar()?;
+            let exchanged = c == old;
+            let result = Value::Composite(vec![Value::Scalar(old), Value::Scalar(Scalar::Bool(exchanged))]);
+            return Ok((exchanged.then_some(v), result));
+        }
+    };
+    Ok((Some(new), Value::Scalar(old)))
+}

@@ -1,0 +1,198 @@
+//! A WGSL interpreter for the puzzles' compute shaders: the debugger's
+//! engine, and the judge on browsers without WebGPU.
+//!
+//! It runs a naga [`naga::Module`]'s compute entry point on the CPU with the
+//! same bindings, buffers and configuration as the GPU runner. Every
+//! invocation has its own private state and call stack; the invocations of
+//! a workgroup advance together and park at `workgroupBarrier`,
+//! `storageBarrier` and `workgroupUniformLoad` until the whole workgroup has
+//! arrived ([`dispatch::Dispatch`]). Workgroups run one after another, each
+//! with freshly zeroed workgroup memory (WebGPU zero-initialises it).
+//!
+//! What it cannot run (textures, subgroups, `f16`, overrides, …) stops the
+//! run with [`Stop::Unsupported`] and the construct's place, never a panic
+//! and never a wrong value. A loop that runs past
+//! [`gpu_puzzles_core::trace::LOOP_BUDGET`] iterations stops with
+//! [`Stop::RunawayLoop`], as the instrumented GPU run does.
+//!
+//! Shapes and units: buffers are runs of 32-bit little-endian words,
+//! offsets are in bytes, and values are laid out by WGSL's memory layout
+//! rules ([`layout`]). Spans are byte ranges of the text naga parsed (the
+//! substituted shader); [`emulate`] maps them to the student's lines.
+
+pub mod dispatch;
+pub mod emulate;
+mod eval;
+pub mod exec;
+pub mod layout;
+pub mod lower;
+pub mod math;
+pub mod value;
+
+use layout::Layouts;
+use lower::Code;
+use naga::valid::{FunctionInfo, ModuleInfo};
+use naga::{Handle, Module, Span};
+use value::Value;
+
+/// Why a run stopped before the end, or could not start.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stop {
+    /// The shader uses something the interpreter cannot run; `what` names
+    /// it ("a texture", "the built-in function pack4x8snorm").
+    Unsupported {
+        /// The construct.
+        what: String,
+        /// Where, in the parsed text, when known.
+        span: Option<Span>,
+    },
+    /// A loop ran past [`gpu_puzzles_core::trace::LOOP_BUDGET`] iterations.
+    RunawayLoop {
+        /// The loop statement's span.
+        span: Span,
+        /// The invocation, by its row-major number over the dispatch.
+        invocation: u32,
+    },
+    /// Some invocations of a workgroup wait at a barrier that others never
+    /// reach (they finished, or wait at another barrier).
+    BarrierNotReached {
+        /// A barrier some invocations wait at.
+        span: Span,
+        /// The workgroup, by linear number.
+        workgroup: u32,
+        /// How many invocations wait there, and how many the workgroup has.
+        waiting: u32,
+        /// Invocations in the workgroup.
+        invocations: u32,
+    },
+    /// A bug of ours (an IR shape naga's validator should have excluded).
+    Internal {
+        /// What was found.
+        message: String,
+        /// Where, when known.
+        span: Option<Span>,
+    },
+}
+
+impl Stop {
+    /// An unsupported construct, its place filled in by the caller.
+    pub fn unsupported(what: impl Into<String>) -> Stop {
+        Stop::Unsupported { what: what.into(), span: None }
+    }
+
+    /// An internal error, its place filled in by the caller.
+    pub fn internal(message: String) -> Stop {
+        Stop::Internal { message, span: None }
+    }
+
+    /// The same stop, placed at `at` if it has no place yet.
+    pub fn at(self, at: Span) -> Stop {
+        match self {
+            Stop::Unsupported { what, span: None } => Stop::Unsupported { what, span: Some(at) },
+            Stop::Internal { message, span: None } => Stop::Internal { message, span: Some(at) },
+            other => other,
+        }
+    }
+
+    /// The byte range in the parsed text this stop points at.
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            Stop::Unsupported { span, .. } | Stop::Internal { span, .. } => *span,
+            Stop::RunawayLoop { span, .. } | Stop::BarrierNotReached { span, .. } => Some(*span),
+        }
+    }
+}
+
+/// A function of the program: an entry point (by index) or an ordinary
+/// function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FuncId {
+    /// `module.entry_points[k]`.
+    Entry(usize),
+    /// `module.functions[h]`.
+    Function(Handle<naga::Function>),
+}
+
+/// A validated module made ready to run: its functions lowered to
+/// instructions, its types laid out and its constants evaluated.
+#[derive(Debug)]
+pub struct Program {
+    /// The module as naga parsed it.
+    pub module: Module,
+    /// naga's validation results: every expression's type.
+    pub info: ModuleInfo,
+    /// Type layouts.
+    pub layouts: Layouts,
+    entries: Vec<Code>,
+    functions: Vec<Code>,
+    constants: Vec<Value>,
+}
+
+impl Program {
+    /// Parses and validates `text` (WGSL) and prepares it.
+    ///
+    /// # Errors
+    /// naga's message when the text does not parse or validate (a front end
+    /// reports the browser's compiler messages instead; this is a last
+    /// resort), or [`Stop::Unsupported`] for a constant the interpreter
+    /// cannot evaluate.
+    pub fn parse(text: &str) -> Result<Program, String> {
+        let module = naga::front::wgsl::parse_str(text).map_err(|e| e.emit_to_string(text))?;
+        Program::new(module).map_err(|e| format!("{e:?}"))
+    }
+
+    /// Prepares a parsed module.
+    ///
+    /// # Errors
+    /// naga's validation error, or a constant the interpreter cannot
+    /// evaluate.
+    pub fn new(module: Module) -> Result<Program, Stop> {
+        let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
+            .validate(&module)
+            .map_err(|e| Stop::internal(format!("naga rejected the shader: {}", e.as_inner())))?;
+        let layouts = Layouts::new(&module);
+        let entries = module.entry_points.iter().map(|e| Code::lower(&e.function.body)).collect();
+        let functions = module.functions.iter().map(|(_, f)| Code::lower(&f.body)).collect();
+        let mut program = Program { module, info, layouts, entries, functions, constants: Vec::new() };
+        let mut constants = Vec::with_capacity(program.module.constants.len());
+        for (_, c) in program.module.constants.iter() {
+            constants.push(eval::constant(&program, &program.module.global_expressions, c.init, &constants)?);
+        }
+        program.constants = constants;
+        Ok(program)
+    }
+
+    /// The entry point named `name`, if it is a compute one.
+    pub fn entry_point(&self, name: &str) -> Option<usize> {
+        self.module.entry_points.iter().position(|e| e.name == name && e.stage == naga::ShaderStage::Compute)
+    }
+
+    /// A function's IR.
+    pub fn function(&self, f: FuncId) -> &naga::Function {
+        match f {
+            FuncId::Entry(k) => &self.module.entry_points[k].function,
+            FuncId::Function(h) => &self.module.functions[h],
+        }
+    }
+
+    /// A function's instructions.
+    pub fn code(&self, f: FuncId) -> &Code {
+        match f {
+            FuncId::Entry(k) => &self.entries[k],
+            FuncId::Function(h) => &self.functions[h.index()],
+        }
+    }
+
+    /// naga's analysis of a function (its expressions' types).
+    pub fn function_info(&self, f: FuncId) -> &FunctionInfo {
+        match f {
+            FuncId::Entry(k) => self.info.get_entry_point(k),
+            FuncId::Function(h) => &self.info[h],
+        }
+    }
+
+    /// The value of a module-scope constant.
+    pub fn constant(&self, c: Handle<naga::Constant>) -> &Value {
+        &self.constants[c.index()]
+    }
+}
