@@ -107,12 +107,15 @@ pub struct Dispatch<'p> {
 
 impl<'p> Dispatch<'p> {
     /// A dispatch of entry point `entry` over `memory` (its buffers and
-    /// bindings set; workgroup memory is made here), not started.
+    /// bindings set; workgroup memory is made here), not started. The
+    /// workgroup size is the entry point's own `@workgroup_size` (what a
+    /// GPU runs), the number of workgroups `config`'s.
     ///
     /// # Errors
     /// An entry point input the interpreter does not provide.
-    pub fn new(program: &'p Program, entry: usize, config: CaseConfig, mut memory: Memory, schedule: Schedule) -> Result<Dispatch<'p>, Stop> {
+    pub fn new(program: &'p Program, entry: usize, mut config: CaseConfig, mut memory: Memory, schedule: Schedule) -> Result<Dispatch<'p>, Stop> {
         let module = &program.module;
+        config.workgroup_size = module.entry_points[entry].workgroup_size;
         memory.workgroup = vec![Vec::new(); module.global_variables.len()];
         let [x, y, z] = config.workgroups;
         let count = x * y * z;

@@ -117,6 +117,23 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
             }
         }
     }
+    for &e in &entries {
+        let ep = &program.module.entry_points[e];
+        let [x, y, z] = ep.workgroup_size;
+        let max = limits.max_compute_workgroup_size;
+        if x * y * z > limits.max_compute_invocations_per_workgroup || x > max[0] || y > max[1] || z > max[2] {
+            let d = Diagnostic::unpositioned(format!(
+                "`@workgroup_size({x}, {y}, {z})` of `{}` asks for {} invocations per workgroup, but WebGPU guarantees only {} (maxComputeInvocationsPerWorkgroup) and {} × {} × {} (maxComputeWorkgroupSize); write `@workgroup_size({{{{workgroupSize}}}})`, the size each case dispatches",
+                ep.name,
+                x * y * z,
+                limits.max_compute_invocations_per_workgroup,
+                max[0],
+                max[1],
+                max[2]
+            ));
+            return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+        }
+    }
     let memory = memory(puzzle, case, &program);
 
     let mut runs: Vec<Ran> = Vec::new();

@@ -1,0 +1,101 @@
+//! The CPU interpreter judges as the GPU runner does, case by case, on a
+//! real adapter (lavapipe where there is no GPU): every puzzle's reference
+//! solution (with one seed's random cases), starter, comparison kernels
+//! and every file in `solutions/`. One named test per puzzle and kernel:
+//! `emulate::<slug>::<kernel>`.
+//!
+//! The outcomes' kinds must be equal, with one exception, races: the GPU
+//! run's racecheck finds unordered accesses whether or not they change the
+//! outputs, and the interpreter sees a race only when the outputs differ
+//! between its schedules. So a GPU memory error that is a racecheck hazard
+//! may be a pass or a memory error emulated; the reverse (an emulated
+//! memory error on a case the GPU passes) is a disagreement. Performance
+//! cases are not emulated.
+//!
+//! A machine with no adapter fails every test; nothing passes silently.
+
+use gpu_puzzles_core::judge::{CaseResult, Outcome};
+use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
+use gpu_puzzles_core::report::MemoryError;
+use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
+use gpu_puzzles_interp::emulate;
+use gpu_puzzles_runner::{judge_with, Gpu, RunOptions};
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn gpu() -> Result<&'static Gpu, Failed> {
+    static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
+    GPU.get_or_init(|| pollster::block_on(Gpu::new()).map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| Failed::from(format!("no GPU adapter, so nothing can be compared: {e}")))
+}
+
+/// Whether the GPU's outcome and the interpreter's agree (module doc).
+fn agree(gpu: &Outcome, cpu: &Outcome) -> bool {
+    let hazard = matches!(gpu, Outcome::MemoryError { error: MemoryError::Hazard(_), .. });
+    gpu.status() == cpu.status() || (hazard && matches!(cpu, Outcome::Passed | Outcome::Mismatch { .. }))
+}
+
+fn compare(puzzle: &Puzzle, source: &str, extra: &[Case]) -> Result<(), Failed> {
+    let on_gpu: Vec<CaseResult> = pollster::block_on(judge_with(gpu()?, puzzle, extra, source, RunOptions::default())).map_err(|e| Failed::from(e.to_string()))?;
+    let emulated = emulate::judge_puzzle(puzzle, extra, source).map_err(|e| Failed::from(format!("the interpreter could not judge it: {}", e.message)))?;
+    let mut differences = Vec::new();
+    let mut compared = 0;
+    for (g, c) in on_gpu.iter().zip(&emulated) {
+        assert_eq!(g.case, c.case, "results come back in case order");
+        let performance = puzzle.cases.get(g.case - 1).is_some_and(Case::is_performance);
+        if performance {
+            continue;
+        }
+        compared += 1;
+        if !agree(&g.outcome, &c.outcome) {
+            differences.push(format!("case {}:\n  GPU: {}\n  CPU: {}", g.case, g.outcome.summary(), c.outcome.summary()));
+        }
+    }
+    if compared == 0 {
+        return Err("no case was compared".into());
+    }
+    if differences.is_empty() {
+        Ok(())
+    } else {
+        Err(differences.join("\n").into())
+    }
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let files = read_dir(&root().join("puzzles")).expect("puzzles/ is readable");
+    let solutions = read_solutions(&root().join("shaders")).expect("shaders/ is readable");
+    let set: Arc<PuzzleSet> = Arc::new(load_puzzle_set(&files, Some(&solutions)).expect("the shipped set loads"));
+    let dir = root().join("tests/gpu/solutions");
+    let mut extra_files: Vec<PathBuf> = std::fs::read_dir(&dir).expect("tests/gpu/solutions is readable").map(|e| e.unwrap().path()).collect();
+    extra_files.sort();
+    let mut trials = Vec::new();
+    for (i, p) in set.puzzles.iter().enumerate() {
+        let mut kernels: Vec<(String, String, bool)> = vec![
+            ("reference".into(), p.solution.clone().expect("a reference solution"), true),
+            ("starter".into(), p.starter.clone(), false),
+        ];
+        kernels.extend(p.comparisons.iter().enumerate().map(|(k, c)| (format!("comparison-{}", k + 1), c.source.clone(), false)));
+        for path in &extra_files {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            if let Some(label) = name.strip_prefix(&format!("{}--", p.slug)) {
+                kernels.push((label.to_string(), std::fs::read_to_string(path).unwrap(), false));
+            }
+        }
+        for (label, source, random) in kernels {
+            let s = set.clone();
+            trials.push(Trial::test(format!("emulate::{}::{label}", p.slug), move || {
+                let p = &s.puzzles[i];
+                let extra = if random { random_cases(p, 1).map_err(Failed::from)? } else { Vec::new() };
+                compare(p, &source, &extra)
+            }));
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
