@@ -42,7 +42,8 @@ fn agree(gpu: &Outcome, cpu: &Outcome) -> bool {
 }
 
 fn compare(puzzle: &Puzzle, source: &str, extra: &[Case]) -> Result<(), Failed> {
-    let on_gpu: Vec<CaseResult> = pollster::block_on(judge_with(gpu()?, puzzle, extra, source, RunOptions::default())).map_err(|e| Failed::from(e.to_string()))?;
+    let on_gpu: Vec<CaseResult> =
+        pollster::block_on(judge_with(gpu()?, puzzle, extra, source, RunOptions::default())).map_err(|e| Failed::from(e.to_string()))?;
     let emulated = emulate::judge_puzzle(puzzle, extra, source).map_err(|e| Failed::from(format!("the interpreter could not judge it: {}", e.message)))?;
     let mut differences = Vec::new();
     let mut compared = 0;
@@ -77,10 +78,8 @@ fn main() {
     extra_files.sort();
     let mut trials = Vec::new();
     for (i, p) in set.puzzles.iter().enumerate() {
-        let mut kernels: Vec<(String, String, bool)> = vec![
-            ("reference".into(), p.solution.clone().expect("a reference solution"), true),
-            ("starter".into(), p.starter.clone(), false),
-        ];
+        let mut kernels: Vec<(String, String, bool)> =
+            vec![("reference".into(), p.solution.clone().expect("a reference solution"), true), ("starter".into(), p.starter.clone(), false)];
         kernels.extend(p.comparisons.iter().enumerate().map(|(k, c)| (format!("comparison-{}", k + 1), c.source.clone(), false)));
         for path in &extra_files {
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();

@@ -11,6 +11,7 @@ use crate::exec::{Access, Ids, Invocation, Memory, Status};
 use crate::value::Space;
 use crate::{Program, Stop};
 use gpu_puzzles_core::model::CaseConfig;
+use std::sync::Arc;
 
 /// An order for running a dispatch's invocations, all legal under WGSL.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,9 +79,9 @@ fn shuffle(v: &mut [u32], state: &mut u64) {
 
 /// One entry point's dispatch in progress.
 #[derive(Debug, Clone)]
-pub struct Dispatch<'p> {
+pub struct Dispatch {
     /// The program.
-    pub program: &'p Program,
+    pub program: Arc<Program>,
     /// The entry point, by index.
     pub entry: usize,
     /// Workgroup size and count.
@@ -105,7 +106,7 @@ pub struct Dispatch<'p> {
     done: bool,
 }
 
-impl<'p> Dispatch<'p> {
+impl Dispatch {
     /// A dispatch of entry point `entry` over `memory` (its buffers and
     /// bindings set; workgroup memory is made here), not started. The
     /// workgroup size is the entry point's own `@workgroup_size` (what a
@@ -113,7 +114,7 @@ impl<'p> Dispatch<'p> {
     ///
     /// # Errors
     /// An entry point input the interpreter does not provide.
-    pub fn new(program: &'p Program, entry: usize, mut config: CaseConfig, mut memory: Memory, schedule: Schedule) -> Result<Dispatch<'p>, Stop> {
+    pub fn new(program: Arc<Program>, entry: usize, mut config: CaseConfig, mut memory: Memory, schedule: Schedule) -> Result<Dispatch, Stop> {
         let module = &program.module;
         config.workgroup_size = module.entry_points[entry].workgroup_size;
         memory.workgroup = vec![Vec::new(); module.global_variables.len()];
@@ -169,7 +170,7 @@ impl<'p> Dispatch<'p> {
         };
         self.next_workgroup += 1;
         self.workgroup = w;
-        let program = self.program;
+        let program = self.program.clone();
         for (h, g) in program.module.global_variables.iter() {
             if g.space == naga::AddressSpace::WorkGroup {
                 // WebGPU zero-initialises workgroup memory.
@@ -185,8 +186,9 @@ impl<'p> Dispatch<'p> {
         for local_index in 0..sx * sy * sz {
             let lid = [local_index % sx, (local_index / sx) % sy, local_index / (sx * sy)];
             let global = [0, 1, 2].map(|k| wid[k] * c.workgroup_size[k] + lid[k]);
-            let ids = Ids { global, local: lid, workgroup: wid, num_workgroups: c.workgroups, local_index, id: global[0] + global[1] * gx + global[2] * gx * gy };
-            self.invocations.push(Invocation::new(program, self.entry, ids)?);
+            let ids =
+                Ids { global, local: lid, workgroup: wid, num_workgroups: c.workgroups, local_index, id: global[0] + global[1] * gx + global[2] * gx * gy };
+            self.invocations.push(Invocation::new(&program, self.entry, ids)?);
         }
         Ok(())
     }
@@ -240,7 +242,7 @@ impl<'p> Dispatch<'p> {
     fn step_one(&mut self, local: u32) -> Result<(), Stop> {
         let mut accesses = Vec::new();
         let inv = &mut self.invocations[local as usize];
-        inv.step(self.program, &mut self.memory, &mut accesses)?;
+        inv.step(&self.program, &mut self.memory, &mut accesses)?;
         self.note(local, accesses);
         Ok(())
     }
@@ -262,7 +264,7 @@ impl<'p> Dispatch<'p> {
         let at = first.barrier();
         let waiting = self.invocations.iter().filter(|i| i.barrier() == at).count() as u32;
         if waiting as usize != self.invocations.len() {
-            let span = first.position(self.program).map(|(f, pc, _)| self.program.code(f).spans[pc.saturating_sub(1)]).unwrap_or_default();
+            let span = first.position(&self.program).map(|(f, pc, _)| self.program.code(f).spans[pc.saturating_sub(1)]).unwrap_or_default();
             return Err(Stop::BarrierNotReached { span, workgroup: self.workgroup, waiting, invocations: self.invocations.len() as u32 });
         }
         for i in &mut self.invocations {

@@ -13,12 +13,13 @@ use crate::exec::Memory;
 use crate::value::Space;
 use crate::{Program, Stop};
 use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome};
-use gpu_puzzles_core::report::{memory_error_message, MemoryError, OrderDependent};
 use gpu_puzzles_core::limits::{bindings, check_config, Limits};
+use gpu_puzzles_core::report::{memory_error_message, MemoryError, OrderDependent};
 use gpu_puzzles_core::template::{position_of_offset, substitute, Substituted};
 use gpu_puzzles_core::trace::{invocation, BufferTrace, Findings, OutOfBounds, OutOfBoundsAccess, RunawayLoop, Site};
 use gpu_puzzles_core::{Case, Puzzle, Values};
 use gpu_puzzles_instrument::{PassError, Shader};
+use std::sync::Arc;
 
 /// Out-of-bounds accesses recorded in detail per space and kind (all are
 /// counted), as many as the instrumented run records.
@@ -66,20 +67,41 @@ struct Ran {
     record: Record,
 }
 
-/// Judges one case on the CPU under `schedules` (the first one's outputs
-/// are judged; the others only compared with it).
+/// A case made ready to run: the program, its entry points in dispatch
+/// order, the memory holding the case's buffers, and the substituted text
+/// (spans are in it).
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The program.
+    pub program: Arc<Program>,
+    /// Entry points, in the puzzle's dispatch order.
+    pub entries: Vec<usize>,
+    /// The case's buffers, bound.
+    pub memory: Memory,
+    /// The shader with the case's configuration substituted.
+    pub sub: Substituted,
+}
+
+/// Why a case does not run: the student's error (a configuration or
+/// compile error), or something the interpreter cannot run.
+#[derive(Debug, Clone)]
+pub enum NotRunnable {
+    /// The case's outcome, as the GPU runner would give it.
+    Outcome(Box<Outcome>),
+    /// Not a verdict.
+    Unjudged(Unjudged),
+}
+
+/// Checks a case as the GPU runner does before dispatching (WebGPU's
+/// default limits, the bindings, the compile, the barriers' uniformity,
+/// the entry points and their workgroup sizes) and prepares it.
 ///
 /// # Errors
-/// [`Unjudged`] when the shader uses something the interpreter cannot run.
-pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedule]) -> Result<CaseResult, Unjudged> {
-    let mut result = CaseResult::new(case, Outcome::Passed);
-    let finish = |mut r: CaseResult, outcome| {
-        r.outcome = outcome;
-        Ok(r)
-    };
+/// [`NotRunnable`], with the outcome or why the interpreter cannot run it.
+pub fn prepare(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Prepared, NotRunnable> {
     let limits = Limits::WEBGPU_DEFAULT;
     if let Err(problem) = check_config(puzzle, case, &limits) {
-        return finish(result, Outcome::config(problem));
+        return Err(NotRunnable::Outcome(Box::new(Outcome::config(problem))));
     }
     let sub = substitute(source, &case.config);
     let shader = match Shader::parse(&sub.text) {
@@ -89,22 +111,25 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
                 Some(s) => Diagnostic::error_at(message, s.start, s.len(), &sub, source),
                 None => Diagnostic::unpositioned(message),
             };
-            return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+            return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
         }
-        Err(PassError::Unsupported(why)) => return Err(Unjudged { message: why }),
+        Err(PassError::Unsupported(why)) => return Err(NotRunnable::Unjudged(Unjudged { message: why })),
     };
     let bytes = shader.workgroup_memory_bytes();
     if bytes > limits.max_compute_workgroup_storage_size as u64 {
-        return finish(result, Outcome::config(ConfigProblem::ShaderWorkgroupMemory { bytes, max: limits.max_compute_workgroup_storage_size as u64 }));
+        return Err(NotRunnable::Outcome(Box::new(Outcome::config(ConfigProblem::ShaderWorkgroupMemory {
+            bytes,
+            max: limits.max_compute_workgroup_storage_size as u64,
+        }))));
     }
     if let Err(problem) = bindings(puzzle, source) {
-        return finish(result, Outcome::config(problem));
+        return Err(NotRunnable::Outcome(Box::new(Outcome::config(problem))));
     }
     if let Some(e) = shader.check_barriers() {
         let d = Diagnostic::error_at(e.message(), e.offset, e.length, &sub, source);
-        return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+        return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
     }
-    let program = Program::new(shader.module().clone()).map_err(|e| unjudged(&e, &sub, source))?;
+    let program = Arc::new(Program::new(shader.module().clone()).map_err(|e| NotRunnable::Unjudged(unjudged(&e, &sub, source)))?);
     let mut entries = Vec::new();
     for name in &puzzle.entry_points {
         match program.entry_point(name) {
@@ -113,7 +138,7 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
                 let d = Diagnostic::unpositioned(format!(
                     "the shader has no compute entry point named `{name}`; declare it as `@compute @workgroup_size(…) fn {name}(…)`"
                 ));
-                return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+                return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
             }
         }
     }
@@ -131,10 +156,29 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
                 max[1],
                 max[2]
             ));
-            return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+            return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
         }
     }
     let memory = memory(puzzle, case, &program);
+    Ok(Prepared { program, entries, memory, sub })
+}
+
+/// Judges one case on the CPU under `schedules` (the first one's outputs
+/// are judged; the others only compared with it).
+///
+/// # Errors
+/// [`Unjudged`] when the shader uses something the interpreter cannot run.
+pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedule]) -> Result<CaseResult, Unjudged> {
+    let mut result = CaseResult::new(case, Outcome::Passed);
+    let finish = |mut r: CaseResult, outcome| {
+        r.outcome = outcome;
+        Ok(r)
+    };
+    let Prepared { program, entries, memory, sub } = match prepare(puzzle, case, source) {
+        Ok(p) => p,
+        Err(NotRunnable::Outcome(o)) => return finish(result, *o),
+        Err(NotRunnable::Unjudged(u)) => return Err(u),
+    };
 
     let mut runs: Vec<Ran> = Vec::new();
     for &schedule in schedules {
@@ -223,10 +267,10 @@ fn memory(puzzle: &Puzzle, case: &Case, program: &Program) -> Memory {
 }
 
 /// Runs every entry point in turn over `memory` under `schedule`.
-fn run(program: &Program, entries: &[usize], case: &Case, mut memory: Memory, schedule: Schedule, puzzle: &Puzzle) -> Result<Ran, Stop> {
+fn run(program: &Arc<Program>, entries: &[usize], case: &Case, mut memory: Memory, schedule: Schedule, puzzle: &Puzzle) -> Result<Ran, Stop> {
     let mut total: Option<Record> = None;
     for &entry in entries {
-        let mut d = Dispatch::new(program, entry, case.config, memory, schedule)?;
+        let mut d = Dispatch::new(program.clone(), entry, case.config, memory, schedule)?;
         d.run()?;
         memory = d.memory;
         total = Some(match total {
@@ -267,7 +311,15 @@ fn merge(t: &mut Record, r: Record) {
 }
 
 fn empty_findings() -> Findings {
-    Findings { buffers: Vec::new(), invocations: Vec::new(), out_of_bounds: Vec::new(), hazards: Vec::new(), hazard_total: 0, runaway_loop: None, unchecked: Vec::new() }
+    Findings {
+        buffers: Vec::new(),
+        invocations: Vec::new(),
+        out_of_bounds: Vec::new(),
+        hazards: Vec::new(),
+        hazard_total: 0,
+        runaway_loop: None,
+        unchecked: Vec::new(),
+    }
 }
 
 /// The record as the findings an instrumented GPU run gives.

@@ -66,9 +66,10 @@ pub fn constant(program: &Program, arena: &Arena<Expression>, h: Handle<Expressi
     let rec = |h| constant(program, arena, h, constants);
     match &arena[h] {
         Expression::Literal(l) => literal(l),
-        Expression::Constant(c) => {
-            constants.get(c.index()).cloned().map_or_else(|| program.constants.get(c.index()).cloned().ok_or_else(|| Stop::internal("a constant used before its definition".into())), Ok)
-        }
+        Expression::Constant(c) => constants
+            .get(c.index())
+            .cloned()
+            .map_or_else(|| program.constants.get(c.index()).cloned().ok_or_else(|| Stop::internal("a constant used before its definition".into())), Ok),
         Expression::ZeroValue(ty) => program.layouts.zero(&program.module, &program.module.types[*ty].inner),
         Expression::Compose { ty, components } => {
             let parts = components.iter().map(|c| rec(*c)).collect::<Result<Vec<_>, _>>()?;

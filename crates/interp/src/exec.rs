@@ -350,7 +350,16 @@ impl Invocation {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn read(&self, program: &Program, memory: &Memory, accesses: &mut Vec<Access>, p: Pointer, ty: Ty<'_>, kind: AccessKind, span: Span) -> Result<Value, Stop> {
+    fn read(
+        &self,
+        program: &Program,
+        memory: &Memory,
+        accesses: &mut Vec<Access>,
+        p: Pointer,
+        ty: Ty<'_>,
+        kind: AccessKind,
+        span: Span,
+    ) -> Result<Value, Stop> {
         let bytes = program.layouts.size_of(ty);
         accesses.push(Access { space: p.space, offset: p.offset, bytes, kind, out_of_bounds: p.out_of_bounds, span });
         if p.out_of_bounds.is_some() {
@@ -496,7 +505,15 @@ impl Invocation {
     /// `base[index]` (or `base.member`): through a pointer, the element's
     /// pointer (out of bounds marked, not followed); of a value, the
     /// element's value (zero when out of bounds).
-    fn index(&self, program: &Program, memory: &Memory, info: &naga::valid::FunctionInfo, base: Handle<Expression>, index: u32, b: Value) -> Result<Value, Stop> {
+    fn index(
+        &self,
+        program: &Program,
+        memory: &Memory,
+        info: &naga::valid::FunctionInfo,
+        base: Handle<Expression>,
+        index: u32,
+        b: Value,
+    ) -> Result<Value, Stop> {
         let module = &program.module;
         let Value::Pointer(p) = b else {
             return Ok(match index_value(&b, index)? {
@@ -531,9 +548,10 @@ impl Invocation {
                 };
                 (index.wrapping_mul(stride), len)
             }
-            TypeInner::Struct { members, .. } => {
-                (program.layouts.member_offset(handle.ok_or_else(|| Stop::internal("a structure without a handle".into()))?, index as usize), members.len() as u32)
-            }
+            TypeInner::Struct { members, .. } => (
+                program.layouts.member_offset(handle.ok_or_else(|| Stop::internal("a structure without a handle".into()))?, index as usize),
+                members.len() as u32,
+            ),
             TypeInner::Vector { size, .. } => (4 * index, *size as u32),
             TypeInner::Matrix { columns, rows, .. } => (index.wrapping_mul(crate::layout::column_stride(*rows)), *columns as u32),
             other => return Err(Stop::internal(format!("an access into {other:?}"))),

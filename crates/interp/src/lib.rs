@@ -20,6 +20,7 @@
 //! rules ([`layout`]). Spans are byte ranges of the text naga parsed (the
 //! substituted shader); [`emulate`] maps them to the student's lines.
 
+pub mod debug;
 pub mod dispatch;
 pub mod emulate;
 mod eval;

@@ -162,11 +162,7 @@ pub fn math(fun: M, args: &[Value]) -> Result<Value, Stop> {
             let (x, y) = (a.components()?, arg(1)?.components()?);
             let f = |v: &[Scalar]| v.iter().map(|s| f32_of(*s)).collect::<Result<Vec<_>, _>>();
             let (x, y) = (f(&x)?, f(&y)?);
-            Value::Vector(vec![
-                Scalar::F32(x[1] * y[2] - x[2] * y[1]),
-                Scalar::F32(x[2] * y[0] - x[0] * y[2]),
-                Scalar::F32(x[0] * y[1] - x[1] * y[0]),
-            ])
+            Value::Vector(vec![Scalar::F32(x[1] * y[2] - x[2] * y[1]), Scalar::F32(x[2] * y[0] - x[0] * y[2]), Scalar::F32(x[0] * y[1] - x[1] * y[0])])
         }
         M::CountOneBits => bits(a, |w| w.count_ones())?,
         M::CountLeadingZeros => bits(a, |w| w.leading_zeros())?,

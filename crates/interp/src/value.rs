@@ -39,7 +39,7 @@ pub struct Pointer {
 }
 
 /// Where a pointer points.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Space {
     /// A storage buffer, by its position in [`crate::Bindings::storage`].
     Storage(u32),
@@ -274,8 +274,8 @@ fn scalar_binary(op: BinaryOperator, a: Scalar, b: Scalar) -> Result<Scalar, Sto
             B::Add => U32(x.wrapping_add(y)),
             B::Subtract => U32(x.wrapping_sub(y)),
             B::Multiply => U32(x.wrapping_mul(y)),
-            B::Divide => U32(if y == 0 { x } else { x / y }),
-            B::Modulo => U32(if y == 0 { 0 } else { x % y }),
+            B::Divide => U32(x.checked_div(y).unwrap_or(x)),
+            B::Modulo => U32(x.checked_rem(y).unwrap_or(0)),
             B::And => U32(x & y),
             B::InclusiveOr => U32(x | y),
             B::ExclusiveOr => U32(x ^ y),

@@ -9,11 +9,12 @@ use gpu_puzzles_interp::dispatch::{Dispatch, Schedule};
 use gpu_puzzles_interp::exec::{Memory, Status};
 use gpu_puzzles_interp::value::Space;
 use gpu_puzzles_interp::{Program, Stop};
+use std::sync::Arc;
 
 /// A program and memory whose storage buffers are bound in binding order
 /// (binding k is buffer k).
-fn setup(src: &str, buffers: &[Vec<u32>]) -> (Program, Memory) {
-    let program = Program::parse(src).unwrap_or_else(|e| panic!("{e}"));
+fn setup(src: &str, buffers: &[Vec<u32>]) -> (Arc<Program>, Memory) {
+    let program = Arc::new(Program::parse(src).unwrap_or_else(|e| panic!("{e}")));
     let mut bindings = vec![None; program.module.global_variables.len()];
     for (h, g) in program.module.global_variables.iter() {
         if let Some(b) = &g.binding {
@@ -31,7 +32,7 @@ fn config(workgroups: u32) -> CaseConfig {
 /// Runs entry point 0 to the end and returns the storage buffers.
 fn run(src: &str, buffers: &[Vec<u32>], workgroups: u32, schedule: Schedule) -> Result<Vec<Vec<u32>>, Stop> {
     let (program, memory) = setup(src, buffers);
-    let mut d = Dispatch::new(&program, 0, config(workgroups), memory, schedule)?;
+    let mut d = Dispatch::new(program.clone(), 0, config(workgroups), memory, schedule)?;
     d.run()?;
     Ok(d.memory.storage)
 }
@@ -51,7 +52,7 @@ fn main(@builtin(local_invocation_index) i: u32, @builtin(workgroup_id) w: vec3<
 #[test]
 fn a_barrier_parks_every_invocation_until_the_workgroup_arrives() {
     let (program, memory) = setup(REVERSE, &[vec![0; 16]]);
-    let mut d = Dispatch::new(&program, 0, config(2), memory, Schedule::Lockstep).unwrap();
+    let mut d = Dispatch::new(program.clone(), 0, config(2), memory, Schedule::Lockstep).unwrap();
     let mut rounds = 0;
     while d.invocations.iter().any(|i| i.status == Status::Running) {
         d.step().unwrap();
@@ -123,7 +124,7 @@ fn main(@builtin(local_invocation_index) i: u32) {
     }
 }";
     let (program, memory) = setup(src, &[vec![0; 2]]);
-    let mut d = Dispatch::new(&program, 0, config(1), memory, Schedule::Lockstep).unwrap();
+    let mut d = Dispatch::new(program.clone(), 0, config(1), memory, Schedule::Lockstep).unwrap();
     let mut lines = Vec::new();
     while !d.is_done() {
         let at: Vec<usize> = d.invocations.iter().map(|i| i.position(&program).unwrap().2.location(src).line_number as usize).collect();
@@ -170,7 +171,7 @@ fn main(@builtin(local_invocation_index) i: u32) {
     out[i] = a[i + 2u] + 1u;
 }";
     let (program, memory) = setup(src, &[vec![5, 6, 7, 8], vec![0; 6]]);
-    let mut d = Dispatch::new(&program, 0, config(1), memory, Schedule::Lockstep).unwrap();
+    let mut d = Dispatch::new(program.clone(), 0, config(1), memory, Schedule::Lockstep).unwrap();
     d.run().unwrap();
     // a[2], a[3] exist; a[4..10] do not (read as 0); out[6], out[7] do not.
     assert_eq!(d.memory.storage[1], vec![8, 9, 1, 1, 1, 1]);

@@ -52,3 +52,37 @@ fn every_starter_fails_emulated() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+#[test]
+fn the_debugger_steps_shared_to_its_barrier() {
+    let set = set();
+    let p = set.get("shared").expect("the Shared puzzle");
+    let source = p.solution.as_deref().expect("a reference solution");
+    let case = &p.cases[0];
+    let mut d = gpu_puzzles_interp::debug::Debugger::new(p, case, source).expect("the reference runs");
+    let barrier_line = source.lines().position(|l| l.contains("workgroupBarrier")).expect("a barrier") + 1;
+    let n = case.config.workgroup_size[0] as usize;
+    // Before the first step every invocation is on the function's first line.
+    assert!(d.invocations().iter().all(|i| i.status == gpu_puzzles_interp::exec::Status::Running));
+    d.to_barrier();
+    let invocations = d.invocations();
+    assert_eq!(invocations.len(), n);
+    assert!(invocations.iter().all(|i| i.status == gpu_puzzles_interp::exec::Status::Waiting && i.line == Some(barrier_line)), "{invocations:?}");
+    assert_eq!(d.lines(), vec![barrier_line]);
+    // Workgroup 0's tile holds the first n inputs; nothing is written yet.
+    let memories = d.memories();
+    let smem = memories.iter().find(|m| m.workgroup).expect("workgroup memory");
+    let a = &case.buffers[0].initial;
+    let expected: Vec<String> = (0..n).map(|k| a.format(k)).collect();
+    assert_eq!(&smem.values[..n], &expected[..]);
+    let out = memories.iter().find(|m| m.name == "out").expect("the output buffer");
+    assert!(out.values.iter().all(|v| v == "0"));
+    let (reads, writes) = d.touched(1);
+    assert_eq!((reads, writes), (vec!["a[1]".to_string()], vec!["smem[1]".to_string()]));
+    assert!(d.variables(1).iter().any(|(k, v)| k == "i" && v == "1"), "{:?}", d.variables(1));
+    d.run_to_end();
+    assert!(d.finished() && d.stopped().is_none());
+    let out = d.memories().into_iter().find(|m| m.name == "out").expect("the output buffer");
+    let expected = &case.buffers[1].expected.as_ref().expect("expected values");
+    assert_eq!(out.values, (0..expected.len()).map(|k| expected.format(k)).collect::<Vec<_>>());
+}

@@ -13,7 +13,7 @@ pub fn limits_of(limits: &wgpu::Limits) -> Limits {
         max_compute_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
         max_compute_workgroup_storage_size: limits.max_compute_workgroup_storage_size,
         max_storage_buffers_per_shader_stage: limits.max_storage_buffers_per_shader_stage,
-        max_storage_buffer_bytes: (limits.max_storage_buffer_binding_size as u64).min(limits.max_buffer_size),
+        max_storage_buffer_bytes: limits.max_storage_buffer_binding_size.min(limits.max_buffer_size),
     }
 }
 

@@ -48,7 +48,14 @@ impl Diagnostic {
         let start = sub.to_source_offset(offset);
         let end = sub.to_source_offset(offset + length).max(start);
         let pos = crate::template::position_of_offset(original, start);
-        Diagnostic { severity: Severity::Error, message, line: Some(pos.line), column: Some(pos.column), offset: Some(pos.offset), length: (end - pos.offset).max(1) }
+        Diagnostic {
+            severity: Severity::Error,
+            message,
+            line: Some(pos.line),
+            column: Some(pos.column),
+            offset: Some(pos.offset),
+            length: (end - pos.offset).max(1),
+        }
     }
 
     /// An error with no position.

@@ -1,0 +1,403 @@
+//! The debugger's model: one case of a puzzle, stepped a round at a time
+//! with every invocation of the current workgroup advancing together, and
+//! what the page draws of it (each invocation's state and line, its
+//! variables, workgroup memory and buffers with the last step's reads and
+//! writes). Pure data, so it is tested natively; the page only draws it.
+
+use crate::dispatch::{Dispatch, Schedule};
+use crate::emulate::{prepare, NotRunnable, Prepared};
+use crate::exec::{Invocation, Status};
+use crate::layout::Ty;
+use crate::value::{Scalar, Space, Value};
+use crate::{Program, Stop};
+use gpu_puzzles_core::template::position_of_offset;
+use gpu_puzzles_core::trace::AccessKind;
+use gpu_puzzles_core::{Case, CaseConfig, Puzzle};
+use std::collections::BTreeSet;
+
+/// Elements listed per invocation as read or written (the rest are
+/// counted).
+const TOUCHED_LISTED: usize = 32;
+
+/// Where one invocation is, for the grid of invocations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvocationView {
+    /// `local_invocation_id`.
+    pub local_id: [u32; 3],
+    /// `local_invocation_index`.
+    pub local_index: u32,
+    /// Running, waiting at a barrier, or done.
+    pub status: Status,
+    /// The line (in the student's text, from 1) of the statement it runs
+    /// next, or of the barrier it waits at; `None` once done.
+    pub line: Option<usize>,
+}
+
+/// One memory region drawn as a grid: a storage buffer or a workgroup
+/// variable, one cell per 32-bit word.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemoryView {
+    /// The buffer's or variable's name.
+    pub name: String,
+    /// A `var<workgroup>` (of the current workgroup) rather than a buffer.
+    pub workgroup: bool,
+    /// Each word, formatted as the region's scalar type.
+    pub values: Vec<String>,
+    /// Words the last step read.
+    pub read: Vec<bool>,
+    /// Words the last step wrote.
+    pub written: Vec<bool>,
+}
+
+/// Words of memory (region, word index) an invocation touched.
+type Touched = BTreeSet<(Space, u32)>;
+
+/// A debugging session on one case.
+#[derive(Debug, Clone)]
+pub struct Debugger {
+    prepared: Prepared,
+    source: String,
+    config: CaseConfig,
+    buffer_names: Vec<String>,
+    entry: usize,
+    dispatch: Dispatch,
+    stop: Option<String>,
+    steps: u64,
+    /// Per invocation of the current workgroup: (region, word) read and
+    /// written so far.
+    touched: Vec<(Touched, Touched)>,
+}
+
+impl Debugger {
+    /// Opens `case` of `puzzle` with the student's `source`, before the
+    /// first statement of the first workgroup.
+    ///
+    /// # Errors
+    /// Why it cannot run: a compile or configuration error (as the Run
+    /// reports it), or a construct the debugger cannot run.
+    pub fn new(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Debugger, String> {
+        let prepared = match prepare(puzzle, case, source) {
+            Ok(p) => p,
+            Err(NotRunnable::Outcome(o)) => return Err(format!("This case cannot run yet: {}", o.summary())),
+            Err(NotRunnable::Unjudged(u)) => return Err(u.message),
+        };
+        let dispatch = start(&prepared, 0, prepared.memory.clone(), case.config).map_err(|e| describe_stop(&e, &prepared, source))?;
+        let mut d = Debugger {
+            source: source.to_string(),
+            config: case.config,
+            buffer_names: puzzle.buffers.iter().map(|b| b.name.clone()).collect(),
+            entry: 0,
+            dispatch,
+            stop: None,
+            steps: 0,
+            touched: Vec::new(),
+            prepared,
+        };
+        d.reset_touched();
+        Ok(d)
+    }
+
+    /// Back to the start.
+    pub fn restart(&mut self) {
+        match start(&self.prepared, 0, self.prepared.memory.clone(), self.config) {
+            Ok(d) => {
+                self.dispatch = d;
+                self.entry = 0;
+                self.stop = None;
+                self.steps = 0;
+                self.reset_touched();
+            }
+            Err(e) => self.stop = Some(describe_stop(&e, &self.prepared, &self.source)),
+        }
+    }
+
+    fn reset_touched(&mut self) {
+        self.touched = vec![Default::default(); self.dispatch.invocations.len()];
+    }
+
+    /// Whether every entry point has run to its end, or the run stopped.
+    pub fn finished(&self) -> bool {
+        self.stop.is_some() || (self.dispatch.is_done() && self.entry + 1 >= self.prepared.entries.len())
+    }
+
+    /// Why the run stopped early (a barrier not every invocation reaches, a
+    /// runaway loop, a construct the debugger cannot run), with the line.
+    pub fn stopped(&self) -> Option<&str> {
+        self.stop.as_deref()
+    }
+
+    /// Rounds run so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// One round: every running invocation of the workgroup runs one
+    /// statement; or a barrier every invocation reached is released; or
+    /// the next workgroup (or entry point) starts.
+    pub fn step(&mut self) {
+        if self.finished() {
+            return;
+        }
+        if self.dispatch.is_done() {
+            self.entry += 1;
+            let memory = self.dispatch.memory.clone();
+            match start(&self.prepared, self.entry, memory, self.config) {
+                Ok(d) => self.dispatch = d,
+                Err(e) => self.stop = Some(describe_stop(&e, &self.prepared, &self.source)),
+            }
+            self.reset_touched();
+            return;
+        }
+        let workgroup = self.dispatch.workgroup;
+        match self.dispatch.step() {
+            Ok(()) => {
+                self.steps += 1;
+                if self.dispatch.workgroup != workgroup || self.dispatch.is_done() {
+                    self.reset_touched();
+                }
+                for (local, a) in &self.dispatch.last_accesses {
+                    if a.out_of_bounds.is_some() {
+                        continue;
+                    }
+                    let Some(t) = self.touched.get_mut(*local as usize) else { continue };
+                    for w in a.offset / 4..(a.offset + a.bytes).div_ceil(4) {
+                        if a.kind != AccessKind::Write {
+                            t.0.insert((a.space, w));
+                        }
+                        if a.kind != AccessKind::Read {
+                            t.1.insert((a.space, w));
+                        }
+                    }
+                }
+            }
+            Err(e) => self.stop = Some(describe_stop(&e, &self.prepared, &self.source)),
+        }
+    }
+
+    /// Steps until every invocation of the workgroup waits at a barrier or
+    /// has returned (releasing the barrier they wait at first).
+    pub fn to_barrier(&mut self) {
+        self.step();
+        while !self.finished() && !self.dispatch.is_done() && self.dispatch.invocations.iter().any(|i| i.status == Status::Running) {
+            self.step();
+        }
+    }
+
+    /// Steps to the end of the last entry point (or until the run stops).
+    pub fn run_to_end(&mut self) {
+        while !self.finished() {
+            self.step();
+        }
+    }
+
+    /// The entry point running.
+    pub fn entry_point(&self) -> &str {
+        &self.prepared.program.module.entry_points[self.dispatch.entry].name
+    }
+
+    /// The current workgroup's `workgroup_id`.
+    pub fn workgroup_id(&self) -> [u32; 3] {
+        let w = self.dispatch.workgroup;
+        let [wx, wy, _] = self.config.workgroups;
+        [w % wx, (w / wx) % wy, w / (wx * wy)]
+    }
+
+    fn line(&self, span: naga::Span) -> Option<usize> {
+        let r = span.to_range()?;
+        Some(position_of_offset(&self.source, self.prepared.sub.to_source_offset(r.start)).line)
+    }
+
+    fn line_of(&self, inv: &Invocation) -> Option<usize> {
+        let program = &self.prepared.program;
+        let frame = inv.frames.last()?;
+        let code = program.code(frame.func);
+        let pc = if inv.status == Status::Waiting { frame.pc.saturating_sub(1) } else { next_step(program, frame.func, frame.pc) };
+        self.line(*code.spans.get(pc)?)
+    }
+
+    /// Every invocation of the current workgroup.
+    pub fn invocations(&self) -> Vec<InvocationView> {
+        self.dispatch
+            .invocations
+            .iter()
+            .map(|i| InvocationView {
+                local_id: i.ids.local,
+                local_index: i.ids.local_index,
+                status: i.status,
+                line: if i.status == Status::Done { None } else { self.line_of(i) },
+            })
+            .collect()
+    }
+
+    /// The lines invocations are on (running or waiting), for the editor's
+    /// highlight, in order.
+    pub fn lines(&self) -> Vec<usize> {
+        let set: BTreeSet<usize> = self.invocations().into_iter().filter_map(|i| i.line).collect();
+        set.into_iter().collect()
+    }
+
+    /// An invocation's built-in values and its variables (`var`s and named
+    /// `let`s evaluated so far), innermost call last: `(name, value)`.
+    pub fn variables(&self, local_index: u32) -> Vec<(String, String)> {
+        let Some(inv) = self.dispatch.invocations.get(local_index as usize) else { return Vec::new() };
+        let ids = inv.ids;
+        let v3 = |v: [u32; 3]| format!("({}, {}, {})", v[0], v[1], v[2]);
+        let mut out = vec![
+            ("global_invocation_id".to_string(), v3(ids.global)),
+            ("local_invocation_id".to_string(), v3(ids.local)),
+            ("workgroup_id".to_string(), v3(ids.workgroup)),
+            ("local_invocation_index".to_string(), ids.local_index.to_string()),
+        ];
+        let program = &self.prepared.program;
+        for frame in &inv.frames {
+            let f = program.function(frame.func);
+            for (k, (_, l)) in f.local_variables.iter().enumerate() {
+                let name = l.name.clone().unwrap_or_else(|| format!("var {k}"));
+                let v = program.layouts.load(&program.module, frame.local(k), 0, Ty::Handle(l.ty));
+                out.push((name, v.map_or_else(|_| "?".into(), |v| format_value(&v))));
+            }
+            for (h, name) in f.named_expressions.iter() {
+                if let Some(v) = frame.value(*h).filter(|v| !matches!(v, Value::Pointer(_))) {
+                    out.push((name.clone(), format_value(v)));
+                }
+            }
+        }
+        out
+    }
+
+    /// What an invocation read and wrote in this workgroup so far, as
+    /// `name[index]` (at most 32 each, then a count).
+    pub fn touched(&self, local_index: u32) -> (Vec<String>, Vec<String>) {
+        let Some((reads, writes)) = self.touched.get(local_index as usize) else { return Default::default() };
+        let list = |set: &BTreeSet<(Space, u32)>| {
+            let mut v: Vec<String> = set.iter().take(TOUCHED_LISTED).map(|(s, w)| format!("{}[{w}]", self.region_name(*s))).collect();
+            if set.len() > TOUCHED_LISTED {
+                v.push(format!("… {} more", set.len() - TOUCHED_LISTED));
+            }
+            v
+        };
+        (list(reads), list(writes))
+    }
+
+    fn region_name(&self, space: Space) -> String {
+        let module = &self.prepared.program.module;
+        match space {
+            Space::Storage(k) => self.buffer_names.get(k as usize).cloned().unwrap_or_default(),
+            Space::Workgroup(g) | Space::Private(g) => module.global_variables.iter().nth(g as usize).and_then(|(_, v)| v.name.clone()).unwrap_or_default(),
+            Space::Uniform(k) => format!("uniform {k}"),
+            Space::Function { .. } => "a local variable".into(),
+        }
+    }
+
+    /// Workgroup memory, then every storage buffer, with the last step's
+    /// reads and writes.
+    pub fn memories(&self) -> Vec<MemoryView> {
+        let program = &self.prepared.program;
+        let module = &program.module;
+        let mut out = Vec::new();
+        let mut view = |name: String, space: Space, words: &[u32], kind: naga::ScalarKind, workgroup: bool| {
+            let mut read = vec![false; words.len()];
+            let mut written = vec![false; words.len()];
+            for (_, a) in self.dispatch.last_accesses.iter().filter(|(_, a)| a.space == space && a.out_of_bounds.is_none()) {
+                for w in a.offset / 4..(a.offset + a.bytes).div_ceil(4) {
+                    let w = w as usize;
+                    if w < words.len() {
+                        read[w] |= a.kind != AccessKind::Write;
+                        written[w] |= a.kind != AccessKind::Read;
+                    }
+                }
+            }
+            let values = words.iter().map(|w| Scalar::from_word(kind, *w).map_or_else(|_| w.to_string(), format_scalar)).collect();
+            out.push(MemoryView { name, workgroup, values, read, written });
+        };
+        for (h, g) in module.global_variables.iter() {
+            if g.space == naga::AddressSpace::WorkGroup {
+                let words = &self.dispatch.memory.workgroup[h.index()];
+                view(g.name.clone().unwrap_or_default(), Space::Workgroup(h.index() as u32), words, scalar_kind(program, g.ty), true);
+            }
+        }
+        for (k, words) in self.dispatch.memory.storage.iter().enumerate() {
+            let kind = module
+                .global_variables
+                .iter()
+                .find(|(h, _)| self.dispatch.memory.bindings.get(h.index()) == Some(&Some(Space::Storage(k as u32))))
+                .map_or(naga::ScalarKind::Float, |(_, g)| scalar_kind(program, g.ty));
+            view(self.buffer_names[k].clone(), Space::Storage(k as u32), words, kind, false);
+        }
+        out
+    }
+}
+
+/// A dispatch of entry point number `k` (in dispatch order), stepped in
+/// lock step with its accesses kept.
+fn start(p: &Prepared, k: usize, memory: crate::exec::Memory, config: CaseConfig) -> Result<Dispatch, Stop> {
+    let mut d = Dispatch::new(p.program.clone(), p.entries[k], config, memory, Schedule::Lockstep)?;
+    d.keep_accesses = true;
+    Ok(d)
+}
+
+/// The index of the next instruction at or after `pc` that is a step (the
+/// statement a student would see as next).
+fn next_step(program: &Program, f: crate::FuncId, mut pc: usize) -> usize {
+    let code = program.code(f);
+    for _ in 0..code.insts.len() {
+        match &code.insts[pc] {
+            crate::lower::Inst::Jump(t) | crate::lower::Inst::Back { target: t, .. } => pc = *t,
+            crate::lower::Inst::LoopStart(_) => pc += 1,
+            _ => return pc,
+        }
+    }
+    pc
+}
+
+/// The scalar kind of a type's innermost scalar (`f32` for
+/// `array<vec4<f32>, 4>`).
+fn scalar_kind(program: &Program, ty: naga::Handle<naga::Type>) -> naga::ScalarKind {
+    use naga::TypeInner as T;
+    match &program.module.types[ty].inner {
+        T::Scalar(s) | T::Atomic(s) | T::Vector { scalar: s, .. } | T::Matrix { scalar: s, .. } => s.kind,
+        T::Array { base, .. } => scalar_kind(program, *base),
+        T::Struct { members, .. } => members.last().map_or(naga::ScalarKind::Float, |m| scalar_kind(program, m.ty)),
+        _ => naga::ScalarKind::Uint,
+    }
+}
+
+fn format_scalar(s: Scalar) -> String {
+    match s {
+        Scalar::Bool(b) => b.to_string(),
+        Scalar::I32(v) => v.to_string(),
+        Scalar::U32(v) => v.to_string(),
+        Scalar::F32(v) => gpu_puzzles_core::model::format_f32(v),
+    }
+}
+
+/// A value as a student writes it: `3`, `vec3(1, 2, 3)`, `[1, 2, …]`.
+pub fn format_value(v: &Value) -> String {
+    match v {
+        Value::Scalar(s) => format_scalar(*s),
+        Value::Vector(c) => format!("vec{}({})", c.len(), c.iter().map(|s| format_scalar(*s)).collect::<Vec<_>>().join(", ")),
+        Value::Composite(items) => {
+            let shown: Vec<String> = items.iter().take(8).map(format_value).collect();
+            let more = if items.len() > 8 { format!(", … ({} in all)", items.len()) } else { String::new() };
+            format!("[{}{more}]", shown.join(", "))
+        }
+        Value::Pointer(_) => "a pointer".into(),
+    }
+}
+
+/// A stop in words, with the student's line.
+fn describe_stop(stop: &Stop, p: &Prepared, source: &str) -> String {
+    let line = stop.span().and_then(|s| s.to_range()).map(|r| position_of_offset(source, p.sub.to_source_offset(r.start)).line);
+    let at = line.map(|l| format!(" (line {l})")).unwrap_or_default();
+    match stop {
+        Stop::Unsupported { what, .. } => format!("The debugger cannot run {what}{at}. Run the case on a GPU instead."),
+        Stop::RunawayLoop { invocation, .. } => format!(
+            "The loop{at} ran more than {} times in invocation {invocation}, so the debugger stopped it. Check that its condition eventually becomes false.",
+            gpu_puzzles_core::trace::LOOP_BUDGET
+        ),
+        Stop::BarrierNotReached { waiting, invocations, .. } => format!(
+            "{waiting} of the {invocations} invocations wait at the barrier{at}, and the others never reach it. Every invocation of a workgroup must reach the same barriers."
+        ),
+        Stop::Internal { message, .. } => format!("The debugger failed{at}: {message}. This is a bug in GPU Puzzles, not in your shader."),
+    }
+}
