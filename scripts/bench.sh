@@ -11,5 +11,8 @@ scripts/build-site.sh
 cargo build --release --locked -p gpu-puzzles-cli
 node tests/e2e/bench.mjs
 echo
+echo "== the CPU interpreter in the page (no WebGPU), and the debugger"
+node tests/e2e/bench-debugger.mjs
+echo
 echo "== instrumentation overhead (native)"
 cargo bench --locked -p gpu-puzzles-tests --bench instrument 2>&1 | grep -vE '^\s+(Compiling|Finished|Running)'

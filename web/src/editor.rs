@@ -16,6 +16,8 @@ extern "C" {
     fn set_text(view: &JsValue, text: &str);
     #[wasm_bindgen(js_name = setDiagnostics)]
     fn set_diagnostics(view: &JsValue, diagnostics: &JsValue);
+    #[wasm_bindgen(js_name = setActiveLines)]
+    fn set_active_lines(view: &JsValue, lines: &[u32]);
     #[wasm_bindgen(js_name = focusAt)]
     fn focus_at(view: &JsValue, offset: u32);
 }
@@ -106,4 +108,11 @@ pub fn utf16_offset(text: &str, offset: usize) -> u32 {
         end -= 1;
     }
     text[..end].encode_utf16().count() as u32
+}
+
+/// Highlights the debugger's current lines (from 1), replacing the last
+/// highlight; an empty slice clears it.
+pub fn highlight_lines(lines: &[usize]) {
+    let lines: Vec<u32> = lines.iter().map(|&l| l as u32).collect();
+    with_view(|v| set_active_lines(v, &lines));
 }

@@ -77,12 +77,16 @@ impl PageGpu {
     /// Our own failures, as a message saying what happened and what to do.
     pub async fn run(self, puzzle: &Puzzle, source: &str) -> Result<RunOutput, String> {
         let was_lost = self.0.with_value(|d| d.gpu.as_ref().is_some_and(|g| g.is_lost()));
-        let gpu = self.acquire().await?;
         // A fresh seed every Run, small enough to read out and type back; the
         // URL's `seed=` draws a given Run's cases again.
         let seed = crate::route::current_seed().unwrap_or_else(|| (js_sys::Math::random() * 1e9) as u64);
         let random = gpu_puzzles_core::load::random_cases(puzzle, seed)
             .map_err(|e| format!("the puzzle's random cases could not be drawn ({e}); judging needs them, so please report this puzzle"))?;
+        let gpu = match self.acquire().await {
+            Ok(gpu) => gpu,
+            // No WebGPU here: the CPU interpreter judges the ordinary cases.
+            Err(_) => return emulate(puzzle, source, random).await,
+        };
         let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions::default()).await;
         if let Ok(results) = &mut out {
             // The cache is taken out for the duration: nothing is borrowed
@@ -106,7 +110,7 @@ impl PageGpu {
         match out {
             Ok(results) => {
                 let peaks = self.0.with_value(|d| d.peaks);
-                Ok(RunOutput { results, recreated: was_lost, random, peaks, software: gpu.adapter().software })
+                Ok(RunOutput { results, recreated: was_lost, random, peaks, software: gpu.adapter().software, emulated: false })
             }
             Err(e @ RunnerError::DeviceLost(_)) => {
                 self.0.update_value(|d| *d = Device::default());
@@ -139,4 +143,32 @@ pub struct RunOutput {
     /// The device is a software adapter (SwiftShader and the like), on
     /// which performance targets are not enforced.
     pub software: bool,
+    /// Judged by the CPU interpreter, without WebGPU
+    /// ([`gpu_puzzles_interp::emulate`]).
+    pub emulated: bool,
+}
+
+/// Judges `source` with the CPU interpreter, for a browser without WebGPU:
+/// every ordinary case and the random ones, under its schedules;
+/// performance cases are left out. Lets the "Running…" state paint first
+/// (the interpreter runs on the page's thread).
+///
+/// # Errors
+/// What the interpreter cannot run, and where.
+async fn emulate(puzzle: &Puzzle, source: &str, random: Vec<Case>) -> Result<RunOutput, String> {
+    next_frame().await;
+    let results = gpu_puzzles_interp::emulate::judge_puzzle(puzzle, &random, source)
+        .map_err(|e| format!("Without WebGPU this Run was to be emulated on the CPU, but {}.", e.message))?;
+    Ok(RunOutput { results, recreated: false, random, peaks: None, software: true, emulated: true })
+}
+
+/// Resolves after the browser's next animation frame (so what was set
+/// before is painted).
+pub async fn next_frame() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.request_animation_frame(&resolve);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }

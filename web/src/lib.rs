@@ -6,6 +6,7 @@
 //! localStorage or Leptos. Judging happens in `gpu-puzzles-runner` and
 //! `gpu-puzzles-core`, exactly as the command-line tool does it.
 
+mod debugger;
 mod editor;
 mod embedded;
 mod gpu;
@@ -94,7 +95,7 @@ pub fn App() -> impl IntoView {
                 {move || match status.get() {
                     GpuStatus::Pending => "Asking for a GPU…".to_string(),
                     GpuStatus::Ready(name) => format!("GPU: {name}"),
-                    GpuStatus::Unavailable(_) => "No WebGPU".to_string(),
+                    GpuStatus::Unavailable(_) => "No WebGPU · runs are emulated on the CPU".to_string(),
                 }}
             </span>
         </header>
@@ -135,7 +136,7 @@ fn NoWebGpu() -> impl IntoView {
             <section class="no-webgpu" data-testid="no-webgpu" role="alert">
                 <h2>"This page cannot reach a GPU through WebGPU"</h2>
                 <p>{reason}</p>
-                <p>"You can still read the puzzles and write your shader; running it needs WebGPU:"</p>
+                <p>"You can still solve the puzzles here: Run emulates your shader on the CPU, with the same cases and memory checks (performance cases need a GPU), and Step opens any case in the debugger. To run on your GPU:"</p>
                 <ul>
                     <li>"Chrome or Edge 113 or later on Windows, macOS and ChromeOS; Chrome 121 or later on Android."</li>
                     <li>"Safari 26 or later on macOS, iOS and iPadOS."</li>

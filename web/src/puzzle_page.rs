@@ -113,6 +113,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let vim = RwSignal::new(storage::vim());
     let heatmaps = RwSignal::new(storage::heatmaps());
     provide_context(crate::heatmaps::ShowHeatmaps(heatmaps.read_only()));
+    provide_context(crate::debugger::DebugRequest(RwSignal::new(None)));
 
     // Edits not yet in localStorage. Only those are saved when the page
     // goes away, so a stale tab never overwrites what another tab saved.
@@ -153,7 +154,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                         if out.recreated {
                             let _ = notice.try_set(Some("The GPU device had been lost; the page created a new one for this run.".into()));
                         }
-                        let context = gpu_puzzles_core::report::run::Context { software: out.software, peaks: out.peaks.as_ref() };
+                        let context = gpu_puzzles_core::report::run::Context { software: out.software, peaks: out.peaks.as_ref(), emulated: out.emulated };
                         let report = RunReport::new(puzzle, &out.random, &out.results, context);
                         let random = RandomCases::new(out.random, &out.results);
                         let mut results = out.results;
@@ -310,6 +311,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                             </label>
                         </p>
                     })}
+                    <crate::debugger::DebuggerPanel puzzle=puzzle code=code/>
                     {move || save_error.get().map(|e| view! { <p class="notice warn" role="status">{e}</p> })}
                     {move || notice.get().map(|n| view! { <p class="notice" data-testid="notice" role="status">{n}</p> })}
                     <Diagnostics state=state/>

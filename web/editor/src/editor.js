@@ -4,8 +4,8 @@
 // module (dist/editor.bundle.js) because wasm-bindgen imports cannot leave bare
 // npm specifiers unresolved.
 import { EditorView, basicSetup } from "codemirror";
-import { EditorState, Prec, Compartment } from "@codemirror/state";
-import { keymap } from "@codemirror/view";
+import { EditorState, Prec, Compartment, StateEffect, StateField, RangeSetBuilder } from "@codemirror/state";
+import { keymap, Decoration } from "@codemirror/view";
 import { indentWithTab } from "@codemirror/commands";
 import { setDiagnostics as cmSetDiagnostics, lintGutter } from "@codemirror/lint";
 import { wgsl } from "@iizukak/codemirror-lang-wgsl";
@@ -13,6 +13,28 @@ import { vim } from "@replit/codemirror-vim";
 
 // Vim key bindings, switched on and off without rebuilding the editor.
 const vimMode = new Compartment();
+
+// The debugger's current lines: a line decoration (class cm-debug-line) on
+// each, replaced as a whole by setActiveLines.
+const setLines = StateEffect.define();
+const activeLines = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    deco = deco.map(tr.changes);
+    for (const e of tr.effects) {
+      if (e.is(setLines)) {
+        const builder = new RangeSetBuilder();
+        const doc = tr.state.doc;
+        for (const n of [...e.value].sort((a, b) => a - b)) {
+          if (n >= 1 && n <= doc.lines) builder.add(doc.line(n).from, doc.line(n).from, Decoration.line({ class: "cm-debug-line" }));
+        }
+        deco = builder.finish();
+      }
+    }
+    return deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
 
 /**
  * Creates an editor in `parent` holding `doc`.
@@ -33,6 +55,7 @@ export function createEditor(parent, doc, onChange, onRun, vimOn) {
         keymap.of([indentWithTab]),
         wgsl(),
         lintGutter(),
+        activeLines,
         EditorView.contentAttributes.of({ "aria-label": "WGSL shader editor" }),
         EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
       ],
@@ -78,4 +101,18 @@ export function focusAt(view, offset) {
 /** Turns Vim key bindings on or off. */
 export function setVim(view, on) {
   view.dispatch({ effects: vimMode.reconfigure(on ? vim() : []) });
+}
+
+/**
+ * Highlights whole lines (numbers from 1) for the debugger, replacing the
+ * previous highlight; an empty array clears it. The first is scrolled into
+ * view.
+ */
+export function setActiveLines(view, lines) {
+  const effects = [setLines.of(Array.from(lines))];
+  const first = Math.min(...lines);
+  if (Number.isFinite(first) && first >= 1 && first <= view.state.doc.lines) {
+    effects.push(EditorView.scrollIntoView(view.state.doc.line(first).from, { y: "nearest" }));
+  }
+  view.dispatch({ effects });
 }

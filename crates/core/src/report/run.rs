@@ -17,6 +17,9 @@ pub struct Context<'a> {
     pub software: bool,
     /// This device's measured peaks, when known.
     pub peaks: Option<&'a Peaks>,
+    /// The Run was judged by the CPU interpreter (no WebGPU here), not on
+    /// a GPU: performance cases did not run.
+    pub emulated: bool,
 }
 
 /// A Run, worded.
@@ -161,10 +164,12 @@ impl RunReport {
         let passed = results.iter().filter(|r| r.outcome.passed()).count();
         let omitted = results.iter().filter(|r| matches!(r.outcome, Outcome::Omitted { .. })).count();
         let counted = results.len() - omitted;
-        let aside = match omitted {
-            0 => String::new(),
-            1 => " (1 performance case runs only on a hardware GPU.)".into(),
-            n => format!(" ({n} performance cases run only on a hardware GPU.)"),
+        let aside = match (omitted, context.emulated) {
+            (0, false) => String::new(),
+            (0, true) => " Emulated on the CPU: this browser has no WebGPU.".into(),
+            (1, false) => " (1 performance case runs only on a hardware GPU.)".into(),
+            (n, false) => format!(" ({n} performance cases run only on a hardware GPU.)"),
+            (n, true) => format!(" Emulated on the CPU: this browser has no WebGPU, so {n} performance case{} did not run.", if n == 1 { "" } else { "s" }),
         };
         let headline = match verdict {
             Verdict::Passed if fully_checked => format!("Solved! All {counted} cases of “{}” pass.{aside}", puzzle.title),

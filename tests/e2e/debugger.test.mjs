@@ -1,0 +1,100 @@
+// The debugger and judging without WebGPU, in headless Chromium: the Shared
+// puzzle stepped to its barrier (the highlighted line, the parked
+// invocations, workgroup memory), and Map solved with no WebGPU at all.
+// Expected values come from the puzzle data, never from a run.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { ROOT, serve, launch, openPage } from "./harness.mjs";
+
+let site, browser;
+
+before(async () => {
+  site = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  site?.server.close();
+});
+
+/** Case 1 of a puzzle from its TOML: the workgroup size and input `a` (given as `arange`). */
+function firstCase(slug) {
+  const toml = fs.readFileSync(path.join(ROOT, `puzzles/${slug}/puzzle.toml`), "utf8");
+  const block = toml.split("[[case]]")[1];
+  const size = Number(block.match(/workgroup_size\s*=\s*\[(\d+)/)[1]);
+  const n = Number(block.match(/buffers\.a\s*=\s*\{\s*arange\s*=\s*(\d+)\s*\}/)[1]);
+  return { size, a: Array.from({ length: n }, (_, i) => i) };
+}
+
+test("the debugger steps Shared to its barrier: the line, the parked invocations, workgroup memory", async () => {
+  const { page, p, errors } = await openPage(browser);
+  await p.open(site.url("?puzzle=shared"));
+  const solution = fs.readFileSync(path.join(ROOT, "shaders/shared.wgsl"), "utf8");
+  await p.setCode(solution);
+  const barrierLine = solution.split("\n").findIndex((l) => l.includes("workgroupBarrier")) + 1;
+  const { size, a } = firstCase("shared");
+
+  await p.testid("step-case-1").click();
+  const panel = p.testid("debugger");
+  await panel.waitFor();
+  const cells = p.testid("debugger-invocations").locator("button");
+  assert.equal(await cells.count(), size, "one cell per invocation of the workgroup");
+  assert.deepEqual(new Set(await cells.evaluateAll((bs) => bs.map((b) => b.dataset.status))), new Set(["running"]));
+
+  await p.testid("debugger-next-barrier").click();
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="debugger-invocations"] button')].every((b) => b.dataset.status === "waiting"));
+  const lines = await cells.evaluateAll((bs) => bs.map((b) => Number(b.dataset.line)));
+  assert.deepEqual(lines, Array(size).fill(barrierLine), "every invocation parked at the barrier's line");
+  const highlighted = await page.locator(".cm-debug-line").allInnerTexts();
+  assert.equal(highlighted.length, 1);
+  assert.match(highlighted[0], /workgroupBarrier/);
+  assert.match(await p.testid("debugger-state").innerText(), new RegExp(`wait at the barrier on line ${barrierLine}`));
+  const smem = await p.testid("debugger-memory-smem").locator(".cell").allInnerTexts();
+  assert.deepEqual(smem.slice(0, size).map(Number), a.slice(0, size), "workgroup 0's tile holds its inputs");
+  const out = await p.testid("debugger-memory-out").locator(".cell").allInnerTexts();
+  assert.ok(out.every((v) => v === "0"), "nothing written to out yet");
+
+  // The next step releases them; the one after reads the tile.
+  await p.testid("debugger-step").click();
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="debugger-invocations"] button')].every((b) => b.dataset.status === "running"));
+  await p.testid("debugger-invocations").locator("button").nth(2).click();
+  assert.match(await p.testid("debugger-variables").innerText(), /local_invocation_index\s+2/);
+
+  await p.testid("debugger-run").click();
+  await page.waitForFunction(() => /Finished/.test(document.querySelector('[data-testid="debugger-state"]').innerText));
+  const finalOut = await p.testid("debugger-memory-out").locator(".cell").allInnerTexts();
+  assert.deepEqual(finalOut.map(Number), a.map((x) => x + 10), "out = a + 10 once every workgroup ran");
+  await p.testid("debugger-close").click();
+  assert.equal(await page.locator(".cm-debug-line").count(), 0, "closing clears the highlight");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("without WebGPU, Map is solved by emulation on the CPU, and Step still works", async () => {
+  const plain = await launch({ webgpu: false });
+  try {
+    const { page, p, errors } = await openPage(plain);
+    await page.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, "gpu", { get: () => undefined, configurable: true });
+    });
+    await p.open(site.url("?puzzle=map"));
+    await p.testid("no-webgpu").waitFor({ timeout: 30_000 });
+    assert.match(await p.testid("gpu-status").innerText(), /emulated on the CPU/);
+    await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8"));
+    assert.equal(await p.run(), "passed");
+    assert.match(await p.testid("verdict").innerText(), /Solved!.*Emulated on the CPU/s);
+    assert.ok((await p.caseStatuses()).every((s) => s === "passed"), "every case passed");
+    // A wrong answer fails, with its mismatches.
+    await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8").replace("+ 10.0", "+ 11.0"));
+    assert.equal(await p.run(), "failed");
+    await p.testid("step-case-1").click();
+    await p.testid("debugger-run").click();
+    await page.waitForFunction(() => /Finished/.test(document.querySelector('[data-testid="debugger-state"]')?.innerText ?? ""));
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await plain.close();
+  }
+});

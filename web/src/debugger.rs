@@ -1,0 +1,287 @@
+//! The debugger panel: one case stepped with every invocation of a
+//! workgroup advancing together ([`gpu_puzzles_interp::debug::Debugger`]),
+//! the editor highlighting the lines they are on, a grid of the
+//! invocations, the chosen one's variables, and workgroup memory and the
+//! buffers with the last step's reads and writes. It runs on the CPU, so it
+//! works without WebGPU.
+//!
+//! Test ids: `step-case-N` (in each case, [`StepButton`]), `debugger`,
+//! `debugger-step`, `debugger-next-barrier`, `debugger-run`,
+//! `debugger-restart`, `debugger-close`, `debugger-invocations` (cells with
+//! `data-status` and `data-line`), `debugger-variables`,
+//! `debugger-memory-NAME` (cells with `data-read`/`data-written`).
+
+use crate::editor;
+use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_interp::debug::{Debugger, InvocationView, MemoryView};
+use gpu_puzzles_interp::exec::Status;
+use leptos::prelude::*;
+
+/// Invocations a case may have for the debugger to open it: each is drawn
+/// and stepped on the page's thread.
+pub const MAX_INVOCATIONS: u64 = 4096;
+
+/// Words drawn per memory region (the rest are counted).
+const MAX_CELLS: usize = 1024;
+
+/// The case the debugger should open (set by a Step button), provided as a
+/// context by the puzzle page.
+#[derive(Clone, Copy)]
+pub struct DebugRequest(pub RwSignal<Option<usize>>);
+
+/// Whether `case` can be opened in the debugger: shown (its data is not
+/// secret), not a performance case, and small enough.
+pub fn steppable(case: &Case) -> bool {
+    !case.hidden && !case.is_performance() && case.config.total_invocations() <= MAX_INVOCATIONS
+}
+
+/// A case's Step button (`step-case-N`).
+#[component]
+pub fn StepButton(case: usize) -> impl IntoView {
+    let request = expect_context::<DebugRequest>();
+    view! {
+        <button class="step" data-testid=format!("step-case-{case}") title="Open this case in the debugger: step every invocation of a workgroup together"
+            on:click=move |_| request.0.set(Some(case))>"Step ▸"</button>
+    }
+}
+
+fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Running => "running",
+        Status::Waiting => "waiting",
+        Status::Done => "done",
+    }
+}
+
+/// The invocations' local ids, and each memory region's name, kind and
+/// length in words.
+type Shape = (Vec<[u32; 3]>, Vec<(String, bool, usize)>);
+
+/// What the panel draws of the session after an action.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Snapshot {
+    header: String,
+    message: String,
+    finished: bool,
+    invocations: Vec<InvocationView>,
+    memories: Vec<MemoryView>,
+    variables: Vec<(String, String)>,
+    reads: Vec<String>,
+    writes: Vec<String>,
+}
+
+impl Snapshot {
+    fn of(d: &Debugger, case: usize, selected: u32) -> Snapshot {
+        let w = d.workgroup_id();
+        let invocations = d.invocations();
+        let lines = d.lines();
+        let message = match (d.stopped(), d.finished()) {
+            (Some(why), _) => why.to_string(),
+            (None, true) => "Finished: every workgroup ran to the end. Restart to step again.".to_string(),
+            (None, false) => {
+                let waiting = invocations.iter().filter(|i| i.status == Status::Waiting).count();
+                if waiting == invocations.len() && waiting > 0 {
+                    format!("All {waiting} invocations wait at the barrier on line {}; the next step releases them.", lines.first().copied().unwrap_or(0))
+                } else if lines.len() > 1 {
+                    format!("The invocations have diverged: they are on lines {}.", lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
+                } else {
+                    String::new()
+                }
+            }
+        };
+        let (reads, writes) = d.touched(selected);
+        Snapshot {
+            header: format!("Case {case} · entry point {} · workgroup ({}, {}, {}) · step {}", d.entry_point(), w[0], w[1], w[2], d.steps()),
+            message,
+            finished: d.finished(),
+            invocations,
+            memories: d.memories(),
+            variables: d.variables(selected),
+            reads,
+            writes,
+        }
+    }
+
+    /// What the grids are built from: the invocations' local ids and each
+    /// region's name, kind and length. Cells are rebuilt only when it
+    /// changes; a step only updates their text and classes.
+    fn shape(&self) -> Shape {
+        (self.invocations.iter().map(|i| i.local_id).collect(), self.memories.iter().map(|m| (m.name.clone(), m.workgroup, m.values.len())).collect())
+    }
+}
+
+/// The panel, shown while a case is open.
+#[component]
+pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl IntoView {
+    let request = expect_context::<DebugRequest>();
+    let session = StoredValue::new_local(None::<Debugger>);
+    let snapshot = RwSignal::new(Snapshot::default());
+    let shape = Memo::new(move |_| snapshot.with(Snapshot::shape));
+    let error = RwSignal::new(None::<String>);
+    let selected = RwSignal::new(0u32);
+    let panel = NodeRef::<leptos::html::Section>::new();
+
+    let refresh = move || {
+        let case = request.0.get_untracked().unwrap_or(0);
+        let (snap, lines) = session.with_value(|s| s.as_ref().map(|d| (Snapshot::of(d, case, selected.get_untracked()), d.lines()))).unwrap_or_default();
+        editor::highlight_lines(&lines);
+        snapshot.set(snap);
+    };
+    // Open the requested case with the editor's current text.
+    Effect::new(move |_| {
+        let Some(n) = request.0.get() else { return };
+        let Some(case) = puzzle.cases.get(n - 1) else { return };
+        let source = editor::text().unwrap_or_else(|| code.get_untracked());
+        match Debugger::new(puzzle, case, &source) {
+            Ok(d) => {
+                session.set_value(Some(d));
+                error.set(None);
+            }
+            Err(e) => {
+                session.set_value(None);
+                error.set(Some(e));
+            }
+        }
+        selected.set(0);
+        refresh();
+        if let Some(p) = panel.get_untracked() {
+            p.scroll_into_view();
+        }
+    });
+    let act = move |f: fn(&mut Debugger)| {
+        session.update_value(|s| {
+            if let Some(d) = s.as_mut() {
+                f(d);
+            }
+        });
+        refresh();
+    };
+    let close = move |_| {
+        request.0.set(None);
+        session.set_value(None);
+        error.set(None);
+        editor::highlight_lines(&[]);
+    };
+    on_cleanup(move || editor::highlight_lines(&[]));
+    let keys = move |ev: leptos::ev::KeyboardEvent| {
+        let action: Option<fn(&mut Debugger)> = match ev.key().as_str() {
+            "n" | "ArrowRight" => Some(Debugger::step),
+            "b" => Some(Debugger::to_barrier),
+            "e" => Some(Debugger::run_to_end),
+            "r" => Some(Debugger::restart),
+            _ => None,
+        };
+        if let Some(f) = action {
+            ev.prevent_default();
+            act(f);
+        }
+    };
+    let choose = move |k: u32| {
+        selected.set(k);
+        refresh();
+    };
+    let finished = move || snapshot.with(|s| s.finished);
+
+    move || {
+        request.0.get()?;
+        let body = if let Some(e) = error.get() {
+            view! { <p class="notice warn" data-testid="debugger-error">{e}</p> }.into_any()
+        } else {
+            let (locals, regions) = shape.get();
+            view! {
+                <div class="debugger-controls">
+                    <button data-testid="debugger-step" disabled=finished on:click=move |_| act(Debugger::step) title="One statement for every running invocation (n)" aria-keyshortcuts="n">"Step"</button>
+                    <button data-testid="debugger-next-barrier" disabled=finished on:click=move |_| act(Debugger::to_barrier) title="Until every invocation waits at a barrier or has returned (b)" aria-keyshortcuts="b">"To next barrier"</button>
+                    <button data-testid="debugger-run" disabled=finished on:click=move |_| act(Debugger::run_to_end) title="Run every workgroup to the end (e)" aria-keyshortcuts="e">"Run to end"</button>
+                    <button data-testid="debugger-restart" on:click=move |_| act(Debugger::restart) title="Back to the start (r)" aria-keyshortcuts="r">"Restart"</button>
+                </div>
+                <p class="debugger-state" data-testid="debugger-state" role="status">{move || snapshot.with(|s| s.message.clone())}</p>
+                {invocation_grid(locals, snapshot, selected, choose)}
+                <div class="debugger-detail">
+                    <table class="variables" data-testid="debugger-variables">
+                        <caption>{move || format!("Invocation {}", selected.get())}</caption>
+                        {move || snapshot.with(|s| s.variables.iter().map(|(k, v)| view! { <tr><th scope="row">{k.clone()}</th><td><code>{v.clone()}</code></td></tr> }).collect_view())}
+                    </table>
+                    <div class="touched">
+                        <p>"Read so far: " {move || snapshot.with(|s| if s.reads.is_empty() { "nothing".to_string() } else { s.reads.join(", ") })}</p>
+                        <p>"Written so far: " {move || snapshot.with(|s| if s.writes.is_empty() { "nothing".to_string() } else { s.writes.join(", ") })}</p>
+                    </div>
+                </div>
+                <div class="debugger-memory">{regions.into_iter().enumerate().map(|(r, (name, workgroup, len))| memory_grid(snapshot, r, name, workgroup, len)).collect_view()}</div>
+            }
+            .into_any()
+        };
+        Some(view! {
+            <section class="debugger" data-testid="debugger" aria-label="Debugger" node_ref=panel tabindex="0" on:keydown=keys>
+                <header>
+                    <h2>"Debugger"</h2>
+                    <span class="where">{move || snapshot.with(|s| s.header.clone())}</span>
+                    <button class="close" data-testid="debugger-close" on:click=close title="Close the debugger">"Close ✕"</button>
+                </header>
+                <p class="hint">"Runs on the CPU, every invocation of a workgroup one statement at a time, so the highlighted lines are where they are. Keys: n step, b next barrier, e end, r restart."</p>
+                {body}
+            </section>
+        })
+    }
+}
+
+/// The workgroup's invocations by local id: built once per shape, each
+/// cell's status and line updated after every step.
+fn invocation_grid(locals: Vec<[u32; 3]>, snapshot: RwSignal<Snapshot>, selected: RwSignal<u32>, choose: impl Fn(u32) + Copy + 'static) -> impl IntoView {
+    let columns = locals.iter().map(|l| l[0]).max().unwrap_or(0) + 1;
+    let cells = locals
+        .into_iter()
+        .enumerate()
+        .map(|(k, local)| {
+            let index = k as u32;
+            // A memo per cell: the DOM is touched only where a step changed something.
+            let memo = Memo::new(move |_| snapshot.with(|s| s.invocations.get(k).map(|i| (i.status, i.line)).unwrap_or((Status::Done, None))));
+            let view_of = move || memo.get();
+            let label = move || match view_of() {
+                (Status::Done, _) => "✓".to_string(),
+                (_, Some(l)) => l.to_string(),
+                (_, None) => "·".to_string(),
+            };
+            let title = move || {
+                let (status, line) = view_of();
+                format!("local_invocation_id ({}, {}, {}): {}{}", local[0], local[1], local[2], status_name(status), line.map(|l| format!(" at line {l}")).unwrap_or_default())
+            };
+            let is_selected = Memo::new(move |_| selected.get() == index);
+            let class = move || format!("inv {}{}", status_name(view_of().0), if is_selected.get() { " selected" } else { "" });
+            view! {
+                <button class=class data-status=move || status_name(view_of().0) data-line=move || view_of().1.map(|l| l.to_string()).unwrap_or_default() title=title
+                    on:click=move |_| choose(index)>{label}</button>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="invocations" data-testid="debugger-invocations" style=format!("grid-template-columns: repeat({}, 2.2em)", columns.min(32))>{cells}</div>
+    }
+}
+
+/// Region `r`'s words as a row of cells, built once per shape; values and
+/// the last step's reads and writes updated after every step.
+fn memory_grid(snapshot: RwSignal<Snapshot>, r: usize, name: String, workgroup: bool, len: usize) -> impl IntoView {
+    let more = len.saturating_sub(MAX_CELLS);
+    let cells = (0..len.min(MAX_CELLS))
+        .map(|k| {
+            let memo = Memo::new(move |_| snapshot.with(|s| s.memories.get(r).map(|m| (m.values[k].clone(), m.read[k], m.written[k])).unwrap_or_default()));
+            let cell = move || memo.get();
+            let class = move || {
+                let (_, rd, wr) = cell();
+                format!("cell{}{}", if rd { " read" } else { "" }, if wr { " written" } else { "" })
+            };
+            view! {
+                <span class=class data-read=move || cell().1.to_string() data-written=move || cell().2.to_string() title=format!("{name}[{k}]")>{move || cell().0}</span>
+            }
+        })
+        .collect_view();
+    let kind = if workgroup { "workgroup memory" } else { "buffer" };
+    view! {
+        <figure class="memory" data-testid=format!("debugger-memory-{name}")>
+            <figcaption>{format!("{name} ({kind})")}</figcaption>
+            <div class="cells">{cells}</div>
+            {(more > 0).then(|| view! { <p class="more">{format!("… and {more} more words, not drawn")}</p> })}
+        </figure>
+    }
+}
