@@ -217,8 +217,12 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
         }
     }
     if outcome.passed() {
-        if let Some(other) = runs.iter().zip(&schedules[1..]).find(|(r, _)| r.actual != first.actual) {
-            outcome = order_dependent(puzzle, &first.actual, &other.0.actual, schedules[0], *other.1);
+        for (other, &schedule) in runs.iter().zip(&schedules[1..]) {
+            let judged = judge(puzzle, case, &other.actual).map_err(|message| Unjudged { message })?;
+            if let Some(o) = order_dependent(puzzle, (&first.actual, schedules[0].describe()), (&other.actual, schedule.describe()), &judged) {
+                outcome = o;
+                break;
+            }
         }
     }
     result.actual = first.actual;
@@ -226,22 +230,64 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
     finish(result, outcome)
 }
 
-/// The outcome for outputs that differ between two schedules: a race the
-/// values show, whatever order a GPU happens to use.
-fn order_dependent(puzzle: &Puzzle, a: &[Values], b: &[Values], first: Schedule, second: Schedule) -> Outcome {
+/// The memory error for a result that passes in one order of running the
+/// invocations (`passing`: the outputs and the order in words) and fails
+/// in another (`failing`, judged `judged`): a race the values show,
+/// whatever order a GPU happens to use. `None` when `judged` passed.
+fn order_dependent(puzzle: &Puzzle, passing: (&[Values], String), failing: (&[Values], String), judged: &Outcome) -> Option<Outcome> {
+    let Outcome::Mismatch { mismatches, .. } = judged else { return None };
+    let m = mismatches.first()?;
     let compared: Vec<usize> = puzzle.compared_buffers().collect();
-    for (k, (x, y)) in a.iter().zip(b).enumerate() {
-        if let Some(i) = (0..x.len()).find(|&i| x.format(i) != y.format(i)) {
-            let error = MemoryError::OrderDependent(OrderDependent {
-                buffer: puzzle.buffers[compared[k]].name.clone(),
-                index: i,
-                first: (format!("the CPU runs {}", first.describe()), x.format(i)),
-                second: (format!("it runs {}", second.describe()), y.format(i)),
-            });
-            return Outcome::MemoryError { message: memory_error_message(&error), error };
+    let k = compared.iter().position(|&b| puzzle.buffers[b].name == m.buffer)?;
+    let value = |v: &[Values]| v.get(k).filter(|b| m.index < b.len()).map_or_else(|| "missing".into(), |b| b.format(m.index));
+    let error = MemoryError::OrderDependent(OrderDependent {
+        buffer: m.buffer.clone(),
+        index: m.index,
+        first: (passing.1, value(passing.0)),
+        second: (failing.1, value(failing.0)),
+    });
+    Some(Outcome::MemoryError { message: memory_error_message(&error), error })
+}
+
+/// The second line of defence behind the GPU run's racecheck: a case whose
+/// outputs passed on the GPU (`gpu`, in one order of running the
+/// invocations) is run by the interpreter under [`SCHEDULES`] and judged
+/// under each. When one order passes and another fails, the result depends
+/// on the order the invocations run in (a race the racecheck may not have
+/// seen, such as one between workgroups that only shows in the values),
+/// and the case fails with [`MemoryError::OrderDependent`]. When every
+/// schedule agrees with the GPU, or the interpreter cannot tell (it stops,
+/// or every schedule fails alike: then it is the interpreter that
+/// disagrees with the GPU, and a student is never failed on that), `None`.
+///
+/// # Errors
+/// [`Unjudged`] when the interpreter cannot run the shader; the case keeps
+/// its verdict and says the order check did not run.
+pub fn order_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Outcome>, Unjudged> {
+    let Prepared { program, entries, memory, sub } = match prepare(puzzle, case, source) {
+        Ok(p) => p,
+        Err(NotRunnable::Outcome(_)) => return Ok(None),
+        Err(NotRunnable::Unjudged(u)) => return Err(u),
+    };
+    let mut passing = None;
+    let mut failing = None;
+    for &schedule in &SCHEDULES {
+        let ran = match run(&program, &entries, case, memory.clone(), schedule, puzzle) {
+            Ok(ran) => ran,
+            Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => return Err(unjudged(&e, &sub, source)),
+            Err(_) => return Ok(None),
+        };
+        let judged = judge(puzzle, case, &ran.actual).map_err(|message| Unjudged { message })?;
+        if judged.passed() {
+            passing.get_or_insert((ran.actual, schedule));
+        } else {
+            failing.get_or_insert((ran.actual, schedule, judged));
         }
     }
-    Outcome::Passed
+    Ok(match (passing, failing) {
+        (Some((pass, p)), Some((fail, f, judged))) => order_dependent(puzzle, (&pass, p.describe()), (&fail, f.describe()), &judged),
+        _ => None,
+    })
 }
 
 /// The case's buffers as the interpreter's memory, bound to the shader's

@@ -25,6 +25,7 @@ pub mod dispatch;
 pub mod emulate;
 mod eval;
 pub mod exec;
+mod expr;
 pub mod layout;
 pub mod lower;
 pub mod math;

@@ -41,7 +41,9 @@ impl Default for RunOptions {
 /// Performance cases run last, and only when every other case passed (a
 /// wrong or runaway shader is not worth timing, and the instrumented runs of
 /// the small cases are what guard against runaway loops); otherwise they are
-/// [`Outcome::Skipped`]. A `hardware_only` one is [`Outcome::Omitted`] on a
+/// [`Outcome::Skipped`]. Every ordinary case that passed instrumented is
+/// also run on the CPU in several orders of its invocations, and fails when
+/// its result depends on the order (`order_check`). A `hardware_only` one is [`Outcome::Omitted`] on a
 /// software adapter, and on a GPU where an earlier performance case
 /// predicts a dispatch near an operating system's GPU reset
 /// ([`gpu_puzzles_core::judge::too_slow_for_case`]). Results come back in
@@ -59,7 +61,11 @@ pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str, options: Run
 pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str, options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
     let mut results = Vec::with_capacity(puzzle.cases.len() + extra.len());
     for case in puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra) {
-        results.push(run_case(gpu, puzzle, case, source, options).await?);
+        let mut r = run_case(gpu, puzzle, case, source, options).await?;
+        if options.instrument && r.outcome.passed() {
+            order_check(puzzle, case, source, &mut r);
+        }
+        results.push(r);
     }
     let all_passed = results.iter().all(|r| r.outcome.passed());
     // The last performance case timed: its operations and time per dispatch.
@@ -84,6 +90,24 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
     }
     results.sort_by_key(|r| r.case);
     Ok(results)
+}
+
+/// The second line of defence behind the racecheck
+/// ([`gpu_puzzles_interp::emulate::order_check`]): a case that passed on
+/// the GPU is run on the CPU in several orders of its invocations, and
+/// fails when the result passes in one order and not in another. When the
+/// interpreter cannot run the shader, the case keeps its verdict and its
+/// findings say the order check did not run.
+fn order_check(puzzle: &Puzzle, case: &Case, source: &str, r: &mut CaseResult) {
+    match gpu_puzzles_interp::emulate::order_check(puzzle, case, source) {
+        Ok(Some(outcome)) => r.outcome = outcome,
+        Ok(None) => {}
+        Err(u) => {
+            if let Some(f) = r.findings.as_mut() {
+                f.unchecked.push(format!("the order check (the case run on the CPU in several orders of its invocations) did not run: {}", u.message));
+            }
+        }
+    }
 }
 
 /// The result of a performance case left out because another case failed.
