@@ -2,11 +2,15 @@
 //! solution, a fixed-seed generator derives shaders with deleted, duplicated
 //! and swapped tokens and lines, huge constants and deep nesting; each must
 //! come back as an outcome (passed, mismatch, compile error, configuration
-//! error, memory error, runaway loop), never a panic, a hang or an abort.
+//! error, memory error, runaway loop), never a panic, a hang or an abort;
+//! and the CPU interpreter (emulated judging and the debugger) runs each
+//! one without a panic.
 //! `FUZZ_MUTANTS` sets the total (default 2000).
 
 use gpu_puzzles_core::generate::SplitMix64;
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
+use gpu_puzzles_interp::debug::Debugger;
+use gpu_puzzles_interp::emulate;
 use gpu_puzzles_runner::{run_case, Gpu, RunOptions};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -116,6 +120,17 @@ fn mutated_shaders_always_give_an_outcome() {
             Ok(r) => *outcomes.entry(r.outcome.status()).or_default() += 1,
             Err(e) => panic!("mutant {k} of {} ({what}) was not judged: {e}\n{src}", puzzle.slug),
         }
+        // The CPU interpreter (emulated judging, the debugger) on the same
+        // mutant: an outcome or "cannot run", never a panic (in the page a
+        // panic would end the page).
+        let emulated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = emulate::run_case(puzzle, case, &src, &emulate::SCHEDULES);
+            if let Ok(mut d) = Debugger::new(puzzle, case, &src) {
+                d.run_to_end();
+                let _ = (d.memories(), d.invocations(), d.variables(0));
+            }
+        }));
+        assert!(emulated.is_ok(), "mutant {k} of {} ({what}): the interpreter panicked\n{src}", puzzle.slug);
     }
     println!("{total} mutants: {outcomes:?}");
     assert_eq!(outcomes.values().sum::<usize>(), total);
