@@ -34,6 +34,11 @@ fn the_instrumentation_knows_no_wgpu_and_no_dom() {
 }
 
 #[test]
+fn the_interpreter_knows_no_wgpu_and_no_dom() {
+    assert_free_of("gpu-puzzles-interp", &["wgpu", "web-sys", "js-sys", "leptos"]);
+}
+
+#[test]
 fn the_runner_knows_no_ui() {
     assert_free_of("gpu-puzzles-runner", &["leptos"]);
 }
