@@ -100,6 +100,7 @@ pub struct Dispatch {
     /// debugger's highlights); off by default.
     pub keep_accesses: bool,
     schedule: Schedule,
+    scratch: Vec<Access>,
     order: Vec<u32>,
     next_workgroup: usize,
     rng: u64,
@@ -148,6 +149,7 @@ impl Dispatch {
             record,
             keep_accesses: false,
             schedule,
+            scratch: Vec::new(),
             order,
             next_workgroup: 0,
             rng,
@@ -193,10 +195,10 @@ impl Dispatch {
         Ok(())
     }
 
-    fn note(&mut self, local: u32, accesses: Vec<Access>) {
+    fn note(&mut self, local: u32, accesses: &mut Vec<Access>) {
         use gpu_puzzles_core::trace::AccessKind;
         let id = self.invocations[local as usize].ids.id;
-        for a in accesses {
+        for a in accesses.drain(..) {
             let base = match a.space {
                 Space::Storage(_) => Some(0),
                 Space::Workgroup(_) => Some(2),
@@ -240,11 +242,13 @@ impl Dispatch {
     }
 
     fn step_one(&mut self, local: u32) -> Result<(), Stop> {
-        let mut accesses = Vec::new();
+        // One buffer for every step's accesses: a step allocates nothing.
+        let mut accesses = std::mem::take(&mut self.scratch);
         let inv = &mut self.invocations[local as usize];
-        inv.step(&self.program, &mut self.memory, &mut accesses)?;
-        self.note(local, accesses);
-        Ok(())
+        let stepped = inv.step(&self.program, &mut self.memory, &mut accesses);
+        self.note(local, &mut accesses);
+        self.scratch = accesses;
+        stepped
     }
 
     /// When no invocation runs: releases a barrier every invocation

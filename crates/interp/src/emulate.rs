@@ -181,8 +181,8 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
     };
 
     let mut runs: Vec<Ran> = Vec::new();
-    for &schedule in schedules {
-        match run(&program, &entries, case, memory.clone(), schedule, puzzle) {
+    for ran in run_all(&program, &entries, case, &memory, schedules, puzzle) {
+        match ran {
             Ok(ran) => runs.push(ran),
             Err(Stop::RunawayLoop { span, invocation: id }) => {
                 let line = position_of_offset(source, sub.to_source_offset(span.to_range().map_or(0, |r| r.start))).line;
@@ -271,8 +271,8 @@ pub fn order_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<
     };
     let mut passing = None;
     let mut failing = None;
-    for &schedule in &SCHEDULES {
-        let ran = match run(&program, &entries, case, memory.clone(), schedule, puzzle) {
+    for (ran, &schedule) in run_all(&program, &entries, case, &memory, &SCHEDULES, puzzle).into_iter().zip(&SCHEDULES) {
+        let ran = match ran {
             Ok(ran) => ran,
             Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => return Err(unjudged(&e, &sub, source)),
             Err(_) => return Ok(None),
@@ -310,6 +310,20 @@ fn memory(puzzle: &Puzzle, case: &Case, program: &Program) -> Memory {
         m.bindings[h.index()] = space;
     }
     m
+}
+
+/// [`run`] under each of `schedules`, in that order: natively on a thread
+/// each (they share nothing but the program and the case), in a browser one
+/// after another.
+fn run_all(program: &Arc<Program>, entries: &[usize], case: &Case, memory: &Memory, schedules: &[Schedule], puzzle: &Puzzle) -> Vec<Result<Ran, Stop>> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if schedules.len() > 1 {
+        return std::thread::scope(|scope| {
+            let handles: Vec<_> = schedules.iter().map(|&s| scope.spawn(move || run(program, entries, case, memory.clone(), s, puzzle))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+        });
+    }
+    schedules.iter().map(|&s| run(program, entries, case, memory.clone(), s, puzzle)).collect()
 }
 
 /// Runs every entry point in turn over `memory` under `schedule`.

@@ -107,6 +107,9 @@ pub struct Gpu {
     lost_reason: Arc<Mutex<String>>,
     /// Shaders compiled on this device ([`pipeline::PipelineCache`]).
     pub(crate) pipelines: Mutex<pipeline::PipelineCache>,
+    /// Order checks made ([`run::OrderChecks`]): a Run of unchanged code
+    /// interprets nothing again.
+    pub(crate) order_checks: Mutex<run::OrderChecks>,
 }
 
 impl Gpu {
@@ -163,6 +166,7 @@ impl Gpu {
             lost,
             lost_reason,
             pipelines: Mutex::default(),
+            order_checks: Mutex::default(),
         })
     }
 

@@ -63,7 +63,7 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
     for case in puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra) {
         let mut r = run_case(gpu, puzzle, case, source, options).await?;
         if options.instrument && r.outcome.passed() {
-            order_check(puzzle, case, source, &mut r);
+            order_check(gpu, puzzle, case, source, &mut r);
         }
         results.push(r);
     }
@@ -98,17 +98,41 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
 /// fails when the result passes in one order and not in another. When the
 /// interpreter cannot run the shader, the case keeps its verdict and its
 /// findings say the order check did not run.
-fn order_check(puzzle: &Puzzle, case: &Case, source: &str, r: &mut CaseResult) {
-    match gpu_puzzles_interp::emulate::order_check(puzzle, case, source) {
+fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, r: &mut CaseResult) {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (&puzzle.slug, case.number, case.random_seed, source).hash(&mut h);
+    let key = h.finish();
+    let known = gpu.order_checks.lock().ok().and_then(|c| c.get(&key).cloned());
+    let checked = known.unwrap_or_else(|| {
+        let checked = gpu_puzzles_interp::emulate::order_check(puzzle, case, source).map_err(|u| u.message);
+        if let Ok(mut c) = gpu.order_checks.lock() {
+            if c.len() >= MAX_ORDER_CHECKS {
+                c.clear();
+            }
+            c.insert(key, checked.clone());
+        }
+        checked
+    });
+    match checked {
         Ok(Some(outcome)) => r.outcome = outcome,
         Ok(None) => {}
-        Err(u) => {
+        Err(why) => {
             if let Some(f) = r.findings.as_mut() {
-                f.unchecked.push(format!("the order check (the case run on the CPU in several orders of its invocations) did not run: {}", u.message));
+                f.unchecked.push(format!("the order check (the case run on the CPU in several orders of its invocations) did not run: {why}"));
             }
         }
     }
 }
+
+/// Order checks by a hash of the puzzle, the case (its number and random
+/// seed) and the student's text: the outcome it imposes, if any, or why it
+/// did not run.
+pub(crate) type OrderChecks = std::collections::HashMap<u64, Result<Option<Outcome>, String>>;
+
+/// Order checks a device keeps before starting over (each is a few bytes,
+/// or an outcome's message).
+const MAX_ORDER_CHECKS: usize = 1024;
 
 /// The result of a performance case left out because another case failed.
 fn skipped(case: &Case) -> CaseResult {
