@@ -32,17 +32,34 @@ pub(crate) struct DispatchOptions {
     pub measure: bool,
 }
 
+/// A dispatch submitted with its read-back copy, the mapping requested and
+/// not yet awaited ([`finish`]): the cases of a Run are submitted one
+/// after another and their read-backs awaited after, so the GPU process
+/// works on them together instead of one round trip per case.
+pub(crate) struct Submitted {
+    readback: wgpu::Buffer,
+    mapped: futures_channel::oneshot::Receiver<Result<(), wgpu::BufferAsyncError>>,
+    /// Where each compared buffer (then the trace) starts in the read-back,
+    /// and how many bytes were copied.
+    offsets: Vec<u64>,
+    copied: Vec<u64>,
+    compared: usize,
+    traced: bool,
+    timestamp_offset: Option<u64>,
+    started: Instant,
+    /// Freed once read back.
+    buffers: Vec<wgpu::Buffer>,
+    measured: Option<gpu_puzzles_core::timing::Measurement>,
+}
+
 /// Uploads the case's buffers (and binds a zeroed trace buffer, when
-/// asked), optionally times the kernel, dispatches once more and reads back
-/// every compared buffer and the trace's read part. Returns the compared
-/// buffers' contents in binding order, the trace words and the timing.
-pub(crate) async fn dispatch(
-    gpu: &Gpu,
-    puzzle: &Puzzle,
-    case: &Case,
-    p: &Pipeline,
-    options: DispatchOptions,
-) -> Result<(Vec<Values>, Option<Vec<u32>>, Timing), RunnerError> {
+/// asked), optionally times the kernel, dispatches once more with a copy of
+/// every compared buffer and the trace's read part into one read-back
+/// buffer, and requests its mapping.
+///
+/// # Errors
+/// As [`measure`], for a performance case.
+pub(crate) async fn submit(gpu: &Gpu, puzzle: &Puzzle, case: &Case, p: &Pipeline, options: DispatchOptions) -> Result<Submitted, RunnerError> {
     let trace_bytes = options.trace_bytes;
     let device = &gpu.device;
     let storage_usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
@@ -148,35 +165,59 @@ pub(crate) async fn dispatch(
     }
     let started = Instant::now();
     gpu.queue.submit([encoder.finish()]);
-    let bytes = read_back(gpu, &readback).await?;
-    let wall_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let mapped = request_map(&readback);
+    let mut buffers: Vec<wgpu::Buffer> = storage.into_iter().chain(uniforms).chain(trace_buffer).collect();
+    let timestamp_offset = timestamps.map(|(_, resolve)| {
+        buffers.push(resolve);
+        timestamp_offset
+    });
+    Ok(Submitted { readback, mapped, offsets, copied, compared, traced: trace_bytes.is_some(), timestamp_offset, started, buffers, measured })
+}
 
+/// Awaits a submitted dispatch's read-back. Returns the compared buffers'
+/// contents in binding order, the trace words (when a trace was bound) and
+/// the timing (wall time from submission to the read-back mapped).
+///
+/// # Errors
+/// As [`read_back`].
+pub(crate) async fn finish(gpu: &Gpu, puzzle: &Puzzle, s: Submitted) -> Result<(Vec<Values>, Option<Vec<u32>>, Timing), RunnerError> {
+    let bytes = await_map(gpu, &s.readback, s.mapped).await?;
+    let wall_ms = s.started.elapsed().as_secs_f64() * 1000.0;
+    let (offsets, copied) = (&s.offsets, &s.copied);
     let slice = |k: usize| &bytes[offsets[k] as usize..(offsets[k] + copied[k]) as usize];
     let actual: Vec<Values> = puzzle.compared_buffers().enumerate().map(|(k, i)| Values::from_bytes(puzzle.buffers[i].element, slice(k))).collect();
-    let trace_words = trace_buffer.as_ref().map(|_| slice(compared).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect());
-    let gpu_ms = timestamps.as_ref().and_then(|_| {
-        let t = &bytes[timestamp_offset as usize..timestamp_offset as usize + 16];
+    let trace_words = s.traced.then(|| slice(s.compared).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect());
+    let gpu_ms = s.timestamp_offset.and_then(|at| {
+        let t = &bytes[at as usize..at as usize + 16];
         let begin = u64::from_le_bytes(t[0..8].try_into().ok()?);
         let end = u64::from_le_bytes(t[8..16].try_into().ok()?);
         (end > begin).then(|| (end - begin) as f64 * gpu.queue.get_timestamp_period() as f64 / 1e6)
     });
     // Free GPU memory now: on the web, dropping a buffer leaves it to the
     // garbage collector, and a page may run hundreds of times.
-    for b in storage.iter().chain(&uniforms).chain(trace_buffer.iter()).chain(std::iter::once(&readback)) {
+    for b in s.buffers.iter().chain(std::iter::once(&s.readback)) {
         b.destroy();
     }
-    if let Some((_, resolve)) = &timestamps {
-        resolve.destroy();
-    }
-    Ok((actual, trace_words, Timing { wall_ms, gpu_ms, measured }))
+    Ok((actual, trace_words, Timing { wall_ms, gpu_ms, measured: s.measured }))
 }
 
-/// Maps `buffer` for reading and returns a copy of its bytes.
-pub(crate) async fn read_back(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8>, RunnerError> {
+/// Requests `buffer`'s mapping for reading; the receiver hears when it is
+/// mapped.
+fn request_map(buffer: &wgpu::Buffer) -> futures_channel::oneshot::Receiver<Result<(), wgpu::BufferAsyncError>> {
     let (tx, rx) = futures_channel::oneshot::channel();
     buffer.map_async(wgpu::MapMode::Read, .., move |r| {
         let _ = tx.send(r);
     });
+    rx
+}
+
+/// Waits for a mapping [`request_map`] asked for, and returns a copy of the
+/// bytes.
+async fn await_map(
+    gpu: &Gpu,
+    buffer: &wgpu::Buffer,
+    rx: futures_channel::oneshot::Receiver<Result<(), wgpu::BufferAsyncError>>,
+) -> Result<Vec<u8>, RunnerError> {
     #[cfg(not(target_arch = "wasm32"))]
     poll_until_done(gpu)?;
     match rx.await {
@@ -189,6 +230,12 @@ pub(crate) async fn read_back(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8
     let bytes = buffer.get_mapped_range(..).map_err(|e| RunnerError::Readback(e.to_string()))?.to_vec();
     buffer.unmap();
     Ok(bytes)
+}
+
+/// Maps `buffer` for reading and returns a copy of its bytes.
+pub(crate) async fn read_back(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8>, RunnerError> {
+    let rx = request_map(buffer);
+    await_map(gpu, buffer, rx).await
 }
 
 /// Times `pipelines` (dispatched in order, each over `workgroups`, with

@@ -2,7 +2,7 @@
 //! configuration, bind, dispatch, read back, judge; and, when asked, the
 //! same dispatch instrumented, for heat maps and memory checks.
 
-use crate::dispatch::{dispatch, DispatchOptions};
+use crate::dispatch::{finish, submit, DispatchOptions, Submitted};
 use crate::messages::{at_offset, diagnostic, without_position};
 use crate::pipeline::{build, cache_key, layout_entries, layout_entry, Cached, Pipeline};
 use crate::{Gpu, RunnerError};
@@ -60,8 +60,13 @@ pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str, options: Run
 /// As [`judge_puzzle`].
 pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str, options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
     let mut results = Vec::with_capacity(puzzle.cases.len() + extra.len());
+    // Every ordinary case is submitted before any read-back is awaited.
+    let mut started = Vec::new();
     for case in puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra) {
-        let mut r = run_case(gpu, puzzle, case, source, options).await?;
+        started.push((case, start_case(gpu, puzzle, case, source, options).await?));
+    }
+    for (case, s) in started {
+        let mut r = complete(gpu, puzzle, case, s).await?;
         if options.instrument && r.outcome.passed() {
             order_check(gpu, puzzle, case, source, &mut r);
         }
@@ -245,13 +250,30 @@ pub async fn add_yardsticks(gpu: &Gpu, puzzle: &Puzzle, source: &str, results: &
 /// Only our own failures: a lost device, a timeout, a failed read-back, a
 /// puzzle whose reference fails.
 pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, options: RunOptions) -> Result<CaseResult, RunnerError> {
+    let started = start_case(gpu, puzzle, case, source, options).await?;
+    complete(gpu, puzzle, case, started).await
+}
+
+/// A case on its way: judged already (a configuration or compile error),
+/// or dispatched with its read-back not yet awaited.
+pub(crate) enum Started {
+    /// Judged without a dispatch.
+    Done(CaseResult),
+    /// The instrumented dispatch is in flight; `meta` reads its trace.
+    Instrumented { result: CaseResult, submitted: Submitted, meta: std::sync::Arc<TraceMeta> },
+    /// The plain dispatch is in flight.
+    Plain { result: CaseResult, submitted: Submitted },
+}
+
+/// [`run_case`] up to the dispatch's submission.
+async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, options: RunOptions) -> Result<Started, RunnerError> {
     if gpu.is_lost() {
         return Err(gpu.lost_error());
     }
     let mut result = CaseResult::new(case, Outcome::Passed);
     let finish = |mut r: CaseResult, outcome| {
         r.outcome = outcome;
-        Ok(r)
+        Ok(Started::Done(r))
     };
 
     // 1. Configuration against the device's limits.
@@ -337,20 +359,7 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
             Err(not) => not,
         };
         match ran {
-            Instrumentation::Ran { actual, findings, timing } => {
-                result.instrumented_timing = Some(timing);
-                let runaway = findings.runaway_loop.is_some();
-                result.findings = Some(*findings);
-                let findings = result.findings.as_ref().expect("just set");
-                if runaway {
-                    // The guard broke the loop: the outputs mean nothing.
-                    let outcome = memory_outcome(findings).expect("a runaway loop fails");
-                    return finish(result, outcome);
-                }
-                let outcome = verdict(puzzle, case, &actual, Some(findings))?;
-                result.actual = actual;
-                return finish(result, outcome);
-            }
+            Instrumentation::Submitted { submitted, meta } => return Ok(Started::Instrumented { result, submitted, meta }),
             Instrumentation::Rejected { message, span } => {
                 // This browser's compiler accepted what naga does not: the
                 // checks cannot run, and a pass without them is not one.
@@ -380,12 +389,42 @@ pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, opt
             Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics }),
         },
     };
-    let (actual, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes: None, measure: case.is_performance() }).await?;
-    debug_assert!(trace.is_none());
-    result.timing = timing;
-    let outcome = verdict(puzzle, case, &actual, None)?;
-    result.actual = actual;
-    finish(result, outcome)
+    let submitted = submit(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes: None, measure: case.is_performance() }).await?;
+    Ok(Started::Plain { result, submitted })
+}
+
+/// Awaits a started case's read-back and judges it: the outputs against
+/// the CPU reference and, for an instrumented run, the findings.
+///
+/// # Errors
+/// As [`run_case`].
+pub(crate) async fn complete(gpu: &Gpu, puzzle: &Puzzle, case: &Case, started: Started) -> Result<CaseResult, RunnerError> {
+    match started {
+        Started::Done(r) => Ok(r),
+        Started::Instrumented { mut result, submitted, meta } => {
+            let (actual, trace, timing) = finish(gpu, puzzle, submitted).await?;
+            let words = trace.ok_or_else(|| RunnerError::Readback("the trace did not come back".into()))?;
+            result.instrumented_timing = Some(timing);
+            let findings = meta.findings(&words, &case.config);
+            if findings.runaway_loop.is_some() {
+                // The guard broke the loop: the outputs mean nothing.
+                result.outcome = memory_outcome(&findings).expect("a runaway loop fails");
+                result.findings = Some(findings);
+                return Ok(result);
+            }
+            result.outcome = verdict(puzzle, case, &actual, Some(&findings))?;
+            result.findings = Some(findings);
+            result.actual = actual;
+            Ok(result)
+        }
+        Started::Plain { mut result, submitted } => {
+            let (actual, _, timing) = finish(gpu, puzzle, submitted).await?;
+            result.timing = timing;
+            result.outcome = verdict(puzzle, case, &actual, None)?;
+            result.actual = actual;
+            Ok(result)
+        }
+    }
 }
 
 /// Whether the device's shader compiler is naga (every native backend of
@@ -446,7 +485,7 @@ fn verdict(puzzle: &Puzzle, case: &Case, actual: &[Values], findings: Option<&Fi
 enum Instrumentation {
     /// It ran: the compared buffers' contents, the findings and the
     /// dispatch's timing.
-    Ran { actual: Vec<Values>, findings: Box<Findings>, timing: Timing },
+    Submitted { submitted: Submitted, meta: std::sync::Arc<TraceMeta> },
     /// naga does not accept the shader (only possible where the device's
     /// compiler is not naga: in a browser); `span` is in the substituted text.
     Rejected { message: String, span: Option<std::ops::Range<usize>> },
@@ -475,9 +514,8 @@ async fn run_instrumented(
     let (pipeline, meta) = compiled;
     let layout = &meta.layout;
     let trace_bytes = Some((layout.total_words * 4, layout.readback_words * 4));
-    let (actual, trace, timing) = dispatch(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes, measure: false }).await?;
-    let words = trace.expect("a trace was bound");
-    Ok(Instrumentation::Ran { actual, findings: Box::new(meta.findings(&words, &case.config)), timing })
+    let submitted = submit(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes, measure: false }).await?;
+    Ok(Instrumentation::Submitted { submitted, meta })
 }
 
 /// Instruments `shader` for `case` (with the racecheck, or without it when
