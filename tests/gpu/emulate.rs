@@ -4,13 +4,11 @@
 //! and every file in `solutions/`. One named test per puzzle and kernel:
 //! `emulate::<slug>::<kernel>`.
 //!
-//! The outcomes' kinds must be equal, with one exception, races: the GPU
-//! run's racecheck finds unordered accesses whether or not they change the
-//! outputs, and the interpreter sees a race only when the outputs differ
-//! between its schedules. So a GPU memory error that is a racecheck hazard
-//! may be a pass or a memory error emulated; the reverse (an emulated
-//! memory error on a case the GPU passes) is a disagreement. Performance
-//! cases are not emulated.
+//! The outcomes' kinds must be equal, and a memory error must be the same
+//! finding: an out-of-bounds access of the same kind to the same buffer or
+//! variable, or a race in the same one (the interpreter runs the same race
+//! detection rules as the GPU's racecheck). Performance cases are not
+//! emulated.
 //!
 //! A machine with no adapter fails every test; nothing passes silently.
 
@@ -37,8 +35,13 @@ fn gpu() -> Result<&'static Gpu, Failed> {
 
 /// Whether the GPU's outcome and the interpreter's agree (module doc).
 fn agree(gpu: &Outcome, cpu: &Outcome) -> bool {
-    let hazard = matches!(gpu, Outcome::MemoryError { error: MemoryError::Hazard(_), .. });
-    gpu.status() == cpu.status() || (hazard && matches!(cpu, Outcome::Passed | Outcome::Mismatch { .. }))
+    let check = |o: &Outcome| match o {
+        Outcome::MemoryError { error: MemoryError::OutOfBounds(b), .. } => Some(format!("out of bounds: {} {:?}", b.space, b.kind)),
+        Outcome::MemoryError { error: MemoryError::Hazard(h), .. } => Some(format!("race in {}", h.space)),
+        Outcome::MemoryError { error: MemoryError::OrderDependent(_), .. } => Some("order".into()),
+        _ => None,
+    };
+    gpu.status() == cpu.status() && check(gpu) == check(cpu)
 }
 
 fn compare(puzzle: &Puzzle, source: &str, extra: &[Case]) -> Result<(), Failed> {

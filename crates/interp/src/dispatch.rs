@@ -59,6 +59,11 @@ pub struct Record {
     /// Out-of-bounds accesses, in the order they happened, with the
     /// invocation's row-major number.
     pub out_of_bounds: Vec<(u32, Access)>,
+    /// Races the detector found (when it ran), with the entry point's
+    /// index, and how many in all.
+    pub races: Vec<(crate::race::Race, usize)>,
+    /// All races found.
+    pub race_total: u32,
 }
 
 /// A small, fast, seeded generator (SplitMix64) for shuffles.
@@ -99,6 +104,10 @@ pub struct Dispatch {
     /// Keep each step's accesses in [`Dispatch::last_accesses`] (the
     /// debugger's highlights); off by default.
     pub keep_accesses: bool,
+    /// The race detector, when asked for ([`Dispatch::detect_races`]).
+    pub races: Option<crate::race::Races>,
+    /// Barriers passed in this workgroup: workgroup-memory ones, storage ones.
+    epochs: [u32; 2],
     schedule: Schedule,
     scratch: Vec<Access>,
     order: Vec<u32>,
@@ -137,6 +146,8 @@ impl Dispatch {
             writer: memory.storage.iter().map(|b| vec![None; b.len()]).collect(),
             invocations: vec![[0; 4]; config.total_invocations() as usize],
             out_of_bounds: Vec::new(),
+            races: Vec::new(),
+            race_total: 0,
         };
         let mut d = Dispatch {
             program,
@@ -148,6 +159,8 @@ impl Dispatch {
             last_accesses: Vec::new(),
             record,
             keep_accesses: false,
+            races: None,
+            epochs: [0, 0],
             schedule,
             scratch: Vec::new(),
             order,
@@ -157,6 +170,11 @@ impl Dispatch {
         };
         d.start_next_workgroup()?;
         Ok(d)
+    }
+
+    /// Turns the race detector on ([`crate::race`]); before the first step.
+    pub fn detect_races(&mut self) {
+        self.races = Some(crate::race::Races::new(&self.memory.storage.iter().map(Vec::len).collect::<Vec<_>>()));
     }
 
     /// Whether every workgroup has finished.
@@ -172,6 +190,10 @@ impl Dispatch {
         };
         self.next_workgroup += 1;
         self.workgroup = w;
+        self.epochs = [0, 0];
+        if let Some(r) = self.races.as_mut() {
+            r.next_workgroup();
+        }
         let program = self.program.clone();
         for (h, g) in program.module.global_variables.iter() {
             if g.space == naga::AddressSpace::WorkGroup {
@@ -211,6 +233,11 @@ impl Dispatch {
                 if a.kind != AccessKind::Read {
                     c[base + 1] += 1;
                 }
+            }
+            if let (Some(r), None, false) = (self.races.as_mut(), a.out_of_bounds, a.kind == AccessKind::Atomic) {
+                let epoch = if matches!(a.space, Space::Workgroup(_)) { self.epochs[0] } else { self.epochs[1] };
+                let mark = crate::race::Mark { id, workgroup: self.workgroup, epoch, kind: a.kind, span: a.span };
+                r.access(a.space, a.offset / 4, a.bytes.div_ceil(4), mark);
             }
             if a.out_of_bounds.is_some() {
                 self.record.out_of_bounds.push((id, a));
@@ -270,6 +297,20 @@ impl Dispatch {
         if waiting as usize != self.invocations.len() {
             let span = first.position(&self.program).map(|(f, pc, _)| self.program.code(f).spans[pc.saturating_sub(1)]).unwrap_or_default();
             return Err(Stop::BarrierNotReached { span, workgroup: self.workgroup, waiting, invocations: self.invocations.len() as u32 });
+        }
+        // The barrier's kind starts a new interval of workgroup memory,
+        // storage, or both, for the race detector.
+        let flags = first.position(&self.program).and_then(|(f, pc, _)| match self.program.code(f).insts.get(pc.saturating_sub(1)) {
+            Some(crate::lower::Inst::Barrier(b)) => Some(*b),
+            _ => None,
+        });
+        if let Some(b) = flags {
+            if b.contains(naga::Barrier::WORK_GROUP) {
+                self.epochs[0] += 1;
+            }
+            if b.contains(naga::Barrier::STORAGE) {
+                self.epochs[1] += 1;
+            }
         }
         for i in &mut self.invocations {
             i.status = Status::Running;

@@ -16,7 +16,7 @@ use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult,
 use gpu_puzzles_core::limits::{bindings, check_config, Limits};
 use gpu_puzzles_core::report::{memory_error_message, MemoryError, OrderDependent};
 use gpu_puzzles_core::template::{position_of_offset, substitute, Substituted};
-use gpu_puzzles_core::trace::{invocation, BufferTrace, Findings, OutOfBounds, OutOfBoundsAccess, RunawayLoop, Site};
+use gpu_puzzles_core::trace::{invocation, BufferTrace, Findings, Hazard, HazardAccess, OutOfBounds, OutOfBoundsAccess, RunawayLoop, Site};
 use gpu_puzzles_core::{Case, Puzzle, Values};
 use gpu_puzzles_instrument::{PassError, Shader};
 use std::sync::Arc;
@@ -181,7 +181,7 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
     };
 
     let mut runs: Vec<Ran> = Vec::new();
-    for ran in run_all(&program, &entries, case, &memory, schedules, puzzle) {
+    for ran in run_all(&program, &entries, case, &memory, schedules, puzzle, true) {
         match ran {
             Ok(ran) => runs.push(ran),
             Err(Stop::RunawayLoop { span, invocation: id }) => {
@@ -271,7 +271,7 @@ pub fn order_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<
     };
     let mut passing = None;
     let mut failing = None;
-    for (ran, &schedule) in run_all(&program, &entries, case, &memory, &SCHEDULES, puzzle).into_iter().zip(&SCHEDULES) {
+    for (ran, &schedule) in run_all(&program, &entries, case, &memory, &SCHEDULES, puzzle, false).into_iter().zip(&SCHEDULES) {
         let ran = match ran {
             Ok(ran) => ran,
             Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => return Err(unjudged(&e, &sub, source)),
@@ -312,26 +312,53 @@ fn memory(puzzle: &Puzzle, case: &Case, program: &Program) -> Memory {
     m
 }
 
-/// [`run`] under each of `schedules`, in that order: natively on a thread
-/// each (they share nothing but the program and the case), in a browser one
-/// after another.
-fn run_all(program: &Arc<Program>, entries: &[usize], case: &Case, memory: &Memory, schedules: &[Schedule], puzzle: &Puzzle) -> Vec<Result<Ran, Stop>> {
+/// [`run`] under each of `schedules`, in that order, the race detector on
+/// for the first when `detect_races`: natively on a thread each (they share
+/// nothing but the program and the case), in a browser one after another.
+fn run_all(
+    program: &Arc<Program>,
+    entries: &[usize],
+    case: &Case,
+    memory: &Memory,
+    schedules: &[Schedule],
+    puzzle: &Puzzle,
+    detect_races: bool,
+) -> Vec<Result<Ran, Stop>> {
     #[cfg(not(target_arch = "wasm32"))]
     if schedules.len() > 1 {
         return std::thread::scope(|scope| {
-            let handles: Vec<_> = schedules.iter().map(|&s| scope.spawn(move || run(program, entries, case, memory.clone(), s, puzzle))).collect();
+            let handles: Vec<_> = schedules
+                .iter()
+                .enumerate()
+                .map(|(k, &s)| scope.spawn(move || run(program, entries, case, memory.clone(), s, puzzle, detect_races && k == 0)))
+                .collect();
             handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
         });
     }
-    schedules.iter().map(|&s| run(program, entries, case, memory.clone(), s, puzzle)).collect()
+    schedules.iter().enumerate().map(|(k, &s)| run(program, entries, case, memory.clone(), s, puzzle, detect_races && k == 0)).collect()
 }
 
 /// Runs every entry point in turn over `memory` under `schedule`.
-fn run(program: &Arc<Program>, entries: &[usize], case: &Case, mut memory: Memory, schedule: Schedule, puzzle: &Puzzle) -> Result<Ran, Stop> {
+fn run(
+    program: &Arc<Program>,
+    entries: &[usize],
+    case: &Case,
+    mut memory: Memory,
+    schedule: Schedule,
+    puzzle: &Puzzle,
+    detect_races: bool,
+) -> Result<Ran, Stop> {
     let mut total: Option<Record> = None;
     for &entry in entries {
         let mut d = Dispatch::new(program.clone(), entry, case.config, memory, schedule)?;
+        if detect_races {
+            d.detect_races();
+        }
         d.run()?;
+        if let Some(races) = d.races.take() {
+            d.record.race_total += races.total;
+            d.record.races.extend(races.sorted().into_iter().map(|r| (r, entry)));
+        }
         memory = d.memory;
         total = Some(match total {
             None => d.record,
@@ -368,6 +395,8 @@ fn merge(t: &mut Record, r: Record) {
         }
     }
     t.out_of_bounds.extend(r.out_of_bounds);
+    t.races.extend(r.races);
+    t.race_total += r.race_total;
 }
 
 fn empty_findings() -> Findings {
@@ -395,14 +424,17 @@ fn findings(record: &Record, program: &Program, puzzle: &Puzzle, case: &Case, su
         match space {
             Space::Storage(k) => {
                 let binding = puzzle.buffers[k as usize].binding;
-                let name = program
-                    .module
-                    .global_variables
-                    .iter()
-                    .find(|(_, g)| g.binding.as_ref().is_some_and(|b| b.binding == binding))
-                    .and_then(|(_, g)| g.name.clone())
-                    .unwrap_or_else(|| puzzle.buffers[k as usize].name.clone());
-                (name, false)
+                let global = program.module.global_variables.iter().find(|(_, g)| g.binding.as_ref().is_some_and(|b| b.binding == binding)).map(|(_, g)| g);
+                let name = global.and_then(|g| g.name.clone()).unwrap_or_else(|| puzzle.buffers[k as usize].name.clone());
+                // A struct-wrapped buffer is named by its array member, as
+                // the GPU run's checks name it (`out.v`).
+                let member = global.and_then(|g| match &program.module.types[g.ty].inner {
+                    naga::TypeInner::Struct { members, .. } => {
+                        members.last().filter(|m| matches!(program.module.types[m.ty].inner, naga::TypeInner::Array { .. })).and_then(|m| m.name.clone())
+                    }
+                    _ => None,
+                });
+                (member.map_or(name.clone(), |m| format!("{name}.{m}")), false)
             }
             Space::Workgroup(g) => (global(g), true),
             Space::Uniform(k) => (puzzle.uniforms[k as usize].name.clone(), false),
@@ -428,7 +460,25 @@ fn findings(record: &Record, program: &Program, puzzle: &Puzzle, case: &Case, su
     let buffers = (0..record.reads.len())
         .map(|k| BufferTrace { reads: record.reads[k].clone(), writes: record.writes[k].clone(), writer: record.writer[k].clone() })
         .collect();
-    Findings { buffers, invocations: record.invocations.clone(), out_of_bounds, ..empty_findings() }
+    let hazards = record
+        .races
+        .iter()
+        .map(|(r, entry)| {
+            let (space, workgroup_memory) = name_of(r.space);
+            let side = |m: &crate::race::Mark| HazardAccess { invocation: invocation(m.id, &case.config), kind: m.kind, site: site(m.span) };
+            Hazard {
+                kind: r.kind,
+                space,
+                workgroup_memory,
+                element: r.word,
+                entry_point: program.module.entry_points[*entry].name.clone(),
+                across_workgroups: r.first.workgroup != r.second.workgroup,
+                first: side(&r.first),
+                second: side(&r.second),
+            }
+        })
+        .collect();
+    Findings { buffers, invocations: record.invocations.clone(), out_of_bounds, hazards, hazard_total: record.race_total, ..empty_findings() }
 }
 
 /// A stop that is not a verdict, in words with its place.

@@ -29,6 +29,7 @@ mod expr;
 pub mod layout;
 pub mod lower;
 pub mod math;
+pub mod race;
 pub mod value;
 
 use layout::Layouts;

@@ -287,3 +287,21 @@ fn main(@builtin(local_invocation_index) i: u32) {
         assert_eq!(out[0], (0..4).map(|i| (i + 10) * 2 + 99).collect::<Vec<u32>>(), "{s:?}");
     }
 }
+
+#[test]
+fn the_race_detector_finds_a_missing_barrier_and_passes_the_barrier() {
+    let racy = REVERSE.replace("workgroupBarrier();", "");
+    for (src, races) in [(REVERSE.to_string(), false), (racy, true)] {
+        let (program, memory) = setup(&src, &[vec![0; 16]]);
+        let mut d = Dispatch::new(program.clone(), 0, config(2), memory, Schedule::Lockstep).unwrap();
+        d.detect_races();
+        d.run().unwrap();
+        let r = d.races.expect("the detector ran");
+        assert_eq!(r.total > 0, races, "{src}");
+        if races {
+            // Lock step: every write of the tile comes before the reads.
+            assert!(r.found.iter().all(|f| f.kind == gpu_puzzles_core::trace::HazardKind::ReadAfterWrite && matches!(f.space, Space::Workgroup(_))));
+            assert!(r.found.iter().all(|f| f.first.workgroup == f.second.workgroup && f.first.id != f.second.id));
+        }
+    }
+}
