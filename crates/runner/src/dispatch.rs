@@ -38,7 +38,7 @@ pub(crate) struct DispatchOptions {
 /// works on them together instead of one round trip per case.
 pub(crate) struct Submitted {
     readback: wgpu::Buffer,
-    mapped: futures_channel::oneshot::Receiver<Result<(), wgpu::BufferAsyncError>>,
+    mapped: Mapped,
     /// Where each compared buffer (then the trace) starts in the read-back,
     /// and how many bytes were copied.
     offsets: Vec<u64>,
@@ -176,13 +176,14 @@ pub(crate) async fn submit(gpu: &Gpu, puzzle: &Puzzle, case: &Case, p: &Pipeline
 
 /// Awaits a submitted dispatch's read-back. Returns the compared buffers'
 /// contents in binding order, the trace words (when a trace was bound) and
-/// the timing (wall time from submission to the read-back mapped).
+/// the timing (wall time from submission to the moment the read-back was
+/// mapped, whatever ran on the CPU before it was awaited).
 ///
 /// # Errors
 /// As [`read_back`].
 pub(crate) async fn finish(gpu: &Gpu, puzzle: &Puzzle, s: Submitted) -> Result<(Vec<Values>, Option<Vec<u32>>, Timing), RunnerError> {
-    let bytes = await_map(gpu, &s.readback, s.mapped).await?;
-    let wall_ms = s.started.elapsed().as_secs_f64() * 1000.0;
+    let (bytes, mapped_at) = await_map(gpu, &s.readback, s.mapped).await?;
+    let wall_ms = mapped_at.duration_since(s.started).as_secs_f64() * 1000.0;
     let (offsets, copied) = (&s.offsets, &s.copied);
     let slice = |k: usize| &bytes[offsets[k] as usize..(offsets[k] + copied[k]) as usize];
     let actual: Vec<Values> = puzzle.compared_buffers().enumerate().map(|(k, i)| Values::from_bytes(puzzle.buffers[i].element, slice(k))).collect();
@@ -201,41 +202,39 @@ pub(crate) async fn finish(gpu: &Gpu, puzzle: &Puzzle, s: Submitted) -> Result<(
     Ok((actual, trace_words, Timing { wall_ms, gpu_ms, measured: s.measured }))
 }
 
-/// Requests `buffer`'s mapping for reading; the receiver hears when it is
-/// mapped.
-fn request_map(buffer: &wgpu::Buffer) -> futures_channel::oneshot::Receiver<Result<(), wgpu::BufferAsyncError>> {
+/// Hears when a buffer is mapped, and when it was.
+type Mapped = futures_channel::oneshot::Receiver<(Result<(), wgpu::BufferAsyncError>, Instant)>;
+
+/// Requests `buffer`'s mapping for reading.
+fn request_map(buffer: &wgpu::Buffer) -> Mapped {
     let (tx, rx) = futures_channel::oneshot::channel();
     buffer.map_async(wgpu::MapMode::Read, .., move |r| {
-        let _ = tx.send(r);
+        let _ = tx.send((r, Instant::now()));
     });
     rx
 }
 
 /// Waits for a mapping [`request_map`] asked for, and returns a copy of the
-/// bytes.
-async fn await_map(
-    gpu: &Gpu,
-    buffer: &wgpu::Buffer,
-    rx: futures_channel::oneshot::Receiver<Result<(), wgpu::BufferAsyncError>>,
-) -> Result<Vec<u8>, RunnerError> {
+/// bytes and when the mapping completed.
+async fn await_map(gpu: &Gpu, buffer: &wgpu::Buffer, rx: Mapped) -> Result<(Vec<u8>, Instant), RunnerError> {
     #[cfg(not(target_arch = "wasm32"))]
     poll_until_done(gpu)?;
-    match rx.await {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => {
+    let at = match rx.await {
+        Ok((Ok(()), at)) => at,
+        Ok((Err(e), _)) => {
             return Err(if gpu.is_lost() { gpu.lost_error() } else { RunnerError::Readback(e.to_string()) });
         }
         Err(_) => return Err(if gpu.is_lost() { gpu.lost_error() } else { RunnerError::Readback("the map callback never ran".into()) }),
-    }
+    };
     let bytes = buffer.get_mapped_range(..).map_err(|e| RunnerError::Readback(e.to_string()))?.to_vec();
     buffer.unmap();
-    Ok(bytes)
+    Ok((bytes, at))
 }
 
 /// Maps `buffer` for reading and returns a copy of its bytes.
 pub(crate) async fn read_back(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8>, RunnerError> {
     let rx = request_map(buffer);
-    await_map(gpu, buffer, rx).await
+    Ok(await_map(gpu, buffer, rx).await?.0)
 }
 
 /// Times `pipelines` (dispatched in order, each over `workgroups`, with

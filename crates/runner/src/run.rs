@@ -60,13 +60,25 @@ pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str, options: Run
 /// As [`judge_puzzle`].
 pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str, options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
     let mut results = Vec::with_capacity(puzzle.cases.len() + extra.len());
-    // Every ordinary case is submitted before any read-back is awaited.
+    // In a browser every ordinary case is submitted before any read-back is
+    // awaited: each await is a round trip to the GPU process. Natively the
+    // map callbacks only run when the device is polled, so a case's time
+    // would include the cases compiled after it: each is awaited at once.
     let mut started = Vec::new();
+    let mut ordinary = Vec::new();
     for case in puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra) {
-        started.push((case, start_case(gpu, puzzle, case, source, options).await?));
+        let s = start_case(gpu, puzzle, case, source, options).await?;
+        if PIPELINED {
+            started.push((case, s));
+        } else {
+            ordinary.push((case, complete(gpu, puzzle, case, s).await?));
+        }
     }
     for (case, s) in started {
-        let mut r = complete(gpu, puzzle, case, s).await?;
+        ordinary.push((case, complete(gpu, puzzle, case, s).await?));
+    }
+    // Then, with every read-back in, the order checks (CPU work).
+    for (case, mut r) in ordinary {
         if options.instrument && r.outcome.passed() {
             order_check(gpu, puzzle, case, source, &mut r);
         }
@@ -426,6 +438,11 @@ pub(crate) async fn complete(gpu: &Gpu, puzzle: &Puzzle, case: &Case, started: S
         }
     }
 }
+
+/// Whether [`judge_with`] submits every ordinary case before awaiting any
+/// read-back: in a browser, where each await is a round trip to the GPU
+/// process and map callbacks run as soon as the mapping is done.
+const PIPELINED: bool = cfg!(target_arch = "wasm32");
 
 /// Whether the device's shader compiler is naga (every native backend of
 /// wgpu), so that what naga accepts, the device accepts. In a browser the
