@@ -13,13 +13,16 @@
 mod dispatch;
 mod limits;
 mod messages;
+mod order;
 mod peak;
 mod pipeline;
 mod run;
+mod yardstick;
 
 pub use limits::check_config;
 pub use peak::measure_peaks;
-pub use run::{add_yardsticks, judge_puzzle, judge_with, run_case, time_kernel, RunOptions, YardstickCache};
+pub use run::{judge_puzzle, judge_with, run_case, RunOptions};
+pub use yardstick::{add_yardsticks, time_kernel, YardstickCache};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -107,9 +110,9 @@ pub struct Gpu {
     lost_reason: Arc<Mutex<String>>,
     /// Shaders compiled on this device ([`pipeline::PipelineCache`]).
     pub(crate) pipelines: Mutex<pipeline::PipelineCache>,
-    /// Order checks made ([`run::OrderChecks`]): a Run of unchanged code
+    /// Order checks made ([`order::OrderChecks`]): a Run of unchanged code
     /// interprets nothing again.
-    pub(crate) order_checks: Mutex<run::OrderChecks>,
+    pub(crate) order_checks: Mutex<order::OrderChecks>,
 }
 
 impl Gpu {

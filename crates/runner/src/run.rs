@@ -6,9 +6,7 @@ use crate::dispatch::{finish, submit, DispatchOptions, Submitted};
 use crate::messages::{at_offset, diagnostic, without_position};
 use crate::pipeline::{build, cache_key, layout_entries, layout_entry, Cached, Pipeline};
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::{
-    budget_outcome, judge, memory_outcome, target_outcome, too_slow_for_case, CaseResult, ConfigProblem, Diagnostic, Outcome, Timing, Unchecked,
-};
+use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, too_slow_for_case, CaseResult, ConfigProblem, Diagnostic, Outcome, Unchecked};
 use gpu_puzzles_core::trace::{Findings, TraceMeta};
 use gpu_puzzles_core::{template, Case, Puzzle, Values};
 use gpu_puzzles_instrument::{Options, PassError, Shader, Traced, TRACE_BINDING};
@@ -19,7 +17,7 @@ pub struct RunOptions {
     /// Run the shader instrumented (heat maps, memcheck, racecheck, loop
     /// guards) on every case but the performance ones; the instrumented
     /// run's outputs and findings give the verdict. Off only to time a
-    /// kernel ([`time_kernel`]): without it nothing catches a race, an
+    /// kernel ([`crate::time_kernel`]): without it nothing catches a race, an
     /// out-of-bounds access or a loop that never ends.
     pub instrument: bool,
 }
@@ -80,7 +78,7 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
     // Then, with every read-back in, the order checks (CPU work).
     for (case, mut r) in ordinary {
         if options.instrument && r.outcome.passed() {
-            order_check(gpu, puzzle, case, source, &mut r);
+            crate::order::order_check(gpu, puzzle, case, source, &mut r);
         }
         results.push(r);
     }
@@ -109,48 +107,6 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
     Ok(results)
 }
 
-/// The second line of defence behind the racecheck
-/// ([`gpu_puzzles_interp::emulate::order_check`]): a case that passed on
-/// the GPU is run on the CPU in several orders of its invocations, and
-/// fails when the result passes in one order and not in another. When the
-/// interpreter cannot run the shader, the case keeps its verdict and its
-/// findings say the order check did not run.
-fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, r: &mut CaseResult) {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (&puzzle.slug, case.number, case.random_seed, source).hash(&mut h);
-    let key = h.finish();
-    let known = gpu.order_checks.lock().ok().and_then(|c| c.get(&key).cloned());
-    let checked = known.unwrap_or_else(|| {
-        let checked = gpu_puzzles_interp::emulate::order_check(puzzle, case, source).map_err(|u| u.message);
-        if let Ok(mut c) = gpu.order_checks.lock() {
-            if c.len() >= MAX_ORDER_CHECKS {
-                c.clear();
-            }
-            c.insert(key, checked.clone());
-        }
-        checked
-    });
-    match checked {
-        Ok(Some(outcome)) => r.outcome = outcome,
-        Ok(None) => {}
-        Err(why) => {
-            if let Some(f) = r.findings.as_mut() {
-                f.unchecked.push(format!("the order check (the case run on the CPU in several orders of its invocations) did not run: {why}"));
-            }
-        }
-    }
-}
-
-/// Order checks by a hash of the puzzle, the case (its number and random
-/// seed) and the student's text: the outcome it imposes, if any, or why it
-/// did not run.
-pub(crate) type OrderChecks = std::collections::HashMap<u64, Result<Option<Outcome>, String>>;
-
-/// Order checks a device keeps before starting over (each is a few bytes,
-/// or an outcome's message).
-const MAX_ORDER_CHECKS: usize = 1024;
-
 /// The result of a performance case left out because another case failed.
 fn skipped(case: &Case) -> CaseResult {
     CaseResult::new(case, Outcome::Skipped { message: "not timed: performance cases run once every other case passes. Fix the failing cases first.".into() })
@@ -160,87 +116,6 @@ fn skipped(case: &Case) -> CaseResult {
 /// adapter, saying why.
 fn omitted(case: &Case, message: String) -> CaseResult {
     CaseResult::new(case, Outcome::Omitted { message })
-}
-
-/// Times a kernel on a performance case, on the same device and in the same
-/// way as a student's run (one uninstrumented dispatch): the reference
-/// solution and the comparison kernels of [`Puzzle::comparisons`], the
-/// yardsticks printed next to a student's figures. `Ok(None)`
-/// when the kernel does not pass the case.
-///
-/// # Errors
-/// As [`run_case`].
-pub async fn time_kernel(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Timing>, RunnerError> {
-    let r = run_case(gpu, puzzle, case, source, RunOptions { instrument: false }).await?;
-    Ok(r.outcome.passed().then_some(r.timing))
-}
-
-/// Timings of yardstick kernels by puzzle slug, case number and kernel (0 the
-/// reference solution, `k + 1` comparison kernel `k`); `None` for one that
-/// did not pass or does not exist in this build.
-pub type YardstickCache = std::collections::HashMap<(String, usize, usize), Option<Timing>>;
-
-/// Fills in the reference solution's and every comparison kernel's timing on
-/// each performance case of `results` that passed, measuring only what
-/// `cache` does not hold yet (a front end keeps one cache per device, since
-/// the yardsticks do not change between a student's runs), and then holds
-/// each to the puzzle's `performance_target`
-/// ([`gpu_puzzles_core::judge::target_outcome`]).
-///
-/// A kernel below its target is not failed on one comparison: the student's
-/// kernel (`source`, the one `results` judged) and the reference are timed
-/// again, back to back, and the target is checked on those figures. A GPU's
-/// clocks can change between two measurements (a cached reference taken at
-/// full clocks against a student's run at low ones would fail a correct
-/// kernel), and back to back they share the same clocks.
-///
-/// # Errors
-/// As [`run_case`].
-pub async fn add_yardsticks(gpu: &Gpu, puzzle: &Puzzle, source: &str, results: &mut [CaseResult], cache: &mut YardstickCache) -> Result<(), RunnerError> {
-    for r in results.iter_mut().filter(|r| r.outcome.passed()) {
-        let Some(case) = puzzle.cases.get(r.case - 1).filter(|c| c.is_performance()) else { continue };
-        let kernels: Vec<Option<&str>> =
-            std::iter::once(puzzle.solution.as_deref()).chain(puzzle.comparisons.iter().map(|c| Some(c.source.as_str()))).collect();
-        let mut timings = Vec::with_capacity(kernels.len());
-        for (k, kernel) in kernels.into_iter().enumerate() {
-            let key = (puzzle.slug.clone(), case.number, k);
-            let t = match cache.get(&key) {
-                Some(t) => *t,
-                None => {
-                    let t = match kernel {
-                        Some(s) => time_kernel(gpu, puzzle, case, s).await?,
-                        None => None,
-                    };
-                    cache.insert(key, t);
-                    t
-                }
-            };
-            timings.push(t);
-        }
-        r.reference_timing = timings[0];
-        r.comparison_timings = timings[1..].to_vec();
-        if target_outcome(puzzle, case, r, gpu.adapter().software).is_none() {
-            continue;
-        }
-        // Below target on one comparison: both kernels again, back to back.
-        let (Some(student), Some(reference)) = (
-            time_kernel(gpu, puzzle, case, source).await?,
-            match puzzle.solution.as_deref() {
-                Some(s) => time_kernel(gpu, puzzle, case, s).await?,
-                None => None,
-            },
-        ) else {
-            continue;
-        };
-        r.timing = student;
-        r.reference_timing = Some(reference);
-        cache.insert((puzzle.slug.clone(), case.number, 0), Some(reference));
-        if let Some(Outcome::BelowTarget { fraction, target, message }) = target_outcome(puzzle, case, r, gpu.adapter().software) {
-            let message = format!("{message} (Measured twice; the second time your kernel and the reference ran back to back.)");
-            r.outcome = Outcome::BelowTarget { fraction, target, message };
-        }
-    }
-    Ok(())
 }
 
 /// Runs and judges one case.

@@ -1,0 +1,49 @@
+//! The order check, the judge's second line of defence behind the
+//! racecheck ([`gpu_puzzles_interp::emulate::order_check`]), with the
+//! checks a device has made kept for Runs of unchanged code.
+
+use crate::Gpu;
+use gpu_puzzles_core::judge::{CaseResult, Outcome};
+use gpu_puzzles_core::{Case, Puzzle};
+
+/// The second line of defence behind the racecheck
+/// ([`gpu_puzzles_interp::emulate::order_check`]): a case that passed on
+/// the GPU is run on the CPU in several orders of its invocations, and
+/// fails when the result passes in one order and not in another. When the
+/// interpreter cannot run the shader, the case keeps its verdict and its
+/// findings say the order check did not run.
+pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, r: &mut CaseResult) {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (&puzzle.slug, case.number, case.random_seed, source).hash(&mut h);
+    let key = h.finish();
+    let known = gpu.order_checks.lock().ok().and_then(|c| c.get(&key).cloned());
+    let checked = known.unwrap_or_else(|| {
+        let checked = gpu_puzzles_interp::emulate::order_check(puzzle, case, source).map_err(|u| u.message);
+        if let Ok(mut c) = gpu.order_checks.lock() {
+            if c.len() >= MAX_ORDER_CHECKS {
+                c.clear();
+            }
+            c.insert(key, checked.clone());
+        }
+        checked
+    });
+    match checked {
+        Ok(Some(outcome)) => r.outcome = outcome,
+        Ok(None) => {}
+        Err(why) => {
+            if let Some(f) = r.findings.as_mut() {
+                f.unchecked.push(format!("the order check (the case run on the CPU in several orders of its invocations) did not run: {why}"));
+            }
+        }
+    }
+}
+
+/// Order checks by a hash of the puzzle, the case (its number and random
+/// seed) and the student's text: the outcome it imposes, if any, or why it
+/// did not run.
+pub(crate) type OrderChecks = std::collections::HashMap<u64, Result<Option<Outcome>, String>>;
+
+/// Order checks a device keeps before starting over (each is a few bytes,
+/// or an outcome's message).
+const MAX_ORDER_CHECKS: usize = 1024;
