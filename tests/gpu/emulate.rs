@@ -13,25 +13,15 @@
 //! A machine with no adapter fails every test; nothing passes silently.
 
 use gpu_puzzles_core::judge::{CaseResult, Outcome};
-use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
+use gpu_puzzles_core::load::random_cases;
 use gpu_puzzles_core::report::MemoryError;
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
 use gpu_puzzles_interp::emulate;
-use gpu_puzzles_runner::{judge_with, Gpu, RunOptions};
+use gpu_puzzles_runner::{judge_with, RunOptions};
+use gpu_puzzles_tests::{gpu, root, shipped_set};
 use libtest_mimic::{Arguments, Failed, Trial};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn gpu() -> Result<&'static Gpu, Failed> {
-    static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
-    GPU.get_or_init(|| pollster::block_on(Gpu::new()).map_err(|e| e.to_string()))
-        .as_ref()
-        .map_err(|e| Failed::from(format!("no GPU adapter, so nothing can be compared: {e}")))
-}
+use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Whether the GPU's outcome and the interpreter's agree (module doc).
 fn agree(gpu: &Outcome, cpu: &Outcome) -> bool {
@@ -46,7 +36,7 @@ fn agree(gpu: &Outcome, cpu: &Outcome) -> bool {
 
 fn compare(puzzle: &Puzzle, source: &str, extra: &[Case]) -> Result<(), Failed> {
     let on_gpu: Vec<CaseResult> =
-        pollster::block_on(judge_with(gpu()?, puzzle, extra, source, RunOptions::default())).map_err(|e| Failed::from(e.to_string()))?;
+        pollster::block_on(judge_with(gpu().map_err(Failed::from)?, puzzle, extra, source, RunOptions::default())).map_err(|e| Failed::from(e.to_string()))?;
     let emulated = emulate::judge_puzzle(puzzle, extra, source).map_err(|e| Failed::from(format!("the interpreter could not judge it: {}", e.message)))?;
     let mut differences = Vec::new();
     let mut compared = 0;
@@ -73,9 +63,7 @@ fn compare(puzzle: &Puzzle, source: &str, extra: &[Case]) -> Result<(), Failed> 
 
 fn main() {
     let args = Arguments::from_args();
-    let files = read_dir(&root().join("puzzles")).expect("puzzles/ is readable");
-    let solutions = read_solutions(&root().join("shaders")).expect("shaders/ is readable");
-    let set: Arc<PuzzleSet> = Arc::new(load_puzzle_set(&files, Some(&solutions)).expect("the shipped set loads"));
+    let set: Arc<PuzzleSet> = Arc::new(shipped_set());
     let dir = root().join("tests/gpu/solutions");
     let mut extra_files: Vec<PathBuf> = std::fs::read_dir(&dir).expect("tests/gpu/solutions is readable").map(|e| e.unwrap().path()).collect();
     extra_files.sort();

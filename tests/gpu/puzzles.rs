@@ -20,23 +20,16 @@
 //! get one; nothing passes silently.
 
 use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Verdict};
-use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
+use gpu_puzzles_core::load::random_cases;
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
-use gpu_puzzles_runner::{judge_puzzle, judge_with, Gpu, RunOptions};
+use gpu_puzzles_runner::{judge_puzzle, judge_with, RunOptions};
+use gpu_puzzles_tests::{root, shipped_set};
 use libtest_mimic::{Arguments, Failed, Trial};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// One device for the whole run, created on first use.
-fn gpu() -> Result<&'static Gpu, Failed> {
-    static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
-    GPU.get_or_init(|| pollster::block_on(Gpu::new()).map_err(|e| e.to_string()))
-        .as_ref()
-        .map_err(|e| Failed::from(format!("no GPU adapter, so nothing can be judged: {e}")))
+/// The shared device, or the failure every test that needs it reports.
+fn gpu() -> Result<&'static gpu_puzzles_runner::Gpu, Failed> {
+    gpu_puzzles_tests::gpu().map_err(Failed::from)
 }
 
 fn judge(puzzle: &Puzzle, source: &str) -> Result<Vec<CaseResult>, Failed> {
@@ -117,12 +110,7 @@ fn check_expectation(puzzle: &Puzzle, source: &str) -> Result<(), Failed> {
 
 fn main() {
     let args = Arguments::from_args();
-    let files = read_dir(&root().join("puzzles")).expect("puzzles/ is readable");
-    let solutions = read_solutions(&root().join("shaders")).expect("shaders/ is readable");
-    let set: Arc<PuzzleSet> = match load_puzzle_set(&files, Some(&solutions)) {
-        Ok(s) => Arc::new(s),
-        Err(problems) => panic!("the puzzle set has problems: {problems:#?}"),
-    };
+    let set: Arc<PuzzleSet> = Arc::new(shipped_set());
     assert!(!set.puzzles.is_empty(), "no puzzles found");
     let mut trials = Vec::new();
     for (i, p) in set.puzzles.iter().enumerate() {

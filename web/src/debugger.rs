@@ -13,7 +13,7 @@
 
 use crate::editor;
 use gpu_puzzles_core::{Case, Puzzle};
-use gpu_puzzles_interp::debug::{Debugger, InvocationView, MemoryView};
+use gpu_puzzles_interp::debug::{lines_of, Debugger, InvocationView, MemoryView};
 use gpu_puzzles_interp::exec::Status;
 use leptos::prelude::*;
 
@@ -64,6 +64,8 @@ struct Snapshot {
     message: String,
     finished: bool,
     invocations: Vec<InvocationView>,
+    /// The lines the invocations are on, for the editor's highlight.
+    lines: Vec<usize>,
     memories: Vec<MemoryView>,
     variables: Vec<(String, String)>,
     reads: Vec<String>,
@@ -74,7 +76,7 @@ impl Snapshot {
     fn of(d: &Debugger, case: usize, selected: u32) -> Snapshot {
         let w = d.workgroup_id();
         let invocations = d.invocations();
-        let lines = d.lines();
+        let lines = lines_of(&invocations);
         let message = match (d.stopped(), d.finished()) {
             (Some(why), _) => why.to_string(),
             (None, true) => "Finished: every workgroup ran to the end. Restart to step again.".to_string(),
@@ -95,6 +97,7 @@ impl Snapshot {
             message,
             finished: d.finished(),
             invocations,
+            lines,
             memories: d.memories(),
             variables: d.variables(selected),
             reads,
@@ -123,8 +126,8 @@ pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl In
 
     let refresh = move || {
         let case = request.0.get_untracked().unwrap_or(0);
-        let (snap, lines) = session.with_value(|s| s.as_ref().map(|d| (Snapshot::of(d, case, selected.get_untracked()), d.lines()))).unwrap_or_default();
-        editor::highlight_lines(&lines);
+        let snap = session.with_value(|s| s.as_ref().map(|d| Snapshot::of(d, case, selected.get_untracked()))).unwrap_or_default();
+        editor::highlight_lines(&snap.lines);
         snapshot.set(snap);
     };
     // Open the requested case with the editor's current text.

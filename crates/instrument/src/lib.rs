@@ -83,6 +83,8 @@ impl Instrumented {
 pub struct Shader<'a> {
     source: &'a str,
     module: naga::Module,
+    /// naga's validation of `module` (every expression's type).
+    info: naga::valid::ModuleInfo,
 }
 
 impl<'a> Shader<'a> {
@@ -95,10 +97,16 @@ impl<'a> Shader<'a> {
     pub fn parse(source: &'a str) -> Result<Self, PassError> {
         let module = naga::front::wgsl::parse_str(source)
             .map_err(|e| PassError::Rejected { message: e.message().to_string(), span: e.labels().next().and_then(|(s, _)| s.to_range()) })?;
-        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
+        let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
             .validate(&module)
             .map_err(|e| PassError::Rejected { message: chain(e.as_inner()), span: e.spans().next().and_then(|(s, _)| s.to_range()) })?;
-        Ok(Shader { source, module })
+        Ok(Shader { source, module, info })
+    }
+
+    /// The module as parsed and its validation, for the CPU interpreter
+    /// (which needs every expression's type), without validating again.
+    pub fn into_parts(self) -> (naga::Module, naga::valid::ModuleInfo) {
+        (self.module, self.info)
     }
 
     /// The module as parsed, for a native device to compile without

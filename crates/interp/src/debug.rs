@@ -5,12 +5,11 @@
 //! writes). Pure data, so it is tested natively; the page only draws it.
 
 use crate::dispatch::{Dispatch, Schedule};
-use crate::emulate::{prepare, NotRunnable, Prepared};
+use crate::emulate::{place, prepare, NotRunnable, Prepared};
 use crate::exec::{Invocation, Status};
 use crate::layout::Ty;
 use crate::value::{Scalar, Space, Value};
 use crate::{Program, Stop};
-use gpu_puzzles_core::template::position_of_offset;
 use gpu_puzzles_core::trace::AccessKind;
 use gpu_puzzles_core::{Case, CaseConfig, Puzzle};
 use std::collections::BTreeSet;
@@ -203,8 +202,7 @@ impl Debugger {
     }
 
     fn line(&self, span: naga::Span) -> Option<usize> {
-        let r = span.to_range()?;
-        Some(position_of_offset(&self.source, self.prepared.sub.to_source_offset(r.start)).line)
+        place(&self.prepared.sub, &self.source, span).map(|p| p.line)
     }
 
     fn line_of(&self, inv: &Invocation) -> Option<usize> {
@@ -232,8 +230,7 @@ impl Debugger {
     /// The lines invocations are on (running or waiting), for the editor's
     /// highlight, in order.
     pub fn lines(&self) -> Vec<usize> {
-        let set: BTreeSet<usize> = self.invocations().into_iter().filter_map(|i| i.line).collect();
-        set.into_iter().collect()
+        lines_of(&self.invocations())
     }
 
     /// An invocation's built-in values and its variables (`var`s and named
@@ -328,6 +325,12 @@ impl Debugger {
     }
 }
 
+/// The distinct lines of `invocations` (running or waiting), in order.
+pub fn lines_of(invocations: &[InvocationView]) -> Vec<usize> {
+    let set: BTreeSet<usize> = invocations.iter().filter_map(|i| i.line).collect();
+    set.into_iter().collect()
+}
+
 /// A dispatch of entry point number `k` (in dispatch order), stepped in
 /// lock step with its accesses kept.
 fn start(p: &Prepared, k: usize, memory: crate::exec::Memory, config: CaseConfig) -> Result<Dispatch, Stop> {
@@ -387,7 +390,7 @@ pub fn format_value(v: &Value) -> String {
 
 /// A stop in words, with the student's line.
 fn describe_stop(stop: &Stop, p: &Prepared, source: &str) -> String {
-    let line = stop.span().and_then(|s| s.to_range()).map(|r| position_of_offset(source, p.sub.to_source_offset(r.start)).line);
+    let line = stop.span().and_then(|s| place(&p.sub, source, s)).map(|p| p.line);
     let at = line.map(|l| format!(" (line {l})")).unwrap_or_default();
     match stop {
         Stop::Unsupported { what, .. } => format!("The debugger cannot run {what}{at}. Run the case on a GPU instead."),

@@ -15,7 +15,7 @@ use crate::{Program, Stop};
 use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome};
 use gpu_puzzles_core::limits::{bindings, check_config, Limits};
 use gpu_puzzles_core::report::{memory_error_message, MemoryError, OrderDependent};
-use gpu_puzzles_core::template::{position_of_offset, substitute, Substituted};
+use gpu_puzzles_core::template::{position_of_offset, substitute, SourcePos, Substituted};
 use gpu_puzzles_core::trace::{invocation, BufferTrace, Findings, Hazard, HazardAccess, OutOfBounds, OutOfBoundsAccess, RunawayLoop, Site};
 use gpu_puzzles_core::{Case, Puzzle, Values};
 use gpu_puzzles_instrument::{PassError, Shader};
@@ -65,6 +65,12 @@ pub fn judge_puzzle(puzzle: &Puzzle, extra: &[Case], source: &str) -> Result<Vec
 struct Ran {
     actual: Vec<Values>,
     record: Record,
+}
+
+/// Where `span` (in the substituted text `sub`) starts in the student's
+/// `source`: line and column from 1.
+pub fn place(sub: &Substituted, source: &str, span: naga::Span) -> Option<SourcePos> {
+    span.to_range().map(|r| position_of_offset(source, sub.to_source_offset(r.start)))
 }
 
 /// A case made ready to run: the program, its entry points in dispatch
@@ -129,7 +135,8 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Prepared, N
         let d = Diagnostic::error_at(e.message(), e.offset, e.length, &sub, source);
         return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
     }
-    let program = Arc::new(Program::new(shader.module().clone()).map_err(|e| NotRunnable::Unjudged(unjudged(&e, &sub, source)))?);
+    let (module, info) = shader.into_parts();
+    let program = Arc::new(Program::validated(module, info).map_err(|e| NotRunnable::Unjudged(unjudged(&e, &sub, source)))?);
     let mut entries = Vec::new();
     for name in &puzzle.entry_points {
         match program.entry_point(name) {
@@ -185,8 +192,8 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
         match ran {
             Ok(ran) => runs.push(ran),
             Err(Stop::RunawayLoop { span, invocation: id }) => {
-                let line = position_of_offset(source, sub.to_source_offset(span.to_range().map_or(0, |r| r.start))).line;
-                let runaway = RunawayLoop { line: Some(line), invocation: invocation(id, &case.config) };
+                let line = place(&sub, source, span).map(|p| p.line);
+                let runaway = RunawayLoop { line, invocation: invocation(id, &case.config) };
                 let findings = Findings { runaway_loop: Some(runaway), ..empty_findings() };
                 let outcome = memory_outcome(&findings).expect("a runaway loop fails");
                 result.findings = Some(findings);
@@ -413,12 +420,7 @@ fn empty_findings() -> Findings {
 
 /// The record as the findings an instrumented GPU run gives.
 fn findings(record: &Record, program: &Program, puzzle: &Puzzle, case: &Case, sub: &Substituted, source: &str) -> Findings {
-    let site = |span: naga::Span| {
-        span.to_range().map(|r| {
-            let p = position_of_offset(source, sub.to_source_offset(r.start));
-            Site { line: p.line, column: p.column }
-        })
-    };
+    let site = |span: naga::Span| place(sub, source, span).map(|p| Site { line: p.line, column: p.column });
     let name_of = |space: Space| -> (String, bool) {
         let global = |k: u32| program.module.global_variables.iter().nth(k as usize).and_then(|(_, g)| g.name.clone()).unwrap_or_default();
         match space {
@@ -483,11 +485,7 @@ fn findings(record: &Record, program: &Program, puzzle: &Puzzle, case: &Case, su
 
 /// A stop that is not a verdict, in words with its place.
 fn unjudged(stop: &Stop, sub: &Substituted, source: &str) -> Unjudged {
-    let at = stop.span().and_then(|s| s.to_range()).map(|r| {
-        let p = position_of_offset(source, sub.to_source_offset(r.start));
-        format!(" (line {}:{})", p.line, p.column)
-    });
-    let at = at.unwrap_or_default();
+    let at = stop.span().and_then(|s| place(sub, source, s)).map(|p| format!(" (line {}:{})", p.line, p.column)).unwrap_or_default();
     Unjudged {
         message: match stop {
             Stop::Unsupported { what, .. } => format!("the debugger cannot run {what}{at}; judge this shader on a GPU, or write it without {what}"),

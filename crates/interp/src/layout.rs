@@ -267,12 +267,4 @@ impl<'a> Ty<'a> {
             Ty::Vector(size, scalar) => Cow::Owned(TypeInner::Vector { size, scalar }),
         }
     }
-
-    /// The type of an expression, as naga's validator resolved it.
-    pub fn of(resolution: &'a naga::proc::TypeResolution) -> Ty<'a> {
-        match resolution {
-            naga::proc::TypeResolution::Handle(h) => Ty::Handle(*h),
-            naga::proc::TypeResolution::Value(inner) => Ty::Inner(inner),
-        }
-    }
 }

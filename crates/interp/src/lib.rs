@@ -153,6 +153,15 @@ impl Program {
         let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
             .validate(&module)
             .map_err(|e| Stop::internal(format!("naga rejected the shader: {}", e.as_inner())))?;
+        Program::validated(module, info)
+    }
+
+    /// Prepares a module naga has already validated, with `info` its
+    /// validation ([`gpu_puzzles_instrument::Shader::into_parts`]).
+    ///
+    /// # Errors
+    /// A constant the interpreter cannot evaluate.
+    pub fn validated(module: Module, info: ModuleInfo) -> Result<Program, Stop> {
         let layouts = Layouts::new(&module);
         let entries = module.entry_points.iter().map(|e| Code::lower(&e.function.body)).collect();
         let functions = module.functions.iter().map(|(_, f)| Code::lower(&f.body)).collect();
