@@ -60,8 +60,8 @@ pub fn judge_puzzle(puzzle: &Puzzle, extra: &[Case], source: &str) -> Result<Vec
     Ok(results)
 }
 
-/// What one schedule's run gave: the compared buffers and the record, or
-/// where it stopped.
+/// What one schedule's run gave: the compared buffers' contents and the
+/// record of its accesses.
 struct Ran {
     actual: Vec<Values>,
     record: Record,
