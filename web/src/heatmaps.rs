@@ -43,7 +43,8 @@ pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &Case
     };
     let show = use_context::<ShowHeatmaps>().map_or_else(|| RwSignal::new(true).read_only(), |s| s.0);
     let names: Vec<&str> = puzzle.buffers.iter().map(|b| b.name.as_str()).collect();
-    let config = case.config;
+    // Numbered as the GPU ran the shader: its own `@workgroup_size`.
+    let config = f.config(&case.config);
     let threads = heatmap::threads(&f, &config, &names);
     let groups = heatmap::workgroups(&f, &config);
     let outputs: Vec<usize> = puzzle.compared_buffers().collect();

@@ -13,6 +13,7 @@ pub mod heatmap;
 pub mod judge;
 pub mod limits;
 pub mod load;
+#[cfg(feature = "markdown")]
 pub mod markdown;
 pub mod model;
 pub mod random;

@@ -189,8 +189,9 @@ pub struct Options {
     pub racecheck: bool,
 }
 
-/// Instruments `source` (already substituted) for a dispatch of `config`
-/// over `buffers` (the puzzle's storage buffers in binding order). Every
+/// Instruments `source` (already substituted) for a dispatch of `config`'s
+/// workgroups, numbering invocations by the workgroup size the shader
+/// declares ([`CaseConfig::as_declared`]; the trace's layout keeps it), over `buffers` (the puzzle's storage buffers in binding order). Every
 /// entry point in `entry_points` is instrumented; the runner dispatches
 /// them in order over one trace buffer.
 ///
@@ -213,6 +214,11 @@ fn rewrite_module(
     if module.global_variables.iter().any(|(_, g)| g.binding.as_ref().is_some_and(|b| b.group == 0 && b.binding == TRACE_BINDING)) {
         return Err(PassError::Unsupported(format!("the shader uses @binding({TRACE_BINDING}), which the instrumentation needs")));
     }
+    // The GPU runs as many invocations per workgroup as the shader
+    // declares, whatever the case's `{{workgroupSize}}`: the trace numbers
+    // those (sizes still given by pipeline overrides are left to the case).
+    let declared = module.entry_points.iter().filter(|e| entry_points.contains(&e.name.as_str()) && e.workgroup_size_overrides.is_none());
+    let config = &config.as_declared(declared.map(|e| e.workgroup_size));
     let mut layouter = naga::proc::Layouter::default();
     layouter.update(module.to_ctx()).map_err(|e| PassError::Unsupported(format!("naga could not lay out the shader's types: {e}")))?;
 

@@ -334,6 +334,7 @@ pub fn lines_of(invocations: &[InvocationView]) -> Vec<usize> {
 /// A dispatch of entry point number `k` (in dispatch order), stepped in
 /// lock step with its accesses kept.
 fn start(p: &Prepared, k: usize, memory: crate::exec::Memory, config: CaseConfig) -> Result<Dispatch, Stop> {
+    let config = crate::emulate::numbering(&p.program, &p.entries, &config);
     let mut d = Dispatch::new(p.program.clone(), p.entries[k], config, memory, Schedule::Lockstep)?;
     d.keep_accesses = true;
     Ok(d)

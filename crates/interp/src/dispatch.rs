@@ -114,19 +114,28 @@ pub struct Dispatch {
     next_workgroup: usize,
     rng: u64,
     done: bool,
+    /// The workgroup size invocations are numbered by (see [`Dispatch::new`]).
+    numbered: [u32; 3],
 }
 
 impl Dispatch {
     /// A dispatch of entry point `entry` over `memory` (its buffers and
     /// bindings set; workgroup memory is made here), not started. The
     /// workgroup size is the entry point's own `@workgroup_size` (what a
-    /// GPU runs), the number of workgroups `config`'s.
+    /// GPU runs), the number of workgroups `config`'s. Invocations are
+    /// numbered ([`crate::exec::Ids::id`], [`Record::invocations`]) by
+    /// `config`'s workgroup size, which should be the one the shader
+    /// declares ([`crate::emulate::numbering`]) and at least the entry
+    /// point's own.
     ///
     /// # Errors
     /// An entry point input the interpreter does not provide.
     pub fn new(program: Arc<Program>, entry: usize, mut config: CaseConfig, mut memory: Memory, schedule: Schedule) -> Result<Dispatch, Stop> {
         let module = &program.module;
-        config.workgroup_size = module.entry_points[entry].workgroup_size;
+        let own = module.entry_points[entry].workgroup_size;
+        let numbered = [0, 1, 2].map(|k| config.workgroup_size[k].max(own[k]));
+        let number_by = CaseConfig { workgroup_size: numbered, ..config };
+        config.workgroup_size = own;
         memory.workgroup = vec![Vec::new(); module.global_variables.len()];
         let [x, y, z] = config.workgroups;
         let count = x * y * z;
@@ -144,7 +153,7 @@ impl Dispatch {
             reads: memory.storage.iter().map(|b| vec![0; b.len()]).collect(),
             writes: memory.storage.iter().map(|b| vec![0; b.len()]).collect(),
             writer: memory.storage.iter().map(|b| vec![None; b.len()]).collect(),
-            invocations: vec![[0; 4]; config.total_invocations() as usize],
+            invocations: vec![[0; 4]; number_by.total_invocations() as usize],
             out_of_bounds: Vec::new(),
             races: Vec::new(),
             race_total: 0,
@@ -167,6 +176,7 @@ impl Dispatch {
             next_workgroup: 0,
             rng,
             done: false,
+            numbered,
         };
         d.start_next_workgroup()?;
         Ok(d)
@@ -205,7 +215,7 @@ impl Dispatch {
         let [wx, wy, _] = c.workgroups;
         let [sx, sy, sz] = c.workgroup_size;
         let wid = [w % wx, (w / wx) % wy, w / (wx * wy)];
-        let (gx, gy) = (sx * wx, sy * wy);
+        let (gx, gy) = (self.numbered[0] * wx, self.numbered[1] * wy);
         self.invocations.clear();
         for local_index in 0..sx * sy * sz {
             let lid = [local_index % sx, (local_index / sx) % sy, local_index / (sx * sy)];

@@ -170,6 +170,15 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Prepared, N
     Ok(Prepared { program, entries, memory, sub })
 }
 
+/// The dispatch invocations are numbered by: the case's workgroups with the
+/// workgroup size the shader declares on its dispatched entry points
+/// ([`CaseConfig::as_declared`]), as the GPU run's instrumentation numbers
+/// them.
+pub fn numbering(program: &Program, entries: &[usize], case: &gpu_puzzles_core::model::CaseConfig) -> gpu_puzzles_core::model::CaseConfig {
+    let declared = entries.iter().map(|&e| &program.module.entry_points[e]).filter(|e| e.workgroup_size_overrides.is_none());
+    case.as_declared(declared.map(|e| e.workgroup_size))
+}
+
 /// Judges one case on the CPU under `schedules` (the first one's outputs
 /// are judged; the others only compared with it).
 ///
@@ -193,8 +202,9 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
             Ok(ran) => runs.push(ran),
             Err(Stop::RunawayLoop { span, invocation: id }) => {
                 let line = place(&sub, source, span).map(|p| p.line);
-                let runaway = RunawayLoop { line, invocation: invocation(id, &case.config) };
-                let findings = Findings { runaway_loop: Some(runaway), ..empty_findings() };
+                let config = numbering(&program, &entries, &case.config);
+                let runaway = RunawayLoop { line, invocation: invocation(id, &config) };
+                let findings = Findings { runaway_loop: Some(runaway), workgroup_size: config.workgroup_size, ..empty_findings() };
                 let outcome = memory_outcome(&findings).expect("a runaway loop fails");
                 result.findings = Some(findings);
                 return finish(result, outcome);
@@ -211,7 +221,7 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
         }
     }
     let first = runs.remove(0);
-    let findings = findings(&first.record, &program, puzzle, case, &sub, source);
+    let findings = findings(&first.record, &program, &entries, puzzle, case, &sub, source);
     let mut outcome = judge(puzzle, case, &first.actual).map_err(|message| Unjudged { message })?;
     if let Some(memory) = memory_outcome(&findings) {
         if outcome.passed() || matches!(outcome, Outcome::Mismatch { .. }) {
@@ -357,7 +367,7 @@ fn run(
 ) -> Result<Ran, Stop> {
     let mut total: Option<Record> = None;
     for &entry in entries {
-        let mut d = Dispatch::new(program.clone(), entry, case.config, memory, schedule)?;
+        let mut d = Dispatch::new(program.clone(), entry, numbering(program, entries, &case.config), memory, schedule)?;
         if detect_races {
             d.detect_races();
         }
@@ -415,11 +425,13 @@ fn empty_findings() -> Findings {
         hazard_total: 0,
         runaway_loop: None,
         unchecked: Vec::new(),
+        workgroup_size: [0; 3],
     }
 }
 
 /// The record as the findings an instrumented GPU run gives.
-fn findings(record: &Record, program: &Program, puzzle: &Puzzle, case: &Case, sub: &Substituted, source: &str) -> Findings {
+fn findings(record: &Record, program: &Program, entries: &[usize], puzzle: &Puzzle, case: &Case, sub: &Substituted, source: &str) -> Findings {
+    let config = numbering(program, entries, &case.config);
     let site = |span: naga::Span| place(sub, source, span).map(|p| Site { line: p.line, column: p.column });
     let name_of = |space: Space| -> (String, bool) {
         let global = |k: u32| program.module.global_variables.iter().nth(k as usize).and_then(|(_, g)| g.name.clone()).unwrap_or_default();
@@ -448,7 +460,7 @@ fn findings(record: &Record, program: &Program, puzzle: &Puzzle, case: &Case, su
     for (id, a) in &record.out_of_bounds {
         let (name, workgroup) = name_of(a.space);
         let (index, elements) = a.out_of_bounds.expect("recorded as out of bounds");
-        let access = OutOfBoundsAccess { index, invocation: invocation(*id, &case.config), site: site(a.span) };
+        let access = OutOfBoundsAccess { index, invocation: invocation(*id, &config), site: site(a.span) };
         match out_of_bounds.iter_mut().find(|o| o.space == name && o.kind == a.kind) {
             Some(o) => {
                 o.total += 1;
@@ -467,7 +479,7 @@ fn findings(record: &Record, program: &Program, puzzle: &Puzzle, case: &Case, su
         .iter()
         .map(|(r, entry)| {
             let (space, workgroup_memory) = name_of(r.space);
-            let side = |m: &crate::race::Mark| HazardAccess { invocation: invocation(m.id, &case.config), kind: m.kind, site: site(m.span) };
+            let side = |m: &crate::race::Mark| HazardAccess { invocation: invocation(m.id, &config), kind: m.kind, site: site(m.span) };
             Hazard {
                 kind: r.kind,
                 space,
@@ -480,7 +492,15 @@ fn findings(record: &Record, program: &Program, puzzle: &Puzzle, case: &Case, su
             }
         })
         .collect();
-    Findings { buffers, invocations: record.invocations.clone(), out_of_bounds, hazards, hazard_total: record.race_total, ..empty_findings() }
+    Findings {
+        buffers,
+        invocations: record.invocations.clone(),
+        out_of_bounds,
+        hazards,
+        hazard_total: record.race_total,
+        workgroup_size: config.workgroup_size,
+        ..empty_findings()
+    }
 }
 
 /// A stop that is not a verdict, in words with its place.

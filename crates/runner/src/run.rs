@@ -292,7 +292,7 @@ pub(crate) async fn complete(gpu: &Gpu, puzzle: &Puzzle, case: &Case, started: S
             let (actual, trace, timing) = finish(gpu, puzzle, submitted).await?;
             let words = trace.ok_or_else(|| RunnerError::Readback("the trace did not come back".into()))?;
             result.instrumented_timing = Some(timing);
-            let findings = meta.findings(&words, &case.config);
+            let findings = meta.findings(&words);
             if findings.runaway_loop.is_some() {
                 // The guard broke the loop: the outputs mean nothing.
                 result.outcome = memory_outcome(&findings).expect("a runaway loop fails");

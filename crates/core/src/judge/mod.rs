@@ -112,18 +112,19 @@ pub fn too_slow_for_case(earlier_flops: Option<u64>, earlier_ms: f64, flops: Opt
 /// past, naming it. `None` when within budget or when the puzzle has none.
 pub fn budget_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Option<Outcome> {
     let budget = puzzle.budget?;
+    let config = findings.config(&case.config);
     let over = |exceeded: BudgetExceeded| Some(Outcome::OverBudget { message: crate::report::budget_exceeded(&exceeded), exceeded });
     if let Some(limit) = budget.global_reads_per_invocation {
         let reads = |c: &[u32; 4]| c[invocation_counter::GLOBAL_READS as usize];
         if let Some((id, c)) = findings.invocations.iter().enumerate().find(|(_, c)| reads(c) > limit) {
-            return over(BudgetExceeded::ReadsPerInvocation { invocation: crate::trace::invocation(id as u32, &case.config), reads: reads(c), limit });
+            return over(BudgetExceeded::ReadsPerInvocation { invocation: crate::trace::invocation(id as u32, &config), reads: reads(c), limit });
         }
     }
     if let Some(limit) = budget.global_writes_per_workgroup {
         let mut totals: std::collections::BTreeMap<[u32; 3], u32> = Default::default();
         for (id, c) in findings.invocations.iter().enumerate() {
             if c[invocation_counter::GLOBAL_WRITES as usize] > 0 {
-                *totals.entry(crate::trace::invocation(id as u32, &case.config).workgroup_id).or_default() += c[invocation_counter::GLOBAL_WRITES as usize];
+                *totals.entry(crate::trace::invocation(id as u32, &config).workgroup_id).or_default() += c[invocation_counter::GLOBAL_WRITES as usize];
             }
         }
         if let Some((&workgroup, &writes)) = totals.iter().find(|(_, &n)| n > limit) {
@@ -249,6 +250,40 @@ pub fn judge(puzzle: &Puzzle, case: &Case, actual: &[Values]) -> Result<Outcome,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::CaseConfig;
+
+    #[test]
+    fn budgets_count_by_the_workgroup_size_the_shader_ran() {
+        // Block Sum allows one global write per workgroup. The shader
+        // declares 512 invocations per workgroup where the case says 256:
+        // invocations 0 and 300 are then both in workgroup 0, two writes.
+        let set = crate::load::shipped_set();
+        let puzzle = set.get("block-sum").unwrap();
+        let case = &puzzle.cases[0];
+        assert_eq!(case.config.workgroup_size, [256, 1, 1]);
+        let mut invocations = vec![[0u32; 4]; 4 * 512];
+        invocations[0][invocation_counter::GLOBAL_WRITES as usize] = 1;
+        invocations[300][invocation_counter::GLOBAL_WRITES as usize] = 1;
+        let as_case = Findings { invocations, ..Default::default() };
+        assert_eq!(budget_outcome(puzzle, case, &as_case), None, "numbered by the case's 256, the writes fall in two workgroups");
+        let as_run = Findings { workgroup_size: [512, 1, 1], ..as_case };
+        match budget_outcome(puzzle, case, &as_run) {
+            Some(Outcome::OverBudget { exceeded: BudgetExceeded::WritesPerWorkgroup { workgroup, writes, limit }, .. }) => {
+                assert_eq!((workgroup, writes, limit), ([0, 0, 0], 2, 1));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_declared_workgroup_size_replaces_the_cases() {
+        let case = CaseConfig { workgroup_size: [6, 1, 1], workgroups: [2, 1, 1], workgroup_memory: Some([6, 1, 1]) };
+        assert_eq!(case.as_declared([]), case);
+        let run = case.as_declared([[64, 1, 1]]);
+        assert_eq!((run.workgroup_size, run.workgroups, run.workgroup_memory), ([64, 1, 1], [2, 1, 1], Some([6, 1, 1])));
+        assert_eq!(case.as_declared([[4, 2, 1], [8, 1, 1]]).workgroup_size, [8, 2, 1], "per dimension the largest");
+        assert_eq!(case.as_declared([[2, 1, 1]]).workgroup_size, [2, 1, 1], "smaller than the case's too");
+    }
 
     #[test]
     fn exact_comparison_by_default() {

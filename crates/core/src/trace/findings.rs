@@ -190,9 +190,25 @@ pub struct Findings {
     /// Parts of the racecheck that did not run for this case, and why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unchecked: Vec<String>,
+    /// The `@workgroup_size` the shader ran with (its entry points' own, per
+    /// dimension the largest when they differ), which numbers `invocations`
+    /// and every invocation named here; `[0, 0, 0]` when unknown (the case's
+    /// then). Not in JSON reports.
+    #[serde(skip)]
+    pub workgroup_size: [u32; 3],
 }
 
 impl Findings {
+    /// The dispatch these findings number invocations by: `case`'s
+    /// workgroups with the workgroup size the shader ran with.
+    pub fn config(&self, case: &CaseConfig) -> CaseConfig {
+        if self.workgroup_size == [0; 3] {
+            *case
+        } else {
+            CaseConfig { workgroup_size: self.workgroup_size, ..*case }
+        }
+    }
+
     /// True when something fails the case: any out-of-bounds access (read,
     /// write or atomic), any hazard, or a runaway loop.
     pub fn fails(&self) -> bool {
@@ -269,9 +285,12 @@ impl TraceMeta {
         })
     }
 
-    /// Reads the findings out of the trace buffer's words.
-    pub fn findings(&self, words: &[u32], config: &CaseConfig) -> Findings {
+    /// Reads the findings out of the trace buffer's words. Invocations are
+    /// numbered by the dispatch the layout was made for
+    /// ([`TraceLayout::config`]).
+    pub fn findings(&self, words: &[u32]) -> Findings {
         let l = &self.layout;
+        let config = &l.config;
         let w = |i: u64| words.get(i as usize).copied().unwrap_or(0);
         let buffers = l
             .lens
@@ -337,7 +356,7 @@ impl TraceMeta {
                 invocation: invocation(w(header::RUNAWAY_INVOCATION).saturating_sub(1), config),
             }),
         };
-        Findings { buffers, invocations, out_of_bounds, hazards, hazard_total, runaway_loop, unchecked }
+        Findings { buffers, invocations, out_of_bounds, hazards, hazard_total, runaway_loop, unchecked, workgroup_size: config.workgroup_size }
     }
 }
 
@@ -381,7 +400,7 @@ mod tests {
         words[at + hw::SITE as usize] = 2;
         words[at + hw::OTHER_SITE as usize] = site_word(1, writer);
         words[at + hw::WORKGROUP as usize] = 1;
-        let found = m.findings(&words, &config());
+        let found = m.findings(&words);
         assert!(found.fails());
         let h = &found.hazards[0];
         assert_eq!((h.kind, h.space.as_str(), h.element, h.across_workgroups), (HazardKind::ReadAfterWrite, "smem", 3, false));
@@ -408,9 +427,9 @@ mod tests {
         m2.site_access.push((1, AccessKind::Write));
         m2.sites.push(Site { line: 11, column: 1 });
         // Two lines write `smem`: the other side's line is unknown.
-        assert_eq!(m2.findings(&words, &config()).hazards[0].first.site, None);
+        assert_eq!(m2.findings(&words).hazards[0].first.site, None);
         // One line writes `smem`: that is the other side's.
-        assert_eq!(m.findings(&words, &config()).hazards[0].first.site.map(|s| s.line), Some(7));
+        assert_eq!(m.findings(&words).hazards[0].first.site.map(|s| s.line), Some(7));
     }
 
     #[test]
@@ -424,7 +443,7 @@ mod tests {
         words[at + 1] = 8;
         words[at + 2] = 5;
         words[at + 3] = 1;
-        let found = m.findings(&words, &config());
+        let found = m.findings(&words);
         assert!(found.fails());
         assert_eq!(found.oob_total(), 21);
         let write = found.out_of_bounds_of(AccessKind::Write).next().unwrap();

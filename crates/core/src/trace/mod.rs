@@ -297,10 +297,16 @@ pub struct TraceLayout {
     pub storage_keys: Option<KeyFormat>,
     /// Keys of workgroup-memory accesses.
     pub workgroup_keys: KeyFormat,
+    /// The dispatch the layout numbers invocations by: the workgroup size
+    /// the shader declares and the case's workgroups
+    /// ([`CaseConfig::as_declared`]).
+    pub config: CaseConfig,
 }
 
 impl TraceLayout {
-    /// The layout for `spec` and a dispatch of `config`.
+    /// The layout for `spec` and a dispatch of `config`, whose workgroup
+    /// size must be the shader's own ([`CaseConfig::as_declared`]): every
+    /// invocation the GPU runs needs its own counters.
     pub fn new(spec: &TraceSpec, config: &CaseConfig) -> TraceLayout {
         let spaces = spec.buffers.len() as u64 + spec.workgroup_vars as u64;
         let oob_total_base = header::WORDS;
@@ -357,6 +363,7 @@ impl TraceLayout {
             readback_words,
             storage_keys,
             workgroup_keys: KeyFormat::workgroup(config),
+            config: *config,
         }
     }
 
