@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Bundles the CodeMirror editor facade into web/editor/dist/editor.bundle.js,
-# which the web crate imports at compile time. Trunk runs this as a pre-build
-# hook; the other scripts run it too.
+# which the web crate imports at compile time, and the Vim bindings into
+# web/editor/dist/lazy/ (copied into the site, fetched on demand). Trunk
+# runs this as a pre-build hook; the other scripts run it too.
 set -euo pipefail
 cd "$(dirname "$0")/../web/editor"
 [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error
-if [ ! -f dist/editor.bundle.js ] || [ src/editor.js -nt dist/editor.bundle.js ] || [ package-lock.json -nt dist/editor.bundle.js ]; then
+if [ ! -f dist/editor.bundle.js ] || [ ! -d dist/lazy ] || [ -n "$(find src build.mjs package-lock.json -newer dist/editor.bundle.js)" ]; then
   npm run --silent build
 fi

@@ -1,8 +1,10 @@
 //! Embeds the puzzle set (and, with the `solutions` feature, the reference
 //! solutions) into the site, after validating it with the same loader the
 //! command-line tool uses: a broken puzzle set fails the build with the
-//! loader's messages (file, line, field).
+//! loader's messages (file, line, field). Statements and hints are rendered
+//! from Markdown to sanitised HTML here, once.
 
+use gpu_puzzles_core::markdown::to_safe_html;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -31,11 +33,21 @@ fn main() {
     } else {
         None
     };
-    if let Err(problems) = gpu_puzzles_core::load_puzzle_set(&files, solutions.as_ref()) {
+    let set = gpu_puzzles_core::load_puzzle_set(&files, solutions.as_ref()).unwrap_or_else(|problems| {
         let text: Vec<String> = problems.iter().map(|p| format!("puzzles/{p}")).collect();
         fail(&format!("the puzzle set has {} problem(s):\n{}", problems.len(), text.join("\n")));
-    }
+    });
     let mut out = String::new();
+    // Statements and hints rendered here, so the Markdown renderer stays out
+    // of the wasm (Debug formatting of a str is a valid Rust literal).
+    out.push_str(
+        "/// Per puzzle: slug, statement and hints as sanitised HTML (`markdown::to_safe_html`).\npub const RENDERED: &[(&str, &str, &[&str])] = &[\n",
+    );
+    for p in &set.puzzles {
+        let hints: Vec<String> = p.hints.iter().map(|h| format!("{:?}", to_safe_html(h))).collect();
+        writeln!(out, "    ({:?}, {:?}, &[{}]),", p.slug, to_safe_html(&p.statement), hints.join(", ")).unwrap();
+    }
+    out.push_str("];\n");
     out.push_str("/// Files of `puzzles/`: path relative to it, contents.\npub const PUZZLE_FILES: &[(&str, &str)] = &[\n");
     for name in files.keys().filter(|n| !n.ends_with('/')) {
         writeln!(out, "    ({name:?}, include_str!({:?})),", abs(&puzzles.join(name))).unwrap();

@@ -28,11 +28,17 @@ const walk = (dir) => {
   }
 };
 walk(DIST);
-const firstVisit = files.reduce((a, f) => ({ raw: a.raw + f.raw, gzip: a.gzip + f.gzip }), { raw: 0, gzip: 0 });
-results.size = { files, firstVisit, targetGzipKB: 450 };
-console.log("\nDownload size of dist/ (a first visit downloads every file)");
-for (const f of files) console.log(`  ${f.file.padEnd(62)} ${kb(f.raw).padStart(8)} KB  ${kb(f.gzip).padStart(8)} KB gzip`);
+// Files under lazy/ are fetched on demand (the Vim bindings, when switched
+// on; comforts.test.mjs checks that a first visit does not fetch them).
+const onDemand = (f) => f.file.startsWith(`lazy${path.sep}`);
+const sum = (fs) => fs.reduce((a, f) => ({ raw: a.raw + f.raw, gzip: a.gzip + f.gzip }), { raw: 0, gzip: 0 });
+const firstVisit = sum(files.filter((f) => !onDemand(f)));
+const later = sum(files.filter(onDemand));
+results.size = { files, firstVisit, onDemand: later, targetGzipKB: 450 };
+console.log("\nDownload size of dist/ (a first visit downloads every file but those under lazy/)");
+for (const f of files) console.log(`  ${f.file.padEnd(62)} ${kb(f.raw).padStart(8)} KB  ${kb(f.gzip).padStart(8)} KB gzip${onDemand(f) ? "   (on demand)" : ""}`);
 console.log(`  ${"first visit".padEnd(62)} ${kb(firstVisit.raw).padStart(8)} KB  ${kb(firstVisit.gzip).padStart(8)} KB gzip   (target ≤ 450 KB gzip)`);
+console.log(`  ${"fetched on demand".padEnd(62)} ${kb(later.raw).padStart(8)} KB  ${kb(later.gzip).padStart(8)} KB gzip`);
 
 const site = await serve();
 const browser = await launch();

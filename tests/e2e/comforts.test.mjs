@@ -143,15 +143,37 @@ test("the whole flow works by keyboard alone", async () => {
   await context.close();
 });
 
-test("Vim mode is remembered", async () => {
+test("Vim mode is fetched when switched on, and remembered", async () => {
   const { context, page, p } = await fresh();
+  const vimFetches = [];
+  page.on("request", (r) => {
+    if (/\/lazy\/vim-[0-9a-f]+\.js$/.test(r.url())) vimFetches.push(r.url());
+  });
   await p.open(site.url("?puzzle=map"));
+  await p.testid("editor").locator(".cm-content").waitFor();
+  assert.deepEqual(vimFetches, [], "a first visit with Vim off does not fetch the Vim bindings");
   await p.testid("vim-toggle").check();
   await page.locator(".cm-vimMode, .cm-fat-cursor").first().waitFor({ timeout: 5000 });
   await page.reload();
   await p.testid("editor").locator(".cm-content").waitFor();
   assert.ok(await p.testid("vim-toggle").isChecked());
   await page.locator(".cm-vimMode, .cm-fat-cursor").first().waitFor({ timeout: 5000 });
+  assert.equal(vimFetches.length, 2, "fetched once per page load with Vim on");
+  await context.close();
+});
+
+test("Vim bindings that cannot be fetched say so and leave the editor as it was", async () => {
+  const { context, page, p } = await fresh();
+  await p.open(site.url("?puzzle=map"));
+  await p.setCode("// my work\n");
+  await page.route(/\/lazy\/vim-[0-9a-f]+\.js$/, (route) => route.abort());
+  // A click, not check(): the box unticks itself once the fetch fails.
+  await p.testid("vim-toggle").click();
+  const problem = await p.testid("vim-problem").textContent({ timeout: 5000 });
+  assert.match(problem, /Vim keys are off: the Vim key bindings could not be loaded/);
+  assert.equal(await p.testid("vim-toggle").isChecked(), false);
+  assert.equal(await page.locator(".cm-fat-cursor").count(), 0);
+  assert.equal(await p.code(), "// my work\n");
   await context.close();
 });
 

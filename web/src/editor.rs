@@ -9,7 +9,7 @@ extern "C" {
     #[wasm_bindgen(js_name = createEditor)]
     fn create_editor(parent: &web_sys::HtmlElement, doc: &str, on_change: &Closure<dyn FnMut(String)>, on_run: &Closure<dyn FnMut()>, vim: bool) -> JsValue;
     #[wasm_bindgen(js_name = setVim)]
-    fn set_vim(view: &JsValue, on: bool);
+    fn set_vim(view: &JsValue, on: bool) -> js_sys::Promise;
     #[wasm_bindgen(js_name = getText)]
     fn get_text(view: &JsValue) -> String;
     #[wasm_bindgen(js_name = setText)]
@@ -54,9 +54,15 @@ pub fn text() -> Option<String> {
     with_view(get_text)
 }
 
-/// Turns Vim key bindings on or off.
-pub fn vim(on: bool) {
-    with_view(|v| set_vim(v, on));
+/// Turns Vim key bindings on or off. The first time on fetches them (a
+/// second bundle); `failed` gets the reason when that fetch fails.
+pub fn vim(on: bool, failed: impl FnOnce(String) + 'static) {
+    let Some(done) = with_view(|v| set_vim(v, on)) else { return };
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(e) = wasm_bindgen_futures::JsFuture::from(done).await {
+            failed(e.dyn_ref::<js_sys::Error>().map_or_else(|| format!("{e:?}"), |e| e.message().into()));
+        }
+    });
 }
 
 /// Replaces the editor's text (undoable).

@@ -17,3 +17,14 @@ pub fn puzzle_set() -> &'static PuzzleSet {
         load_puzzle_set(&files, solutions).expect("the embedded puzzle set was validated at build time")
     })
 }
+
+/// The puzzle's statement as sanitised HTML, rendered from its Markdown at
+/// build time; empty for a slug not in the set.
+pub fn statement_html(slug: &str) -> &'static str {
+    RENDERED.iter().find(|r| r.0 == slug).map_or("", |r| r.1)
+}
+
+/// The puzzle's hints as sanitised HTML, in the order they are revealed.
+pub fn hints_html(slug: &str) -> &'static [&'static str] {
+    RENDERED.iter().find(|r| r.0 == slug).map_or(&[], |r| r.2)
+}

@@ -2,7 +2,6 @@
 //! after a confirmation (and absent from builds without solutions).
 
 use crate::editor;
-use gpu_puzzles_core::markdown::to_safe_html;
 use gpu_puzzles_core::Puzzle;
 use leptos::prelude::*;
 
@@ -14,8 +13,8 @@ pub fn Hints(puzzle: &'static Puzzle) -> impl IntoView {
     view! {
         <section class="hints" aria-label="Hints">
             <ol>
-                {move || puzzle.hints.iter().take(shown.get()).enumerate().map(|(i, h)| view! {
-                    <li data-testid=format!("hint-{}", i + 1) inner_html=to_safe_html(h)></li>
+                {move || crate::embedded::hints_html(&puzzle.slug).iter().take(shown.get()).enumerate().map(|(i, &h)| view! {
+                    <li data-testid=format!("hint-{}", i + 1) inner_html=h></li>
                 }).collect_view()}
             </ol>
             {move || (shown.get() < total).then(|| view! {

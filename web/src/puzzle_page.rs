@@ -5,7 +5,6 @@ use crate::help::{Hints, Solution};
 use crate::results::{CaseList, Diagnostics, VerdictBar};
 use crate::{editor, navigate, puzzle_set, route, sharing, storage};
 use gpu_puzzles_core::judge::{CaseResult, Severity};
-use gpu_puzzles_core::markdown::to_safe_html;
 use gpu_puzzles_core::report::RunReport;
 use gpu_puzzles_core::session::Session;
 use gpu_puzzles_core::{Case, Puzzle};
@@ -213,7 +212,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let set = puzzle_set();
     let prev = puzzle.number.checked_sub(2).and_then(|i| set.puzzles.get(i));
     let next = set.puzzles.get(puzzle.number);
-    let statement = to_safe_html(&puzzle.statement);
+    let statement = crate::embedded::statement_html(&puzzle.slug);
     let reset = move |_| {
         before_reset.set(Some(editor::text().unwrap_or_else(|| code.get_untracked())));
         editor::replace_text(&puzzle.starter);
@@ -250,11 +249,17 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         heatmaps.set(on);
         storage::set_heatmaps(on);
     };
+    let vim_problem = RwSignal::new(None::<String>);
     let toggle_vim = move |_| {
         let on = !vim.get_untracked();
         vim.set(on);
         storage::set_vim(on);
-        editor::vim(on);
+        vim_problem.set(None);
+        editor::vim(on, move |why| {
+            vim.set(false);
+            storage::set_vim(false);
+            vim_problem.set(Some(format!("Vim keys are off: {why}. Check the connection and switch them on again.")));
+        });
     };
 
     view! {
@@ -295,6 +300,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                         </button>
                         <span class="shortcut">"Ctrl/Cmd + Enter"</span>
                         <label class="vim"><input type="checkbox" data-testid="vim-toggle" prop:checked=move || vim.get() on:change=toggle_vim/>" Vim keys"</label>
+                        {move || vim_problem.get().map(|why| view! { <span class="muted" role="alert" data-testid="vim-problem">{why}</span> })}
                         <label class="vim" title="Show under each case how its invocations touched memory (the memory checks run either way)"><input type="checkbox" data-testid="heatmaps-toggle" prop:checked=move || heatmaps.get() on:change=toggle_heatmaps/>" Heat maps"</label>
                         <button data-testid="share-button" on:click=make_link title="A link that carries your code">"Share link"</button>
                         <button class="reset" data-testid="reset-button" on:click=reset title="Put the starter code back">"Reset to starter"</button>

@@ -1,15 +1,32 @@
 // The editor facade the Rust site imports: CodeMirror 6 with WGSL
 // highlighting, line numbers, bracket matching, undo, search and lint
-// squiggles, behind five small functions. Bundled with esbuild into one ES
+// squiggles, behind a few small functions. Bundled with esbuild into one ES
 // module (dist/editor.bundle.js) because wasm-bindgen imports cannot leave bare
-// npm specifiers unresolved.
+// npm specifiers unresolved. The Vim bindings are a second bundle
+// (dist/lazy/vim-HASH.js, built by build.mjs), fetched only when a student
+// switches them on.
 import { EditorView, basicSetup } from "codemirror";
 import { EditorState, Prec, Compartment, StateEffect, StateField, RangeSetBuilder } from "@codemirror/state";
 import { keymap, Decoration } from "@codemirror/view";
 import { indentWithTab } from "@codemirror/commands";
 import { setDiagnostics as cmSetDiagnostics, lintGutter } from "@codemirror/lint";
 import { wgsl } from "@iizukak/codemirror-lang-wgsl";
-import { vim } from "@replit/codemirror-vim";
+
+// The Vim bundle takes the CodeMirror names it uses from here, not from
+// copies of its own: CodeMirror's extensions work only with the module
+// instances the editor was made with. "vim-shared" is made by build.mjs:
+// exactly those names, by module.
+import vimShared from "vim-shared";
+globalThis.__gpuPuzzlesCodeMirror = vimShared;
+
+// The Vim bundle's file, relative to the site's root (set by build.mjs).
+// Resolved against the page's address, so it works under any sub-path.
+const VIM_BUNDLE = __VIM_BUNDLE__;
+let vimLoading = null;
+function loadVim() {
+  vimLoading ??= import(new URL(VIM_BUNDLE, document.baseURI).href).then((m) => m.vim);
+  return vimLoading;
+}
 
 // Vim key bindings, switched on and off without rebuilding the editor.
 const vimMode = new Compartment();
@@ -49,7 +66,7 @@ export function createEditor(parent, doc, onChange, onRun, vimOn) {
     state: EditorState.create({
       doc,
       extensions: [
-        vimMode.of(vimOn ? vim() : []),
+        vimMode.of([]),
         runKey,
         basicSetup,
         keymap.of([indentWithTab]),
@@ -64,6 +81,7 @@ export function createEditor(parent, doc, onChange, onRun, vimOn) {
   // Test hook (documented in tests/e2e): the view on its root element, so
   // browser tests can read the document without scraping rendered lines.
   view.dom.editorView = view;
+  if (vimOn) setVim(view, true).catch((e) => console.error(e.message));
   return view;
 }
 
@@ -98,9 +116,28 @@ export function focusAt(view, offset) {
   view.focus();
 }
 
-/** Turns Vim key bindings on or off. */
+/**
+ * Turns Vim key bindings on or off. The first time on fetches the Vim
+ * bundle; the bindings apply once it has loaded, unless they were switched
+ * off meanwhile. Returns a promise of whether Vim is on; it rejects with the
+ * reason when the bundle could not be fetched.
+ */
 export function setVim(view, on) {
-  view.dispatch({ effects: vimMode.reconfigure(on ? vim() : []) });
+  view.vimWanted = on;
+  if (!on) {
+    view.dispatch({ effects: vimMode.reconfigure([]) });
+    return Promise.resolve(false);
+  }
+  return loadVim().then(
+    (vim) => {
+      if (view.vimWanted) view.dispatch({ effects: vimMode.reconfigure(vim()) });
+      return view.vimWanted;
+    },
+    (e) => {
+      vimLoading = null; // try again on the next switch
+      throw new Error(`the Vim key bindings could not be loaded (${VIM_BUNDLE}): ${e.message ?? e}`);
+    },
+  );
 }
 
 /**
