@@ -7,8 +7,9 @@
 //! The outcomes' kinds must be equal, and a memory error must be the same
 //! finding: an out-of-bounds access of the same kind to the same buffer or
 //! variable, or a race in the same one (the interpreter runs the same race
-//! detection rules as the GPU's racecheck). Performance cases are not
-//! emulated.
+//! detection rules as the GPU's racecheck). A file's `// message:` line
+//! must hold for the interpreter's summaries as for the GPU's. Performance
+//! cases are not emulated.
 //!
 //! A machine with no adapter fails every test; nothing passes silently.
 
@@ -38,6 +39,9 @@ fn compare(puzzle: &Puzzle, source: &str, extra: &[Case]) -> Result<(), Failed> 
     let on_gpu: Vec<CaseResult> =
         pollster::block_on(judge_with(gpu().map_err(Failed::from)?, puzzle, extra, source, RunOptions::default())).map_err(|e| Failed::from(e.to_string()))?;
     let emulated = emulate::judge_puzzle(puzzle, extra, source).map_err(|e| Failed::from(format!("the interpreter could not judge it: {}", e.message)))?;
+    // A file's `// message:` (see puzzles.rs) holds for the interpreter's
+    // summaries too: the same invocations, lines and buffers are named.
+    let message = source.lines().nth(1).and_then(|l| l.strip_prefix("// message:")).map(str::trim);
     let mut differences = Vec::new();
     let mut compared = 0;
     for (g, c) in on_gpu.iter().zip(&emulated) {
@@ -49,6 +53,8 @@ fn compare(puzzle: &Puzzle, source: &str, extra: &[Case]) -> Result<(), Failed> 
         compared += 1;
         if !agree(&g.outcome, &c.outcome) {
             differences.push(format!("case {}:\n  GPU: {}\n  CPU: {}", g.case, g.outcome.summary(), c.outcome.summary()));
+        } else if let Some(text) = message.filter(|_| !c.outcome.passed()).filter(|t| !c.outcome.summary().contains(t)) {
+            differences.push(format!("case {}: the interpreter's summary lacks `{text}`: {}", g.case, c.outcome.summary()));
         }
     }
     if compared == 0 {

@@ -92,6 +92,20 @@ pub enum BindingKind {
     Uniform,
 }
 
+/// What to try when the shader lacks one of the puzzle's entry points: the
+/// declaration each needs, and their dispatch order when there are several.
+/// The GPU runner and the CPU interpreter both end their messages with it.
+pub fn entry_point_hint(puzzle: &Puzzle) -> String {
+    let names: Vec<String> = puzzle.entry_points.iter().map(|e| format!("`{e}`")).collect();
+    match names.as_slice() {
+        [one] => format!("The entry point must be `@compute @workgroup_size({{{{workgroupSize}}}}) fn {}(…)`.", &one[1..one.len() - 1]),
+        _ => format!(
+            "This puzzle dispatches the entry points {} in that order; each needs `@compute @workgroup_size({{{{workgroupSize}}}})`.",
+            names.join(" then ")
+        ),
+    }
+}
+
 /// The bindings of the puzzle's buffers (in the puzzle's order, storage
 /// buffers then uniforms), with each storage buffer's access mode taken
 /// from the student's declaration in `source`.

@@ -42,7 +42,7 @@ pub use uniformity::{check_barriers, NonUniformBarrier};
 use access::outer_array;
 use gpu_puzzles_core::trace::{AccessKind, Site, SpaceInfo, TraceLayout, TraceMeta, TraceSpec};
 use gpu_puzzles_core::CaseConfig;
-use naga::{AddressSpace, ArraySize, Function, GlobalVariable, Handle, ResourceBinding, Span, Statement, StorageAccess, Type, TypeInner};
+use naga::{AddressSpace, ArraySize, Expression, Function, GlobalVariable, Handle, ResourceBinding, Span, Statement, StorageAccess, Type, TypeInner};
 use rewrite::{renumber_calls, Cx, Helpers, Target, Vars, U32};
 use std::collections::HashMap;
 
@@ -100,6 +100,8 @@ impl<'a> Shader<'a> {
         let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
             .validate(&module)
             .map_err(|e| PassError::Rejected { message: chain(e.as_inner()), span: e.spans().next().and_then(|(s, _)| s.to_range()) })?;
+        let mut module = module;
+        resolve_workgroup_sizes(&mut module);
         Ok(Shader { source, module, info })
     }
 
@@ -139,6 +141,65 @@ impl<'a> Shader<'a> {
     /// As [`instrument`], less the parsing.
     pub fn instrument(&self, buffers: &[Traced], config: &CaseConfig, entry_points: &[&str], options: Options) -> Result<Instrumented, PassError> {
         rewrite_module(self.module.clone(), self.source, buffers, config, entry_points, options)
+    }
+}
+
+/// Gives every entry point whose `@workgroup_size` names `override`
+/// declarations its size, from their defaults (the runner sets no pipeline
+/// constants, so a GPU runs those), and drops the overrides from the size.
+/// Leaves an entry point as it is when a dimension is not an integer
+/// expression of literals, constants and overrides with defaults.
+///
+/// naga keeps such a size as expressions and a placeholder of 1 in
+/// [`naga::EntryPoint::workgroup_size`]; resolving it here means the checks
+/// number invocations, and the CPU interpreter runs workgroups, by the size
+/// the GPU runs. The validation of the module stays true: it does not
+/// depend on the size.
+pub fn resolve_workgroup_sizes(module: &mut naga::Module) {
+    for k in 0..module.entry_points.len() {
+        let Some(overrides) = module.entry_points[k].workgroup_size_overrides else { continue };
+        let mut size = module.entry_points[k].workgroup_size;
+        let mut resolved = true;
+        for (d, e) in overrides.iter().enumerate() {
+            if let Some(e) = e {
+                match global_u32(module, *e, 0) {
+                    Some(v) => size[d] = v,
+                    None => resolved = false,
+                }
+            }
+        }
+        if resolved {
+            module.entry_points[k].workgroup_size = size;
+            module.entry_points[k].workgroup_size_overrides = None;
+        }
+    }
+}
+
+/// The value of a global (constant or override) expression as a `u32`,
+/// overrides taken at their defaults; `None` past a small depth or for an
+/// expression this does not evaluate.
+fn global_u32(module: &naga::Module, e: Handle<Expression>, depth: u32) -> Option<u32> {
+    use naga::{BinaryOperator as B, Literal};
+    if depth > 16 {
+        return None;
+    }
+    match &module.global_expressions[e] {
+        Expression::Literal(Literal::U32(v)) => Some(*v),
+        Expression::Literal(Literal::I32(v)) => u32::try_from(*v).ok(),
+        Expression::Literal(Literal::AbstractInt(v)) => u32::try_from(*v).ok(),
+        Expression::Constant(c) => global_u32(module, module.constants[*c].init, depth + 1),
+        Expression::Override(o) => global_u32(module, module.overrides[*o].init?, depth + 1),
+        Expression::Binary { op, left, right } => {
+            let (a, b) = (global_u32(module, *left, depth + 1)?, global_u32(module, *right, depth + 1)?);
+            match op {
+                B::Add => a.checked_add(b),
+                B::Subtract => a.checked_sub(b),
+                B::Multiply => a.checked_mul(b),
+                B::Divide => a.checked_div(b),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 

@@ -143,7 +143,8 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Prepared, N
             Some(e) => entries.push(e),
             None => {
                 let d = Diagnostic::unpositioned(format!(
-                    "the shader has no compute entry point named `{name}`; declare it as `@compute @workgroup_size(…) fn {name}(…)`"
+                    "the shader has no compute entry point named `{name}`. {}",
+                    gpu_puzzles_core::limits::entry_point_hint(puzzle)
                 ));
                 return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
             }

@@ -99,15 +99,7 @@ pub(crate) fn layout_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::B
 /// Adds what to try to the pipeline errors students meet most.
 fn pipeline_hint(puzzle: &Puzzle, message: &str) -> String {
     if message.contains("entry point") || message.contains("Entry point") {
-        let names: Vec<String> = puzzle.entry_points.iter().map(|e| format!("`{e}`")).collect();
-        if names.len() == 1 {
-            format!("{message}. The entry point must be `@compute @workgroup_size({{{{workgroupSize}}}}) fn {}(…)`.", puzzle.entry_points[0])
-        } else {
-            format!(
-                "{message}. This puzzle dispatches the entry points {} in that order; each needs `@compute @workgroup_size({{{{workgroupSize}}}})`.",
-                names.join(" then ")
-            )
-        }
+        format!("{message}. {}", gpu_puzzles_core::limits::entry_point_hint(puzzle))
     } else if message.contains("binding") || message.contains("Binding") || message.contains("address space") {
         format!("{message}. Check each `@group(0) @binding(n)` declaration against the puzzle's buffers and their types.")
     } else {
