@@ -1,6 +1,7 @@
 // The debugger and judging without WebGPU, in headless Chromium: the Shared
 // puzzle stepped to its barrier (the highlighted line, the parked
-// invocations, workgroup memory), and Map solved with no WebGPU at all.
+// invocations, workgroup memory), a failing random case run to its end in
+// the debugger, and Map solved with no WebGPU at all.
 // Expected values come from the puzzle data, never from a run.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -68,6 +69,27 @@ test("the debugger steps Shared to its barrier: the line, the parked invocations
   assert.deepEqual(finalOut.map(Number), a.map((x) => x + 10), "out = a + 10 once every workgroup ran");
   await p.testid("debugger-close").click();
   assert.equal(await page.locator(".cm-debug-line").count(), 0, "closing clears the highlight");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a failing random case opens in the debugger too", async () => {
+  const { page, p, errors } = await openPage(browser);
+  await p.open(site.url("?puzzle=map&seed=1"));
+  // Handles the first 20 elements only: seed 1 draws longer arrays.
+  await p.setCode(fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/map--first-twenty-only.wgsl"), "utf8"));
+  assert.equal(await p.run(), "failed");
+  const shown = page.locator('[data-testid^="case-"][data-outcome="mismatch"]').first();
+  const n = (await shown.getAttribute("data-testid")).slice("case-".length);
+  const a = (await shown.locator(`[data-testid="grid-input-${n}-a"] td`).evaluateAll((tds) => tds.map((td) => Number(td.dataset.value))));
+  assert.ok(a.length > 20, "the random case is longer than the 20 elements the shader handles");
+  await shown.locator(`[data-testid="step-case-${n}"]`).click();
+  await p.testid("debugger").waitFor();
+  await p.testid("debugger-run").click();
+  await page.waitForFunction(() => /Finished/.test(document.querySelector('[data-testid="debugger-state"]').innerText));
+  const out = (await p.testid("debugger-memory-out").locator(".cell").allInnerTexts()).map(Number);
+  // What this shader computes, from the case's inputs: a + 10 up to 20, 0 after.
+  assert.deepEqual(out, a.map((x, i) => (i < 20 ? x + 10 : 0)));
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -24,10 +24,11 @@ pub const MAX_INVOCATIONS: u64 = 4096;
 /// Words drawn per memory region (the rest are counted).
 const MAX_CELLS: usize = 1024;
 
-/// The case the debugger should open (set by a Step button), provided as a
+/// The case the debugger should open (set by a Step button): one of the
+/// puzzle's cases, or a failing random case of the last Run. Provided as a
 /// context by the puzzle page.
 #[derive(Clone, Copy)]
-pub struct DebugRequest(pub RwSignal<Option<usize>>);
+pub struct DebugRequest(pub RwSignal<Option<&'static Case>>);
 
 /// Whether `case` can be opened in the debugger: shown (its data is not
 /// secret), not a performance case, and small enough.
@@ -35,12 +36,13 @@ pub fn steppable(case: &Case) -> bool {
     !case.hidden && !case.is_performance() && case.config.total_invocations() <= MAX_INVOCATIONS
 }
 
-/// A case's Step button (`step-case-N`).
+/// A case's Step button (`step-case-N`, N the case's number; a random
+/// case's numbers follow the written ones).
 #[component]
-pub fn StepButton(case: usize) -> impl IntoView {
+pub fn StepButton(case: &'static Case) -> impl IntoView {
     let request = expect_context::<DebugRequest>();
     view! {
-        <button class="step" data-testid=format!("step-case-{case}") title="Open this case in the debugger: step every invocation of a workgroup together"
+        <button class="step" data-testid=format!("step-case-{}", case.number) title="Open this case in the debugger: step every invocation of a workgroup together"
             on:click=move |_| request.0.set(Some(case))>"Step ▸"</button>
     }
 }
@@ -125,15 +127,14 @@ pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl In
     let panel = NodeRef::<leptos::html::Section>::new();
 
     let refresh = move || {
-        let case = request.0.get_untracked().unwrap_or(0);
+        let case = request.0.get_untracked().map_or(0, |c| c.number);
         let snap = session.with_value(|s| s.as_ref().map(|d| Snapshot::of(d, case, selected.get_untracked()))).unwrap_or_default();
         editor::highlight_lines(&snap.lines);
         snapshot.set(snap);
     };
     // Open the requested case with the editor's current text.
     Effect::new(move |_| {
-        let Some(n) = request.0.get() else { return };
-        let Some(case) = puzzle.cases.get(n - 1) else { return };
+        let Some(case) = request.0.get() else { return };
         let source = editor::text().unwrap_or_else(|| code.get_untracked());
         match Debugger::new(puzzle, case, &source) {
             Ok(d) => {

@@ -192,7 +192,7 @@ fn case_view(
             <header>
                 <h3>{title.clone()}</h3>
                 <span class=format!("badge {status}")>{badge}</span>
-                {(case.random_seed.is_none() && crate::debugger::steppable(case)).then(|| view! { <crate::debugger::StepButton case=n/> })}
+                {crate::debugger::steppable(case).then(|| view! { <crate::debugger::StepButton case=case/> })}
                 {timing.map(|t| view! { <span class="timing">{t}</span> })}
             </header>
             <p class="config">
