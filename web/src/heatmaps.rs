@@ -5,10 +5,12 @@
 
 use gpu_puzzles_core::heatmap::{self, Counter, HeatMap};
 use gpu_puzzles_core::judge::CaseResult;
+use gpu_puzzles_core::markup::element;
 use gpu_puzzles_core::report::{self, Level};
 use gpu_puzzles_core::trace::Findings;
 use gpu_puzzles_core::{Case, Puzzle};
 use leptos::prelude::*;
+use std::fmt::Write as _;
 
 /// Viridis at five stops (van der Walt and Smith, matplotlib 2015).
 const VIRIDIS: [(f64, f64, f64); 5] = [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];
@@ -126,43 +128,46 @@ fn svg_map(testid: String, caption: String, m: &HeatMap, categorical: bool) -> i
     let (w, h) = (m.cols * cell, m.rows * cell);
     let show_labels = cell >= 18;
     let max = m.max.max(1) as f64;
-    let rects = m
-        .cells
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| c.as_ref().map(|c| (i, c)))
-        .map(|(i, c)| {
-            let (x, y) = ((i % m.cols) * cell, (i / m.cols) * cell);
-            let fill = if categorical {
-                if c.value == 0 {
-                    "none".to_string()
-                } else {
-                    OKABE_ITO[(c.value as usize - 1) % OKABE_ITO.len()].to_string()
-                }
-            } else if c.idle {
-                "url(#idle-hatch)".to_string()
+    // The cells, workgroup borders and hatch pattern as one piece of markup
+    // (see `gpu_puzzles_core::markup`): thousands of cells on Block Sum.
+    let mut body = String::with_capacity(m.cells.len() * 160 + 512);
+    body.push_str(
+        r#"<defs><pattern id="idle-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="idle-bg"></rect><line x1="0" y1="0" x2="0" y2="6" class="idle-line"></line></pattern></defs>"#,
+    );
+    for (i, c) in m.cells.iter().enumerate().filter_map(|(i, c)| c.as_ref().map(|c| (i, c))) {
+        let (x, y) = ((i % m.cols) * cell, (i / m.cols) * cell);
+        let fill = if categorical {
+            if c.value == 0 {
+                "none".to_string()
             } else {
-                viridis(c.value as f64 / max)
-            };
-            let light_text = !categorical && (c.value as f64 / max) < 0.6;
-            view! {
-                <g data-value=c.value data-idle=if c.idle { "true" } else { "false" } class="cell">
-                    <rect x=x y=y width=cell height=cell fill=fill></rect>
-                    {(show_labels && !c.label.is_empty()).then(|| view! {
-                        <text x=x + cell / 2 y=y + cell / 2 + 4 text-anchor="middle" class=if light_text { "light" } else { "dark" }>{c.label.clone()}</text>
-                    })}
-                    <title>{c.title.clone()}</title>
-                </g>
+                OKABE_ITO[(c.value as usize - 1) % OKABE_ITO.len()].to_string()
             }
-        })
-        .collect_view();
-    let borders = (m.group[0] > 0 && m.group[1] > 0).then(|| {
-        let gx = m.group[0] * cell;
-        let gy = m.group[1] * cell;
-        let v = (1..m.cols.div_ceil(m.group[0])).map(|k| view! { <line x1=k * gx y1=0 x2=k * gx y2=h class="wg-border"></line> }).collect_view();
-        let hz = (1..m.rows.div_ceil(m.group[1])).map(|k| view! { <line x1=0 y1=k * gy x2=w y2=k * gy class="wg-border"></line> }).collect_view();
-        view! { {v}{hz} }
-    });
+        } else if c.idle {
+            "url(#idle-hatch)".to_string()
+        } else {
+            viridis(c.value as f64 / max)
+        };
+        let light_text = !categorical && (c.value as f64 / max) < 0.6;
+        let _ = write!(body, r#"<g data-value="{}" data-idle="{}" class="cell">"#, c.value, c.idle);
+        let (xs, ys, size) = (x.to_string(), y.to_string(), cell.to_string());
+        element(&mut body, "rect", &[("x", &xs), ("y", &ys), ("width", &size), ("height", &size), ("fill", &fill)], None);
+        if show_labels && !c.label.is_empty() {
+            let (tx, ty) = ((x + cell / 2).to_string(), (y + cell / 2 + 4).to_string());
+            let class = if light_text { "light" } else { "dark" };
+            element(&mut body, "text", &[("x", &tx), ("y", &ty), ("text-anchor", "middle"), ("class", class)], Some(&c.label));
+        }
+        element(&mut body, "title", &[], Some(&c.title));
+        body.push_str("</g>");
+    }
+    if m.group[0] > 0 && m.group[1] > 0 {
+        let (gx, gy) = (m.group[0] * cell, m.group[1] * cell);
+        for k in 1..m.cols.div_ceil(m.group[0]) {
+            let _ = write!(body, r#"<line x1="{0}" y1="0" x2="{0}" y2="{h}" class="wg-border"></line>"#, k * gx);
+        }
+        for k in 1..m.rows.div_ceil(m.group[1]) {
+            let _ = write!(body, r#"<line x1="0" y1="{0}" x2="{w}" y2="{0}" class="wg-border"></line>"#, k * gy);
+        }
+    }
     let legend = if categorical {
         "colour and number: the workgroup (numbered row-major) that wrote the element; blank: never written".to_string()
     } else {
@@ -174,16 +179,7 @@ fn svg_map(testid: String, caption: String, m: &HeatMap, categorical: bool) -> i
     view! {
         <figure class="heatmap" data-testid=testid data-cells=m.cells.iter().flatten().count()>
             <figcaption>{caption.clone()}</figcaption>
-            <svg width=w height=h viewBox=format!("0 0 {w} {h}") role="img" aria-label=caption>
-                <defs>
-                    <pattern id="idle-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                        <rect width="6" height="6" class="idle-bg"></rect>
-                        <line x1="0" y1="0" x2="0" y2="6" class="idle-line"></line>
-                    </pattern>
-                </defs>
-                {rects}
-                {borders}
-            </svg>
+            <svg width=w height=h viewBox=format!("0 0 {w} {h}") role="img" aria-label=caption inner_html=body></svg>
             <p class="legend">{gradient}{legend}</p>
         </figure>
     }

@@ -63,17 +63,26 @@ pub fn Diagnostics(state: Memo<RunState>) -> impl IntoView {
     }
 }
 
-/// Every test case, with results once a run has finished.
+/// Every test case, with results once a run has finished. The cases are
+/// built when a Run finishes (or the page resets), not when one starts:
+/// while a Run is under way the previous results stay, dimmed
+/// (`.cases.running`, `aria-busy`), so a Run builds the cases' DOM once,
+/// not twice (Block Sum's grids have thousands of cells).
 #[component]
 pub fn CaseList(state: Memo<RunState>, puzzle: &'static Puzzle) -> impl IntoView {
+    let shown = Memo::new(move |before: Option<&RunState>| match (state.get(), before) {
+        (RunState::Running { .. }, Some(before)) => before.clone(),
+        (now, _) => now,
+    });
+    let running = move || matches!(state.get(), RunState::Running { .. });
     view! {
-        <div class="cases">
+        <div class="cases" class:running=running aria-busy=move || running().to_string()>
             {move || {
-                let (results, report, random, peaks) = match state.get() {
+                let (results, report, random, peaks) = match shown.get() {
                     RunState::Done(Finished { results, report, random, peaks, .. }) => (results, Some(report), random, peaks),
                     _ => (Default::default(), None, Default::default(), None),
                 };
-                let running = matches!(state.get(), RunState::Running { .. });
+                let running = matches!(shown.get(), RunState::Running { .. });
                 let fixed = puzzle.cases.iter().map(|case| {
                     let result = results.iter().find(|r| r.case == case.number).cloned();
                     let words = report.as_ref().and_then(|w| w.cases.iter().find(|c| c.case == case.number).cloned());
@@ -288,6 +297,42 @@ fn performance_view(
     }
 }
 
+/// A grid's header row and rows as markup (see [`gpu_puzzles_core::markup`]): per
+/// cell `<td data-value data-index title>`, class `mismatch` where the
+/// value differs from the expected one.
+fn grid_rows(rows: &[Vec<gpu_puzzles_core::grid::Cell>], matrix: bool, cols: usize) -> String {
+    use gpu_puzzles_core::markup::element;
+    let mut out = String::with_capacity(rows.iter().map(Vec::len).sum::<usize>() * 64);
+    if matrix {
+        out.push_str("<thead><tr><th></th>");
+        for c in 0..cols {
+            element(&mut out, "th", &[("scope", "col")], Some(&c.to_string()));
+        }
+        out.push_str("</tr></thead>");
+    }
+    out.push_str("<tbody>");
+    for (r, row) in rows.iter().enumerate() {
+        let head = if matrix { r.to_string() } else { row.first().map(|c| c.index.to_string()).unwrap_or_default() };
+        out.push_str("<tr>");
+        element(&mut out, "th", &[("scope", "row")], Some(&head));
+        for cell in row {
+            let title = match &cell.expected {
+                Some(e) => format!("[{}] expected {e}, got {}", cell.index, cell.text),
+                None => format!("[{}] = {}", cell.index, cell.text),
+            };
+            let index = cell.index.to_string();
+            let mut attributes = vec![("data-value", cell.text.as_str()), ("data-index", index.as_str()), ("title", title.as_str())];
+            if cell.expected.is_some() {
+                attributes.insert(0, ("class", "mismatch"));
+            }
+            element(&mut out, "td", &attributes, Some(&cell.text));
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody>");
+    out
+}
+
 fn grid_view(testid: String, label: String, g: Grid) -> impl IntoView {
     let caption = format!("{label} · {}", g.label);
     let mismatches = g.mismatches;
@@ -301,30 +346,7 @@ fn grid_view(testid: String, label: String, g: Grid) -> impl IntoView {
                 {(mismatches > 0).then(|| view! { <span class="mismatch-count">{format!(" · {mismatches} differ")}</span> })}
             </figcaption>
             <div class="grid-scroll">
-                <table role="grid" aria-label=label>
-                    {matrix.then(|| view! {
-                        <thead><tr><th></th>{(0..cols).map(|c| view! { <th scope="col">{c}</th> }).collect_view()}</tr></thead>
-                    })}
-                    <tbody>
-                        {g.rows.into_iter().enumerate().map(|(r, row)| {
-                            let head = if matrix { r.to_string() } else { row.first().map(|c| c.index.to_string()).unwrap_or_default() };
-                            view! {
-                                <tr>
-                                    <th scope="row">{head}</th>
-                                    {row.into_iter().map(|cell| {
-                                        let wrong = cell.expected.is_some();
-                                        let title = match &cell.expected {
-                                            Some(e) => format!("[{}] expected {e}, got {}", cell.index, cell.text),
-                                            None => format!("[{}] = {}", cell.index, cell.text),
-                                        };
-                                        let value = cell.text.clone();
-                                        view! { <td class:mismatch=wrong data-value=value data-index=cell.index title=title>{cell.text}</td> }
-                                    }).collect_view()}
-                                </tr>
-                            }
-                        }).collect_view()}
-                    </tbody>
-                </table>
+                <table role="grid" aria-label=label inner_html=grid_rows(&g.rows, matrix, cols)></table>
             </div>
             {note.map(|n| view! { <p class="truncated">{n}</p> })}
         </figure>

@@ -15,6 +15,7 @@ pub mod limits;
 pub mod load;
 #[cfg(feature = "markdown")]
 pub mod markdown;
+pub mod markup;
 pub mod model;
 pub mod random;
 pub mod reference;
