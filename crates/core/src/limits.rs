@@ -96,13 +96,15 @@ pub enum BindingKind {
 /// declaration each needs, and their dispatch order when there are several.
 /// The GPU runner and the CPU interpreter both end their messages with it.
 pub fn entry_point_hint(puzzle: &Puzzle) -> String {
-    let names: Vec<String> = puzzle.entry_points.iter().map(|e| format!("`{e}`")).collect();
-    match names.as_slice() {
-        [one] => format!("The entry point must be `@compute @workgroup_size({{{{workgroupSize}}}}) fn {}(…)`.", &one[1..one.len() - 1]),
-        _ => format!(
-            "This puzzle dispatches the entry points {} in that order; each needs `@compute @workgroup_size({{{{workgroupSize}}}})`.",
-            names.join(" then ")
-        ),
+    match puzzle.entry_points.as_slice() {
+        [one] => format!("The entry point must be `@compute @workgroup_size({{{{workgroupSize}}}}) fn {one}(…)`."),
+        names => {
+            let order: Vec<String> = names.iter().map(|e| format!("`{e}`")).collect();
+            format!(
+                "This puzzle dispatches the entry points {} in that order; each needs `@compute @workgroup_size({{{{workgroupSize}}}})`.",
+                order.join(" then ")
+            )
+        }
     }
 }
 

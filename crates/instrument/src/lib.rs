@@ -144,6 +144,15 @@ impl<'a> Shader<'a> {
     }
 }
 
+/// `case` as a GPU dispatches it with `entry_points`: their declared
+/// `@workgroup_size` ([`gpu_puzzles_core::CaseConfig::as_declared`]). A
+/// size still given by pipeline overrides ([`resolve_workgroup_sizes`] left
+/// it) is left to the case. The instrumentation numbers invocations by it,
+/// and the CPU interpreter too.
+pub fn as_dispatched<'m>(case: &CaseConfig, entry_points: impl IntoIterator<Item = &'m naga::EntryPoint>) -> CaseConfig {
+    case.as_declared(entry_points.into_iter().filter(|e| e.workgroup_size_overrides.is_none()).map(|e| e.workgroup_size))
+}
+
 /// Gives every entry point whose `@workgroup_size` names `override`
 /// declarations its size, from their defaults (the runner sets no pipeline
 /// constants, so a GPU runs those), and drops the overrides from the size.
@@ -277,9 +286,8 @@ fn rewrite_module(
     }
     // The GPU runs as many invocations per workgroup as the shader
     // declares, whatever the case's `{{workgroupSize}}`: the trace numbers
-    // those (sizes still given by pipeline overrides are left to the case).
-    let declared = module.entry_points.iter().filter(|e| entry_points.contains(&e.name.as_str()) && e.workgroup_size_overrides.is_none());
-    let config = &config.as_declared(declared.map(|e| e.workgroup_size));
+    // those.
+    let config = &as_dispatched(config, module.entry_points.iter().filter(|e| entry_points.contains(&e.name.as_str())));
     let mut layouter = naga::proc::Layouter::default();
     layouter.update(module.to_ctx()).map_err(|e| PassError::Unsupported(format!("naga could not lay out the shader's types: {e}")))?;
 

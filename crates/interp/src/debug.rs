@@ -11,7 +11,7 @@ use crate::layout::Ty;
 use crate::value::{Scalar, Space, Value};
 use crate::{Program, Stop};
 use gpu_puzzles_core::trace::AccessKind;
-use gpu_puzzles_core::{Case, CaseConfig, Puzzle};
+use gpu_puzzles_core::{Case, Puzzle};
 use std::collections::BTreeSet;
 
 /// Elements listed per invocation as read or written (the rest are
@@ -56,7 +56,6 @@ type Touched = BTreeSet<(Space, u32)>;
 pub struct Debugger {
     prepared: Prepared,
     source: String,
-    config: CaseConfig,
     buffer_names: Vec<String>,
     entry: usize,
     dispatch: Dispatch,
@@ -80,10 +79,9 @@ impl Debugger {
             Err(NotRunnable::Outcome(o)) => return Err(format!("This case cannot run yet: {}", o.summary())),
             Err(NotRunnable::Unjudged(u)) => return Err(u.message),
         };
-        let dispatch = start(&prepared, 0, prepared.memory.clone(), case.config).map_err(|e| describe_stop(&e, &prepared, source))?;
+        let dispatch = start(&prepared, 0, prepared.memory.clone()).map_err(|e| describe_stop(&e, &prepared, source))?;
         let mut d = Debugger {
             source: source.to_string(),
-            config: case.config,
             buffer_names: puzzle.buffers.iter().map(|b| b.name.clone()).collect(),
             entry: 0,
             dispatch,
@@ -98,7 +96,7 @@ impl Debugger {
 
     /// Back to the start.
     pub fn restart(&mut self) {
-        match start(&self.prepared, 0, self.prepared.memory.clone(), self.config) {
+        match start(&self.prepared, 0, self.prepared.memory.clone()) {
             Ok(d) => {
                 self.dispatch = d;
                 self.entry = 0;
@@ -140,7 +138,7 @@ impl Debugger {
         if self.dispatch.is_done() {
             self.entry += 1;
             let memory = self.dispatch.memory.clone();
-            match start(&self.prepared, self.entry, memory, self.config) {
+            match start(&self.prepared, self.entry, memory) {
                 Ok(d) => self.dispatch = d,
                 Err(e) => self.stop = Some(describe_stop(&e, &self.prepared, &self.source)),
             }
@@ -197,7 +195,7 @@ impl Debugger {
     /// The current workgroup's `workgroup_id`.
     pub fn workgroup_id(&self) -> [u32; 3] {
         let w = self.dispatch.workgroup;
-        let [wx, wy, _] = self.config.workgroups;
+        let [wx, wy, _] = self.prepared.config.workgroups;
         [w % wx, (w / wx) % wy, w / (wx * wy)]
     }
 
@@ -333,9 +331,8 @@ pub fn lines_of(invocations: &[InvocationView]) -> Vec<usize> {
 
 /// A dispatch of entry point number `k` (in dispatch order), stepped in
 /// lock step with its accesses kept.
-fn start(p: &Prepared, k: usize, memory: crate::exec::Memory, config: CaseConfig) -> Result<Dispatch, Stop> {
-    let config = crate::emulate::numbering(&p.program, &p.entries, &config);
-    let mut d = Dispatch::new(p.program.clone(), p.entries[k], config, memory, Schedule::Lockstep)?;
+fn start(p: &Prepared, k: usize, memory: crate::exec::Memory) -> Result<Dispatch, Stop> {
+    let mut d = Dispatch::new(p.program.clone(), p.entries[k], p.config, memory, Schedule::Lockstep)?;
     d.keep_accesses = true;
     Ok(d)
 }

@@ -125,7 +125,7 @@ impl Dispatch {
     /// GPU runs), the number of workgroups `config`'s. Invocations are
     /// numbered ([`crate::exec::Ids::id`], [`Record::invocations`]) by
     /// `config`'s workgroup size, which should be the one the shader
-    /// declares ([`crate::emulate::numbering`]) and at least the entry
+    /// declares ([`crate::emulate::Prepared::config`]) and at least the entry
     /// point's own.
     ///
     /// # Errors

@@ -86,6 +86,11 @@ pub struct Prepared {
     pub memory: Memory,
     /// The shader with the case's configuration substituted.
     pub sub: Substituted,
+    /// The dispatch as the GPU runs it, which numbers invocations: the
+    /// case's workgroups with the workgroup size the shader declares
+    /// ([`gpu_puzzles_instrument::as_dispatched`]), as the GPU run's
+    /// instrumentation numbers them.
+    pub config: gpu_puzzles_core::model::CaseConfig,
 }
 
 /// Why a case does not run: the student's error (a configuration or
@@ -168,16 +173,8 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Prepared, N
         }
     }
     let memory = memory(puzzle, case, &program);
-    Ok(Prepared { program, entries, memory, sub })
-}
-
-/// The dispatch invocations are numbered by: the case's workgroups with the
-/// workgroup size the shader declares on its dispatched entry points
-/// ([`CaseConfig::as_declared`]), as the GPU run's instrumentation numbers
-/// them.
-pub fn numbering(program: &Program, entries: &[usize], case: &gpu_puzzles_core::model::CaseConfig) -> gpu_puzzles_core::model::CaseConfig {
-    let declared = entries.iter().map(|&e| &program.module.entry_points[e]).filter(|e| e.workgroup_size_overrides.is_none());
-    case.as_declared(declared.map(|e| e.workgroup_size))
+    let config = gpu_puzzles_instrument::as_dispatched(&case.config, entries.iter().map(|&e| &program.module.entry_points[e]));
+    Ok(Prepared { program, entries, memory, sub, config })
 }
 
 /// Judges one case on the CPU under `schedules` (the first one's outputs
@@ -191,20 +188,20 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
         r.outcome = outcome;
         Ok(r)
     };
-    let Prepared { program, entries, memory, sub } = match prepare(puzzle, case, source) {
+    let prepared = match prepare(puzzle, case, source) {
         Ok(p) => p,
         Err(NotRunnable::Outcome(o)) => return finish(result, *o),
         Err(NotRunnable::Unjudged(u)) => return Err(u),
     };
+    let Prepared { sub, config, .. } = &prepared;
 
     let mut runs: Vec<Ran> = Vec::new();
-    for ran in run_all(&program, &entries, case, &memory, schedules, puzzle, true) {
+    for ran in run_all(&prepared, schedules, puzzle, true) {
         match ran {
             Ok(ran) => runs.push(ran),
             Err(Stop::RunawayLoop { span, invocation: id }) => {
-                let line = place(&sub, source, span).map(|p| p.line);
-                let config = numbering(&program, &entries, &case.config);
-                let runaway = RunawayLoop { line, invocation: invocation(id, &config) };
+                let line = place(sub, source, span).map(|p| p.line);
+                let runaway = RunawayLoop { line, invocation: invocation(id, config) };
                 let findings = Findings { runaway_loop: Some(runaway), workgroup_size: config.workgroup_size, ..empty_findings() };
                 let outcome = memory_outcome(&findings).expect("a runaway loop fails");
                 result.findings = Some(findings);
@@ -215,14 +212,14 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
                 let message = format!(
                     "{waiting} of the {invocations} invocations of workgroup {workgroup} wait at this barrier, and the others never reach it (they returned, or wait at another barrier). Every invocation of a workgroup must reach the same barriers: move the barrier out of the `if` or loop that only some invocations enter"
                 );
-                let d = Diagnostic::error_at(message, r.start, r.len(), &sub, source);
+                let d = Diagnostic::error_at(message, r.start, r.len(), sub, source);
                 return finish(result, Outcome::CompileError { diagnostics: vec![d] });
             }
-            Err(e) => return Err(unjudged(&e, &sub, source)),
+            Err(e) => return Err(unjudged(&e, sub, source)),
         }
     }
     let first = runs.remove(0);
-    let findings = findings(&first.record, &program, &entries, puzzle, case, &sub, source);
+    let findings = findings(&first.record, &prepared, puzzle, source);
     let mut outcome = judge(puzzle, case, &first.actual).map_err(|message| Unjudged { message })?;
     if let Some(memory) = memory_outcome(&findings) {
         if outcome.passed() || matches!(outcome, Outcome::Mismatch { .. }) {
@@ -282,17 +279,18 @@ fn order_dependent(puzzle: &Puzzle, passing: (&[Values], String), failing: (&[Va
 /// [`Unjudged`] when the interpreter cannot run the shader; the case keeps
 /// its verdict and says the order check did not run.
 pub fn order_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Outcome>, Unjudged> {
-    let Prepared { program, entries, memory, sub } = match prepare(puzzle, case, source) {
+    let prepared = match prepare(puzzle, case, source) {
         Ok(p) => p,
         Err(NotRunnable::Outcome(_)) => return Ok(None),
         Err(NotRunnable::Unjudged(u)) => return Err(u),
     };
+    let sub = &prepared.sub;
     let mut passing = None;
     let mut failing = None;
-    for (ran, &schedule) in run_all(&program, &entries, case, &memory, &SCHEDULES, puzzle, false).into_iter().zip(&SCHEDULES) {
+    for (ran, &schedule) in run_all(&prepared, &SCHEDULES, puzzle, false).into_iter().zip(&SCHEDULES) {
         let ran = match ran {
             Ok(ran) => ran,
-            Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => return Err(unjudged(&e, &sub, source)),
+            Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => return Err(unjudged(&e, sub, source)),
             Err(_) => return Ok(None),
         };
         let judged = judge(puzzle, case, &ran.actual).map_err(|message| Unjudged { message })?;
@@ -333,42 +331,23 @@ fn memory(puzzle: &Puzzle, case: &Case, program: &Program) -> Memory {
 /// [`run`] under each of `schedules`, in that order, the race detector on
 /// for the first when `detect_races`: natively on a thread each (they share
 /// nothing but the program and the case), in a browser one after another.
-fn run_all(
-    program: &Arc<Program>,
-    entries: &[usize],
-    case: &Case,
-    memory: &Memory,
-    schedules: &[Schedule],
-    puzzle: &Puzzle,
-    detect_races: bool,
-) -> Vec<Result<Ran, Stop>> {
+fn run_all(p: &Prepared, schedules: &[Schedule], puzzle: &Puzzle, detect_races: bool) -> Vec<Result<Ran, Stop>> {
     #[cfg(not(target_arch = "wasm32"))]
     if schedules.len() > 1 {
         return std::thread::scope(|scope| {
-            let handles: Vec<_> = schedules
-                .iter()
-                .enumerate()
-                .map(|(k, &s)| scope.spawn(move || run(program, entries, case, memory.clone(), s, puzzle, detect_races && k == 0)))
-                .collect();
+            let handles: Vec<_> = schedules.iter().enumerate().map(|(k, &s)| scope.spawn(move || run(p, s, puzzle, detect_races && k == 0))).collect();
             handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
         });
     }
-    schedules.iter().enumerate().map(|(k, &s)| run(program, entries, case, memory.clone(), s, puzzle, detect_races && k == 0)).collect()
+    schedules.iter().enumerate().map(|(k, &s)| run(p, s, puzzle, detect_races && k == 0)).collect()
 }
 
-/// Runs every entry point in turn over `memory` under `schedule`.
-fn run(
-    program: &Arc<Program>,
-    entries: &[usize],
-    case: &Case,
-    mut memory: Memory,
-    schedule: Schedule,
-    puzzle: &Puzzle,
-    detect_races: bool,
-) -> Result<Ran, Stop> {
+/// Runs every entry point in turn over the case's memory under `schedule`.
+fn run(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool) -> Result<Ran, Stop> {
+    let mut memory = p.memory.clone();
     let mut total: Option<Record> = None;
-    for &entry in entries {
-        let mut d = Dispatch::new(program.clone(), entry, numbering(program, entries, &case.config), memory, schedule)?;
+    for &entry in &p.entries {
+        let mut d = Dispatch::new(p.program.clone(), entry, p.config, memory, schedule)?;
         if detect_races {
             d.detect_races();
         }
@@ -431,8 +410,8 @@ fn empty_findings() -> Findings {
 }
 
 /// The record as the findings an instrumented GPU run gives.
-fn findings(record: &Record, program: &Program, entries: &[usize], puzzle: &Puzzle, case: &Case, sub: &Substituted, source: &str) -> Findings {
-    let config = numbering(program, entries, &case.config);
+fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &str) -> Findings {
+    let Prepared { program, sub, config, .. } = p;
     let site = |span: naga::Span| place(sub, source, span).map(|p| Site { line: p.line, column: p.column });
     let name_of = |space: Space| -> (String, bool) {
         let global = |k: u32| program.module.global_variables.iter().nth(k as usize).and_then(|(_, g)| g.name.clone()).unwrap_or_default();
@@ -461,7 +440,7 @@ fn findings(record: &Record, program: &Program, entries: &[usize], puzzle: &Puzz
     for (id, a) in &record.out_of_bounds {
         let (name, workgroup) = name_of(a.space);
         let (index, elements) = a.out_of_bounds.expect("recorded as out of bounds");
-        let access = OutOfBoundsAccess { index, invocation: invocation(*id, &config), site: site(a.span) };
+        let access = OutOfBoundsAccess { index, invocation: invocation(*id, config), site: site(a.span) };
         match out_of_bounds.iter_mut().find(|o| o.space == name && o.kind == a.kind) {
             Some(o) => {
                 o.total += 1;
@@ -480,7 +459,7 @@ fn findings(record: &Record, program: &Program, entries: &[usize], puzzle: &Puzz
         .iter()
         .map(|(r, entry)| {
             let (space, workgroup_memory) = name_of(r.space);
-            let side = |m: &crate::race::Mark| HazardAccess { invocation: invocation(m.id, &config), kind: m.kind, site: site(m.span) };
+            let side = |m: &crate::race::Mark| HazardAccess { invocation: invocation(m.id, config), kind: m.kind, site: site(m.span) };
             Hazard {
                 kind: r.kind,
                 space,
