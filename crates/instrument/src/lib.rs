@@ -42,7 +42,7 @@ pub use uniformity::{check_barriers, NonUniformBarrier};
 use access::outer_array;
 use gpu_puzzles_core::trace::{AccessKind, Site, SpaceInfo, TraceLayout, TraceMeta, TraceSpec};
 use gpu_puzzles_core::CaseConfig;
-use naga::{AddressSpace, ArraySize, Expression, Function, GlobalVariable, Handle, ResourceBinding, Span, Statement, StorageAccess, Type, TypeInner};
+use naga::{AddressSpace, ArraySize, Function, GlobalVariable, Handle, ResourceBinding, Span, Statement, StorageAccess, Type, TypeInner};
 use rewrite::{renumber_calls, Cx, Helpers, Target, Vars, U32};
 use std::collections::HashMap;
 
@@ -100,8 +100,7 @@ impl<'a> Shader<'a> {
         let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
             .validate(&module)
             .map_err(|e| PassError::Rejected { message: chain(e.as_inner()), span: e.spans().next().and_then(|(s, _)| s.to_range()) })?;
-        let mut module = module;
-        resolve_workgroup_sizes(&mut module);
+        let (module, info) = with_overrides_applied(module, info);
         Ok(Shader { source, module, info })
     }
 
@@ -146,69 +145,29 @@ impl<'a> Shader<'a> {
 
 /// `case` as a GPU dispatches it with `entry_points`: their declared
 /// `@workgroup_size` ([`gpu_puzzles_core::CaseConfig::as_declared`]). A
-/// size still given by pipeline overrides ([`resolve_workgroup_sizes`] left
-/// it) is left to the case. The instrumentation numbers invocations by it,
+/// size still given by pipeline overrides (an override without a default,
+/// [`with_overrides_applied`]) is left to the case. The instrumentation numbers invocations by it,
 /// and the CPU interpreter too.
 pub fn as_dispatched<'m>(case: &CaseConfig, entry_points: impl IntoIterator<Item = &'m naga::EntryPoint>) -> CaseConfig {
     case.as_declared(entry_points.into_iter().filter(|e| e.workgroup_size_overrides.is_none()).map(|e| e.workgroup_size))
 }
 
-/// Gives every entry point whose `@workgroup_size` names `override`
-/// declarations its size, from their defaults (the runner sets no pipeline
-/// constants, so a GPU runs those), and drops the overrides from the size.
-/// Leaves an entry point as it is when a dimension is not an integer
-/// expression of literals, constants and overrides with defaults.
-///
-/// naga keeps such a size as expressions and a placeholder of 1 in
-/// [`naga::EntryPoint::workgroup_size`]; resolving it here means the checks
-/// number invocations, and the CPU interpreter runs workgroups, by the size
-/// the GPU runs. The validation of the module stays true: it does not
-/// depend on the size.
-pub fn resolve_workgroup_sizes(module: &mut naga::Module) {
-    for k in 0..module.entry_points.len() {
-        let Some(overrides) = module.entry_points[k].workgroup_size_overrides else { continue };
-        let mut size = module.entry_points[k].workgroup_size;
-        let mut resolved = true;
-        for (d, e) in overrides.iter().enumerate() {
-            if let Some(e) = e {
-                match global_u32(module, *e, 0) {
-                    Some(v) => size[d] = v,
-                    None => resolved = false,
-                }
-            }
-        }
-        if resolved {
-            module.entry_points[k].workgroup_size = size;
-            module.entry_points[k].workgroup_size_overrides = None;
-        }
+/// `module` with every `override` declaration replaced by its default,
+/// as a GPU runs it: the runner sets no pipeline constants. This gives
+/// `@workgroup_size(block)` its size and `array<f32, block>` in workgroup
+/// memory its length, so the checks number invocations, bound and shadow
+/// accesses, and the CPU interpreter runs workgroups, as the GPU does.
+/// naga does the work ([`naga::back::pipeline_constants::process_overrides`],
+/// which also drops items no entry point reaches); a module it cannot
+/// process (an override without a default, which no pipeline can be built
+/// from either) is returned as it is, for the compiler to reject.
+pub fn with_overrides_applied(module: naga::Module, info: naga::valid::ModuleInfo) -> (naga::Module, naga::valid::ModuleInfo) {
+    if module.overrides.is_empty() {
+        return (module, info);
     }
-}
-
-/// The value of a global (constant or override) expression as a `u32`,
-/// overrides taken at their defaults; `None` past a small depth or for an
-/// expression this does not evaluate.
-fn global_u32(module: &naga::Module, e: Handle<Expression>, depth: u32) -> Option<u32> {
-    use naga::{BinaryOperator as B, Literal};
-    if depth > 16 {
-        return None;
-    }
-    match &module.global_expressions[e] {
-        Expression::Literal(Literal::U32(v)) => Some(*v),
-        Expression::Literal(Literal::I32(v)) => u32::try_from(*v).ok(),
-        Expression::Literal(Literal::AbstractInt(v)) => u32::try_from(*v).ok(),
-        Expression::Constant(c) => global_u32(module, module.constants[*c].init, depth + 1),
-        Expression::Override(o) => global_u32(module, module.overrides[*o].init?, depth + 1),
-        Expression::Binary { op, left, right } => {
-            let (a, b) = (global_u32(module, *left, depth + 1)?, global_u32(module, *right, depth + 1)?);
-            match op {
-                B::Add => a.checked_add(b),
-                B::Subtract => a.checked_sub(b),
-                B::Multiply => a.checked_mul(b),
-                B::Divide => a.checked_div(b),
-                _ => None,
-            }
-        }
-        _ => None,
+    match naga::back::pipeline_constants::process_overrides(&module, &info, None, &Default::default()) {
+        Ok((m, i)) => (m.into_owned(), i.into_owned()),
+        Err(_) => (module, info),
     }
 }
 
