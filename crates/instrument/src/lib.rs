@@ -154,9 +154,11 @@ pub fn as_dispatched<'m>(case: &CaseConfig, entry_points: impl IntoIterator<Item
 
 /// `module` with every `override` declaration replaced by its default,
 /// as a GPU runs it: the runner sets no pipeline constants. This gives
-/// `@workgroup_size(block)` its size and `array<f32, block>` in workgroup
-/// memory its length, so the checks number invocations, bound and shadow
-/// accesses, and the CPU interpreter runs workgroups, as the GPU does.
+/// `@workgroup_size(block)` its size and every expression that names an
+/// override its value, so the checks number invocations, and the CPU
+/// interpreter runs workgroups and evaluates, as the GPU does. A known gap:
+/// naga leaves an array sized by an override (`array<f32, block>`) with a
+/// pending size, and the checks do not trace such an array yet.
 /// naga does the work ([`naga::back::pipeline_constants::process_overrides`],
 /// which also drops items no entry point reaches); a module it cannot
 /// process (an override without a default, which no pipeline can be built
