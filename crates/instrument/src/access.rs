@@ -3,7 +3,10 @@
 //! columns, to the bytes it touches: a constant offset plus one
 //! `index × stride` per indexed level, each level with its bound.
 
-use naga::{ArraySize, Expression, Function, GlobalVariable, Handle, Module, TypeInner};
+use gpu_puzzles_core::trace::MemoryKind;
+use naga::proc::index::GuardedIndex;
+use naga::proc::IndexableLength;
+use naga::{AddressSpace, ArraySize, Expression, Function, GlobalVariable, Handle, Module, TypeInner};
 
 /// An index into one level of the chain.
 #[derive(Debug, Clone, Copy)]
@@ -80,7 +83,12 @@ pub(crate) fn resolve(
                     let bound = match size {
                         ArraySize::Constant(n) => n.get(),
                         ArraySize::Dynamic => bytes.saturating_sub(offset) / stride.max(&1),
-                        ArraySize::Pending(_) => return None,
+                        // Sized by an override: its value, as the GPU runs it
+                        // ([`crate::with_overrides_applied`]).
+                        ArraySize::Pending(_) => match size.resolve(module.to_ctx()) {
+                            Ok(naga::proc::IndexableLength::Known(n)) => n,
+                            _ => return None,
+                        },
                     };
                     levels.push(Level { index: step, stride: *stride, bound });
                     Cur::Type(*base)
@@ -137,5 +145,95 @@ pub(crate) fn outer_array(module: &Module, ty: Handle<naga::Type>, bytes: u32) -
             Some((m.offset + off, stride, n, m.name.clone()))
         }
         _ => None,
+    }
+}
+
+/// The root of an access chain: the expression under every `Access` and
+/// `AccessIndex` from `h`.
+pub(crate) fn root(f: &Function, mut h: Handle<Expression>) -> Handle<Expression> {
+    while let Expression::Access { base, .. } | Expression::AccessIndex { base, .. } = f.expressions[h] {
+        h = base;
+    }
+    h
+}
+
+/// The length an `Access { base, index }` must check at run time: the
+/// element count of the array, vector or matrix `base` indexes (or points
+/// to), when it is known and `index` is not a constant within it. `None`
+/// for an index naga proves in bounds, or a runtime-sized array (whose
+/// length the buffer's size gives; such arrays are traced whole).
+/// naga decides ([`naga::proc::index::access_needs_check`], which its
+/// back ends use to place their own bounds checks).
+pub(crate) fn checked_length(
+    module: &Module,
+    f: &Function,
+    info: &naga::valid::FunctionInfo,
+    base: Handle<Expression>,
+    index: Handle<Expression>,
+) -> Option<u32> {
+    // naga's check unwraps the length: only ask it about a known one.
+    let IndexableLength::Known(n) = info[base].ty.inner_with(&module.types).indexable_length_resolved(module).ok()? else { return None };
+    naga::proc::index::access_needs_check(base, GuardedIndex::Expression(index), module, &f.expressions, info).map(|_| n)
+}
+
+/// How messages name what `base` (the base of an `Access`) is, and what
+/// kind of memory or value it is: the root's name (a variable, an argument,
+/// a named `let`) followed by the path to `base` (`.member`, `[2]`, and
+/// `[…]` for a dynamic index), e.g. `m[…]` for the rows of a matrix array
+/// `m`. The name is empty when the root has none (an unnamed value). Both
+/// the GPU checks and the CPU interpreter name out-of-bounds accesses by
+/// it, so they agree.
+pub fn indexed_name(module: &Module, f: &Function, info: &naga::valid::FunctionInfo, base: Handle<Expression>) -> (String, MemoryKind) {
+    let mut path = Vec::new();
+    let mut cur = base;
+    let (root, memory) = loop {
+        match f.expressions[cur] {
+            Expression::Access { base, .. } => {
+                path.push("[…]".to_string());
+                cur = base;
+            }
+            Expression::AccessIndex { base, index } => {
+                let inner = info[base].ty.inner_with(&module.types);
+                let inner = match inner {
+                    TypeInner::Pointer { base, .. } => &module.types[*base].inner,
+                    other => other,
+                };
+                path.push(match inner {
+                    TypeInner::Struct { members, .. } => {
+                        format!(".{}", members.get(index as usize).and_then(|m| m.name.clone()).unwrap_or_else(|| index.to_string()))
+                    }
+                    _ => format!("[{index}]"),
+                });
+                cur = base;
+            }
+            Expression::LocalVariable(l) => break (f.local_variables[l].name.clone(), MemoryKind::Function),
+            Expression::GlobalVariable(g) => {
+                let g = &module.global_variables[g];
+                break (g.name.clone(), memory_of(g.space));
+            }
+            Expression::FunctionArgument(k) => {
+                let arg = &f.arguments[k as usize];
+                let memory = match module.types[arg.ty].inner {
+                    TypeInner::Pointer { space, .. } => memory_of(space),
+                    _ => MemoryKind::Value,
+                };
+                break (arg.name.clone(), memory);
+            }
+            _ => break (f.named_expressions.get(&cur).cloned(), MemoryKind::Value),
+        }
+    };
+    path.reverse();
+    let name = root.map(|r| r + &path.concat()).unwrap_or_default();
+    (name, memory)
+}
+
+fn memory_of(space: AddressSpace) -> MemoryKind {
+    match space {
+        AddressSpace::Storage { .. } => MemoryKind::Storage,
+        AddressSpace::Uniform => MemoryKind::Uniform,
+        AddressSpace::WorkGroup => MemoryKind::Workgroup,
+        AddressSpace::Private => MemoryKind::Private,
+        AddressSpace::Function => MemoryKind::Function,
+        _ => MemoryKind::Value,
     }
 }

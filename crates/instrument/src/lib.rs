@@ -10,7 +10,11 @@
 //!   workgroup variable is followed through its access chain (struct
 //!   members, arrays, vectors, matrix columns) to the bytes it touches; an
 //!   index at or past any level's bound is counted per space and kind, and
-//!   the first few are kept with their invocation and line;
+//!   the first few are kept with their invocation and line; every other
+//!   dynamic index (a function-scope or private variable, a uniform
+//!   buffer, a pointer argument, a `let` array, a vector) is checked
+//!   against its length where it is evaluated, in a space of its own
+//!   ([`indexed_name`] names it);
 //! - **racecheck**: every non-atomic access to a writable storage buffer or
 //!   to workgroup memory updates a shadow word per 4-byte word with
 //!   `atomicMax` of a key `workgroup | barrier interval | local index`
@@ -32,6 +36,8 @@
 //! runner compiles and dispatches what it returns.
 
 mod access;
+pub use access::indexed_name;
+mod bounds;
 mod builder;
 mod record;
 mod rewrite;
@@ -40,7 +46,7 @@ mod uniformity;
 pub use uniformity::{check_barriers, NonUniformBarrier};
 
 use access::outer_array;
-use gpu_puzzles_core::trace::{AccessKind, Site, SpaceInfo, TraceLayout, TraceMeta, TraceSpec};
+use gpu_puzzles_core::trace::{AccessKind, MemoryKind, Site, SpaceInfo, TraceLayout, TraceMeta, TraceSpec};
 use gpu_puzzles_core::CaseConfig;
 use naga::{AddressSpace, ArraySize, Function, GlobalVariable, Handle, ResourceBinding, Span, Statement, StorageAccess, Type, TypeInner};
 use rewrite::{renumber_calls, Cx, Helpers, Target, Vars, U32};
@@ -139,7 +145,7 @@ impl<'a> Shader<'a> {
     /// # Errors
     /// As [`instrument`], less the parsing.
     pub fn instrument(&self, buffers: &[Traced], config: &CaseConfig, entry_points: &[&str], options: Options) -> Result<Instrumented, PassError> {
-        rewrite_module(self.module.clone(), self.source, buffers, config, entry_points, options)
+        rewrite_module(self.module.clone(), &self.info, self.source, buffers, config, entry_points, options)
     }
 }
 
@@ -156,9 +162,10 @@ pub fn as_dispatched<'m>(case: &CaseConfig, entry_points: impl IntoIterator<Item
 /// as a GPU runs it: the runner sets no pipeline constants. This gives
 /// `@workgroup_size(block)` its size and every expression that names an
 /// override its value, so the checks number invocations, and the CPU
-/// interpreter runs workgroups and evaluates, as the GPU does. A known gap:
-/// naga leaves an array sized by an override (`array<f32, block>`) with a
-/// pending size, and the checks do not trace such an array yet.
+/// interpreter runs workgroups and evaluates, as the GPU does. An array
+/// sized by an override (`array<f32, block>`) keeps a pending size in naga's
+/// IR; the checks measure it with `ArraySize::resolve`, which reads the
+/// override's value from the processed module.
 /// naga does the work ([`naga::back::pipeline_constants::process_overrides`],
 /// which also drops items no entry point reaches); a module it cannot
 /// process (an override without a default, which no pipeline can be built
@@ -236,6 +243,7 @@ pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_p
 
 fn rewrite_module(
     mut module: naga::Module,
+    info: &naga::valid::ModuleInfo,
     source: &str,
     buffers: &[Traced],
     config: &CaseConfig,
@@ -273,13 +281,19 @@ fn rewrite_module(
                     Some((_, stride, n, member)) => (member.map(|m| format!("{name}.{m}")).unwrap_or(name), stride / 4, n),
                     None => (name, 0, b.len),
                 };
-                spaces.push(SpaceInfo { name, workgroup: false, element_words, elements, shadow_base: 0 });
+                spaces.push(SpaceInfo { name, memory: MemoryKind::Storage, element_words, elements, shadow_base: 0 });
                 spec_buffers.push((b.len, writable && options.racecheck));
                 targets.insert(h, Target::Storage { space: k as u32 });
                 global_bytes.insert(h, bytes);
             }
             None => {
-                spaces.push(SpaceInfo { name: format!("binding {}", b.binding), workgroup: false, element_words: 1, elements: b.len, shadow_base: 0 });
+                spaces.push(SpaceInfo {
+                    name: format!("binding {}", b.binding),
+                    memory: MemoryKind::Storage,
+                    element_words: 1,
+                    elements: b.len,
+                    shadow_base: 0,
+                });
                 spec_buffers.push((b.len, false));
             }
         }
@@ -295,7 +309,7 @@ fn rewrite_module(
         let space = spaces.len() as u32;
         spaces.push(SpaceInfo {
             name: g.name.clone().unwrap_or_else(|| "workgroup variable".into()),
-            workgroup: true,
+            memory: MemoryKind::Workgroup,
             element_words,
             elements,
             shadow_base: workgroup_words,
@@ -305,10 +319,27 @@ fn rewrite_module(
         workgroup_words += bytes.div_ceil(4);
         workgroup_vars += 1;
     }
+    let mut eps = Vec::with_capacity(entry_points.len());
+    for name in entry_points {
+        match module.entry_points.iter().position(|e| e.name == *name) {
+            Some(ep) => eps.push(ep),
+            None => return Err(PassError::Unsupported(format!("the shader has no entry point `{name}`"))),
+        }
+    }
+    // Then a space per thing indexed outside traced memory, for its bounds
+    // checks; planned before the layout, which counts the spaces.
+    let first_bounds_only = spaces.len() as u32;
+    let function_checks: HashMap<Handle<Function>, _> =
+        module.functions.iter().map(|(h, f)| (h, bounds::plan_bounds_checks(&module, f, &info[h], &targets, first_bounds_only, &mut spaces))).collect();
+    let entry_checks: Vec<_> = eps
+        .iter()
+        .map(|&ep| bounds::plan_bounds_checks(&module, &module.entry_points[ep].function, info.get_entry_point(ep), &targets, first_bounds_only, &mut spaces))
+        .collect();
     let spec = TraceSpec {
         buffers: spec_buffers,
         workgroup_words: if options.racecheck { workgroup_words } else { 0 },
         workgroup_vars,
+        bounds_only: spaces.len() as u32 - first_bounds_only,
         dispatches: entry_points.len() as u32,
     };
     let layout = TraceLayout::new(&spec, config);
@@ -376,25 +407,15 @@ fn rewrite_module(
     for ep in module.entry_points.iter_mut() {
         renumber_calls(&mut ep.function, &renumbered);
     }
-    let own_functions: Vec<Handle<Function>> = {
-        let mut v: Vec<_> = renumbered.values().copied().collect();
-        v.sort_by_key(|h| h.index());
-        v
-    };
-
-    let mut eps = Vec::with_capacity(entry_points.len());
-    for name in entry_points {
-        match module.entry_points.iter().position(|e| e.name == *name) {
-            Some(ep) => eps.push(ep),
-            None => return Err(PassError::Unsupported(format!("the shader has no entry point `{name}`"))),
-        }
-    }
+    let mut function_checks: Vec<_> = function_checks.into_iter().map(|(old, checks)| (renumbered[&old], checks)).collect();
+    function_checks.sort_by_key(|(h, _)| h.index());
 
     let mut cx = Cx {
         trace,
         u32_ty,
         vars,
         targets,
+        checks: HashMap::new(),
         global_bytes,
         layout: layout.clone(),
         source,
@@ -405,13 +426,15 @@ fn rewrite_module(
         racecheck: options.racecheck,
         helpers,
     };
-    for h in own_functions {
+    for (h, checks) in function_checks {
+        cx.checks = checks;
         let mut f = std::mem::take(&mut module.functions[h]);
         let body = std::mem::take(&mut f.body);
         f.body = cx.rewrite_block(&module, &layouter, &mut f, body);
         module.functions[h] = f;
     }
-    for (dispatch, &ep) in eps.iter().enumerate() {
+    for (dispatch, (&ep, checks)) in eps.iter().zip(entry_checks).enumerate() {
+        cx.checks = checks;
         let mut f = std::mem::take(&mut module.entry_points[ep].function);
         let body = std::mem::take(&mut f.body);
         let body = cx.rewrite_block(&module, &layouter, &mut f, body);

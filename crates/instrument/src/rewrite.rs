@@ -4,7 +4,8 @@
 //! The state of the pass ([`Cx`]) lives here; what an access records is in
 //! [`crate::record`].
 
-use crate::access::{resolve, Resolved};
+use crate::access::{resolve, root, Resolved};
+use crate::bounds::BoundsCheck;
 use crate::builder::Builder;
 use gpu_puzzles_core::trace::{header, AccessKind, Site, TraceLayout, INVOCATION_WORDS, LOOP_BUDGET};
 use gpu_puzzles_core::CaseConfig;
@@ -20,6 +21,14 @@ pub(crate) const U32: Scalar = Scalar { kind: ScalarKind::Uint, width: 4 };
 pub(crate) enum Target {
     Storage { space: u32 },
     Workgroup { space: u32, shadow_base: u32 },
+}
+
+impl Target {
+    pub(crate) fn space(self) -> u32 {
+        match self {
+            Target::Storage { space } | Target::Workgroup { space, .. } => space,
+        }
+    }
 }
 
 /// The private variables the rewritten code keeps per invocation.
@@ -46,6 +55,9 @@ pub(crate) struct Cx<'s> {
     pub(crate) u32_ty: Handle<Type>,
     pub(crate) vars: Vars,
     pub(crate) targets: HashMap<Handle<GlobalVariable>, Target>,
+    /// The bounds checks of the function being rewritten
+    /// ([`crate::bounds::plan_bounds_checks`]).
+    pub(crate) checks: HashMap<Handle<Expression>, BoundsCheck>,
     pub(crate) global_bytes: HashMap<Handle<GlobalVariable>, u32>,
     pub(crate) layout: TraceLayout,
     pub(crate) source: &'s str,
@@ -131,14 +143,11 @@ pub(crate) enum RaceSide {
 
 impl Cx<'_> {
     /// Numbers an access site: where it is, what it accesses and how.
-    pub(crate) fn site(&mut self, span: Span, target: Target, kind: AccessKind) -> u32 {
+    pub(crate) fn site(&mut self, span: Span, space: u32, kind: AccessKind) -> u32 {
         if !span.is_defined() {
             return 0;
         }
         let loc = span.location(self.source);
-        let space = match target {
-            Target::Storage { space } | Target::Workgroup { space, .. } => space,
-        };
         self.sites.push(Site { line: loc.line_number as usize, column: loc.line_position as usize });
         self.site_access.push((space, kind));
         (self.sites.len() - 1) as u32
@@ -149,20 +158,27 @@ impl Cx<'_> {
         for (stmt, span) in block.span_into_iter() {
             match stmt {
                 Statement::Emit(range) => {
-                    // Split the range before each traced load, recording it.
+                    // Split the range before each traced load, recording it,
+                    // and before each access with a bounds check of its own.
                     let mut pending: Vec<Handle<Expression>> = Vec::new();
                     for h in range.clone() {
                         let access = match f.expressions[h] {
                             Expression::Load { pointer } => self.resolve(module, layouter, f, pointer),
                             _ => None,
                         };
-                        if let Some((res, target)) = access {
+                        let check = self.checks.get(&h).copied();
+                        if access.is_some() || check.is_some() {
                             if let (Some(&first), Some(&last)) = (pending.first(), pending.last()) {
                                 out.push(Statement::Emit(naga::Range::new_from_bounds(first, last)), span);
                             }
                             pending.clear();
+                        }
+                        if let Some(check) = check {
+                            out.extend_block(self.bounds_check(f, h, check));
+                        }
+                        if let Some((res, target)) = access {
                             let kind = if res.atomic { AccessKind::Atomic } else { AccessKind::Read };
-                            let site = self.site(f.expressions.get_span(h), target, kind);
+                            let site = self.site(f.expressions.get_span(h), target.space(), kind);
                             let mut b = Builder::new(f);
                             self.record(&mut b, &res, target, kind, site);
                             out.extend_block(b.finish());
@@ -176,7 +192,7 @@ impl Cx<'_> {
                 Statement::Store { pointer, value } => {
                     if let Some((res, target)) = self.resolve(module, layouter, f, pointer) {
                         let kind = if res.atomic { AccessKind::Atomic } else { AccessKind::Write };
-                        let site = self.site(span, target, kind);
+                        let site = self.site(span, target.space(), kind);
                         let mut b = Builder::new(f);
                         self.record(&mut b, &res, target, kind, site);
                         out.extend_block(b.finish());
@@ -185,7 +201,7 @@ impl Cx<'_> {
                 }
                 Statement::Atomic { pointer, fun, value, result } => {
                     if let Some((res, target)) = self.resolve(module, layouter, f, pointer) {
-                        let site = self.site(span, target, AccessKind::Atomic);
+                        let site = self.site(span, target.space(), AccessKind::Atomic);
                         let mut b = Builder::new(f);
                         self.record(&mut b, &res, target, AccessKind::Atomic, site);
                         out.extend_block(b.finish());
@@ -197,7 +213,7 @@ impl Cx<'_> {
                     let mut b = Builder::new(f);
                     self.next_epoch(&mut b, true);
                     if let Some((res, target)) = self.resolve(module, layouter, b.f, pointer) {
-                        let site = self.site(span, target, AccessKind::Read);
+                        let site = self.site(span, target.space(), AccessKind::Read);
                         self.record(&mut b, &res, target, AccessKind::Read, site);
                     }
                     out.extend_block(b.finish());
@@ -260,8 +276,26 @@ impl Cx<'_> {
         out
     }
 
-    pub(crate) fn resolve(&self, module: &Module, layouter: &naga::proc::Layouter, f: &Function, pointer: Handle<Expression>) -> Option<(Resolved, Target)> {
-        let res = resolve(module, layouter, f, pointer, &|g| self.global_bytes.get(&g).copied())?;
+    /// The traced access `pointer` makes, if it points into a traced global.
+    /// A pointer into one that the pass cannot follow is noted as
+    /// unchecked, never passed over in silence.
+    pub(crate) fn resolve(
+        &mut self,
+        module: &Module,
+        layouter: &naga::proc::Layouter,
+        f: &Function,
+        pointer: Handle<Expression>,
+    ) -> Option<(Resolved, Target)> {
+        let Some(res) = resolve(module, layouter, f, pointer, &|g| self.global_bytes.get(&g).copied()) else {
+            if let Expression::GlobalVariable(g) = f.expressions[root(f, pointer)] {
+                if self.targets.contains_key(&g) {
+                    let line = f.expressions.get_span(pointer).location(self.source).line_number;
+                    let name = module.global_variables[g].name.clone().unwrap_or_default();
+                    self.unchecked.push(format!("an access to `{name}` at line {line}, which the memory checks cannot follow"));
+                }
+            }
+            return None;
+        };
         let target = *self.targets.get(&res.global)?;
         Some((res, target))
     }

@@ -281,6 +281,7 @@ impl Debugger {
             Space::Workgroup(g) | Space::Private(g) => module.global_variables.iter().nth(g as usize).and_then(|(_, v)| v.name.clone()).unwrap_or_default(),
             Space::Uniform(k) => format!("uniform {k}"),
             Space::Function { .. } => "a local variable".into(),
+            Space::Value => "a value".into(),
         }
     }
 

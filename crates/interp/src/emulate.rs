@@ -16,7 +16,7 @@ use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult,
 use gpu_puzzles_core::limits::{bindings, check_config, Limits};
 use gpu_puzzles_core::report::{memory_error_message, MemoryError, OrderDependent};
 use gpu_puzzles_core::template::{position_of_offset, substitute, SourcePos, Substituted};
-use gpu_puzzles_core::trace::{invocation, BufferTrace, Findings, Hazard, HazardAccess, OutOfBounds, OutOfBoundsAccess, RunawayLoop, Site};
+use gpu_puzzles_core::trace::{invocation, BufferTrace, Findings, Hazard, HazardAccess, MemoryKind, OutOfBounds, OutOfBoundsAccess, RunawayLoop, Site};
 use gpu_puzzles_core::{Case, Puzzle, Values};
 use gpu_puzzles_instrument::{PassError, Shader};
 use std::sync::Arc;
@@ -413,7 +413,9 @@ fn empty_findings() -> Findings {
 fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &str) -> Findings {
     let Prepared { program, sub, config, .. } = p;
     let site = |span: naga::Span| place(sub, source, span).map(|p| Site { line: p.line, column: p.column });
-    let name_of = |space: Space| -> (String, bool) {
+    // Storage buffers and workgroup variables by the names of the GPU run's
+    // spaces; hazards happen only there.
+    let name_of = |space: Space| -> (String, MemoryKind) {
         let global = |k: u32| program.module.global_variables.iter().nth(k as usize).and_then(|(_, g)| g.name.clone()).unwrap_or_default();
         match space {
             Space::Storage(k) => {
@@ -428,27 +430,33 @@ fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &str) -> Fin
                     }
                     _ => None,
                 });
-                (member.map_or(name.clone(), |m| format!("{name}.{m}")), false)
+                (member.map_or(name.clone(), |m| format!("{name}.{m}")), MemoryKind::Storage)
             }
-            Space::Workgroup(g) => (global(g), true),
-            Space::Uniform(k) => (puzzle.uniforms[k as usize].name.clone(), false),
-            Space::Private(g) => (global(g), false),
-            Space::Function { .. } => ("a local variable".into(), false),
+            Space::Workgroup(g) => (global(g), MemoryKind::Workgroup),
+            Space::Uniform(k) => (puzzle.uniforms[k as usize].name.clone(), MemoryKind::Uniform),
+            Space::Private(g) => (global(g), MemoryKind::Private),
+            Space::Function { .. } => ("a local variable".into(), MemoryKind::Function),
+            Space::Value => (String::new(), MemoryKind::Value),
         }
     };
     let mut out_of_bounds: Vec<OutOfBounds> = Vec::new();
     for (id, a) in &record.out_of_bounds {
-        let (name, workgroup) = name_of(a.space);
-        let (index, elements) = a.out_of_bounds.expect("recorded as out of bounds");
-        let access = OutOfBoundsAccess { index, invocation: invocation(*id, config), site: site(a.span) };
-        match out_of_bounds.iter_mut().find(|o| o.space == name && o.kind == a.kind) {
+        let oob = a.out_of_bounds.expect("recorded as out of bounds");
+        // Elsewhere, by what the access indexes, as the GPU run's bounds
+        // checks name it.
+        let (name, memory) = match a.space {
+            Space::Storage(_) | Space::Workgroup(_) => name_of(a.space),
+            _ => gpu_puzzles_instrument::indexed_name(&program.module, program.function(oob.func), program.function_info(oob.func), oob.base),
+        };
+        let access = OutOfBoundsAccess { index: oob.index, invocation: invocation(*id, config), site: site(a.span) };
+        match out_of_bounds.iter_mut().find(|o| o.space == name && o.memory == memory && o.kind == a.kind && o.elements == oob.length) {
             Some(o) => {
                 o.total += 1;
                 if o.first.len() < OOB_DETAILS {
                     o.first.push(access);
                 }
             }
-            None => out_of_bounds.push(OutOfBounds { space: name, workgroup, kind: a.kind, total: 1, elements, first: vec![access] }),
+            None => out_of_bounds.push(OutOfBounds { space: name, memory, kind: a.kind, total: 1, elements: oob.length, first: vec![access] }),
         }
     }
     let buffers = (0..record.reads.len())
@@ -458,7 +466,8 @@ fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &str) -> Fin
         .races
         .iter()
         .map(|(r, entry)| {
-            let (space, workgroup_memory) = name_of(r.space);
+            let (space, memory) = name_of(r.space);
+            let workgroup_memory = memory == MemoryKind::Workgroup;
             let side = |m: &crate::race::Mark| HazardAccess { invocation: invocation(m.id, config), kind: m.kind, site: site(m.span) };
             Hazard {
                 kind: r.kind,

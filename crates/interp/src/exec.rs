@@ -93,9 +93,8 @@ pub struct Access {
     pub bytes: u32,
     /// How.
     pub kind: AccessKind,
-    /// `Some((index, length))` when an index was out of bounds: nothing was
-    /// accessed.
-    pub out_of_bounds: Option<(u32, u32)>,
+    /// Set when an index was out of bounds: nothing was accessed.
+    pub out_of_bounds: Option<crate::value::OutOfBoundsIndex>,
     /// The statement's span.
     pub span: Span,
 }
@@ -336,17 +335,20 @@ impl Invocation {
             Space::Workgroup(g) => &memory.workgroup[g as usize],
             Space::Private(g) => &self.private[g as usize],
             Space::Function { frame, local } => &self.frames[frame as usize].locals[local as usize],
+            Space::Value => &[],
         }
     }
 
-    fn region_mut<'m>(&'m mut self, memory: &'m mut Memory, space: Space) -> &'m mut Vec<u32> {
-        match space {
+    /// `None` for [`Space::Value`], which no pointer points into.
+    fn region_mut<'m>(&'m mut self, memory: &'m mut Memory, space: Space) -> Option<&'m mut Vec<u32>> {
+        Some(match space {
             Space::Storage(k) => &mut memory.storage[k as usize],
             Space::Uniform(k) => &mut memory.uniforms[k as usize],
             Space::Workgroup(g) => &mut memory.workgroup[g as usize],
             Space::Private(g) => &mut self.private[g as usize],
             Space::Function { frame, local } => &mut self.frames[frame as usize].locals[local as usize],
-        }
+            Space::Value => return None,
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -385,7 +387,7 @@ impl Invocation {
         if p.out_of_bounds.is_some() {
             return Ok(());
         }
-        let words = self.region_mut(memory, p.space);
+        let words = self.region_mut(memory, p.space).ok_or_else(|| Stop::internal("a store into a value".into()))?;
         program.layouts.store(&program.module, words, p.offset, ty, v)
     }
 }

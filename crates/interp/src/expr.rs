@@ -5,7 +5,7 @@
 use crate::eval::{compose, index_value, literal, splat, swizzle};
 use crate::exec::{Access, Invocation, Memory};
 use crate::layout::Ty;
-use crate::value::{binary, unary, Pointer, Scalar, Space, Value};
+use crate::value::{binary, unary, OutOfBoundsIndex, Pointer, Scalar, Space, Value};
 use crate::{math, Program, Stop};
 use gpu_puzzles_core::trace::AccessKind;
 use naga::{AddressSpace, Expression, Handle, Span, TypeInner};
@@ -69,11 +69,17 @@ impl Invocation {
             Expression::Access { base, index } => {
                 let i = get!(*index).scalar()?.as_index()?;
                 let b = get!(*base);
-                self.index(program, memory, info, *base, i, b)?
+                let (v, oob) = self.index(program, memory, info, func, *base, i, b)?;
+                if let Some(oob) = oob {
+                    // A value indexed out of bounds: nothing in memory, but
+                    // an out-of-bounds read all the same.
+                    accesses.push(Access { space: Space::Value, offset: 0, bytes: 0, kind: AccessKind::Read, out_of_bounds: Some(oob), span });
+                }
+                v
             }
             Expression::AccessIndex { base, index } => {
                 let b = get!(*base);
-                self.index(program, memory, info, *base, *index, b)?
+                self.index(program, memory, info, func, *base, *index, b)?.0
             }
             Expression::Load { pointer } => {
                 let p = get!(*pointer).pointer()?;
@@ -133,28 +139,33 @@ impl Invocation {
 
     /// `base[index]` (or `base.member`): through a pointer, the element's
     /// pointer (out of bounds marked, not followed); of a value, the
-    /// element's value (zero when out of bounds).
+    /// element's value, or zero and the index when it is out of bounds.
+    #[allow(clippy::too_many_arguments)]
     fn index(
         &self,
         program: &Program,
         memory: &Memory,
         info: &naga::valid::FunctionInfo,
+        func: crate::FuncId,
         base: Handle<Expression>,
         index: u32,
         b: Value,
-    ) -> Result<Value, Stop> {
+    ) -> Result<(Value, Option<OutOfBoundsIndex>), Stop> {
         let module = &program.module;
         let Value::Pointer(p) = b else {
             return Ok(match index_value(&b, index)? {
-                Some(v) => v,
-                None => match &b {
-                    Value::Vector(c) => Value::Scalar(Scalar::zero(c[0].kind())?),
-                    Value::Composite(items) => match items.first() {
-                        Some(first) => zero_like(first),
-                        None => return Err(Stop::internal("indexing an empty composite".into())),
-                    },
-                    _ => unreachable!("index_value checked the shape"),
-                },
+                Some(v) => (v, None),
+                None => {
+                    let (zero, length) = match &b {
+                        Value::Vector(c) => (Value::Scalar(Scalar::zero(c[0].kind())?), c.len()),
+                        Value::Composite(items) => match items.first() {
+                            Some(first) => (zero_like(first), items.len()),
+                            None => return Err(Stop::internal("indexing an empty composite".into())),
+                        },
+                        _ => unreachable!("index_value checked the shape"),
+                    };
+                    (zero, Some(OutOfBoundsIndex { index, length: length as u32, func, base }))
+                }
             });
         };
         let pointee = match &info[base].ty {
@@ -171,10 +182,8 @@ impl Invocation {
         let (offset, len) = match &*inner {
             TypeInner::Array { size, .. } => {
                 let stride = handle.map_or(4, |h| program.layouts.stride(h));
-                let len = match size {
-                    naga::ArraySize::Constant(n) => n.get(),
-                    _ => (self.region(memory, p.space).len() as u32 * 4).saturating_sub(p.offset) / stride.max(1),
-                };
+                let len = crate::layout::fixed_count(*size, module)
+                    .unwrap_or_else(|| (self.region(memory, p.space).len() as u32 * 4).saturating_sub(p.offset) / stride.max(1));
                 (index.wrapping_mul(stride), len)
             }
             TypeInner::Struct { members, .. } => (
@@ -185,8 +194,8 @@ impl Invocation {
             TypeInner::Matrix { columns, rows, .. } => (index.wrapping_mul(crate::layout::column_stride(*rows)), *columns as u32),
             other => return Err(Stop::internal(format!("an access into {other:?}"))),
         };
-        let out_of_bounds = p.out_of_bounds.or((index >= len).then_some((index, len)));
-        Ok(Value::Pointer(Pointer { space: p.space, offset: if out_of_bounds.is_some() { p.offset } else { p.offset + offset }, out_of_bounds }))
+        let out_of_bounds = p.out_of_bounds.or((index >= len).then_some(OutOfBoundsIndex { index, length: len, func, base }));
+        Ok((Value::Pointer(Pointer { space: p.space, offset: if out_of_bounds.is_some() { p.offset } else { p.offset + offset }, out_of_bounds }), None))
     }
 }
 

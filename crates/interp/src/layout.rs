@@ -41,6 +41,17 @@ fn vector_layout(size: VectorSize) -> (u32, u32) {
     }
 }
 
+/// Elements of an array of `size`: its constant, or its override's value
+/// (naga keeps an override-sized array's size pending after applying the
+/// overrides; `ArraySize::resolve` reads the value); `None` when it is
+/// runtime-sized, or an override without a value.
+pub fn fixed_count(size: ArraySize, module: &Module) -> Option<u32> {
+    match size.resolve(module.to_ctx()) {
+        Ok(naga::proc::IndexableLength::Known(n)) => Some(n),
+        _ => None,
+    }
+}
+
 impl Layouts {
     /// Lays out every type of `module`.
     pub fn new(module: &Module) -> Layouts {
@@ -61,10 +72,8 @@ impl Layouts {
                     has_bool[i] = has_bool[b];
                     let stride = if has_bool[b] { round_up(l.align[b], l.size[b]) } else { *stride };
                     l.stride[i] = stride;
-                    let count = match size {
-                        ArraySize::Constant(c) => c.get(),
-                        _ => 1,
-                    };
+                    // A runtime-sized array counts one element here.
+                    let count = fixed_count(*size, module).unwrap_or(1);
                     (stride * count, l.align[b])
                 }
                 TypeInner::Struct { members, span } => {
@@ -148,10 +157,7 @@ impl Layouts {
             }
             TypeInner::Array { base, size, .. } => {
                 let stride = handle.map_or(4, |h| self.stride(h));
-                let count = match size {
-                    ArraySize::Constant(c) => c.get(),
-                    _ => ((words.len() as u32 * 4).saturating_sub(offset)) / stride.max(1),
-                };
+                let count = fixed_count(*size, module).unwrap_or_else(|| ((words.len() as u32 * 4).saturating_sub(offset)) / stride.max(1));
                 Value::Composite((0..count).map(|k| self.load(module, words, offset + k * stride, Ty::Handle(*base))).collect::<Result<_, _>>()?)
             }
             TypeInner::Struct { members, .. } => {
@@ -219,10 +225,7 @@ impl Layouts {
                 Value::Composite(vec![Value::Vector(vec![Scalar::zero(scalar.kind)?; *rows as usize]); *columns as usize])
             }
             TypeInner::Array { base, size, .. } => {
-                let count = match size {
-                    ArraySize::Constant(c) => c.get() as usize,
-                    _ => 0,
-                };
+                let count = fixed_count(*size, module).unwrap_or(0) as usize;
                 Value::Composite(vec![self.zero(module, &module.types[*base].inner)?; count])
             }
             TypeInner::Struct { members, .. } => {

@@ -31,11 +31,26 @@ pub struct Pointer {
     pub space: Space,
     /// Bytes from the region's start.
     pub offset: u32,
-    /// `Some((index, length))` when an index along the access chain was out
-    /// of its array's bounds: a load through the pointer gives zero and a
-    /// store is dropped, and both are reported (WGSL §14.7 allows either of
-    /// those or another element of the same buffer; the judge reports all).
-    pub out_of_bounds: Option<(u32, u32)>,
+    /// Set when an index along the access chain was out of its array's
+    /// bounds: a load through the pointer gives zero and a store is
+    /// dropped, and both are reported (WGSL §14.7 allows either of those or
+    /// another element of the same buffer; the judge reports all).
+    pub out_of_bounds: Option<OutOfBoundsIndex>,
+}
+
+/// An index out of the bounds of the array, vector or matrix it indexes,
+/// and where: the `Access` expression's base, by which the checks name what
+/// was indexed ([`gpu_puzzles_instrument::indexed_name`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OutOfBoundsIndex {
+    /// The index (a negative `i32` one as `u32`, so huge).
+    pub index: u32,
+    /// Elements of what it indexes.
+    pub length: u32,
+    /// The function the access is in.
+    pub func: crate::FuncId,
+    /// The base of the `Access` expression in that function.
+    pub base: naga::Handle<naga::Expression>,
 }
 
 /// Where a pointer points.
@@ -49,6 +64,10 @@ pub enum Space {
     Workgroup(u32),
     /// A `var<private>`, by global variable index.
     Private(u32),
+    /// No memory: an array, vector or matrix value (a `let`, an
+    /// expression), named only by out-of-bounds accesses, which touch
+    /// nothing.
+    Value,
     /// A function's `var`: the frame's depth in the call stack and the local
     /// variable's index.
     Function {

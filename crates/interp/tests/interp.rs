@@ -176,8 +176,15 @@ fn main(@builtin(local_invocation_index) i: u32) {
     // a[2], a[3] exist; a[4..10] do not (read as 0); out[6], out[7] do not.
     assert_eq!(d.memory.storage[1], vec![8, 9, 1, 1, 1, 1]);
     assert_eq!(d.memory.storage[0], vec![5, 6, 7, 8], "the input is untouched");
-    let reads: Vec<(u32, u32)> = d.record.out_of_bounds.iter().filter(|(_, a)| a.kind == AccessKind::Read).map(|(_, a)| a.out_of_bounds.unwrap()).collect();
-    let writes: Vec<(u32, u32)> = d.record.out_of_bounds.iter().filter(|(_, a)| a.kind == AccessKind::Write).map(|(_, a)| a.out_of_bounds.unwrap()).collect();
+    let reads: Vec<(u32, u32)> =
+        d.record.out_of_bounds.iter().filter(|(_, a)| a.kind == AccessKind::Read).map(|(_, a)| a.out_of_bounds.map(|o| (o.index, o.length)).unwrap()).collect();
+    let writes: Vec<(u32, u32)> = d
+        .record
+        .out_of_bounds
+        .iter()
+        .filter(|(_, a)| a.kind == AccessKind::Write)
+        .map(|(_, a)| a.out_of_bounds.map(|o| (o.index, o.length)).unwrap())
+        .collect();
     assert_eq!(reads, (4..10).map(|i| (i, 4)).collect::<Vec<_>>());
     assert_eq!(writes, vec![(6, 6), (7, 6)]);
 }

@@ -3,7 +3,7 @@
 //! and the command-line tool show these sentences; the data stays in
 //! [`crate::trace::Findings`] (and the CLI's JSON).
 
-use crate::trace::{AccessKind, Findings, Hazard, HazardAccess, HazardKind, OutOfBounds, Site, LOOP_BUDGET};
+use crate::trace::{AccessKind, Findings, Hazard, HazardAccess, HazardKind, MemoryKind, OutOfBounds, Site, LOOP_BUDGET};
 use serde::Serialize;
 
 pub mod run;
@@ -14,8 +14,8 @@ pub use run::{Context, RunReport};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "check", rename_all = "kebab-case")]
 pub enum MemoryError {
-    /// Accesses at or past the end of a buffer or workgroup array
-    /// (memcheck).
+    /// Accesses at or past the end of an array, vector or matrix: in a
+    /// buffer, workgroup memory, a variable or a value (memcheck).
     OutOfBounds(OutOfBounds),
     /// Two unordered accesses to one element, one a write (racecheck).
     Hazard(Hazard),
@@ -153,16 +153,25 @@ pub fn out_of_bounds(o: &OutOfBounds) -> String {
         None => ("an invocation".to_string(), "…".to_string(), String::new()),
     };
     let many = if o.total > 1 { format!(" ({} such accesses in all)", o.total) } else { String::new() };
-    let memory = if o.workgroup { "workgroup array" } else { "buffer" };
-    let head =
-        format!("out-of-bounds {what}{line}: {who} {} `{}[{index}]`, but the {memory} `{}` has {} elements{many}.", verb(o.kind), o.space, o.space, o.elements);
-    let why = match o.kind {
-        AccessKind::Read => format!(
-            " It only looks right here: WebGPU lets a device return 0 or any element of `{}` for such a read (wgpu and Safari on Metal clamp the index), so the value differs between devices, and on other GPU APIs the read sees other memory or faults. Guard the read with the {memory}'s length, even when the value goes unused.",
-            o.space
+    let noun = o.memory.noun();
+    let head = if o.space.is_empty() {
+        format!("out-of-bounds {what}{line}: {who} {} element {index} of an unnamed {noun}, which has {} elements{many}.", verb(o.kind), o.elements)
+    } else {
+        format!("out-of-bounds {what}{line}: {who} {} `{}[{index}]`, but the {noun} `{}` has {} elements{many}.", verb(o.kind), o.space, o.space, o.elements)
+    };
+    let named = if o.space.is_empty() { format!("the {noun}") } else { format!("`{}`", o.space) };
+    let why = match (o.kind, o.memory) {
+        (AccessKind::Read, MemoryKind::Storage | MemoryKind::Uniform | MemoryKind::Workgroup) => format!(
+            " It only looks right here: WebGPU lets a device return 0 or any element of {named} for such a read (wgpu and Safari on Metal clamp the index), so the value differs between devices, and on other GPU APIs the read sees other memory or faults. Guard the read with the {noun}'s length, even when the value goes unused."
         ),
-        AccessKind::Write | AccessKind::Atomic => format!(
-            " WebGPU dropped or redirected it, so the output may still look right; on other GPU APIs it would overwrite other memory. Guard the access with the {memory}'s length."
+        (AccessKind::Read, _) => format!(
+            " It only looks right here: WGSL lets a device give any value of the element's type for such an index (wgpu and Chrome clamp it to the last element), so the value differs between devices. Guard the index with the length of {named}, even when the value goes unused."
+        ),
+        (AccessKind::Write | AccessKind::Atomic, MemoryKind::Storage | MemoryKind::Uniform | MemoryKind::Workgroup) => format!(
+            " WebGPU dropped or redirected it, so the output may still look right; on other GPU APIs it would overwrite other memory. Guard the access with the {noun}'s length."
+        ),
+        (AccessKind::Write | AccessKind::Atomic, _) => format!(
+            " WGSL lets a device drop it or write another element of {named} instead (wgpu and Chrome clamp the index), so what the variable holds afterwards differs between devices. Guard the index with the length of {named}."
         ),
     };
     head + &why
@@ -317,7 +326,7 @@ mod tests {
     fn out_of_bounds_reads_say_why_they_seemed_to_work() {
         let o = |kind| OutOfBounds {
             space: "a".into(),
-            workgroup: false,
+            memory: MemoryKind::Storage,
             kind,
             total: 3,
             elements: 16,
@@ -328,8 +337,28 @@ mod tests {
     }
 
     #[test]
+    fn out_of_bounds_in_variables_and_values_name_them() {
+        let o = |space: &str, memory, kind| OutOfBounds {
+            space: space.into(),
+            memory,
+            kind,
+            total: 1,
+            elements: 3,
+            first: vec![OutOfBoundsAccess { index: 3, invocation: invocation_in_workgroup(0, 2, &CONFIG), site: Some(Site { line: 12, column: 17 }) }],
+        };
+        let text = [
+            out_of_bounds(&o("w", MemoryKind::Function, AccessKind::Read)),
+            out_of_bounds(&o("acc", MemoryKind::Private, AccessKind::Write)),
+            out_of_bounds(&o("m[…]", MemoryKind::Value, AccessKind::Read)),
+            out_of_bounds(&o("", MemoryKind::Value, AccessKind::Read)),
+        ]
+        .join("\n");
+        snapshot("out-of-bounds-variables", &text);
+    }
+
+    #[test]
     fn writes_fail_before_hazards_and_hazards_before_reads() {
-        let read = OutOfBounds { space: "a".into(), workgroup: false, kind: AccessKind::Read, total: 1, elements: 4, first: vec![] };
+        let read = OutOfBounds { space: "a".into(), memory: MemoryKind::Storage, kind: AccessKind::Read, total: 1, elements: 4, first: vec![] };
         let write = OutOfBounds { kind: AccessKind::Write, ..read.clone() };
         let f = Findings { out_of_bounds: vec![read.clone(), write.clone()], ..Default::default() };
         assert_eq!(memory_error(&f), Some(MemoryError::OutOfBounds(write)));

@@ -18,14 +18,51 @@ pub struct Site {
     pub column: usize,
 }
 
-/// A memory region the trace names: a storage buffer or a workgroup
-/// variable.
+/// What kind of memory (or value) an indexed space is, by WGSL's address
+/// spaces (WGSL §7.3 "Address Spaces"), plus values, which WGSL indexes
+/// too (§8.5.3 "Array Access Expression": a `let`, a function's result).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemoryKind {
+    /// A `var<storage>` buffer.
+    Storage,
+    /// A `var<uniform>` buffer.
+    Uniform,
+    /// A `var<workgroup>` variable.
+    Workgroup,
+    /// A `var<private>` variable (one per invocation).
+    Private,
+    /// A function-scope `var`.
+    Function,
+    /// A value: a `let`, an argument, a function's result, an expression.
+    Value,
+}
+
+impl MemoryKind {
+    /// The noun for a space of this kind, e.g. "the {noun} `smem` has 4
+    /// elements".
+    pub fn noun(self) -> &'static str {
+        match self {
+            MemoryKind::Storage => "buffer",
+            MemoryKind::Uniform => "uniform buffer",
+            MemoryKind::Workgroup => "workgroup array",
+            MemoryKind::Private => "private variable",
+            MemoryKind::Function => "variable",
+            MemoryKind::Value => "value",
+        }
+    }
+}
+
+/// A memory region the trace names: a storage buffer, a workgroup
+/// variable, or (for bounds checks only: no heat map, no racecheck) another
+/// indexed variable or value.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SpaceInfo {
-    /// The name the shader gives it.
+    /// The name the shader gives it (`w`, `out.v`, `m[…]` for the rows of
+    /// `m`); empty for an unnamed value.
     pub name: String,
-    /// A `var<workgroup>` rather than a storage buffer.
-    pub workgroup: bool,
+    /// What it is.
+    pub memory: MemoryKind,
     /// 4-byte words per element of its outermost array (1 for `f32`, 4 for
     /// `vec4<f32>`); 0 when it is not an array.
     pub element_words: u32,
@@ -82,10 +119,10 @@ pub struct OutOfBoundsAccess {
 /// The out-of-bounds accesses of one kind to one space.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OutOfBounds {
-    /// The buffer or workgroup variable.
+    /// The buffer, variable or value ([`SpaceInfo::name`]).
     pub space: String,
-    /// A workgroup variable rather than a storage buffer.
-    pub workgroup: bool,
+    /// What it is.
+    pub memory: MemoryKind,
     /// Read, write or atomic.
     pub kind: AccessKind,
     /// How many there were.
@@ -255,14 +292,15 @@ impl TraceMeta {
     fn hazard(&self, w: &impl Fn(u64) -> u32, at: u64, kind: HazardKind, overflow: bool, config: &CaseConfig) -> Option<Hazard> {
         let l = &self.layout;
         let space = self.spaces.get(w(at + hw::SPACE) as usize)?;
-        let format = if space.workgroup { Some(l.workgroup_keys) } else { l.storage_keys }?;
+        let workgroup_memory = space.memory == MemoryKind::Workgroup;
+        let format = if workgroup_memory { Some(l.workgroup_keys) } else { l.storage_keys }?;
         let (key, other) = (w(at + hw::KEY), w(at + hw::OTHER_KEY));
         let (a, b) = (format.unpack(other), format.unpack(key));
         let across = a.workgroup != b.workgroup;
         if overflow && !across {
             return None;
         }
-        let workgroup = |k: super::Key| if space.workgroup { w(at + hw::WORKGROUP) } else { k.workgroup };
+        let workgroup = |k: super::Key| if workgroup_memory { w(at + hw::WORKGROUP) } else { k.workgroup };
         let other_site_word = w(at + hw::OTHER_SITE);
         let (first_kind, second_kind) = kind.accesses();
         let space_n = w(at + hw::SPACE);
@@ -271,12 +309,12 @@ impl TraceMeta {
             .flatten()
             .or_else(|| self.only_line(space_n, first_kind));
         let word = w(at + hw::WORD);
-        let in_space = if space.workgroup { word.saturating_sub(space.shadow_base) } else { word };
+        let in_space = if workgroup_memory { word.saturating_sub(space.shadow_base) } else { word };
         let element = in_space.checked_div(space.element_words).unwrap_or(in_space);
         Some(Hazard {
             kind,
             space: space.name.clone(),
-            workgroup_memory: space.workgroup,
+            workgroup_memory,
             element,
             entry_point: self.entry_points.get(w(at + hw::DISPATCH) as usize).cloned().unwrap_or_default(),
             across_workgroups: across,
@@ -319,7 +357,7 @@ impl TraceMeta {
                     .filter(|&at| w(at) as usize == s)
                     .map(|at| OutOfBoundsAccess { index: w(at + 1), invocation: invocation(w(at + 2), config), site: self.site(w(at + 3)) })
                     .collect();
-                out_of_bounds.push(OutOfBounds { space: space.name.clone(), workgroup: space.workgroup, kind, total, elements: space.elements, first });
+                out_of_bounds.push(OutOfBounds { space: space.name.clone(), memory: space.memory, kind, total, elements: space.elements, first });
             }
         }
 
@@ -370,12 +408,12 @@ mod tests {
     }
 
     fn meta() -> TraceMeta {
-        let spec = TraceSpec { buffers: vec![(8, true)], workgroup_words: 4, workgroup_vars: 1, dispatches: 1 };
+        let spec = TraceSpec { buffers: vec![(8, true)], workgroup_words: 4, workgroup_vars: 1, bounds_only: 0, dispatches: 1 };
         TraceMeta {
             layout: TraceLayout::new(&spec, &config()),
             spaces: vec![
-                SpaceInfo { name: "out".into(), workgroup: false, element_words: 1, elements: 8, shadow_base: 0 },
-                SpaceInfo { name: "smem".into(), workgroup: true, element_words: 1, elements: 4, shadow_base: 0 },
+                SpaceInfo { name: "out".into(), memory: MemoryKind::Storage, element_words: 1, elements: 8, shadow_base: 0 },
+                SpaceInfo { name: "smem".into(), memory: MemoryKind::Workgroup, element_words: 1, elements: 4, shadow_base: 0 },
             ],
             sites: vec![Site { line: 0, column: 0 }, Site { line: 7, column: 5 }, Site { line: 9, column: 13 }],
             site_access: vec![(0, AccessKind::Read), (1, AccessKind::Write), (1, AccessKind::Read)],

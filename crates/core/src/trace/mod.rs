@@ -255,6 +255,10 @@ pub struct TraceSpec {
     pub workgroup_words: u32,
     /// Workgroup variables (spaces after the buffers).
     pub workgroup_vars: u32,
+    /// Spaces checked for bounds only, after the workgroup variables:
+    /// function-scope and private variables, uniform buffers and values
+    /// indexed by a dynamic index.
+    pub bounds_only: u32,
     /// Entry points dispatched in order (each has its own shadows).
     pub dispatches: u32,
 }
@@ -264,7 +268,8 @@ pub struct TraceSpec {
 pub struct TraceLayout {
     /// Lengths in words of the traced storage buffers.
     pub lens: Vec<u32>,
-    /// Spaces: the storage buffers, then the workgroup variables.
+    /// Spaces: the storage buffers, the workgroup variables, then the
+    /// spaces checked for bounds only.
     pub spaces: u64,
     /// First word of the per-space, per-kind out-of-bounds totals.
     pub oob_total_base: u64,
@@ -308,7 +313,7 @@ impl TraceLayout {
     /// size must be the shader's own ([`CaseConfig::as_declared`]): every
     /// invocation the GPU runs needs its own counters.
     pub fn new(spec: &TraceSpec, config: &CaseConfig) -> TraceLayout {
-        let spaces = spec.buffers.len() as u64 + spec.workgroup_vars as u64;
+        let spaces = spec.buffers.len() as u64 + spec.workgroup_vars as u64 + spec.bounds_only as u64;
         let oob_total_base = header::WORDS;
         let oob_record_base = oob_total_base + 3 * spaces;
         let hazard_base = oob_record_base + 3 * OOB_RECORDS_PER_KIND * OOB_RECORD_WORDS;
@@ -473,7 +478,7 @@ mod tests {
 
     #[test]
     fn layout_has_room_for_everything() {
-        let spec = TraceSpec { buffers: vec![(10, false), (4, true)], workgroup_words: 8, workgroup_vars: 1, dispatches: 2 };
+        let spec = TraceSpec { buffers: vec![(10, false), (4, true)], workgroup_words: 8, workgroup_vars: 1, bounds_only: 0, dispatches: 2 };
         let layout = TraceLayout::new(&spec, &config());
         assert_eq!(layout.invocations, 48);
         let fixed = header::WORDS + 3 * 3 + 3 * OOB_RECORDS_PER_KIND * OOB_RECORD_WORDS + 3 * HAZARD_RECORDS_PER_KIND * HAZARD_RECORD_WORDS;
