@@ -190,6 +190,44 @@ fn main(@builtin(local_invocation_index) i: u32) {
 }
 
 #[test]
+fn indices_past_variables_and_values_are_recorded_with_what_they_index() {
+    // WGSL §8.5.3 and §14.7: an index past a function-scope array, a
+    // private array, an override-sized workgroup array or a `let` array is
+    // out of bounds like one past a buffer's end.
+    let src = "
+override N: u32 = 4u;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+var<private> p: array<u32, 2>;
+var<workgroup> t: array<u32, N>;
+@compute @workgroup_size(1)
+fn main(@builtin(workgroup_id) g: vec3<u32>) {
+    let k = g.x;
+    var w = array<u32, 3>(1u, 2u, 3u);
+    let c = array<u32, 3>(4u, 5u, 6u);
+    t[k] = 7u;
+    p[k] = 8u;
+    out[k] = w[k] + c[k] + t[k];
+}";
+    let (program, memory) = setup(src, &[vec![0; 8]]);
+    let mut d = Dispatch::new(program.clone(), 0, config(5), memory, Schedule::Forward).unwrap();
+    d.run().unwrap();
+    let found = |space: fn(&Space) -> bool, kind: AccessKind| -> Vec<(u32, u32)> {
+        d.record
+            .out_of_bounds
+            .iter()
+            .filter(|(_, a)| space(&a.space) && a.kind == kind)
+            .map(|(_, a)| a.out_of_bounds.map(|o| (o.index, o.length)).unwrap())
+            .collect()
+    };
+    assert_eq!(found(|s| matches!(s, Space::Function { .. }), AccessKind::Read), vec![(3, 3), (4, 3)], "w[3], w[4]");
+    assert_eq!(found(|s| *s == Space::Value, AccessKind::Read), vec![(3, 3), (4, 3)], "c[3], c[4]");
+    assert_eq!(found(|s| matches!(s, Space::Private(_)), AccessKind::Write), vec![(2, 2), (3, 2), (4, 2)], "p[2..5]");
+    assert_eq!(found(|s| matches!(s, Space::Workgroup(_)), AccessKind::Write), vec![(4, 4)], "t has N = 4 elements");
+    // In bounds, the values are the variables' own.
+    assert_eq!(&d.memory.storage[0][..3], &[1 + 4 + 7, 2 + 5 + 7, 3 + 6 + 7]);
+}
+
+#[test]
 fn a_loop_past_the_budget_stops_with_the_loop_and_the_invocation() {
     let src = "
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
