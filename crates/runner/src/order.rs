@@ -39,6 +39,31 @@ pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str,
     }
 }
 
+/// [`order_check`] on each of `cases`: one after another in a browser (one
+/// thread), natively each case on a thread of its own, as the CPU has
+/// cores: the checks are independent, and they are most of the CPU time of
+/// judging a puzzle.
+pub(crate) fn order_checks(gpu: &Gpu, puzzle: &Puzzle, source: &str, cases: Vec<(&Case, &mut CaseResult)>) {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if threads > 1 && cases.len() > 1 {
+            let mut queue = cases;
+            let per_thread = queue.len().div_ceil(threads);
+            std::thread::scope(|s| {
+                while !queue.is_empty() {
+                    let mine: Vec<_> = queue.drain(..per_thread.min(queue.len())).collect();
+                    s.spawn(move || mine.into_iter().for_each(|(case, r)| order_check(gpu, puzzle, case, source, r)));
+                }
+            });
+            return;
+        }
+    }
+    for (case, r) in cases {
+        order_check(gpu, puzzle, case, source, r);
+    }
+}
+
 /// Order checks by a hash of the puzzle, the case (its number and random
 /// seed) and the student's text: the outcome it imposes, if any, or why it
 /// did not run.

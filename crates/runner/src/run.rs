@@ -76,12 +76,10 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
         ordinary.push((case, complete(gpu, puzzle, case, s).await?));
     }
     // Then, with every read-back in, the order checks (CPU work).
-    for (case, mut r) in ordinary {
-        if options.instrument && r.outcome.passed() {
-            crate::order::order_check(gpu, puzzle, case, source, &mut r);
-        }
-        results.push(r);
+    if options.instrument {
+        crate::order::order_checks(gpu, puzzle, source, ordinary.iter_mut().filter(|(_, r)| r.outcome.passed()).map(|(c, r)| (*c, r)).collect());
     }
+    results.extend(ordinary.into_iter().map(|(_, r)| r));
     let all_passed = results.iter().all(|r| r.outcome.passed());
     // The last performance case timed: its operations and time per dispatch.
     let mut timed: Option<(Option<u64>, f64)> = None;
