@@ -473,7 +473,7 @@ fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &str) -> Fin
                 kind: r.kind,
                 space,
                 workgroup_memory,
-                element: r.word,
+                element: element_of(&program.module, r.space, r.word),
                 entry_point: program.module.entry_points[*entry].name.clone(),
                 across_workgroups: r.first.workgroup != r.second.workgroup,
                 first: side(&r.first),
@@ -489,6 +489,22 @@ fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &str) -> Fin
         hazard_total: record.race_total,
         workgroup_size: config.workgroup_size,
         ..empty_findings()
+    }
+}
+
+/// The element of word `word` of `space`'s outermost array, as the GPU
+/// run's findings number it; `None` for a workgroup variable that is not an
+/// array (a scalar or a structure).
+fn element_of(module: &naga::Module, space: Space, word: u32) -> Option<u32> {
+    match space {
+        Space::Workgroup(g) => {
+            let (_, global) = module.global_variables.iter().nth(g as usize)?;
+            match module.types[global.ty].inner {
+                naga::TypeInner::Array { stride, .. } => Some(word / (stride / 4).max(1)),
+                _ => None,
+            }
+        }
+        _ => Some(word),
     }
 }
 

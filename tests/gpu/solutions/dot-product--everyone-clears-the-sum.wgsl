@@ -1,5 +1,5 @@
 // expect: memory-error
-// message: write conflict: `total[0]` (workgroup memory)
+// message: write conflict: `total` (workgroup memory)
 // Wrong on purpose: every invocation clears the shared total, then invocation
 // 0 adds the products. The clears race each other (the same value, but a
 // write conflict all the same).

@@ -190,7 +190,11 @@ pub fn hazard(h: &Hazard) -> String {
         HazardKind::WriteAfterRead => "write-after-read race",
     };
     let memory = if h.workgroup_memory { "workgroup memory" } else { "a storage buffer" };
-    let head = format!("{name}: `{}[{}]` ({memory}): {}, and {}", h.space, h.element, side(&h.first), side(&h.second));
+    let at = match h.element {
+        Some(e) => format!("{}[{e}]", h.space),
+        None => h.space.clone(),
+    };
+    let head = format!("{name}: `{at}` ({memory}): {}, and {}", side(&h.first), side(&h.second));
     let why = if h.across_workgroups {
         format!(
             ", in different workgroups of one dispatch of `{}`. Nothing orders workgroups within a dispatch (no barrier reaches across them), so on another GPU or another run the order changes.",
@@ -306,7 +310,7 @@ mod tests {
             kind,
             space: if workgroup_memory { "smem" } else { "out" }.into(),
             workgroup_memory,
-            element: 3,
+            element: Some(3),
             entry_point: "main".into(),
             across_workgroups,
             first: access(1, kind.accesses().0, 12),

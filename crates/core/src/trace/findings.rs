@@ -184,9 +184,9 @@ pub struct Hazard {
     pub space: String,
     /// In workgroup memory rather than a storage buffer.
     pub workgroup_memory: bool,
-    /// Index into the space's outermost array (the word, when it is not an
-    /// array).
-    pub element: u32,
+    /// Index into the space's outermost array; `None` when the space is not
+    /// an array (a scalar `var<workgroup> total: f32`).
+    pub element: Option<u32>,
     /// The entry point whose dispatch raced.
     pub entry_point: String,
     /// The invocations are in different workgroups.
@@ -310,7 +310,7 @@ impl TraceMeta {
             .or_else(|| self.only_line(space_n, first_kind));
         let word = w(at + hw::WORD);
         let in_space = if workgroup_memory { word.saturating_sub(space.shadow_base) } else { word };
-        let element = in_space.checked_div(space.element_words).unwrap_or(in_space);
+        let element = in_space.checked_div(space.element_words);
         Some(Hazard {
             kind,
             space: space.name.clone(),
@@ -441,7 +441,7 @@ mod tests {
         let found = m.findings(&words);
         assert!(found.fails());
         let h = &found.hazards[0];
-        assert_eq!((h.kind, h.space.as_str(), h.element, h.across_workgroups), (HazardKind::ReadAfterWrite, "smem", 3, false));
+        assert_eq!((h.kind, h.space.as_str(), h.element, h.across_workgroups), (HazardKind::ReadAfterWrite, "smem", Some(3), false));
         assert_eq!(h.first.invocation.workgroup_id, [1, 0, 0]);
         assert_eq!(h.first.invocation.local_invocation_id, [1, 0, 0]);
         assert_eq!(h.first.site.map(|s| s.line), Some(7));
