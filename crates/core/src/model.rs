@@ -408,7 +408,7 @@ impl std::fmt::Debug for Contents {
 }
 
 /// Typed buffer contents, flat and row-major.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Values {
     /// `array<f32>`.
     F32(Vec<f32>),

@@ -12,7 +12,7 @@
 //! reports the median per dispatch with the spread. This module is the
 //! arithmetic; the runner (`gpu-puzzles-runner`) does the dispatching.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The shortest span, in milliseconds, one timed run should cover: long
 /// enough that the few microseconds of a pass's start and end are noise, and
@@ -69,7 +69,7 @@ impl Measurement {
 }
 
 /// Which clock timed a kernel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Timer {
     /// GPU timestamp queries around the compute pass.
@@ -90,7 +90,7 @@ impl Timer {
 }
 
 /// A kernel's time per dispatch over repeated timed runs, in milliseconds.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Measurement {
     /// Median over the runs of (span ÷ dispatches per run).
     pub median_ms: f64,
@@ -138,7 +138,7 @@ impl Measurement {
 /// What a device attains, measured with the same method as the performance
 /// cases (`gpu-puzzles-runner`'s `measure_peaks`): the yardstick for "how
 /// close to the hardware" a kernel is.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Peaks {
     /// Device-memory bandwidth of a streaming copy, in GB/s (10⁹ bytes read
     /// plus written per second).

@@ -148,6 +148,37 @@ pub(crate) fn outer_array(module: &Module, ty: Handle<naga::Type>, bytes: u32) -
     }
 }
 
+/// How the memory checks name and number a traced global's elements (the
+/// CPU interpreter calls this too, so both judges report alike): the struct
+/// member holding its outermost array (`v`, for a buffer named `out.v`), if
+/// it is wrapped in a struct, the word of the global where that array
+/// starts, and its words per element; findings number the element holding
+/// word `w` of the global as `(w - first word) / words per element`. `None`
+/// when the type holds no array (a workgroup scalar or a struct of scalars:
+/// its findings name no element).
+pub fn array_of(module: &Module, ty: Handle<naga::Type>) -> Option<ArrayOf> {
+    outer_array(module, ty, 0).map(|(offset, stride, _, member)| ArrayOf { member, first_word: offset / 4, words_per_element: stride / 4 })
+}
+
+/// What [`array_of`] finds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArrayOf {
+    /// The struct member holding the array, when the global is a struct.
+    pub member: Option<String>,
+    /// The word of the global where the array starts.
+    pub first_word: u32,
+    /// 4-byte words per element (0 for elements narrower than a word).
+    pub words_per_element: u32,
+}
+
+impl ArrayOf {
+    /// The element holding word `word` of the global; `None` for a word
+    /// before the array.
+    pub fn element(&self, word: u32) -> Option<u32> {
+        word.checked_sub(self.first_word).and_then(|w| w.checked_div(self.words_per_element))
+    }
+}
+
 /// The root of an access chain: the expression under every `Access` and
 /// `AccessIndex` from `h`.
 pub(crate) fn root(f: &Function, mut h: Handle<Expression>) -> Handle<Expression> {

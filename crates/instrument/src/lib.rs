@@ -36,7 +36,7 @@
 //! runner compiles and dispatches what it returns.
 
 mod access;
-pub use access::indexed_name;
+pub use access::{array_of, indexed_name, ArrayOf};
 mod bounds;
 mod builder;
 mod record;
@@ -277,11 +277,11 @@ fn rewrite_module(
             Some((h, g)) => {
                 let writable = matches!(g.space, AddressSpace::Storage { access } if access.contains(StorageAccess::STORE));
                 let name = g.name.clone().unwrap_or_else(|| format!("binding {}", b.binding));
-                let (name, element_words, elements) = match outer_array(&module, g.ty, bytes) {
-                    Some((_, stride, n, member)) => (member.map(|m| format!("{name}.{m}")).unwrap_or(name), stride / 4, n),
-                    None => (name, 0, b.len),
+                let (name, element_words, array_word, elements) = match outer_array(&module, g.ty, bytes) {
+                    Some((offset, stride, n, member)) => (member.map(|m| format!("{name}.{m}")).unwrap_or(name), stride / 4, offset / 4, n),
+                    None => (name, 0, 0, b.len),
                 };
-                spaces.push(SpaceInfo { name, memory: MemoryKind::Storage, element_words, elements, shadow_base: 0 });
+                spaces.push(SpaceInfo { name, memory: MemoryKind::Storage, element_words, array_word, elements, shadow_base: 0 });
                 spec_buffers.push((b.len, writable && options.racecheck));
                 targets.insert(h, Target::Storage { space: k as u32 });
                 global_bytes.insert(h, bytes);
@@ -291,6 +291,7 @@ fn rewrite_module(
                     name: format!("binding {}", b.binding),
                     memory: MemoryKind::Storage,
                     element_words: 1,
+                    array_word: 0,
                     elements: b.len,
                     shadow_base: 0,
                 });
@@ -302,18 +303,14 @@ fn rewrite_module(
     let mut workgroup_vars = 0u32;
     for (h, g) in module.global_variables.iter().filter(|(_, g)| g.space == AddressSpace::WorkGroup) {
         let bytes = layouter[g.ty].size;
-        let (element_words, elements) = match outer_array(&module, g.ty, bytes) {
-            Some((_, stride, n, _)) => (stride / 4, n),
-            None => (0, 0),
+        let name = g.name.clone().unwrap_or_else(|| "workgroup variable".into());
+        // Named like a storage buffer: by the struct member holding its array.
+        let (name, element_words, array_word, elements) = match outer_array(&module, g.ty, bytes) {
+            Some((offset, stride, n, member)) => (member.map(|m| format!("{name}.{m}")).unwrap_or(name), stride / 4, offset / 4, n),
+            None => (name, 0, 0, 0),
         };
         let space = spaces.len() as u32;
-        spaces.push(SpaceInfo {
-            name: g.name.clone().unwrap_or_else(|| "workgroup variable".into()),
-            memory: MemoryKind::Workgroup,
-            element_words,
-            elements,
-            shadow_base: workgroup_words,
-        });
+        spaces.push(SpaceInfo { name, memory: MemoryKind::Workgroup, element_words, array_word, elements, shadow_base: workgroup_words });
         targets.insert(h, Target::Workgroup { space, shadow_base: workgroup_words });
         global_bytes.insert(h, bytes);
         workgroup_words += bytes.div_ceil(4);
@@ -454,6 +451,10 @@ fn rewrite_module(
     let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
         .validate(&module)
         .map_err(|e| PassError::Unsupported(format!("the instrumented shader did not validate ({}); this is a gap in the pass", chain(e.as_inner()))))?;
+    // A site visited more than once (a pointer both loaded and stored, a
+    // function called from two entry points) is noted once.
+    let mut noted = std::collections::HashSet::new();
+    let unchecked = cx.unchecked.into_iter().filter(|n| noted.insert(n.clone())).collect();
     let meta = TraceMeta {
         layout,
         spaces,
@@ -461,7 +462,7 @@ fn rewrite_module(
         site_access: cx.site_access,
         loop_lines: cx.loop_lines,
         entry_points: entry_points.iter().map(|s| s.to_string()).collect(),
-        unchecked: cx.unchecked,
+        unchecked,
     };
     Ok(Instrumented { module, info, meta })
 }

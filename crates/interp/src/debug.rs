@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 const TOUCHED_LISTED: usize = 32;
 
 /// Where one invocation is, for the grid of invocations.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct InvocationView {
     /// `local_invocation_id`.
     pub local_id: [u32; 3],
@@ -34,7 +34,7 @@ pub struct InvocationView {
 
 /// One memory region drawn as a grid: a storage buffer or a workgroup
 /// variable, one cell per 32-bit word.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MemoryView {
     /// The buffer's or variable's name.
     pub name: String,

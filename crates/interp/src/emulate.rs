@@ -415,24 +415,32 @@ fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &str) -> Fin
     let site = |span: naga::Span| place(sub, source, span).map(|p| Site { line: p.line, column: p.column });
     // Storage buffers and workgroup variables by the names of the GPU run's
     // spaces; hazards happen only there.
+    // The global variable declaring puzzle buffer `k`, if the shader declares it.
+    let storage_global = |k: u32| {
+        let binding = puzzle.buffers[k as usize].binding;
+        program.module.global_variables.iter().find(|(_, g)| g.binding.as_ref().is_some_and(|b| b.group == 0 && b.binding == binding)).map(|(_, g)| g)
+    };
     let name_of = |space: Space| -> (String, MemoryKind) {
         let global = |k: u32| program.module.global_variables.iter().nth(k as usize).and_then(|(_, g)| g.name.clone()).unwrap_or_default();
         match space {
             Space::Storage(k) => {
-                let binding = puzzle.buffers[k as usize].binding;
-                let global = program.module.global_variables.iter().find(|(_, g)| g.binding.as_ref().is_some_and(|b| b.binding == binding)).map(|(_, g)| g);
-                let name = global.and_then(|g| g.name.clone()).unwrap_or_else(|| puzzle.buffers[k as usize].name.clone());
+                let name = storage_global(k).and_then(|g| g.name.clone()).unwrap_or_else(|| puzzle.buffers[k as usize].name.clone());
                 // A struct-wrapped buffer is named by its array member, as
                 // the GPU run's checks name it (`out.v`).
-                let member = global.and_then(|g| match &program.module.types[g.ty].inner {
-                    naga::TypeInner::Struct { members, .. } => {
-                        members.last().filter(|m| matches!(program.module.types[m.ty].inner, naga::TypeInner::Array { .. })).and_then(|m| m.name.clone())
-                    }
-                    _ => None,
-                });
+                let member = storage_global(k).and_then(|g| gpu_puzzles_instrument::array_of(&program.module, g.ty)).and_then(|a| a.member);
                 (member.map_or(name.clone(), |m| format!("{name}.{m}")), MemoryKind::Storage)
             }
-            Space::Workgroup(g) => (global(g), MemoryKind::Workgroup),
+            Space::Workgroup(g) => {
+                // Named by the struct member holding its array, as buffers are.
+                let member = program
+                    .module
+                    .global_variables
+                    .iter()
+                    .nth(g as usize)
+                    .and_then(|(_, v)| gpu_puzzles_instrument::array_of(&program.module, v.ty))
+                    .and_then(|a| a.member);
+                (member.map_or(global(g), |m| format!("{}.{m}", global(g))), MemoryKind::Workgroup)
+            }
             Space::Uniform(k) => (puzzle.uniforms[k as usize].name.clone(), MemoryKind::Uniform),
             Space::Private(g) => (global(g), MemoryKind::Private),
             Space::Function { .. } => ("a local variable".into(), MemoryKind::Function),
@@ -473,7 +481,11 @@ fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &str) -> Fin
                 kind: r.kind,
                 space,
                 workgroup_memory,
-                element: element_of(&program.module, r.space, r.word),
+                element: match r.space {
+                    Space::Workgroup(g) => element_of(&program.module, program.module.global_variables.iter().nth(g as usize).map(|(_, v)| v), r.word),
+                    Space::Storage(k) => element_of(&program.module, storage_global(k), r.word),
+                    _ => Some(r.word),
+                },
                 entry_point: program.module.entry_points[*entry].name.clone(),
                 across_workgroups: r.first.workgroup != r.second.workgroup,
                 first: side(&r.first),
@@ -492,19 +504,14 @@ fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &str) -> Fin
     }
 }
 
-/// The element of word `word` of `space`'s outermost array, as the GPU
-/// run's findings number it; `None` for a workgroup variable that is not an
-/// array (a scalar or a structure).
-fn element_of(module: &naga::Module, space: Space, word: u32) -> Option<u32> {
-    match space {
-        Space::Workgroup(g) => {
-            let (_, global) = module.global_variables.iter().nth(g as usize)?;
-            match module.types[global.ty].inner {
-                naga::TypeInner::Array { stride, .. } => Some(word / (stride / 4).max(1)),
-                _ => None,
-            }
-        }
-        _ => Some(word),
+/// The element of word `word` of `global`'s outermost array, numbered as
+/// the GPU run's findings number it ([`gpu_puzzles_instrument::array_of`]);
+/// `None` for a global whose type holds no array (a scalar or a structure
+/// of scalars). A buffer the shader does not declare is counted in words.
+fn element_of(module: &naga::Module, global: Option<&naga::GlobalVariable>, word: u32) -> Option<u32> {
+    match global {
+        Some(g) => gpu_puzzles_instrument::array_of(module, g.ty).and_then(|a| a.element(word)),
+        None => Some(word),
     }
 }
 

@@ -28,7 +28,7 @@ pub struct Ids {
 }
 
 /// Where an invocation is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Status {
     /// It has more to run.
     Running,

@@ -7,7 +7,7 @@
 use crate::format::CompareSpec;
 use crate::model::{Case, Puzzle, Values};
 use crate::trace::{invocation_counter, Findings};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 mod outcome;
 
@@ -165,7 +165,7 @@ pub fn memory_outcome(findings: &Findings) -> Option<Outcome> {
 }
 
 /// Overall result of a run over every case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// Every case passed.

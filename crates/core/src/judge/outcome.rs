@@ -4,14 +4,14 @@
 
 use crate::model::{Case, Values};
 use crate::trace::Findings;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Largest number of mismatching elements an outcome lists; the total is
 /// always counted.
 pub const MAX_LISTED_MISMATCHES: usize = 64;
 
 /// Severity of a compiler message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Stops compilation.
@@ -24,7 +24,7 @@ pub enum Severity {
 
 /// A compiler message, positioned in the student's own text (after the
 /// template column map).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     /// Error, warning or info.
     pub severity: Severity,
@@ -65,7 +65,7 @@ impl Diagnostic {
 }
 
 /// One element that differs from the expected value.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ElementMismatch {
     /// Buffer name.
     pub buffer: String,
@@ -80,7 +80,7 @@ pub struct ElementMismatch {
 }
 
 /// What happened to one test case.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "kebab-case")]
 pub enum Outcome {
     /// Every compared element matched.
@@ -222,7 +222,7 @@ impl Outcome {
 /// What is wrong with a case's configuration, or with the shader's
 /// interface to the puzzle, as data. Limits are WebGPU's, by their names in
 /// <https://www.w3.org/TR/webgpu/#limits>; sizes are in bytes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "problem", rename_all = "kebab-case")]
 pub enum ConfigProblem {
     /// `workgroup_size[axis]` above `maxComputeWorkgroupSize{X,Y,Z}`.
@@ -314,7 +314,7 @@ impl Outcome {
 }
 
 /// The first access budget ([`crate::model::Budget`]) a run went past.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "budget", rename_all = "kebab-case")]
 pub enum BudgetExceeded {
     /// One invocation read storage buffers more often than
@@ -340,7 +340,7 @@ pub enum BudgetExceeded {
 }
 
 /// Timing of one case, in milliseconds.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Timing {
     /// Wall time from submitting the judged dispatch to the read-back being
     /// mapped.
@@ -356,7 +356,7 @@ pub struct Timing {
 
 /// Why a case ran without the instrumentation (so without heat maps and
 /// memory checks), as data.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "reason", rename_all = "kebab-case")]
 pub enum Unchecked {
     /// A performance case: it is timed plain, since the trace would slow
@@ -386,7 +386,7 @@ pub enum Unchecked {
 }
 
 /// The result of judging one case.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseResult {
     /// The case's number, from 1.
     pub case: usize,
@@ -421,7 +421,7 @@ pub struct CaseResult {
     /// Performance cases: each comparison kernel's timing
     /// ([`crate::model::Puzzle::comparisons`], same order), when measured;
     /// `None` for one that did not pass.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub comparison_timings: Vec<Option<Timing>>,
 }
 

@@ -4,14 +4,14 @@
 //! [`crate::trace::Findings`] (and the CLI's JSON).
 
 use crate::trace::{AccessKind, Findings, Hazard, HazardAccess, HazardKind, MemoryKind, OutOfBounds, Site, LOOP_BUDGET};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub mod run;
 
 pub use run::{Context, RunReport};
 
 /// The finding that fails a case, as data.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "check", rename_all = "kebab-case")]
 pub enum MemoryError {
     /// Accesses at or past the end of an array, vector or matrix: in a
@@ -27,7 +27,7 @@ pub enum MemoryError {
 /// An output element whose value depends on the order the invocations run
 /// in: its value under two schedules of the CPU interpreter, both legal
 /// under WGSL.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OrderDependent {
     /// The output buffer.
     pub buffer: String,
@@ -49,7 +49,7 @@ pub fn order_dependent(o: &OrderDependent) -> String {
 }
 
 /// How serious an item of the findings list is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// Fails the case.

@@ -7,10 +7,10 @@ use super::{
     OOB_RECORDS_PER_KIND, SITE_KEY_BITS,
 };
 use crate::model::CaseConfig;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A place in the student's text, from 1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Site {
     /// Line, from 1.
     pub line: usize,
@@ -21,7 +21,7 @@ pub struct Site {
 /// What kind of memory (or value) an indexed space is, by WGSL's address
 /// spaces (WGSL §7.3 "Address Spaces"), plus values, which WGSL indexes
 /// too (§8.5.3 "Array Access Expression": a `let`, a function's result).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MemoryKind {
     /// A `var<storage>` buffer.
@@ -56,7 +56,7 @@ impl MemoryKind {
 /// A memory region the trace names: a storage buffer, a workgroup
 /// variable, or (for bounds checks only: no heat map, no racecheck) another
 /// indexed variable or value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpaceInfo {
     /// The name the shader gives it (`w`, `out.v`, `m[…]` for the rows of
     /// `m`); empty for an unnamed value.
@@ -66,6 +66,9 @@ pub struct SpaceInfo {
     /// 4-byte words per element of its outermost array (1 for `f32`, 4 for
     /// `vec4<f32>`); 0 when it is not an array.
     pub element_words: u32,
+    /// The word where that array starts: its struct member's byte offset
+    /// divided by 4 when the array is wrapped in a struct, else 0.
+    pub array_word: u32,
     /// Elements of its outermost array, as the shader declares it.
     pub elements: u32,
     /// First word in the per-workgroup shadow (workgroup variables).
@@ -94,7 +97,7 @@ pub struct TraceMeta {
 }
 
 /// Per-word counts of one traced storage buffer, for heat maps.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct BufferTrace {
     /// Reads per word.
     pub reads: Vec<u32>,
@@ -106,7 +109,7 @@ pub struct BufferTrace {
 }
 
 /// One out-of-bounds access.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutOfBoundsAccess {
     /// The index into the outermost array (`out[index]`, `out.v[index]`).
     pub index: u32,
@@ -117,7 +120,7 @@ pub struct OutOfBoundsAccess {
 }
 
 /// The out-of-bounds accesses of one kind to one space.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutOfBounds {
     /// The buffer, variable or value ([`SpaceInfo::name`]).
     pub space: String,
@@ -135,7 +138,7 @@ pub struct OutOfBounds {
 
 /// The kind of a racecheck hazard, named by the order the GPU happened to
 /// run the two accesses in (the other order is just as possible).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum HazardKind {
     /// Two writes of one element by different invocations, unordered (a
@@ -163,7 +166,7 @@ impl HazardKind {
 }
 
 /// One side of a hazard.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HazardAccess {
     /// Who.
     pub invocation: Invocation,
@@ -176,7 +179,7 @@ pub struct HazardAccess {
 /// Two accesses to one element, at least one a write, by different
 /// invocations with nothing ordering them: different workgroups of one
 /// dispatch, or one workgroup within one barrier interval.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hazard {
     /// Read-after-write, write-after-read or write-after-write.
     pub kind: HazardKind,
@@ -198,7 +201,7 @@ pub struct Hazard {
 }
 
 /// A loop stopped after [`super::LOOP_BUDGET`] iterations.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunawayLoop {
     /// The loop's line in the student's text.
     pub line: Option<usize>,
@@ -207,7 +210,7 @@ pub struct RunawayLoop {
 }
 
 /// Everything the instrumented run saw.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Findings {
     /// Per traced buffer, per word counts (not in JSON reports).
     #[serde(skip)]
@@ -225,7 +228,7 @@ pub struct Findings {
     /// A loop the budget stopped.
     pub runaway_loop: Option<RunawayLoop>,
     /// Parts of the racecheck that did not run for this case, and why.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unchecked: Vec<String>,
     /// The `@workgroup_size` the shader ran with (its entry points' own, per
     /// dimension the largest when they differ), which numbers `invocations`
@@ -310,7 +313,8 @@ impl TraceMeta {
             .or_else(|| self.only_line(space_n, first_kind));
         let word = w(at + hw::WORD);
         let in_space = if workgroup_memory { word.saturating_sub(space.shadow_base) } else { word };
-        let element = in_space.checked_div(space.element_words);
+        // Words before the array (other members of its struct) are no element.
+        let element = in_space.checked_sub(space.array_word).and_then(|w| w.checked_div(space.element_words));
         Some(Hazard {
             kind,
             space: space.name.clone(),
@@ -412,8 +416,8 @@ mod tests {
         TraceMeta {
             layout: TraceLayout::new(&spec, &config()),
             spaces: vec![
-                SpaceInfo { name: "out".into(), memory: MemoryKind::Storage, element_words: 1, elements: 8, shadow_base: 0 },
-                SpaceInfo { name: "smem".into(), memory: MemoryKind::Workgroup, element_words: 1, elements: 4, shadow_base: 0 },
+                SpaceInfo { name: "out".into(), memory: MemoryKind::Storage, element_words: 1, array_word: 0, elements: 8, shadow_base: 0 },
+                SpaceInfo { name: "smem".into(), memory: MemoryKind::Workgroup, element_words: 1, array_word: 0, elements: 4, shadow_base: 0 },
             ],
             sites: vec![Site { line: 0, column: 0 }, Site { line: 7, column: 5 }, Site { line: 9, column: 13 }],
             site_access: vec![(0, AccessKind::Read), (1, AccessKind::Write), (1, AccessKind::Read)],

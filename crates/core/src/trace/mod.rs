@@ -54,7 +54,7 @@ pub mod header {
 }
 
 /// How an access touched memory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AccessKind {
     /// A load.
@@ -395,7 +395,7 @@ impl TraceLayout {
 }
 
 /// An invocation's ids, from its row-major number over the dispatch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Invocation {
     /// Row-major number over the whole dispatch.
     pub id: u32,
