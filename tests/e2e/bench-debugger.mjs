@@ -37,19 +37,31 @@ await p.open(site.url("?puzzle=block-sum"));
 await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/block-sum.wgsl"), "utf8"));
 await p.testid("step-case-2").click();
 await p.testid("debugger").waitFor();
+await p.testid("debugger-invocations").locator("button").first().waitFor();
 const cells = await p.testid("debugger-invocations").locator("button").count();
 const steps = await page.evaluate(async (n) => {
-  // Click to the DOM updated and laid out (Leptos applies updates in a
-  // microtask; a zero timeout runs after them; reading offsetHeight forces
-  // style and layout). Painting follows in the same frame.
+  // Click to the DOM updated and laid out: the step runs in the judge's
+  // worker, so this waits for the header's step count to change (the
+  // snapshot has arrived and Leptos has applied it), then reads offsetHeight
+  // to force style and layout. Painting follows in the same frame.
+  const header = document.querySelector('[data-testid="debugger"] .where');
+  const changed = (before) => new Promise((resolve) => {
+    const seen = new MutationObserver(() => { if (header.textContent !== before) { seen.disconnect(); resolve(); } });
+    seen.observe(header, { childList: true, characterData: true, subtree: true });
+  });
   const times = [];
   for (let i = 0; i < n; i++) {
     const button = document.querySelector('[data-testid="debugger-step"]');
-    if (button.disabled) document.querySelector('[data-testid="debugger-restart"]').click();
+    if (button.disabled) {
+      const before = header.textContent;
+      document.querySelector('[data-testid="debugger-restart"]').click();
+      await changed(before);
+    }
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const before = header.textContent;
     const t0 = performance.now();
     button.click();
-    await new Promise((r) => setTimeout(r, 0));
+    await changed(before);
     void document.body.offsetHeight;
     times.push(performance.now() - t0);
   }

@@ -29,15 +29,20 @@ const walk = (dir) => {
 };
 walk(DIST);
 // Files under lazy/ are fetched on demand (the Vim bindings, when switched
-// on; comforts.test.mjs checks that a first visit does not fetch them).
+// on; comforts.test.mjs checks that a first visit does not fetch them). The
+// judge's worker (worker-loader.js, gpu-puzzles-worker*) is fetched once the editor is ready
+// (comforts.test.mjs checks that too), so it is reported on its own.
 const onDemand = (f) => f.file.startsWith(`lazy${path.sep}`);
+const isWorker = (f) => f.file.startsWith("gpu-puzzles-worker") || f.file === "worker-loader.js";
 const sum = (fs) => fs.reduce((a, f) => ({ raw: a.raw + f.raw, gzip: a.gzip + f.gzip }), { raw: 0, gzip: 0 });
-const firstVisit = sum(files.filter((f) => !onDemand(f)));
+const firstVisit = sum(files.filter((f) => !onDemand(f) && !isWorker(f)));
+const worker = sum(files.filter(isWorker));
 const later = sum(files.filter(onDemand));
-results.size = { files, firstVisit, onDemand: later, targetGzipKB: 450 };
-console.log("\nDownload size of dist/ (a first visit downloads every file but those under lazy/)");
-for (const f of files) console.log(`  ${f.file.padEnd(62)} ${kb(f.raw).padStart(8)} KB  ${kb(f.gzip).padStart(8)} KB gzip${onDemand(f) ? "   (on demand)" : ""}`);
-console.log(`  ${"first visit".padEnd(62)} ${kb(firstVisit.raw).padStart(8)} KB  ${kb(firstVisit.gzip).padStart(8)} KB gzip   (target ≤ 450 KB gzip)`);
+results.size = { files, firstVisit, worker, onDemand: later, targetGzipKB: 450 };
+console.log("\nDownload size of dist/ (a first visit downloads every file but the worker's, fetched once the editor is ready, and those under lazy/)");
+for (const f of files) console.log(`  ${f.file.padEnd(62)} ${kb(f.raw).padStart(8)} KB  ${kb(f.gzip).padStart(8)} KB gzip${onDemand(f) ? "   (on demand)" : isWorker(f) ? "   (after editor ready)" : ""}`);
+console.log(`  ${"first visit, to editor ready".padEnd(62)} ${kb(firstVisit.raw).padStart(8)} KB  ${kb(firstVisit.gzip).padStart(8)} KB gzip   (target ≤ 450 KB gzip)`);
+console.log(`  ${"the judge's worker, after editor ready".padEnd(62)} ${kb(worker.raw).padStart(8)} KB  ${kb(worker.gzip).padStart(8)} KB gzip`);
 console.log(`  ${"fetched on demand".padEnd(62)} ${kb(later.raw).padStart(8)} KB  ${kb(later.gzip).padStart(8)} KB gzip`);
 
 const site = await serve();

@@ -40,7 +40,9 @@ test("the debugger steps Shared to its barrier: the line, the parked invocations
   await p.testid("step-case-1").click();
   const panel = p.testid("debugger");
   await panel.waitFor();
+  // The judge's worker answers with the opened case; the grid follows.
   const cells = p.testid("debugger-invocations").locator("button");
+  await cells.first().waitFor();
   assert.equal(await cells.count(), size, "one cell per invocation of the workgroup");
   assert.deepEqual(new Set(await cells.evaluateAll((bs) => bs.map((b) => b.dataset.status))), new Set(["running"]));
 
@@ -61,7 +63,7 @@ test("the debugger steps Shared to its barrier: the line, the parked invocations
   await p.testid("debugger-step").click();
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="debugger-invocations"] button')].every((b) => b.dataset.status === "running"));
   await p.testid("debugger-invocations").locator("button").nth(2).click();
-  assert.match(await p.testid("debugger-variables").innerText(), /local_invocation_index\s+2/);
+  await page.waitForFunction(() => /local_invocation_index\s+2/.test(document.querySelector('[data-testid="debugger-variables"]').innerText));
 
   await p.testid("debugger-run").click();
   await page.waitForFunction(() => /Finished/.test(document.querySelector('[data-testid="debugger-state"]').innerText));

@@ -63,34 +63,77 @@ test("100 mutated shaders through the page: it stays responsive and the next cor
   await page.close();
 });
 
-test("memory stays flat over 500 runs (JS heap and live GPU buffers)", async () => {
+test("memory stays flat over 500 runs (the page's JS heap, the worker's wasm memory and live GPU buffers)", async () => {
   const page = await browser.newPage();
-  // Count GPU buffers created and destroyed by the page.
-  await page.addInitScript(() => {
-    window.__buffers = { created: 0, destroyed: 0 };
+  const workers = [];
+  page.on("worker", (w) => workers.push(w));
+  const p = new PuzzlePage(page);
+  // Map: every Run takes the whole path (compile, instrumented and plain
+  // dispatches, random cases, heat maps) with the fewest shaders to
+  // compile, so 500 Runs stay within CI's time.
+  await p.open(site.url("?puzzle=map"));
+  await page.waitForFunction(() => /^GPU: /.test(document.querySelector('[data-testid="gpu-status"]').innerText), null, { timeout: 30_000 });
+  assert.equal(workers.length, 1, "one judge's worker");
+  const worker = workers[0];
+  // Count the GPU buffers the worker creates and destroys from here on (its
+  // device exists; no Run has made a buffer yet).
+  await worker.evaluate(() => {
+    self.__buffers = { created: 0, destroyed: 0 };
     const create = GPUDevice.prototype.createBuffer;
     GPUDevice.prototype.createBuffer = function (d) {
-      window.__buffers.created++;
+      self.__buffers.created++;
       const b = create.call(this, d);
       const destroy = b.destroy.bind(b);
-      b.destroy = () => { window.__buffers.destroyed++; return destroy(); };
+      b.destroy = () => { self.__buffers.destroyed++; return destroy(); };
       return b;
     };
   });
-  const p = new PuzzlePage(page);
-  // Map: every Run takes the page's whole path (compile, instrumented and
-  // plain dispatches, random cases, heat maps) with the fewest shaders to
-  // compile, so 500 Runs stay within CI's time.
-  await p.open(site.url("?puzzle=map"));
   await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8"));
-  const sample = async () => page.evaluate(() => { window.gc(); return { heap: performance.memory.usedJSHeapSize, live: window.__buffers.created - window.__buffers.destroyed, created: window.__buffers.created }; });
+  const sample = async () => {
+    const heap = await page.evaluate(() => { window.gc(); return performance.memory.usedJSHeapSize; });
+    const w = await worker.evaluate(() => ({ wasm: self.judgeWasmMemory.buffer.byteLength, live: self.__buffers.created - self.__buffers.destroyed, created: self.__buffers.created }));
+    return { heap, ...w };
+  };
   for (let i = 0; i < 20; i++) assert.equal(await p.run(), "passed");
   const early = await sample();
   for (let i = 0; i < 480; i++) assert.equal(await p.run(), "passed");
   const late = await sample();
   const mb = (x) => (x / 2 ** 20).toFixed(2);
-  console.log(`after 20 runs: JS heap ${mb(early.heap)} MB, live GPU buffers ${early.live}; after 500 runs: JS heap ${mb(late.heap)} MB, live GPU buffers ${late.live} (${late.created} created)`);
+  console.log(`after 20 runs: page JS heap ${mb(early.heap)} MB, worker wasm memory ${mb(early.wasm)} MB, live GPU buffers ${early.live}; after 500 runs: ${mb(late.heap)} MB, ${mb(late.wasm)} MB, ${late.live} (${late.created} created)`);
+  assert.ok(early.created > 0, "the runs created GPU buffers in the worker (the count is not vacuous)");
   assert.ok(late.live <= early.live, `live GPU buffers grew: ${early.live} → ${late.live}`);
-  assert.ok(late.heap - early.heap < 8 * 2 ** 20, `the JS heap grew by ${mb(late.heap - early.heap)} MB`);
+  assert.ok(late.heap - early.heap < 8 * 2 ** 20, `the page's JS heap grew by ${mb(late.heap - early.heap)} MB`);
+  assert.ok(late.wasm - early.wasm < 8 * 2 ** 20, `the worker's wasm memory grew by ${mb(late.wasm - early.wasm)} MB`);
   await page.close();
+});
+
+test("the judge's worker is fetched once the editor is ready, and one that fails to load is replaced by the next Run", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const p = new PuzzlePage(page);
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  // Whether the editor was ready when each of the worker's files was asked for.
+  const asked = [];
+  let failWasm = true;
+  await context.route(/(worker-loader\.js|gpu-puzzles-worker(_bg\.wasm|\.js))$/, async (route) => {
+    const ready = await page.evaluate(() => performance.getEntriesByName("editor-ready").length > 0).catch(() => false);
+    asked.push({ file: route.request().url().split("/").pop(), ready });
+    if (failWasm && route.request().url().endsWith("_bg.wasm")) await route.abort();
+    else await route.continue();
+  });
+  await p.open(site.url("?puzzle=map"));
+  await page.waitForFunction(() => /judge is not running/.test(document.querySelector('[data-testid="gpu-status"]').innerText), null, { timeout: 30_000 });
+  assert.deepEqual(asked.map((a) => a.file), ["worker-loader.js", "gpu-puzzles-worker.js", "gpu-puzzles-worker_bg.wasm"]);
+  assert.ok(asked.every((a) => a.ready), `every file of the worker asked for after editor-ready: ${JSON.stringify(asked)}`);
+  assert.equal(await p.testid("no-webgpu").count(), 0, "a worker that did not load is not reported as a browser without WebGPU");
+
+  const solution = fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8");
+  await p.setCode(solution);
+  failWasm = false;
+  assert.equal(await p.run(), "passed", "the next Run starts a new worker and is judged");
+  await page.waitForFunction(() => /^GPU: /.test(document.querySelector('[data-testid="gpu-status"]').innerText));
+  assert.equal(await p.code(), solution, "the student's code is untouched");
+  assert.deepEqual(errors, []);
+  await context.close();
 });

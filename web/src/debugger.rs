@@ -2,8 +2,8 @@
 //! workgroup advancing together ([`gpu_puzzles_interp::debug::Debugger`]),
 //! the editor highlighting the lines they are on, a grid of the
 //! invocations, the chosen one's variables, and workgroup memory and the
-//! buffers with the last step's reads and writes. It runs on the CPU, so it
-//! works without WebGPU.
+//! buffers with the last step's reads and writes. It runs on the CPU, in
+//! the judge's worker ([`crate::engine`]), so it works without WebGPU.
 //!
 //! Test ids: `step-case-N` (in each case, [`StepButton`]), `debugger`,
 //! `debugger-step`, `debugger-next-barrier`, `debugger-run`,
@@ -12,8 +12,9 @@
 //! `debugger-memory-NAME` (cells with `data-read`/`data-written`).
 
 use crate::editor;
+use crate::gpu::PageGpu;
+use crate::protocol::{DebugAction, DebugStep, Snapshot};
 use gpu_puzzles_core::{Case, Puzzle};
-use gpu_puzzles_interp::debug::{lines_of, Debugger, InvocationView, MemoryView};
 use gpu_puzzles_interp::exec::Status;
 use leptos::prelude::*;
 
@@ -59,130 +60,88 @@ fn status_name(s: Status) -> &'static str {
 /// length in words.
 type Shape = (Vec<[u32; 3]>, Vec<(String, bool, usize)>);
 
-/// What the panel draws of the session after an action.
-#[derive(Debug, Clone, PartialEq, Default)]
-struct Snapshot {
-    header: String,
-    message: String,
-    finished: bool,
-    invocations: Vec<InvocationView>,
-    /// The lines the invocations are on, for the editor's highlight.
-    lines: Vec<usize>,
-    memories: Vec<MemoryView>,
-    variables: Vec<(String, String)>,
-    reads: Vec<String>,
-    writes: Vec<String>,
-}
-
-impl Snapshot {
-    fn of(d: &Debugger, case: usize, selected: u32) -> Snapshot {
-        let w = d.workgroup_id();
-        let invocations = d.invocations();
-        let lines = lines_of(&invocations);
-        let message = match (d.stopped(), d.finished()) {
-            (Some(why), _) => why.to_string(),
-            (None, true) => "Finished: every workgroup ran to the end. Restart to step again.".to_string(),
-            (None, false) => {
-                let waiting = invocations.iter().filter(|i| i.status == Status::Waiting).count();
-                if waiting == invocations.len() && waiting > 0 {
-                    format!("All {waiting} invocations wait at the barrier on line {}; the next step releases them.", lines.first().copied().unwrap_or(0))
-                } else if lines.len() > 1 {
-                    format!("The invocations have diverged: they are on lines {}.", lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
-                } else {
-                    String::new()
-                }
-            }
-        };
-        let (reads, writes) = d.touched(selected);
-        Snapshot {
-            header: format!("Case {case} · entry point {} · workgroup ({}, {}, {}) · step {}", d.entry_point(), w[0], w[1], w[2], d.steps()),
-            message,
-            finished: d.finished(),
-            invocations,
-            lines,
-            memories: d.memories(),
-            variables: d.variables(selected),
-            reads,
-            writes,
-        }
-    }
-
-    /// What the grids are built from: the invocations' local ids and each
-    /// region's name, kind and length. Cells are rebuilt only when it
-    /// changes; a step only updates their text and classes.
-    fn shape(&self) -> Shape {
-        (self.invocations.iter().map(|i| i.local_id).collect(), self.memories.iter().map(|m| (m.name.clone(), m.workgroup, m.values.len())).collect())
-    }
+/// What the grids are built from: the invocations' local ids and each
+/// region's name, kind and length. Cells are rebuilt only when it changes;
+/// a step only updates their text and classes.
+fn shape(s: &Snapshot) -> Shape {
+    (s.invocations.iter().map(|i| i.local_id).collect(), s.memories.iter().map(|m| (m.name.clone(), m.workgroup, m.values.len())).collect())
 }
 
 /// The panel, shown while a case is open.
 #[component]
 pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl IntoView {
     let request = expect_context::<DebugRequest>();
-    let session = StoredValue::new_local(None::<Debugger>);
+    let judge = expect_context::<PageGpu>();
     let snapshot = RwSignal::new(Snapshot::default());
-    let shape = Memo::new(move |_| snapshot.with(Snapshot::shape));
+    let shape = Memo::new(move |_| snapshot.with(shape));
     let error = RwSignal::new(None::<String>);
     let selected = RwSignal::new(0u32);
     let panel = NodeRef::<leptos::html::Section>::new();
 
-    let refresh = move || {
-        let case = request.0.get_untracked().map_or(0, |c| c.number);
-        let snap = session.with_value(|s| s.as_ref().map(|d| Snapshot::of(d, case, selected.get_untracked()))).unwrap_or_default();
-        editor::highlight_lines(&snap.lines);
-        snapshot.set(snap);
+    // Every action is carried out by the judge's worker; the panel draws the
+    // snapshot it answers with. Replies come in the order of the actions; one
+    // that comes after the panel closed, or after another case was opened,
+    // is dropped.
+    let generation = StoredValue::new(0u32);
+    let opening = RwSignal::new(false);
+    let send = move |action: DebugAction| {
+        let sent_in = generation.get_value();
+        leptos::task::spawn_local(async move {
+            let reply = judge.debug(action).await;
+            if generation.try_get_value() != Some(sent_in) || request.0.try_get_untracked().flatten().is_none() {
+                return;
+            }
+            let _ = opening.try_set(false);
+            match reply {
+                Ok(snap) => {
+                    editor::highlight_lines(&snap.lines);
+                    let _ = snapshot.try_set(snap);
+                }
+                Err(e) => {
+                    let _ = error.try_set(Some(e));
+                }
+            }
+        });
     };
     // Open the requested case with the editor's current text.
     Effect::new(move |_| {
         let Some(case) = request.0.get() else { return };
         let source = editor::text().unwrap_or_else(|| code.get_untracked());
-        match Debugger::new(puzzle, case, &source) {
-            Ok(d) => {
-                session.set_value(Some(d));
-                error.set(None);
-            }
-            Err(e) => {
-                session.set_value(None);
-                error.set(Some(e));
-            }
-        }
+        error.set(None);
+        snapshot.set(Snapshot::default());
         selected.set(0);
-        refresh();
+        generation.update_value(|g| *g = g.wrapping_add(1));
+        opening.set(true);
+        send(DebugAction::Open { slug: puzzle.slug.clone(), case: case.number, seed: case.random_seed, source });
         if let Some(p) = panel.get_untracked() {
             p.scroll_into_view();
         }
     });
-    let act = move |f: fn(&mut Debugger)| {
-        session.update_value(|s| {
-            if let Some(d) = s.as_mut() {
-                f(d);
-            }
-        });
-        refresh();
-    };
+    let act = move |step: DebugStep| send(DebugAction::Act(step));
     let close = move |_| {
+        generation.update_value(|g| *g = g.wrapping_add(1));
         request.0.set(None);
-        session.set_value(None);
         error.set(None);
         editor::highlight_lines(&[]);
+        send(DebugAction::Close);
     };
     on_cleanup(move || editor::highlight_lines(&[]));
     let keys = move |ev: leptos::ev::KeyboardEvent| {
-        let action: Option<fn(&mut Debugger)> = match ev.key().as_str() {
-            "n" | "ArrowRight" => Some(Debugger::step),
-            "b" => Some(Debugger::to_barrier),
-            "e" => Some(Debugger::run_to_end),
-            "r" => Some(Debugger::restart),
+        let action = match ev.key().as_str() {
+            "n" | "ArrowRight" => Some(DebugStep::Step),
+            "b" => Some(DebugStep::ToBarrier),
+            "e" => Some(DebugStep::RunToEnd),
+            "r" => Some(DebugStep::Restart),
             _ => None,
         };
-        if let Some(f) = action {
+        if let Some(step) = action {
             ev.prevent_default();
-            act(f);
+            act(step);
         }
     };
     let choose = move |k: u32| {
         selected.set(k);
-        refresh();
+        send(DebugAction::Select(k));
     };
     let finished = move || snapshot.with(|s| s.finished);
 
@@ -190,14 +149,16 @@ pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl In
         request.0.get()?;
         let body = if let Some(e) = error.get() {
             view! { <p class="notice warn" data-testid="debugger-error">{e}</p> }.into_any()
+        } else if opening.get() {
+            view! { <p class="debugger-state" data-testid="debugger-opening" role="status">"Opening the case…"</p> }.into_any()
         } else {
             let (locals, regions) = shape.get();
             view! {
                 <div class="debugger-controls">
-                    <button data-testid="debugger-step" disabled=finished on:click=move |_| act(Debugger::step) title="One statement for every running invocation (n)" aria-keyshortcuts="n">"Step"</button>
-                    <button data-testid="debugger-next-barrier" disabled=finished on:click=move |_| act(Debugger::to_barrier) title="Until every invocation waits at a barrier or has returned (b)" aria-keyshortcuts="b">"To next barrier"</button>
-                    <button data-testid="debugger-run" disabled=finished on:click=move |_| act(Debugger::run_to_end) title="Run every workgroup to the end (e)" aria-keyshortcuts="e">"Run to end"</button>
-                    <button data-testid="debugger-restart" on:click=move |_| act(Debugger::restart) title="Back to the start (r)" aria-keyshortcuts="r">"Restart"</button>
+                    <button data-testid="debugger-step" disabled=finished on:click=move |_| act(DebugStep::Step) title="One statement for every running invocation (n)" aria-keyshortcuts="n">"Step"</button>
+                    <button data-testid="debugger-next-barrier" disabled=finished on:click=move |_| act(DebugStep::ToBarrier) title="Until every invocation waits at a barrier or has returned (b)" aria-keyshortcuts="b">"To next barrier"</button>
+                    <button data-testid="debugger-run" disabled=finished on:click=move |_| act(DebugStep::RunToEnd) title="Run every workgroup to the end (e)" aria-keyshortcuts="e">"Run to end"</button>
+                    <button data-testid="debugger-restart" on:click=move |_| act(DebugStep::Restart) title="Back to the start (r)" aria-keyshortcuts="r">"Restart"</button>
                 </div>
                 <p class="debugger-state" data-testid="debugger-state" role="status">{move || snapshot.with(|s| s.message.clone())}</p>
                 {invocation_grid(locals, snapshot, selected, choose)}

@@ -1,13 +1,25 @@
-//! The page's one WebGPU device: requested once at start-up, reused for
-//! every run, recreated on the next run after it is lost. The device and
-//! what is measured on it once (its peaks, the yardstick kernels' timings)
-//! live in a [`PageGpu`], which the app provides as a Leptos context.
+//! The page's link to the judge: a Web Worker ([`crate::engine`], its own
+//! wasm) that holds the WebGPU device, the runner and the CPU interpreter.
+//! The page starts it once the editor is ready, sends it requests
+//! ([`crate::protocol`]) and awaits the replies; a [`PageGpu`] is that link,
+//! provided as a Leptos context. If the worker dies (a panic in naga, say),
+//! every request waiting on it gets a message and the next request starts a
+//! new one: the page, and the student's code, stay.
 
+use crate::protocol::{from_js, to_js, DebugAction, Envelope, Reply, Request, Snapshot};
+use futures_channel::oneshot;
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, CaseResult, Puzzle};
-use gpu_puzzles_runner::{add_yardsticks, judge_with, measure_peaks, Gpu, RunOptions, RunnerError, YardstickCache};
 use leptos::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The worker's loader script (`web/worker-loader.js`), next to
+/// `index.html`, relative to it so the site works under any sub-path.
+const WORKER_URL: &str = "./worker-loader.js";
 
 /// What the page knows about WebGPU, for the status line and the
 /// no-WebGPU panel.
@@ -19,115 +31,36 @@ pub enum GpuStatus {
     Ready(String),
     /// No WebGPU here: what is missing.
     Unavailable(String),
+    /// The judge's worker could not be started or stopped: what happened.
+    /// The next Run starts a new one.
+    JudgeDown(String),
 }
 
-/// The device and what is measured on it once.
+/// A started worker and the requests waiting on it.
+struct Link {
+    worker: web_sys::Worker,
+    /// Replies awaited, by request number.
+    pending: HashMap<u32, oneshot::Sender<Result<Reply, String>>>,
+    /// Requests posted before the worker said it was ready.
+    queued: Vec<JsValue>,
+    ready: bool,
+}
+
 #[derive(Default)]
-struct Device {
-    /// The adapter and device, once requested; `None` again after a loss.
-    gpu: Option<Rc<Gpu>>,
-    /// This device's measured peaks, taken at the first performance case
-    /// that runs.
-    peaks: Option<Peaks>,
-    /// The yardstick kernels' timings (the reference solution and the
-    /// comparison kernels), measured once per device: they do not change
-    /// between a student's runs.
-    yardsticks: YardstickCache,
+struct State {
+    link: Option<Link>,
+    next_id: u32,
 }
 
-/// The page's device state, shared through a Leptos context
+/// The page's link to the judge's worker, shared through a Leptos context
 /// (`provide_context(PageGpu::new())` at the app's root; a copyable handle
 /// to state kept on the page's thread).
 #[derive(Clone, Copy)]
-pub struct PageGpu(StoredValue<Device, LocalStorage>);
+pub struct PageGpu(StoredValue<Rc<RefCell<State>>, LocalStorage>);
 
-/// True when the browser exposes `navigator.gpu`.
+/// True when the page's window exposes `navigator.gpu`.
 pub fn has_webgpu() -> bool {
     web_sys::window().and_then(|w| js_sys::Reflect::get(&w.navigator(), &"gpu".into()).ok()).is_some_and(|g| !g.is_undefined() && !g.is_null())
-}
-
-impl PageGpu {
-    /// No device yet.
-    pub fn new() -> Self {
-        PageGpu(StoredValue::new_local(Device::default()))
-    }
-
-    /// Requests the adapter and device, keeping them for later runs.
-    ///
-    /// # Errors
-    /// A message for the no-WebGPU panel.
-    pub async fn acquire(self) -> Result<Rc<Gpu>, String> {
-        if let Some(g) = self.0.with_value(|d| d.gpu.clone()).filter(|g| !g.is_lost()) {
-            return Ok(g);
-        }
-        if !has_webgpu() {
-            return Err("This browser does not offer WebGPU (navigator.gpu is missing).".into());
-        }
-        let gpu = Rc::new(Gpu::new().await.map_err(|e| e.to_string())?);
-        self.0.update_value(|d| d.gpu = Some(gpu.clone()));
-        Ok(gpu)
-    }
-
-    /// Judges `source` on every case of `puzzle` on the page's device, every
-    /// case but the performance ones instrumented (the memory checks are
-    /// part of the verdict, so they are never switched off), recreating the
-    /// device first if it was lost.
-    ///
-    /// # Errors
-    /// Our own failures, as a message saying what happened and what to do.
-    pub async fn run(self, puzzle: &Puzzle, source: &str) -> Result<RunOutput, String> {
-        let was_lost = self.0.with_value(|d| d.gpu.as_ref().is_some_and(|g| g.is_lost()));
-        // A fresh seed every Run, small enough to read out and type back; the
-        // URL's `seed=` draws a given Run's cases again.
-        let seed = crate::route::current_seed().unwrap_or_else(|| (js_sys::Math::random() * 1e9) as u64);
-        let random = gpu_puzzles_core::load::random_cases(puzzle, seed)
-            .map_err(|e| format!("the puzzle's random cases could not be drawn ({e}); judging needs them, so please report this puzzle"))?;
-        let gpu = match self.acquire().await {
-            Ok(gpu) => gpu,
-            // No WebGPU here: the CPU interpreter judges the ordinary cases.
-            Err(_) => return emulate(puzzle, source, random).await,
-        };
-        let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions::default()).await;
-        if let Ok(results) = &mut out {
-            // The cache is taken out for the duration: nothing is borrowed
-            // across an await.
-            let mut cache = self.0.try_update_value(|d| std::mem::take(&mut d.yardsticks)).unwrap_or_default();
-            let timed = add_yardsticks(&gpu, puzzle, source, results, &mut cache).await;
-            self.0.update_value(|d| d.yardsticks.extend(cache));
-            if let Err(e) = timed {
-                out = Err(e);
-            }
-        }
-        // The yardstick for "how close to the hardware": measured once per
-        // device, when a performance case first has figures to place.
-        let timed = out.as_ref().is_ok_and(|r| r.iter().any(|r| r.timing.measured.is_some()));
-        if timed && self.0.with_value(|d| d.peaks.is_none()) {
-            match measure_peaks(&gpu).await {
-                Ok(p) => self.0.update_value(|d| d.peaks = Some(p)),
-                Err(e) => leptos::logging::warn!("the GPU's peaks could not be measured: {e}"),
-            }
-        }
-        match out {
-            Ok(results) => {
-                let peaks = self.0.with_value(|d| d.peaks);
-                Ok(RunOutput { results, recreated: was_lost, random, peaks, software: gpu.adapter().software, emulated: false })
-            }
-            Err(e @ RunnerError::DeviceLost(_)) => {
-                self.0.update_value(|d| *d = Device::default());
-                Err(format!(
-                    "{e}. Your code is kept; press Run again and the page will create a new device. If this keeps happening, look for a loop that never ends."
-                ))
-            }
-            Err(e) => Err(e.to_string()),
-        }
-    }
-}
-
-/// A short description of the current adapter.
-pub fn describe(gpu: &Gpu) -> String {
-    let a = gpu.adapter();
-    let name = if a.name.is_empty() { "WebGPU adapter".to_string() } else { a.name.clone() };
-    format!("{name}{}{}", if a.timestamps { " · GPU timestamps" } else { "" }, if a.software { " · software adapter" } else { "" })
 }
 
 /// The result of one Run.
@@ -148,18 +81,152 @@ pub struct RunOutput {
     pub emulated: bool,
 }
 
-/// Judges `source` with the CPU interpreter, for a browser without WebGPU:
-/// every ordinary case and the random ones, under its schedules;
-/// performance cases are left out. Lets the "Running…" state paint first
-/// (the interpreter runs on the page's thread).
+impl PageGpu {
+    /// No worker yet.
+    pub fn new() -> Self {
+        PageGpu(StoredValue::new_local(Rc::new(RefCell::new(State::default()))))
+    }
+
+    /// Asks the worker for the adapter and device (starting the worker if
+    /// needed): ready with the adapter's description, unavailable with what
+    /// is missing, or the worker's failure.
+    pub async fn acquire(self) -> GpuStatus {
+        match self.request(Request::Acquire { page_webgpu: has_webgpu() }).await {
+            Ok(Reply::Adapter(Ok(description))) => GpuStatus::Ready(description),
+            Ok(Reply::Adapter(Err(missing))) => GpuStatus::Unavailable(missing),
+            Ok(other) => GpuStatus::JudgeDown(unexpected(&other)),
+            Err(e) => GpuStatus::JudgeDown(e),
+        }
+    }
+
+    /// Judges `source` on every case of `puzzle` in the worker; random cases
+    /// are drawn from a fresh seed (or the URL's `seed=`), here and there
+    /// alike.
+    ///
+    /// # Errors
+    /// What went wrong, in words for the student.
+    pub async fn run(self, puzzle: &Puzzle, source: &str) -> Result<RunOutput, String> {
+        // A fresh seed every Run, small enough to read out and type back; the
+        // URL's `seed=` draws a given Run's cases again.
+        let seed = crate::route::current_seed().unwrap_or_else(|| (js_sys::Math::random() * 1e9) as u64);
+        let random = gpu_puzzles_core::load::random_cases(puzzle, seed)
+            .map_err(|e| format!("the puzzle's random cases could not be drawn ({e}); judging needs them, so please report this puzzle"))?;
+        let reply = match self.request(Request::Run { slug: puzzle.slug.clone(), source: source.to_string(), seed, page_webgpu: has_webgpu() }).await? {
+            Reply::Run(r) => r?,
+            other => return Err(unexpected(&other)),
+        };
+        Ok(RunOutput {
+            results: reply.results.into_iter().map(crate::protocol::WireResult::into_result).collect(),
+            recreated: reply.recreated,
+            random,
+            peaks: reply.peaks,
+            software: reply.software,
+            emulated: reply.emulated,
+        })
+    }
+
+    /// A debugger action, carried out in the worker.
+    ///
+    /// # Errors
+    /// Why the case cannot be opened, or that the worker failed.
+    pub async fn debug(self, action: DebugAction) -> Result<Snapshot, String> {
+        match self.request(Request::Debug(action)).await? {
+            Reply::Debug(s) => s,
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    /// Starts the worker now, if it is not running, so that its download
+    /// and the device request overlap the student's reading.
+    pub fn start(self) {
+        let state = self.0.get_value();
+        let mut s = state.borrow_mut();
+        if s.link.is_none() {
+            match spawn(&state) {
+                Ok(link) => s.link = Some(link),
+                Err(e) => leptos::logging::warn!("{e}"),
+            }
+        }
+    }
+
+    /// Posts `request` and awaits its reply.
+    async fn request(self, request: Request) -> Result<Reply, String> {
+        let state = self.0.get_value();
+        let receiver = {
+            let mut s = state.borrow_mut();
+            if s.link.is_none() {
+                s.link = Some(spawn(&state)?);
+            }
+            s.next_id = s.next_id.wrapping_add(1).max(1);
+            let id = s.next_id;
+            let message = to_js(&Envelope { id, body: request })?;
+            let (send, receive) = oneshot::channel();
+            let link = s.link.as_mut().expect("started above");
+            link.pending.insert(id, send);
+            if link.ready {
+                link.worker.post_message(&message).map_err(|e| format!("the page could not reach the judge ({e:?}); reload the page"))?;
+            } else {
+                link.queued.push(message);
+            }
+            receive
+        };
+        receiver.await.map_err(|_| "the judge stopped before answering; press Run again".to_string())?
+    }
+}
+
+fn unexpected(reply: &Reply) -> String {
+    format!("the judge answered with the wrong kind of reply ({reply:?}); please report this")
+}
+
+/// Starts the worker and wires its replies to `state`'s waiting requests.
 ///
 /// # Errors
-/// What the interpreter cannot run, and where.
-async fn emulate(puzzle: &Puzzle, source: &str, random: Vec<Case>) -> Result<RunOutput, String> {
-    next_frame().await;
-    let results = gpu_puzzles_interp::emulate::judge_puzzle(puzzle, &random, source)
-        .map_err(|e| format!("Without WebGPU this Run was to be emulated on the CPU, but {}.", e.message))?;
-    Ok(RunOutput { results, recreated: false, random, peaks: None, software: true, emulated: true })
+/// The browser refused to start it.
+fn spawn(state: &Rc<RefCell<State>>) -> Result<Link, String> {
+    let worker = web_sys::Worker::new(WORKER_URL).map_err(|e| format!("the judge's worker could not be started ({e:?}); reload the page"))?;
+    let weak = Rc::downgrade(state);
+    let on_message = Closure::<dyn FnMut(JsValue)>::new(move |ev: JsValue| {
+        let Some(state) = weak.upgrade() else { return };
+        let data = ev.unchecked_into::<web_sys::MessageEvent>().data();
+        let envelope: Envelope<Reply> = match from_js(data) {
+            Ok(e) => e,
+            Err(e) => return leptos::logging::error!("the judge sent a reply the page does not understand: {e}"),
+        };
+        let mut s = state.borrow_mut();
+        let Some(link) = s.link.as_mut() else { return };
+        if matches!(envelope.body, Reply::Ready) {
+            link.ready = true;
+            for message in std::mem::take(&mut link.queued) {
+                if let Err(e) = link.worker.post_message(&message) {
+                    leptos::logging::error!("the page could not reach the judge: {e:?}");
+                }
+            }
+        } else if let Some(send) = link.pending.remove(&envelope.id) {
+            let _ = send.send(Ok(envelope.body));
+        }
+    });
+    let weak = Rc::downgrade(state);
+    let on_error = Closure::<dyn FnMut(JsValue)>::new(move |ev: JsValue| {
+        let Some(state) = weak.upgrade() else { return };
+        let what = ev.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).filter(|m| !m.is_empty()).unwrap_or_else(|| "it could not be loaded".to_string());
+        leptos::logging::error!("the judge's worker stopped: {what}");
+        // Every waiting request gets the message; the next one starts a new worker.
+        let link = state.borrow_mut().link.take();
+        if let Some(link) = link {
+            link.worker.terminate();
+            for (_, send) in link.pending {
+                let _ = send.send(Err(format!("the judge stopped ({what}). Your code is kept: press Run again, and reload the page if this repeats")));
+            }
+        }
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    // The handlers live as long as the page: the error handler drops the
+    // link from inside itself, and a worker is started again only after one
+    // died, so this keeps a few hundred bytes per death.
+    on_message.forget();
+    on_error.forget();
+    Ok(Link { worker, pending: HashMap::new(), queued: Vec::new(), ready: false })
 }
 
 /// Resolves after the browser's next animation frame (so what was set

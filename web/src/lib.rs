@@ -4,15 +4,19 @@
 //!
 //! Architecture invariant: this is the only crate that touches the DOM,
 //! localStorage or Leptos. Judging happens in `gpu-puzzles-runner` and
-//! `gpu-puzzles-core`, exactly as the command-line tool does it.
+//! `gpu-puzzles-core`, exactly as the command-line tool does it, inside a
+//! Web Worker ([`engine`], built from the same crate as a second binary) so
+//! that naga, the runner and the interpreter are not in the page's wasm.
 
 mod debugger;
 mod editor;
 mod embedded;
+pub mod engine;
 mod gpu;
 mod heatmaps;
 mod help;
 mod list;
+pub mod protocol;
 mod puzzle_page;
 mod results;
 mod roofline;
@@ -32,6 +36,35 @@ pub fn start() {
         show_crash(&info.to_string());
     }));
     leptos::mount::mount_to_body(App);
+}
+
+/// Starts the judge's Web Worker ([`engine::start`]); the entry point of
+/// the worker's binary.
+pub fn start_worker() {
+    engine::start();
+}
+
+/// Starts the judge's worker and asks it for the GPU, once per page load:
+/// called when the editor is ready (or at once on the list, which has
+/// none), so the worker's download never delays the editor's.
+pub(crate) fn connect_judge(status: RwSignal<GpuStatus>, device: gpu::PageGpu) {
+    thread_local!(static STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
+    if STARTED.replace(true) {
+        return;
+    }
+    device.start();
+    refresh_status(status, device);
+}
+
+/// Asks the judge's worker for the GPU again and shows what it says.
+pub(crate) fn refresh_status(status: RwSignal<GpuStatus>, device: gpu::PageGpu) {
+    leptos::task::spawn_local(async move {
+        let now = device.acquire().await;
+        if matches!(now, GpuStatus::Ready(_)) {
+            mark("adapter-ready");
+        }
+        let _ = status.try_set(now);
+    });
 }
 
 /// Records a `performance.mark` (for the benchmarks: `editor-ready`,
@@ -79,14 +112,12 @@ pub fn App() -> impl IntoView {
             }
         }
     });
+    // The list has no editor to wait for: the judge starts after its first frame.
     leptos::task::spawn_local(async move {
-        status.set(match device.acquire().await {
-            Ok(g) => {
-                mark("adapter-ready");
-                GpuStatus::Ready(gpu::describe(&g))
-            }
-            Err(e) => GpuStatus::Unavailable(e),
-        });
+        gpu::next_frame().await;
+        if route.get_untracked().as_deref().and_then(|s| puzzle_set().get(s)).is_none() {
+            connect_judge(status, device);
+        }
     });
     view! {
         <header class="site-header">
@@ -96,6 +127,7 @@ pub fn App() -> impl IntoView {
                     GpuStatus::Pending => "Asking for a GPU…".to_string(),
                     GpuStatus::Ready(name) => format!("GPU: {name}"),
                     GpuStatus::Unavailable(_) => "No WebGPU · runs are emulated on the CPU".to_string(),
+                    GpuStatus::JudgeDown(_) => "The judge is not running · Run starts it again".to_string(),
                 }}
             </span>
         </header>

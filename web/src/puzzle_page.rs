@@ -150,6 +150,10 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                 crate::mark("run-judged");
                 let finished = match out {
                     Ok(out) => {
+                        if matches!(status.get_untracked(), GpuStatus::JudgeDown(_)) {
+                            // A new worker answered: show its adapter.
+                            crate::refresh_status(status, device);
+                        }
                         if out.recreated {
                             let _ = notice.try_set(Some("The GPU device had been lost; the page created a new one for this run.".into()));
                         }
@@ -206,6 +210,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                 vim.get_untracked(),
             );
             crate::mark("editor-ready");
+            crate::connect_judge(status, device);
         }
     });
 

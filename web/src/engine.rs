@@ -1,0 +1,294 @@
+//! The judge's Web Worker: the WebGPU device, the runner (naga, the
+//! instrumentation pass, the order checks) and the CPU interpreter (the
+//! debugger and the judge without WebGPU). Built as its own wasm
+//! (`src/bin/worker.rs`), fetched after the editor is ready, so none of it
+//! is in a first visit's download; and a panic here ends the worker, not
+//! the page ([`crate::gpu`] starts a new one).
+//!
+//! It answers [`Request`]s one message at a time; a Run awaits the GPU, and
+//! debugger actions that arrive meanwhile are answered in between.
+
+use crate::protocol::{from_js, to_js, DebugAction, DebugStep, Envelope, Reply, Request, RunReply, Snapshot, WireResult};
+use gpu_puzzles_core::timing::Peaks;
+use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_interp::debug::{lines_of, Debugger};
+use gpu_puzzles_interp::exec::Status;
+use gpu_puzzles_runner::{add_yardsticks, judge_with, measure_peaks, Gpu, RunOptions, RunnerError, YardstickCache};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The device and what is measured on it once.
+#[derive(Default)]
+struct Device {
+    /// The adapter and device, once requested; `None` again after a loss.
+    gpu: Option<Rc<Gpu>>,
+    /// This device's measured peaks, taken at the first performance case
+    /// that runs.
+    peaks: Option<Peaks>,
+    /// The yardstick kernels' timings (the reference solution and the
+    /// comparison kernels), measured once per device: they do not change
+    /// between a student's runs.
+    yardsticks: YardstickCache,
+}
+
+/// An open debugger session.
+struct Session {
+    debugger: Debugger,
+    /// The case's number, for the header.
+    case: usize,
+    /// The invocation whose variables are shown.
+    selected: u32,
+}
+
+thread_local! {
+    static DEVICE: RefCell<Device> = RefCell::new(Device::default());
+    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+}
+
+/// Starts listening: installs the panic hook and the message handler, then
+/// tells the page it is ready (messages posted before that are not lost:
+/// the page holds them until [`Reply::Ready`]).
+pub fn start() {
+    console_error_panic_hook::set_once();
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+        let envelope: Envelope<Request> = match from_js(ev.data()) {
+            Ok(e) => e,
+            Err(e) => {
+                web_sys::console::error_1(&format!("the judge's worker got a message it does not understand: {e}").into());
+                return;
+            }
+        };
+        wasm_bindgen_futures::spawn_local(async move {
+            let body = handle(envelope.body).await;
+            post(&Envelope { id: envelope.id, body });
+        });
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    on_message.forget();
+    post(&Envelope { id: 0, body: Reply::Ready });
+}
+
+/// Sends a reply to the page.
+fn post(reply: &Envelope<Reply>) {
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    match to_js(reply) {
+        Ok(v) => {
+            if let Err(e) = scope.post_message(&v) {
+                web_sys::console::error_2(&"the judge's worker could not post its reply".into(), &e);
+            }
+        }
+        Err(e) => {
+            // Still answer, so the page's request does not wait forever.
+            let fallback = Envelope { id: reply.id, body: reply_error(&reply.body, format!("the judge's reply could not be sent ({e}); please report this")) };
+            if let Ok(v) = to_js(&fallback) {
+                let _ = scope.post_message(&v);
+            }
+        }
+    }
+}
+
+/// The same kind of reply as `body`, carrying `message` as its error.
+fn reply_error(body: &Reply, message: String) -> Reply {
+    match body {
+        Reply::Ready | Reply::Adapter(_) => Reply::Adapter(Err(message)),
+        Reply::Run(_) => Reply::Run(Err(message)),
+        Reply::Debug(_) => Reply::Debug(Err(message)),
+    }
+}
+
+async fn handle(request: Request) -> Reply {
+    match request {
+        Request::Acquire { page_webgpu } => Reply::Adapter(acquire(page_webgpu).await.map(|g| describe(&g))),
+        Request::Run { slug, source, seed, page_webgpu } => Reply::Run(match crate::puzzle_set().get(&slug) {
+            Some(p) => run(p, &source, seed, page_webgpu).await,
+            None => Err(format!("the judge does not know the puzzle `{slug}`; reload the page")),
+        }),
+        Request::Debug(action) => Reply::Debug(debug(action)),
+    }
+}
+
+/// True when this worker's global offers `navigator.gpu`.
+fn has_webgpu() -> bool {
+    let global = js_sys::global();
+    js_sys::Reflect::get(&global, &"navigator".into()).and_then(|n| js_sys::Reflect::get(&n, &"gpu".into())).is_ok_and(|g| !g.is_undefined() && !g.is_null())
+}
+
+/// The adapter and device, requested once and kept for later runs;
+/// `page_webgpu` as in [`Request::Acquire`].
+///
+/// # Errors
+/// A message for the no-WebGPU panel.
+async fn acquire(page_webgpu: bool) -> Result<Rc<Gpu>, String> {
+    if let Some(g) = DEVICE.with_borrow(|d| d.gpu.clone()).filter(|g| !g.is_lost()) {
+        return Ok(g);
+    }
+    if !page_webgpu {
+        return Err("This browser does not offer WebGPU (navigator.gpu is missing).".into());
+    }
+    if !has_webgpu() {
+        return Err("This browser offers WebGPU to pages but not to their workers, where this site runs shaders (navigator.gpu is missing there).".into());
+    }
+    let gpu = Rc::new(Gpu::new().await.map_err(|e| e.to_string())?);
+    DEVICE.with_borrow_mut(|d| d.gpu = Some(gpu.clone()));
+    Ok(gpu)
+}
+
+/// A short description of the current adapter.
+fn describe(gpu: &Gpu) -> String {
+    let a = gpu.adapter();
+    let name = if a.name.is_empty() { "WebGPU adapter".to_string() } else { a.name.clone() };
+    format!("{name}{}{}", if a.timestamps { " · GPU timestamps" } else { "" }, if a.software { " · software adapter" } else { "" })
+}
+
+/// Judges `source` on every case of `puzzle` and the random cases `seed`
+/// draws, on the worker's device, every case but the performance ones
+/// instrumented (the memory checks are part of the verdict, so they are
+/// never switched off), recreating the device first if it was lost; with
+/// the CPU interpreter when there is no WebGPU.
+///
+/// # Errors
+/// Our own failures, as a message saying what happened and what to do.
+async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Result<RunReply, String> {
+    let was_lost = DEVICE.with_borrow(|d| d.gpu.as_ref().is_some_and(|g| g.is_lost()));
+    let random = gpu_puzzles_core::load::random_cases(puzzle, seed)
+        .map_err(|e| format!("the puzzle's random cases could not be drawn ({e}); judging needs them, so please report this puzzle"))?;
+    let gpu = match acquire(page_webgpu).await {
+        Ok(gpu) => gpu,
+        // No WebGPU here: the CPU interpreter judges the ordinary cases.
+        Err(_) => {
+            let results = gpu_puzzles_interp::emulate::judge_puzzle(puzzle, &random, source)
+                .map_err(|e| format!("Without WebGPU this Run was to be emulated on the CPU, but {}.", e.message))?;
+            return Ok(RunReply { results: wire(puzzle, results), recreated: false, peaks: None, software: true, emulated: true });
+        }
+    };
+    let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions::default()).await;
+    if let Ok(results) = &mut out {
+        // The cache is taken out for the duration: nothing is borrowed
+        // across an await.
+        let mut cache = DEVICE.with_borrow_mut(|d| std::mem::take(&mut d.yardsticks));
+        let timed = add_yardsticks(&gpu, puzzle, source, results, &mut cache).await;
+        DEVICE.with_borrow_mut(|d| d.yardsticks.extend(cache));
+        if let Err(e) = timed {
+            out = Err(e);
+        }
+    }
+    // The yardstick for "how close to the hardware": measured once per
+    // device, when a performance case first has figures to place.
+    let timed = out.as_ref().is_ok_and(|r| r.iter().any(|r| r.timing.measured.is_some()));
+    if timed && DEVICE.with_borrow(|d| d.peaks.is_none()) {
+        match measure_peaks(&gpu).await {
+            Ok(p) => DEVICE.with_borrow_mut(|d| d.peaks = Some(p)),
+            Err(e) => web_sys::console::warn_1(&format!("the GPU's peaks could not be measured: {e}").into()),
+        }
+    }
+    match out {
+        Ok(results) => {
+            let peaks = DEVICE.with_borrow(|d| d.peaks);
+            Ok(RunReply { results: wire(puzzle, results), recreated: was_lost, peaks, software: gpu.adapter().software, emulated: false })
+        }
+        Err(e @ RunnerError::DeviceLost(_)) => {
+            DEVICE.with_borrow_mut(|d| *d = Device::default());
+            Err(format!(
+                "{e}. Your code is kept; press Run again and the page will create a new device. If this keeps happening, look for a loop that never ends."
+            ))
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The results as sent, without performance cases' read-backs (nothing
+/// draws them, and a matrix of a million values is slow to copy).
+fn wire(puzzle: &Puzzle, results: Vec<gpu_puzzles_core::CaseResult>) -> Vec<WireResult> {
+    results
+        .into_iter()
+        .map(|mut r| {
+            if puzzle.cases.get(r.case.wrapping_sub(1)).is_some_and(Case::is_performance) {
+                r.actual = Vec::new();
+            }
+            WireResult::new(r)
+        })
+        .collect()
+}
+
+/// Carries out a debugger action and describes the session after it.
+///
+/// # Errors
+/// Why the case cannot be opened, or that no case is open.
+fn debug(action: DebugAction) -> Result<Snapshot, String> {
+    match action {
+        DebugAction::Open { slug, case, seed, source } => {
+            let puzzle = crate::puzzle_set().get(&slug).ok_or_else(|| format!("the debugger does not know the puzzle `{slug}`; reload the page"))?;
+            let drawn;
+            let case_ref: &Case = match seed {
+                None => puzzle.cases.iter().find(|c| c.number == case),
+                Some(seed) => {
+                    drawn = gpu_puzzles_core::load::random_cases(puzzle, seed).map_err(|e| format!("the random case could not be drawn again ({e})"))?;
+                    drawn.iter().find(|c| c.number == case)
+                }
+            }
+            .ok_or_else(|| format!("the puzzle has no case {case}"))?;
+            let debugger = Debugger::new(puzzle, case_ref, &source);
+            SESSION.with_borrow_mut(|s| *s = None);
+            let debugger = debugger?;
+            SESSION.with_borrow_mut(|s| *s = Some(Session { debugger, case, selected: 0 }));
+        }
+        DebugAction::Act(step) => SESSION.with_borrow_mut(|s| {
+            if let Some(s) = s.as_mut() {
+                match step {
+                    DebugStep::Step => s.debugger.step(),
+                    DebugStep::ToBarrier => s.debugger.to_barrier(),
+                    DebugStep::RunToEnd => s.debugger.run_to_end(),
+                    DebugStep::Restart => s.debugger.restart(),
+                }
+            }
+        }),
+        DebugAction::Select(k) => SESSION.with_borrow_mut(|s| {
+            if let Some(s) = s.as_mut() {
+                s.selected = k;
+            }
+        }),
+        DebugAction::Close => {
+            SESSION.with_borrow_mut(|s| *s = None);
+            return Ok(Snapshot::default());
+        }
+    }
+    SESSION.with_borrow(|s| s.as_ref().map(snapshot)).ok_or_else(|| "No case is open in the debugger: press a case's Step button.".to_string())
+}
+
+/// What the panel draws of `s`.
+fn snapshot(s: &Session) -> Snapshot {
+    let d = &s.debugger;
+    let w = d.workgroup_id();
+    let invocations = d.invocations();
+    let lines = lines_of(&invocations);
+    let message = match (d.stopped(), d.finished()) {
+        (Some(why), _) => why.to_string(),
+        (None, true) => "Finished: every workgroup ran to the end. Restart to step again.".to_string(),
+        (None, false) => {
+            let waiting = invocations.iter().filter(|i| i.status == Status::Waiting).count();
+            if waiting == invocations.len() && waiting > 0 {
+                format!("All {waiting} invocations wait at the barrier on line {}; the next step releases them.", lines.first().copied().unwrap_or(0))
+            } else if lines.len() > 1 {
+                format!("The invocations have diverged: they are on lines {}.", lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
+            } else {
+                String::new()
+            }
+        }
+    };
+    let (reads, writes) = d.touched(s.selected);
+    Snapshot {
+        header: format!("Case {} · entry point {} · workgroup ({}, {}, {}) · step {}", s.case, d.entry_point(), w[0], w[1], w[2], d.steps()),
+        message,
+        finished: d.finished(),
+        invocations,
+        lines,
+        memories: d.memories(),
+        variables: d.variables(s.selected),
+        reads,
+        writes,
+    }
+}
