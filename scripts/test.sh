@@ -17,6 +17,8 @@ cargo clippy --locked -p gpu-puzzles-web --target wasm32-unknown-unknown -- -D w
 
 echo "== native: cargo test (core, runner, CLI, GPU tests on $WGPU_BACKEND)"
 cargo test --locked
+# The site's own unit tests (the page-worker protocol), natively.
+cargo test --locked -p gpu-puzzles-web --lib
 
 echo "== site: the build refuses a broken puzzle set"
 scripts/check-build-refuses-broken-set.sh

@@ -91,7 +91,10 @@ pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl In
             if generation.try_get_value() != Some(sent_in) || request.0.try_get_untracked().flatten().is_none() {
                 return;
             }
-            let _ = opening.try_set(false);
+            // Set only on a change: the panel's body is rebuilt whenever it is set.
+            if opening.try_get_untracked() == Some(true) {
+                opening.set(false);
+            }
             match reply {
                 Ok(snap) => {
                     editor::highlight_lines(&snap.lines);

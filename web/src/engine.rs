@@ -61,15 +61,28 @@ pub fn start() {
                 return;
             }
         };
+        mark("judge-received");
         wasm_bindgen_futures::spawn_local(async move {
             let body = handle(envelope.body).await;
+            mark("judge-answered");
             post(&Envelope { id: envelope.id, body });
+            mark("judge-posted");
         });
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
     post(&Envelope { id: 0, body: Reply::Ready });
+}
+
+/// Records a `performance.mark` in the worker's timeline (for the
+/// benchmarks: `judge-received`, `judge-answered`, `judge-posted`).
+fn mark(name: &str) {
+    if let Ok(p) = js_sys::Reflect::get(&js_sys::global(), &"performance".into()) {
+        if let Ok(p) = p.dyn_into::<web_sys::Performance>() {
+            let _ = p.mark(name);
+        }
+    }
 }
 
 /// Sends a reply to the page.
@@ -107,7 +120,10 @@ async fn handle(request: Request) -> Reply {
             Some(p) => run(p, &source, seed, page_webgpu).await,
             None => Err(format!("the judge does not know the puzzle `{slug}`; reload the page")),
         }),
-        Request::Debug(action) => Reply::Debug(debug(action)),
+        Request::Debug(action) => Reply::Debug(
+            debug(action)
+                .and_then(|snap| serde_json::to_string(&snap).map_err(|e| format!("the debugger's state could not be sent ({e}); please report this"))),
+        ),
     }
 }
 

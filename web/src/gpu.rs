@@ -116,7 +116,7 @@ impl PageGpu {
             other => return Err(unexpected(&other)),
         };
         Ok(RunOutput {
-            results: reply.results.into_iter().map(crate::protocol::WireResult::into_result).collect(),
+            results: reply.results.into_iter().map(crate::protocol::WireResult::into_result).collect::<Result<_, _>>()?,
             recreated: reply.recreated,
             random,
             peaks: reply.peaks,
@@ -131,7 +131,7 @@ impl PageGpu {
     /// Why the case cannot be opened, or that the worker failed.
     pub async fn debug(self, action: DebugAction) -> Result<Snapshot, String> {
         match self.request(Request::Debug(action)).await? {
-            Reply::Debug(s) => s,
+            Reply::Debug(json) => serde_json::from_str(&json?).map_err(|e| format!("the debugger's state could not be read ({e}); please report this")),
             other => Err(unexpected(&other)),
         }
     }
@@ -187,11 +187,13 @@ fn spawn(state: &Rc<RefCell<State>>) -> Result<Link, String> {
     let weak = Rc::downgrade(state);
     let on_message = Closure::<dyn FnMut(JsValue)>::new(move |ev: JsValue| {
         let Some(state) = weak.upgrade() else { return };
+        crate::mark("judge-replied");
         let data = ev.unchecked_into::<web_sys::MessageEvent>().data();
         let envelope: Envelope<Reply> = match from_js(data) {
             Ok(e) => e,
             Err(e) => return leptos::logging::error!("the judge sent a reply the page does not understand: {e}"),
         };
+        crate::mark("judge-decoded");
         let mut s = state.borrow_mut();
         let Some(link) = s.link.as_mut() else { return };
         if matches!(envelope.body, Reply::Ready) {

@@ -96,8 +96,13 @@ pub enum Reply {
     Adapter(Result<String, String>),
     /// A Run's results, or what went wrong, in words for the student.
     Run(Result<RunReply, String>),
-    /// The debugger's state after an action, or why the case cannot open.
-    Debug(Result<Snapshot, String>),
+    /// The debugger's state after an action as a [`Snapshot`] in JSON, or
+    /// why the case cannot open. JSON, because a snapshot is thousands of
+    /// short strings and flags (every word of memory, formatted): one string
+    /// crosses in one copy, where JavaScript values would cost a call each
+    /// (tens of milliseconds a step for 256 invocations). It holds no
+    /// floats, so JSON loses nothing.
+    Debug(Result<String, String>),
 }
 
 /// A finished Run, as the worker sends it.
@@ -115,44 +120,138 @@ pub struct RunReply {
     pub emulated: bool,
 }
 
-/// A [`CaseResult`] with the fields its JSON form leaves out (the command
-/// line's reports stay small): the read-backs and the per-word and
-/// per-invocation counts that heat maps are drawn from.
+/// A [`CaseResult`] and the fields its JSON form leaves out (the command
+/// line's reports stay small): the read-backs, and the per-word and
+/// per-invocation counts that heat maps are drawn from. Those travel as one
+/// block of words ([`Words`]), copied in bulk: element by element, as
+/// JavaScript arrays, they cost milliseconds per Run on each side.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WireResult {
     /// The result without those fields.
     pub result: CaseResult,
-    /// `CaseResult::actual`.
-    pub actual: Vec<Values>,
-    /// `Findings::buffers`, when there are findings.
-    pub buffers: Vec<BufferTrace>,
-    /// `Findings::invocations`.
-    pub invocations: Vec<[u32; 4]>,
-    /// `Findings::workgroup_size`.
+    /// `workgroup_size` of its findings, when there are findings.
     pub workgroup_size: [u32; 3],
+    /// `CaseResult::actual`, then `Findings::buffers`, then
+    /// `Findings::invocations` ([`WireResult::new`] gives the layout).
+    pub bulk: Words,
 }
 
 impl WireResult {
-    /// Splits `result` for sending.
+    /// Splits `result` for sending. The words: the number of read-backs,
+    /// each as its type (0 `f32`, 1 `i32`, 2 `u32`), its length and its
+    /// elements' bits; the number of traced buffers, each as its length and
+    /// its reads, writes and writers (a writer `w` as `w + 1`, none as 0);
+    /// the number of invocations and their four counts each.
     pub fn new(mut result: CaseResult) -> Self {
         let actual = std::mem::take(&mut result.actual);
         let (buffers, invocations, workgroup_size) = match result.findings.as_mut() {
             Some(f) => (std::mem::take(&mut f.buffers), std::mem::take(&mut f.invocations), f.workgroup_size),
             None => (Vec::new(), Vec::new(), [0; 3]),
         };
-        WireResult { result, actual, buffers, invocations, workgroup_size }
+        let mut w = Vec::new();
+        w.push(actual.len() as u32);
+        for v in &actual {
+            match v {
+                Values::F32(x) => {
+                    w.extend([0, x.len() as u32]);
+                    w.extend(x.iter().map(|f| f.to_bits()));
+                }
+                Values::I32(x) => {
+                    w.extend([1, x.len() as u32]);
+                    w.extend(x.iter().map(|&i| i as u32));
+                }
+                Values::U32(x) => {
+                    w.extend([2, x.len() as u32]);
+                    w.extend(x);
+                }
+            }
+        }
+        w.push(buffers.len() as u32);
+        for b in &buffers {
+            w.push(b.reads.len() as u32);
+            w.extend(&b.reads);
+            w.extend(&b.writes);
+            w.extend(b.writer.iter().map(|x| x.map_or(0, |v| v.wrapping_add(1))));
+        }
+        w.push(invocations.len() as u32);
+        w.extend(invocations.iter().flatten());
+        WireResult { result, workgroup_size, bulk: Words(w) }
     }
 
     /// The whole result again.
-    pub fn into_result(self) -> CaseResult {
+    ///
+    /// # Errors
+    /// A block of words too short for what it says it holds.
+    pub fn into_result(self) -> Result<CaseResult, String> {
+        let mut words = self.bulk.0.as_slice();
+        let mut take = |n: usize| -> Result<&[u32], String> {
+            if words.len() < n {
+                return Err("the judge's reply was cut short; please report this".into());
+            }
+            let (head, rest) = words.split_at(n);
+            words = rest;
+            Ok(head)
+        };
         let mut result = self.result;
-        result.actual = self.actual;
+        let count = take(1)?[0];
+        for _ in 0..count {
+            let head = take(2)?;
+            let (kind, len) = (head[0], head[1] as usize);
+            let x = take(len)?;
+            result.actual.push(match kind {
+                0 => Values::F32(x.iter().map(|&b| f32::from_bits(b)).collect()),
+                1 => Values::I32(x.iter().map(|&b| b as i32).collect()),
+                _ => Values::U32(x.to_vec()),
+            });
+        }
+        let count = take(1)?[0];
+        let mut buffers = Vec::with_capacity(count as usize);
+        for _ in 0..count {
+            let len = take(1)?[0] as usize;
+            let reads = take(len)?.to_vec();
+            let writes = take(len)?.to_vec();
+            let writer = take(len)?.iter().map(|&v| v.checked_sub(1)).collect();
+            buffers.push(BufferTrace { reads, writes, writer });
+        }
+        let count = take(1)?[0] as usize;
+        let invocations = take(count * 4)?.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
         if let Some(f) = result.findings.as_mut() {
-            f.buffers = self.buffers;
-            f.invocations = self.invocations;
+            f.buffers = buffers;
+            f.invocations = invocations;
             f.workgroup_size = self.workgroup_size;
         }
-        result
+        Ok(result)
+    }
+}
+
+/// 32-bit words that travel as one byte array (a `Uint8Array`,
+/// little-endian), copied in bulk.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Words(pub Vec<u32>);
+
+impl Serialize for Words {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let bytes: Vec<u8> = self.0.iter().flat_map(|w| w.to_le_bytes()).collect();
+        s.serialize_bytes(&bytes)
+    }
+}
+
+impl<'de> Deserialize<'de> for Words {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Bytes;
+        impl serde::de::Visitor<'_> for Bytes {
+            type Value = Words;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("bytes, a multiple of 4 long")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Words, E> {
+                if !v.len().is_multiple_of(4) {
+                    return Err(E::custom(format!("{} bytes are not whole 32-bit words", v.len())));
+                }
+                Ok(Words(v.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()))
+            }
+        }
+        d.deserialize_byte_buf(Bytes)
     }
 }
 
@@ -194,4 +293,51 @@ pub fn to_js<T: Serialize>(message: &T) -> Result<wasm_bindgen::JsValue, String>
 /// `serde-wasm-bindgen`'s message (a value of another shape).
 pub fn from_js<T: for<'de> Deserialize<'de>>(value: wasm_bindgen::JsValue) -> Result<T, String> {
     serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gpu_puzzles_core::trace::Findings;
+    use gpu_puzzles_core::Outcome;
+
+    #[test]
+    fn a_result_survives_the_trip_through_words_bit_for_bit() {
+        let case = &crate::puzzle_set().get("map").expect("the set has Map").cases[0];
+        let mut sent = CaseResult::new(case, Outcome::Passed);
+        sent.actual = vec![Values::F32(vec![1.5, f32::NAN, -0.0, f32::INFINITY]), Values::I32(vec![-5, i32::MIN]), Values::U32(vec![])];
+        sent.findings = Some(Findings {
+            buffers: vec![BufferTrace { reads: vec![1, 2, 0], writes: vec![0, 3, 1], writer: vec![None, Some(7), Some(0)] }],
+            invocations: vec![[1, 2, 3, 4], [0, 0, 0, 9]],
+            workgroup_size: [4, 2, 1],
+            ..Findings::default()
+        });
+        let got = WireResult::new(sent.clone()).into_result().expect("whole words");
+        let bits = |v: &[Values]| -> Vec<Vec<u32>> {
+            v.iter()
+                .map(|v| match v {
+                    Values::F32(x) => x.iter().map(|f| f.to_bits()).collect(),
+                    Values::I32(x) => x.iter().map(|&i| i as u32).collect(),
+                    Values::U32(x) => x.clone(),
+                })
+                .collect()
+        };
+        assert_eq!(bits(&got.actual), bits(&sent.actual), "NaN, -0 and infinities keep their bits");
+        assert_eq!(got.actual.iter().map(Values::element).collect::<Vec<_>>(), sent.actual.iter().map(Values::element).collect::<Vec<_>>());
+        assert_eq!(got.findings, sent.findings);
+        // Without findings, the counts are dropped and nothing else changes.
+        let mut plain = sent.clone();
+        plain.findings = None;
+        assert_eq!(bits(&WireResult::new(plain.clone()).into_result().unwrap().actual), bits(&plain.actual));
+    }
+
+    #[test]
+    fn a_block_cut_short_is_an_error_not_a_panic() {
+        let case = &crate::puzzle_set().get("map").expect("the set has Map").cases[0];
+        let mut sent = CaseResult::new(case, Outcome::Passed);
+        sent.actual = vec![Values::U32(vec![1, 2, 3])];
+        let mut wire = WireResult::new(sent);
+        wire.bulk.0.truncate(3);
+        assert!(wire.into_result().unwrap_err().contains("cut short"));
+    }
 }
