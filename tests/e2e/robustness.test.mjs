@@ -137,3 +137,28 @@ test("the judge's worker is fetched once the editor is ready, and one that fails
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a judge that panics is replaced: the page says so, keeps the code, and the next Run is judged", async () => {
+  const page = await browser.newPage();
+  const workers = [];
+  page.on("worker", (w) => workers.push(w));
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  const p = new PuzzlePage(page);
+  await p.open(site.url("?puzzle=map"));
+  const status = () => page.evaluate(() => document.querySelector('[data-testid="gpu-status"]').innerText);
+  await page.waitForFunction(() => /^GPU: /.test(document.querySelector('[data-testid="gpu-status"]').innerText), null, { timeout: 30_000 });
+  const solution = fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8");
+  await p.setCode(solution);
+  // The worker panics, as a bug in naga or the interpreter would (the panic
+  // happens in an async handler, where no error event reaches the page).
+  await workers[0].evaluate(() => self.onmessage(new MessageEvent("message", { data: { id: 999, body: "Crash" } })));
+  await page.waitForFunction(() => /judge is not running/.test(document.querySelector('[data-testid="gpu-status"]').innerText), null, { timeout: 10_000 });
+  assert.equal(await p.code(), solution, "the student's code is untouched");
+  assert.equal(await p.run(), "passed", "the next Run starts a new worker and is judged");
+  assert.equal(workers.length, 2, "a second worker was started");
+  await page.waitForFunction(() => /^GPU: /.test(document.querySelector('[data-testid="gpu-status"]').innerText));
+  assert.match(await status(), /^GPU: /);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -51,7 +51,12 @@ thread_local! {
 /// tells the page it is ready (messages posted before that are not lost:
 /// the page holds them until [`Reply::Ready`]).
 pub fn start() {
-    console_error_panic_hook::set_once();
+    // A panic aborts the wasm, and one inside an async handler surfaces as a
+    // rejected promise, which the page never hears of: say so first.
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        post(&Envelope { id: 0, body: Reply::Crashed(info.to_string()) });
+    }));
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
         let envelope: Envelope<Request> = match from_js(ev.data()) {
@@ -107,7 +112,7 @@ fn post(reply: &Envelope<Reply>) {
 /// The same kind of reply as `body`, carrying `message` as its error.
 fn reply_error(body: &Reply, message: String) -> Reply {
     match body {
-        Reply::Ready | Reply::Adapter(_) => Reply::Adapter(Err(message)),
+        Reply::Ready | Reply::Crashed(_) | Reply::Adapter(_) => Reply::Adapter(Err(message)),
         Reply::Run(_) => Reply::Run(Err(message)),
         Reply::Debug(_) => Reply::Debug(Err(message)),
     }
@@ -120,6 +125,7 @@ async fn handle(request: Request) -> Reply {
             Some(p) => run(p, &source, seed, page_webgpu).await,
             None => Err(format!("the judge does not know the puzzle `{slug}`; reload the page")),
         }),
+        Request::Crash => panic!("asked to crash (Request::Crash)"),
         Request::Debug(action) => Reply::Debug(
             debug(action)
                 .and_then(|snap| serde_json::to_string(&snap).map_err(|e| format!("the debugger's state could not be sent ({e}); please report this"))),

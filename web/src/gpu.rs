@@ -39,6 +39,8 @@ pub enum GpuStatus {
 /// A started worker and the requests waiting on it.
 struct Link {
     worker: web_sys::Worker,
+    /// Which start this is: events from an earlier, stopped worker are ignored.
+    serial: u32,
     /// Replies awaited, by request number.
     pending: HashMap<u32, oneshot::Sender<Result<Reply, String>>>,
     /// Requests posted before the worker said it was ready.
@@ -50,6 +52,10 @@ struct Link {
 struct State {
     link: Option<Link>,
     next_id: u32,
+    /// Workers started so far.
+    started: u32,
+    /// Told what happened when a worker stops.
+    on_stop: Option<Rc<dyn Fn(String)>>,
 }
 
 /// The page's link to the judge's worker, shared through a Leptos context
@@ -136,13 +142,19 @@ impl PageGpu {
         }
     }
 
+    /// Calls `f` with what happened whenever the worker stops (the status
+    /// line says so; the next request starts a new one).
+    pub fn on_stop(self, f: impl Fn(String) + 'static) {
+        self.0.get_value().borrow_mut().on_stop = Some(Rc::new(f));
+    }
+
     /// Starts the worker now, if it is not running, so that its download
     /// and the device request overlap the student's reading.
     pub fn start(self) {
         let state = self.0.get_value();
         let mut s = state.borrow_mut();
         if s.link.is_none() {
-            match spawn(&state) {
+            match spawn(&state, &mut s) {
                 Ok(link) => s.link = Some(link),
                 Err(e) => leptos::logging::warn!("{e}"),
             }
@@ -155,7 +167,8 @@ impl PageGpu {
         let receiver = {
             let mut s = state.borrow_mut();
             if s.link.is_none() {
-                s.link = Some(spawn(&state)?);
+                let link = spawn(&state, &mut s)?;
+                s.link = Some(link);
             }
             s.next_id = s.next_id.wrapping_add(1).max(1);
             let id = s.next_id;
@@ -178,12 +191,15 @@ fn unexpected(reply: &Reply) -> String {
     format!("the judge answered with the wrong kind of reply ({reply:?}); please report this")
 }
 
-/// Starts the worker and wires its replies to `state`'s waiting requests.
+/// Starts the worker and wires its replies to `state`'s waiting requests;
+/// `s` is `state`, borrowed by the caller.
 ///
 /// # Errors
 /// The browser refused to start it.
-fn spawn(state: &Rc<RefCell<State>>) -> Result<Link, String> {
+fn spawn(state: &Rc<RefCell<State>>, s: &mut State) -> Result<Link, String> {
     let worker = web_sys::Worker::new(WORKER_URL).map_err(|e| format!("the judge's worker could not be started ({e:?}); reload the page"))?;
+    s.started += 1;
+    let serial = s.started;
     let weak = Rc::downgrade(state);
     let on_message = Closure::<dyn FnMut(JsValue)>::new(move |ev: JsValue| {
         let Some(state) = weak.upgrade() else { return };
@@ -194,8 +210,11 @@ fn spawn(state: &Rc<RefCell<State>>) -> Result<Link, String> {
             Err(e) => return leptos::logging::error!("the judge sent a reply the page does not understand: {e}"),
         };
         crate::mark("judge-decoded");
+        if let Reply::Crashed(why) = &envelope.body {
+            return stop(&state, serial, why);
+        }
         let mut s = state.borrow_mut();
-        let Some(link) = s.link.as_mut() else { return };
+        let Some(link) = s.link.as_mut().filter(|l| l.serial == serial) else { return };
         if matches!(envelope.body, Reply::Ready) {
             link.ready = true;
             for message in std::mem::take(&mut link.queued) {
@@ -211,15 +230,7 @@ fn spawn(state: &Rc<RefCell<State>>) -> Result<Link, String> {
     let on_error = Closure::<dyn FnMut(JsValue)>::new(move |ev: JsValue| {
         let Some(state) = weak.upgrade() else { return };
         let what = ev.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).filter(|m| !m.is_empty()).unwrap_or_else(|| "it could not be loaded".to_string());
-        leptos::logging::error!("the judge's worker stopped: {what}");
-        // Every waiting request gets the message; the next one starts a new worker.
-        let link = state.borrow_mut().link.take();
-        if let Some(link) = link {
-            link.worker.terminate();
-            for (_, send) in link.pending {
-                let _ = send.send(Err(format!("the judge stopped ({what}). Your code is kept: press Run again, and reload the page if this repeats")));
-            }
-        }
+        stop(&state, serial, &what);
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -228,7 +239,30 @@ fn spawn(state: &Rc<RefCell<State>>) -> Result<Link, String> {
     // died, so this keeps a few hundred bytes per death.
     on_message.forget();
     on_error.forget();
-    Ok(Link { worker, pending: HashMap::new(), queued: Vec::new(), ready: false })
+    Ok(Link { worker, serial, pending: HashMap::new(), queued: Vec::new(), ready: false })
+}
+
+/// Ends worker `serial` after it failed (`what` happened), unless it has
+/// already been replaced: every waiting request gets the message, and the
+/// next request starts a new worker.
+fn stop(state: &Rc<RefCell<State>>, serial: u32, what: &str) {
+    let (link, on_stop) = {
+        let mut s = state.borrow_mut();
+        if s.link.as_ref().is_none_or(|l| l.serial != serial) {
+            return;
+        }
+        (s.link.take(), s.on_stop.clone())
+    };
+    leptos::logging::error!("the judge's worker stopped: {what}");
+    if let Some(link) = link {
+        link.worker.terminate();
+        for (_, send) in link.pending {
+            let _ = send.send(Err(format!("the judge stopped ({what}). Your code is kept: press Run again, and reload the page if this repeats")));
+        }
+    }
+    if let Some(f) = on_stop {
+        f(what.to_string());
+    }
 }
 
 /// Resolves after the browser's next animation frame (so what was set

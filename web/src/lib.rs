@@ -94,6 +94,9 @@ pub fn App() -> impl IntoView {
     let route = RwSignal::new(route::current_slug());
     let status = RwSignal::new(GpuStatus::Pending);
     let device = gpu::PageGpu::new();
+    device.on_stop(move |why| {
+        let _ = status.try_set(GpuStatus::JudgeDown(why));
+    });
     provide_context(route);
     provide_context(status);
     provide_context(device);

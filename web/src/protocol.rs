@@ -49,6 +49,10 @@ pub enum Request {
     },
     /// A debugger action; answered by [`Reply::Debug`].
     Debug(DebugAction),
+    /// Ends the worker with a panic, as a bug in naga, the runner or the
+    /// interpreter would (answered by [`Reply::Crashed`]): the browser tests
+    /// check with it that the page recovers.
+    Crash,
 }
 
 /// What the debugger is asked to do ([`gpu_puzzles_interp::debug::Debugger`]).
@@ -92,6 +96,9 @@ pub enum DebugAction {
 pub enum Reply {
     /// The worker is listening (sent once, unasked, with id 0).
     Ready,
+    /// The worker panicked and can answer nothing more (sent unasked, with
+    /// id 0, by its panic hook): the panic's message and place.
+    Crashed(String),
     /// The adapter's description, or why there is none.
     Adapter(Result<String, String>),
     /// A Run's results, or what went wrong, in words for the student.
