@@ -16,6 +16,11 @@ after(async () => {
   site?.server.close();
 });
 
+/** Waits until the status line (the GPU, or the judge's state) matches `pattern`. */
+async function statusShows(page, pattern) {
+  await page.waitForFunction((p) => new RegExp(p).test(document.querySelector('[data-testid="gpu-status"]').innerText), pattern, { timeout: 30_000 });
+}
+
 // The same fixed-seed mutations as tests/gpu/fuzz.rs, in miniature.
 function* mutants(src, count, seed) {
   let s = BigInt(seed);
@@ -72,7 +77,7 @@ test("memory stays flat over 500 runs (the page's JS heap, the worker's wasm mem
   // dispatches, random cases, heat maps) with the fewest shaders to
   // compile, so 500 Runs stay within CI's time.
   await p.open(site.url("?puzzle=map"));
-  await page.waitForFunction(() => /^GPU: /.test(document.querySelector('[data-testid="gpu-status"]').innerText), null, { timeout: 30_000 });
+  await statusShows(page, "^GPU: ");
   assert.equal(workers.length, 1, "one judge's worker");
   const worker = workers[0];
   // Count the GPU buffers the worker creates and destroys from here on (its
@@ -123,7 +128,7 @@ test("the judge's worker is fetched once the editor is ready, and one that fails
     else await route.continue();
   });
   await p.open(site.url("?puzzle=map"));
-  await page.waitForFunction(() => /judge is not running/.test(document.querySelector('[data-testid="gpu-status"]').innerText), null, { timeout: 30_000 });
+  await statusShows(page, "judge is not running");
   assert.deepEqual(asked.map((a) => a.file), ["worker-loader.js", "gpu-puzzles-worker.js", "gpu-puzzles-worker_bg.wasm"]);
   assert.ok(asked.every((a) => a.ready), `every file of the worker asked for after editor-ready: ${JSON.stringify(asked)}`);
   assert.equal(await p.testid("no-webgpu").count(), 0, "a worker that did not load is not reported as a browser without WebGPU");
@@ -132,7 +137,7 @@ test("the judge's worker is fetched once the editor is ready, and one that fails
   await p.setCode(solution);
   failWasm = false;
   assert.equal(await p.run(), "passed", "the next Run starts a new worker and is judged");
-  await page.waitForFunction(() => /^GPU: /.test(document.querySelector('[data-testid="gpu-status"]').innerText));
+  await statusShows(page, "^GPU: ");
   assert.equal(await p.code(), solution, "the student's code is untouched");
   assert.deepEqual(errors, []);
   await context.close();
@@ -146,19 +151,18 @@ test("a judge that panics is replaced: the page says so, keeps the code, and the
   page.on("pageerror", (e) => errors.push(e.message));
   const p = new PuzzlePage(page);
   await p.open(site.url("?puzzle=map"));
-  const status = () => page.evaluate(() => document.querySelector('[data-testid="gpu-status"]').innerText);
-  await page.waitForFunction(() => /^GPU: /.test(document.querySelector('[data-testid="gpu-status"]').innerText), null, { timeout: 30_000 });
+  await statusShows(page, "^GPU: ");
   const solution = fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8");
   await p.setCode(solution);
   // The worker panics, as a bug in naga or the interpreter would (the panic
   // happens in an async handler, where no error event reaches the page).
   await workers[0].evaluate(() => self.onmessage(new MessageEvent("message", { data: { id: 999, body: "Crash" } })));
-  await page.waitForFunction(() => /judge is not running/.test(document.querySelector('[data-testid="gpu-status"]').innerText), null, { timeout: 10_000 });
+  await statusShows(page, "judge is not running");
   assert.equal(await p.code(), solution, "the student's code is untouched");
   assert.equal(await p.run(), "passed", "the next Run starts a new worker and is judged");
   assert.equal(workers.length, 2, "a second worker was started");
-  await page.waitForFunction(() => /^GPU: /.test(document.querySelector('[data-testid="gpu-status"]').innerText));
-  assert.match(await status(), /^GPU: /);
+  await statusShows(page, "^GPU: ");
+  assert.match(await p.testid("gpu-status").innerText(), /^GPU: /);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -1,7 +1,7 @@
 //! The judge's Web Worker: the WebGPU device, the runner (naga, the
 //! instrumentation pass, the order checks) and the CPU interpreter (the
 //! debugger and the judge without WebGPU). Built as its own wasm
-//! (`src/bin/worker.rs`), fetched after the editor is ready, so none of it
+//! (`src/bin/gpu-puzzles-worker.rs`), fetched after the editor is ready, so none of it
 //! is in a first visit's download; and a panic here ends the worker, not
 //! the page ([`crate::gpu`] starts a new one).
 //!
@@ -66,28 +66,18 @@ pub fn start() {
                 return;
             }
         };
-        mark("judge-received");
+        crate::mark("judge-received");
         wasm_bindgen_futures::spawn_local(async move {
             let body = handle(envelope.body).await;
-            mark("judge-answered");
+            crate::mark("judge-answered");
             post(&Envelope { id: envelope.id, body });
-            mark("judge-posted");
+            crate::mark("judge-posted");
         });
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
     post(&Envelope { id: 0, body: Reply::Ready });
-}
-
-/// Records a `performance.mark` in the worker's timeline (for the
-/// benchmarks: `judge-received`, `judge-answered`, `judge-posted`).
-fn mark(name: &str) {
-    if let Ok(p) = js_sys::Reflect::get(&js_sys::global(), &"performance".into()) {
-        if let Ok(p) = p.dyn_into::<web_sys::Performance>() {
-            let _ = p.mark(name);
-        }
-    }
 }
 
 /// Sends a reply to the page.
@@ -133,12 +123,6 @@ async fn handle(request: Request) -> Reply {
     }
 }
 
-/// True when this worker's global offers `navigator.gpu`.
-fn has_webgpu() -> bool {
-    let global = js_sys::global();
-    js_sys::Reflect::get(&global, &"navigator".into()).and_then(|n| js_sys::Reflect::get(&n, &"gpu".into())).is_ok_and(|g| !g.is_undefined() && !g.is_null())
-}
-
 /// The adapter and device, requested once and kept for later runs;
 /// `page_webgpu` as in [`Request::Acquire`].
 ///
@@ -151,7 +135,7 @@ async fn acquire(page_webgpu: bool) -> Result<Rc<Gpu>, String> {
     if !page_webgpu {
         return Err("This browser does not offer WebGPU (navigator.gpu is missing).".into());
     }
-    if !has_webgpu() {
+    if !crate::gpu::has_webgpu() {
         return Err("This browser offers WebGPU to pages but not to their workers, where this site runs shaders (navigator.gpu is missing there).".into());
     }
     let gpu = Rc::new(Gpu::new().await.map_err(|e| e.to_string())?);

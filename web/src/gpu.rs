@@ -64,9 +64,12 @@ struct State {
 #[derive(Clone, Copy)]
 pub struct PageGpu(StoredValue<Rc<RefCell<State>>, LocalStorage>);
 
-/// True when the page's window exposes `navigator.gpu`.
+/// True when this global (the page's window, or the judge's worker)
+/// exposes `navigator.gpu`.
 pub fn has_webgpu() -> bool {
-    web_sys::window().and_then(|w| js_sys::Reflect::get(&w.navigator(), &"gpu".into()).ok()).is_some_and(|g| !g.is_undefined() && !g.is_null())
+    js_sys::Reflect::get(&js_sys::global(), &"navigator".into())
+        .and_then(|n| js_sys::Reflect::get(&n, &"gpu".into()))
+        .is_ok_and(|g| !g.is_undefined() && !g.is_null())
 }
 
 /// The result of one Run.

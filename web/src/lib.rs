@@ -69,8 +69,11 @@ pub(crate) fn refresh_status(status: RwSignal<GpuStatus>, device: gpu::PageGpu) 
 
 /// Records a `performance.mark` (for the benchmarks: `editor-ready`,
 /// `adapter-ready`, `run-done`).
+/// Works on the page and in the judge's worker (`judge-received`,
+/// `judge-answered`, `judge-posted`): each has its own timeline.
 pub(crate) fn mark(name: &str) {
-    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+    use wasm_bindgen::JsCast;
+    if let Ok(p) = js_sys::Reflect::get(&js_sys::global(), &"performance".into()).and_then(|p| p.dyn_into::<web_sys::Performance>()) {
         let _ = p.mark(name);
     }
 }

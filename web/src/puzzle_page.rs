@@ -160,11 +160,8 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                         let context = gpu_puzzles_core::report::run::Context { software: out.software, peaks: out.peaks.as_ref(), emulated: out.emulated };
                         let report = RunReport::new(puzzle, &out.random, &out.results, context);
                         let random = RandomCases::new(out.random, &out.results);
-                        let mut results = out.results;
-                        for r in results.iter_mut().filter(|r| puzzle.cases.get(r.case - 1).is_some_and(|c| c.is_performance())) {
-                            r.actual = Vec::new();
-                        }
-                        Ok(Finished { results: Arc::new(results), report: Arc::new(report), source, random, peaks: out.peaks })
+                        // The worker sent performance cases without their read-backs.
+                        Ok(Finished { results: Arc::new(out.results), report: Arc::new(report), source, random, peaks: out.peaks })
                     }
                     Err(e) => {
                         let _ = status.try_set(if gpu::has_webgpu() { status.get_untracked() } else { GpuStatus::Unavailable(e.clone()) });
