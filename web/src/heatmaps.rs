@@ -32,6 +32,10 @@ fn viridis(t: f64) -> String {
 pub struct ShowHeatmaps(pub ReadSignal<bool>);
 
 /// Findings and heat maps of a shown case (`findings-N`, `heatmap-*-N`).
+/// The findings come with the verdict; the maps are drawn just after the
+/// frame that paints it (`data-maps` is `pending`, then `drawn`): hundreds
+/// of SVG cells take the browser longer to lay out and paint than the rest
+/// of a Run's results, and the verdict should not wait for them.
 pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &CaseResult) -> impl IntoView {
     let n = case.number;
     let Some(f) = result.findings.clone() else {
@@ -43,17 +47,40 @@ pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &Case
         }
         .into_any();
     };
+    let drawn = RwSignal::new(false);
+    // After the next paint: an animation frame callback runs before that
+    // frame's paint, a task queued from it after.
+    request_animation_frame(move || {
+        set_timeout(
+            move || {
+                let _ = drawn.try_set(true);
+            },
+            std::time::Duration::ZERO,
+        )
+    });
+    view! {
+        <div class="heatmaps" data-maps=move || if drawn.get() { "drawn" } else { "pending" }>
+            {findings_list(case, &f)}
+            {move || drawn.get().then(|| maps(puzzle, case, &f))}
+        </div>
+    }
+    .into_any()
+}
+
+/// The heat maps of a case whose instrumented run gave `f`.
+fn maps(puzzle: &'static Puzzle, case: &'static Case, f: &Findings) -> impl IntoView {
+    let n = case.number;
     let show = use_context::<ShowHeatmaps>().map_or_else(|| RwSignal::new(true).read_only(), |s| s.0);
     let names: Vec<&str> = puzzle.buffers.iter().map(|b| b.name.as_str()).collect();
     // Numbered as the GPU ran the shader: its own `@workgroup_size`.
     let config = f.config(&case.config);
-    let threads = heatmap::threads(&f, &config, &names);
-    let groups = heatmap::workgroups(&f, &config);
+    let threads = heatmap::threads(f, &config, &names);
+    let groups = heatmap::workgroups(f, &config);
     let outputs: Vec<usize> = puzzle.compared_buffers().collect();
     let writer_maps = outputs
         .iter()
         .map(|&b| {
-            let m = heatmap::buffer(&f, b, case.buffers[b].shape, &config, Counter::Writer, &puzzle.buffers[b].name);
+            let m = heatmap::buffer(f, b, case.buffers[b].shape, &config, Counter::Writer, &puzzle.buffers[b].name);
             svg_map(
                 format!("heatmap-writer-{n}-{}", puzzle.buffers[b].name),
                 format!("{}: workgroup that wrote each element", puzzle.buffers[b].name),
@@ -67,8 +94,8 @@ pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &Case
         .iter()
         .enumerate()
         .map(|(b, buf)| {
-            let reads = heatmap::buffer(&f, b, case.buffers[b].shape, &config, Counter::Reads, &buf.name);
-            let writes = heatmap::buffer(&f, b, case.buffers[b].shape, &config, Counter::Writes, &buf.name);
+            let reads = heatmap::buffer(f, b, case.buffers[b].shape, &config, Counter::Reads, &buf.name);
+            let writes = heatmap::buffer(f, b, case.buffers[b].shape, &config, Counter::Writes, &buf.name);
             view! {
                 <div class="heatmap-pair" data-testid=format!("heatmap-buffer-{n}-{}", buf.name)>
                     {svg_map(format!("heatmap-buffer-{n}-{}-reads", buf.name), format!("{}: reads per element", buf.name), &reads, false)}
@@ -78,8 +105,6 @@ pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &Case
         })
         .collect_view();
     view! {
-        <div class="heatmaps">
-            {findings_list(case, &f)}
             <details class="heatmap-details" open hidden=move || !show.get()>
                 <summary>"Heat maps: how the invocations touched memory"</summary>
                 <div class="heatmap-row">
@@ -91,9 +116,7 @@ pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &Case
                 </div>
                 <div class="heatmap-row">{buffer_maps}</div>
             </details>
-        </div>
     }
-    .into_any()
 }
 
 fn findings_list(case: &Case, f: &Findings) -> impl IntoView {
