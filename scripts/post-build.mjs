@@ -1,8 +1,17 @@
-// Trunk post-build hook: adds a Content-Security-Policy to index.html that
-// allows only the site's own scripts and wasm. Trunk's loader is an inline
-// module script whose text names the hashed files, so it is allowed by its
-// SHA-256, computed here for each build. Styles may be inline (Leptos sets
-// style attributes); scripts, objects, frames and other origins may not.
+// Trunk post-build hook, in two steps on the staged index.html (one script,
+// because Trunk runs the hooks of one stage at the same time).
+//
+// 1. The judge's worker gets a versioned address. Trunk hashes the page's
+//    own files into their names, but not a worker's: a host that lets
+//    browsers cache files for long could serve a new page with an old
+//    worker. The page starts the worker from the address written here,
+//    `worker-loader.js?v=HASH` (HASH: SHA-256 of the worker's three files),
+//    and worker-loader.js asks for its two files with the same query.
+// 2. A Content-Security-Policy that allows only the site's own scripts and
+//    wasm. Trunk's loader is an inline module script whose text names the
+//    hashed files, so it is allowed by its SHA-256, computed here for each
+//    build. Styles may be inline (Leptos sets style attributes); scripts,
+//    objects, frames and other origins may not.
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
@@ -10,10 +19,17 @@ import crypto from "node:crypto";
 const dir = process.env.TRUNK_STAGING_DIR || process.argv[2] || "dist";
 const file = path.join(dir, "index.html");
 let html = fs.readFileSync(file, "utf8");
-const hashes = [...html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map(
-  (m) => `'sha256-${crypto.createHash("sha256").update(m[1], "utf8").digest("base64")}'`,
-);
-if (hashes.length === 0) throw new Error(`csp.mjs: no inline loader script in ${file}`);
+const sha256 = (data, encoding) => crypto.createHash("sha256").update(data).digest(encoding);
+
+const workerFiles = ["worker-loader.js", "gpu-puzzles-worker.js", "gpu-puzzles-worker_bg.wasm"];
+const digest = crypto.createHash("sha256");
+for (const f of workerFiles) digest.update(sha256(fs.readFileSync(path.join(dir, f)), "hex"));
+const workerUrl = `./worker-loader.js?v=${digest.digest("hex").slice(0, 16)}`;
+html = html.replace(/<meta name="gpu-puzzles-worker"[^>]*>\s*/, "");
+html = html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta name="gpu-puzzles-worker" content="${workerUrl}" />`);
+
+const hashes = [...html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${sha256(Buffer.from(m[1], "utf8"), "base64")}'`);
+if (hashes.length === 0) throw new Error(`post-build.mjs: no inline loader script in ${file}`);
 const policy = [
   "default-src 'self'",
   `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(" ")}`,
@@ -27,4 +43,4 @@ const policy = [
 html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\s*/, "");
 html = html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`);
 fs.writeFileSync(file, html);
-console.log(`csp.mjs: ${file}: ${policy}`);
+console.log(`post-build.mjs: ${file}: worker at ${workerUrl}; ${policy}`);

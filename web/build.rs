@@ -1,8 +1,11 @@
 //! Embeds the puzzle set (and, with the `solutions` feature, the reference
 //! solutions) into the site, after validating it with the same loader the
 //! command-line tool uses: a broken puzzle set fails the build with the
-//! loader's messages (file, line, field). Statements and hints are rendered
-//! from Markdown to sanitised HTML here, once.
+//! loader's messages (file, line, field). Two forms: the files themselves,
+//! which the judge's worker loads (it needs the reference functions and the
+//! random-case generators), and the page's copy of the loaded set, baked
+//! with `postcard` (statements and hints rendered from Markdown to sanitised
+//! HTML here, once).
 
 use gpu_puzzles_core::markdown::to_safe_html;
 use std::collections::BTreeMap;
@@ -37,17 +40,25 @@ fn main() {
         let text: Vec<String> = problems.iter().map(|p| format!("puzzles/{p}")).collect();
         fail(&format!("the puzzle set has {} problem(s):\n{}", problems.len(), text.join("\n")));
     });
-    let mut out = String::new();
-    // Statements and hints rendered here, so the Markdown renderer stays out
-    // of the wasm (Debug formatting of a str is a valid Rust literal).
-    out.push_str(
-        "/// Per puzzle: slug, statement and hints as sanitised HTML (`markdown::to_safe_html`).\npub const RENDERED: &[(&str, &str, &[&str])] = &[\n",
-    );
-    for p in &set.puzzles {
-        let hints: Vec<String> = p.hints.iter().map(|h| format!("{:?}", to_safe_html(h))).collect();
-        writeln!(out, "    ({:?}, {:?}, &[{}]),", p.slug, to_safe_html(&p.statement), hints.join(", ")).unwrap();
+    // The page's copy of the set, baked: parsed, checked and with every
+    // written case's expected values computed here, so that neither the
+    // TOML reader nor the loader nor the reference functions are in the
+    // page's wasm. Statements and hints are rendered from Markdown to
+    // sanitised HTML here, so the Markdown renderer stays out too.
+    // Hidden cases' expected values are left out: the page never shows
+    // them, and they are most of the set's numbers.
+    let mut baked = set.clone();
+    for p in &mut baked.puzzles {
+        p.statement = to_safe_html(&p.statement);
+        p.hints = p.hints.iter().map(|h| to_safe_html(h)).collect();
+        for c in p.cases.iter_mut().filter(|c| c.hidden) {
+            c.buffers.iter_mut().for_each(|b| b.expected = None);
+        }
     }
-    out.push_str("];\n");
+    let bytes = postcard::to_stdvec(&baked).unwrap_or_else(|e| fail(&format!("the puzzle set could not be baked: {e}")));
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    std::fs::write(out_dir.join("puzzle_set.postcard"), bytes).unwrap();
+    let mut out = String::new();
     out.push_str("/// Files of `puzzles/`: path relative to it, contents.\npub const PUZZLE_FILES: &[(&str, &str)] = &[\n");
     for name in files.keys().filter(|n| !n.ends_with('/')) {
         writeln!(out, "    ({name:?}, include_str!({:?})),", abs(&puzzles.join(name))).unwrap();
@@ -57,8 +68,7 @@ fn main() {
         writeln!(out, "    ({slug:?}, include_str!({:?})),", abs(&shaders.join(format!("{slug}.wgsl")))).unwrap();
     }
     out.push_str("];\n");
-    let dest = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("puzzle_files.rs");
-    std::fs::write(dest, out).unwrap();
+    std::fs::write(out_dir.join("puzzle_files.rs"), out).unwrap();
 }
 
 fn abs(p: &Path) -> String {

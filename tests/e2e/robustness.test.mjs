@@ -121,16 +121,22 @@ test("the judge's worker is fetched once the editor is ready, and one that fails
   // Whether the editor was ready when each of the worker's files was asked for.
   const asked = [];
   let failWasm = true;
-  await context.route(/(worker-loader\.js|gpu-puzzles-worker(_bg\.wasm|\.js))$/, async (route) => {
+  await context.route(/(worker-loader\.js|gpu-puzzles-worker(_bg\.wasm|\.js))(\?v=\w+)?$/, async (route) => {
     const ready = await page.evaluate(() => performance.getEntriesByName("editor-ready").length > 0).catch(() => false);
-    asked.push({ file: route.request().url().split("/").pop(), ready });
-    if (failWasm && route.request().url().endsWith("_bg.wasm")) await route.abort();
+    const url = new URL(route.request().url());
+    asked.push({ file: url.pathname.split("/").pop(), version: url.search, ready });
+    if (failWasm && url.pathname.endsWith("_bg.wasm")) await route.abort();
     else await route.continue();
   });
   await p.open(site.url("?puzzle=map"));
   await statusShows(page, "judge is not running");
   assert.deepEqual(asked.map((a) => a.file), ["worker-loader.js", "gpu-puzzles-worker.js", "gpu-puzzles-worker_bg.wasm"]);
   assert.ok(asked.every((a) => a.ready), `every file of the worker asked for after editor-ready: ${JSON.stringify(asked)}`);
+  // The build's hash of the worker's files, named in index.html, is asked of
+  // all three, so no cache pairs this page with another build's worker.
+  const named = new URL(await page.locator('meta[name="gpu-puzzles-worker"]').getAttribute("content"), page.url()).search;
+  assert.match(named, /^\?v=[0-9a-f]{16}$/);
+  assert.ok(asked.every((a) => a.version === named), `every file of the worker asked for with ${named}: ${JSON.stringify(asked)}`);
   assert.equal(await p.testid("no-webgpu").count(), 0, "a worker that did not load is not reported as a browser without WebGPU");
 
   const solution = fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8");
@@ -138,6 +144,34 @@ test("the judge's worker is fetched once the editor is ready, and one that fails
   failWasm = false;
   assert.equal(await p.run(), "passed", "the next Run starts a new worker and is judged");
   await statusShows(page, "^GPU: ");
+  assert.equal(await p.code(), solution, "the student's code is untouched");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a worker from another build, whose replies the page cannot read, is stopped instead of waited on", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  // The first worker says it is ready, as every build's does, then answers
+  // in a form this page's protocol does not have; later ones are real.
+  let stale = true;
+  await context.route(/worker-loader\.js(\?v=\w+)?$/, async (route) => {
+    if (!stale) return route.continue();
+    stale = false;
+    await route.fulfill({
+      contentType: "text/javascript",
+      body: 'postMessage({ id: 0, body: "Ready" }); onmessage = (e) => postMessage({ id: e.data.id, body: { AnswerOfAnotherBuild: 1 } });',
+    });
+  });
+  const p = new PuzzlePage(page);
+  await p.open(site.url("?puzzle=map"));
+  await statusShows(page, "judge is not running");
+  assert.match(await p.testid("gpu-status").getAttribute("title"), /do not match this page's.*reload the page/);
+  const solution = fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8");
+  await p.setCode(solution);
+  assert.equal(await p.run(), "passed", "the next Run starts a new worker and is judged");
   assert.equal(await p.code(), solution, "the student's code is untouched");
   assert.deepEqual(errors, []);
   await context.close();

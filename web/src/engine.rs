@@ -8,7 +8,7 @@
 //! It answers [`Request`]s one message at a time; a Run awaits the GPU, and
 //! debugger actions that arrive meanwhile are answered in between.
 
-use crate::protocol::{from_js, to_js, DebugAction, DebugStep, Envelope, Reply, Request, RunReply, Snapshot, WireResult};
+use crate::protocol::{from_js, to_js, Bytes, DebugAction, DebugStep, Envelope, Reply, Request, RunReply, Snapshot, WireResult};
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle};
 use gpu_puzzles_interp::debug::{lines_of, Debugger};
@@ -111,15 +111,16 @@ fn reply_error(body: &Reply, message: String) -> Reply {
 async fn handle(request: Request) -> Reply {
     match request {
         Request::Acquire { page_webgpu } => Reply::Adapter(acquire(page_webgpu).await.map(|g| describe(&g))),
-        Request::Run { slug, source, seed, page_webgpu } => Reply::Run(match crate::puzzle_set().get(&slug) {
+        Request::Run { slug, source, seed, page_webgpu } => Reply::Run(match crate::embedded::judged_set().get(&slug) {
             Some(p) => run(p, &source, seed, page_webgpu).await,
             None => Err(format!("the judge does not know the puzzle `{slug}`; reload the page")),
         }),
         Request::Crash => panic!("asked to crash (Request::Crash)"),
-        Request::Debug(action) => Reply::Debug(
-            debug(action)
-                .and_then(|snap| serde_json::to_string(&snap).map_err(|e| format!("the debugger's state could not be sent ({e}); please report this"))),
-        ),
+        Request::Debug(action) => {
+            Reply::Debug(debug(action).and_then(|snap| {
+                postcard::to_allocvec(&snap).map(Bytes).map_err(|e| format!("the debugger's state could not be sent ({e}); please report this"))
+            }))
+        }
     }
 }
 
@@ -168,7 +169,7 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
         Err(_) => {
             let results = gpu_puzzles_interp::emulate::judge_puzzle(puzzle, &random, source)
                 .map_err(|e| format!("Without WebGPU this Run was to be emulated on the CPU, but {}.", e.message))?;
-            return Ok(RunReply { results: wire(puzzle, results), recreated: false, peaks: None, software: true, emulated: true });
+            return Ok(RunReply { results: wire(puzzle, results), random: bake(&random)?, recreated: false, peaks: None, software: true, emulated: true });
         }
     };
     let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions::default()).await;
@@ -194,7 +195,14 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
     match out {
         Ok(results) => {
             let peaks = DEVICE.with_borrow(|d| d.peaks);
-            Ok(RunReply { results: wire(puzzle, results), recreated: was_lost, peaks, software: gpu.adapter().software, emulated: false })
+            Ok(RunReply {
+                results: wire(puzzle, results),
+                random: bake(&random)?,
+                recreated: was_lost,
+                peaks,
+                software: gpu.adapter().software,
+                emulated: false,
+            })
         }
         Err(e @ RunnerError::DeviceLost(_)) => {
             DEVICE.with_borrow_mut(|d| *d = Device::default());
@@ -204,6 +212,14 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
         }
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// The random cases as sent ([`RunReply::random`]).
+///
+/// # Errors
+/// `postcard`'s message (not expected: the model serialises).
+fn bake(random: &[Case]) -> Result<Bytes, String> {
+    postcard::to_allocvec(random).map(Bytes).map_err(|e| format!("the random cases could not be sent ({e}); please report this"))
 }
 
 /// The results as sent, without performance cases' read-backs (nothing
@@ -227,7 +243,7 @@ fn wire(puzzle: &Puzzle, results: Vec<gpu_puzzles_core::CaseResult>) -> Vec<Wire
 fn debug(action: DebugAction) -> Result<Snapshot, String> {
     match action {
         DebugAction::Open { slug, case, seed, source } => {
-            let puzzle = crate::puzzle_set().get(&slug).ok_or_else(|| format!("the debugger does not know the puzzle `{slug}`; reload the page"))?;
+            let puzzle = crate::embedded::judged_set().get(&slug).ok_or_else(|| format!("the debugger does not know the puzzle `{slug}`; reload the page"))?;
             let drawn;
             let case_ref: &Case = match seed {
                 None => puzzle.cases.iter().find(|c| c.number == case),

@@ -18,8 +18,24 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// The worker's loader script (`web/worker-loader.js`), next to
-/// `index.html`, relative to it so the site works under any sub-path.
+/// `index.html`, relative to it so the site works under any sub-path. Used
+/// when `index.html` names no versioned address ([`worker_url`]).
 const WORKER_URL: &str = "./worker-loader.js";
+
+/// The address of the worker's loader script: the one the build wrote into
+/// `index.html` (`<meta name="gpu-puzzles-worker">`, by
+/// `scripts/post-build.mjs`), which carries a hash of the worker's files as
+/// `?v=…`, so that a cache never pairs this page with a worker from another
+/// build (Trunk names the worker's files without a hash of their own); else
+/// [`WORKER_URL`].
+fn worker_url() -> String {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(r#"meta[name="gpu-puzzles-worker"]"#).ok().flatten())
+        .and_then(|m| m.get_attribute("content"))
+        .filter(|c| !c.is_empty())
+        .unwrap_or_else(|| WORKER_URL.to_string())
+}
 
 /// What the page knows about WebGPU, for the status line and the
 /// no-WebGPU panel.
@@ -108,9 +124,8 @@ impl PageGpu {
         }
     }
 
-    /// Judges `source` on every case of `puzzle` in the worker; random cases
-    /// are drawn from a fresh seed (or the URL's `seed=`), here and there
-    /// alike.
+    /// Judges `source` on every case of `puzzle` in the worker, with the
+    /// random cases it draws from a fresh seed (or the URL's `seed=`).
     ///
     /// # Errors
     /// What went wrong, in words for the student.
@@ -118,12 +133,12 @@ impl PageGpu {
         // A fresh seed every Run, small enough to read out and type back; the
         // URL's `seed=` draws a given Run's cases again.
         let seed = crate::route::current_seed().unwrap_or_else(|| (js_sys::Math::random() * 1e9) as u64);
-        let random = gpu_puzzles_core::load::random_cases(puzzle, seed)
-            .map_err(|e| format!("the puzzle's random cases could not be drawn ({e}); judging needs them, so please report this puzzle"))?;
         let reply = match self.request(Request::Run { slug: puzzle.slug.clone(), source: source.to_string(), seed, page_webgpu: has_webgpu() }).await? {
             Reply::Run(r) => r?,
             other => return Err(unexpected(&other)),
         };
+        let random: Vec<Case> =
+            postcard::from_bytes(&reply.random.0).map_err(|e| format!("the judge's random cases could not be read ({e}); reload the page"))?;
         Ok(RunOutput {
             results: reply.results.into_iter().map(crate::protocol::WireResult::into_result).collect::<Result<_, _>>()?,
             recreated: reply.recreated,
@@ -140,7 +155,7 @@ impl PageGpu {
     /// Why the case cannot be opened, or that the worker failed.
     pub async fn debug(self, action: DebugAction) -> Result<Snapshot, String> {
         match self.request(Request::Debug(action)).await? {
-            Reply::Debug(json) => serde_json::from_str(&json?).map_err(|e| format!("the debugger's state could not be read ({e}); please report this")),
+            Reply::Debug(bytes) => postcard::from_bytes(&bytes?.0).map_err(|e| format!("the debugger's state could not be read ({e}); please report this")),
             other => Err(unexpected(&other)),
         }
     }
@@ -200,7 +215,7 @@ fn unexpected(reply: &Reply) -> String {
 /// # Errors
 /// The browser refused to start it.
 fn spawn(state: &Rc<RefCell<State>>, s: &mut State) -> Result<Link, String> {
-    let worker = web_sys::Worker::new(WORKER_URL).map_err(|e| format!("the judge's worker could not be started ({e:?}); reload the page"))?;
+    let worker = web_sys::Worker::new(&worker_url()).map_err(|e| format!("the judge's worker could not be started ({e:?}); reload the page"))?;
     s.started += 1;
     let serial = s.started;
     let weak = Rc::downgrade(state);
@@ -208,9 +223,15 @@ fn spawn(state: &Rc<RefCell<State>>, s: &mut State) -> Result<Link, String> {
         let Some(state) = weak.upgrade() else { return };
         crate::mark("judge-replied");
         let data = ev.unchecked_into::<web_sys::MessageEvent>().data();
+        // A reply the page cannot read comes from a worker of another build
+        // (or a bug): its answers cannot be trusted, and a Run waiting on it
+        // would wait forever, so it is stopped like a crashed one.
         let envelope: Envelope<Reply> = match from_js(data) {
             Ok(e) => e,
-            Err(e) => return leptos::logging::error!("the judge sent a reply the page does not understand: {e}"),
+            Err(e) => {
+                leptos::logging::error!("the judge sent a reply the page does not understand: {e}");
+                return stop(&state, serial, STALE);
+            }
         };
         crate::mark("judge-decoded");
         if let Reply::Crashed(why) = &envelope.body {
@@ -244,6 +265,9 @@ fn spawn(state: &Rc<RefCell<State>>, s: &mut State) -> Result<Link, String> {
     on_error.forget();
     Ok(Link { worker, serial, pending: HashMap::new(), queued: Vec::new(), ready: false })
 }
+
+/// What the student is told when the worker's replies cannot be read.
+const STALE: &str = "the judge's files do not match this page's, perhaps an older copy kept by a cache; reload the page";
 
 /// Ends worker `serial` after it failed (`what` happened), unless it has
 /// already been replaced: every waiting request gets the message, and the

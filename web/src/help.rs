@@ -13,8 +13,8 @@ pub fn Hints(puzzle: &'static Puzzle) -> impl IntoView {
     view! {
         <section class="hints" aria-label="Hints">
             <ol>
-                {move || crate::embedded::hints_html(&puzzle.slug).iter().take(shown.get()).enumerate().map(|(i, &h)| view! {
-                    <li data-testid=format!("hint-{}", i + 1) inner_html=h></li>
+                {move || puzzle.hints.iter().take(shown.get()).enumerate().map(|(i, h)| view! {
+                    <li data-testid=format!("hint-{}", i + 1) inner_html=h.clone()></li>
                 }).collect_view()}
             </ol>
             {move || (shown.get() < total).then(|| view! {

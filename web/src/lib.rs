@@ -128,7 +128,11 @@ pub fn App() -> impl IntoView {
     view! {
         <header class="site-header">
             <a class="brand" href=route::href(None) on:click=move |ev| navigate(ev, route, None)>"GPU Puzzles"</a>
-            <span class="gpu-status" data-testid="gpu-status">
+            // The title says why, where the line alone does not.
+            <span class="gpu-status" data-testid="gpu-status" title=move || match status.get() {
+                GpuStatus::Unavailable(why) | GpuStatus::JudgeDown(why) => why,
+                _ => String::new(),
+            }>
                 {move || match status.get() {
                     GpuStatus::Pending => "Asking for a GPU…".to_string(),
                     GpuStatus::Ready(name) => format!("GPU: {name}"),

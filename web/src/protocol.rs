@@ -103,13 +103,13 @@ pub enum Reply {
     Adapter(Result<String, String>),
     /// A Run's results, or what went wrong, in words for the student.
     Run(Result<RunReply, String>),
-    /// The debugger's state after an action as a [`Snapshot`] in JSON, or
-    /// why the case cannot open. JSON, because a snapshot is thousands of
-    /// short strings and flags (every word of memory, formatted): one string
-    /// crosses in one copy, where JavaScript values would cost a call each
-    /// (tens of milliseconds a step for 256 invocations). It holds no
-    /// floats, so JSON loses nothing.
-    Debug(Result<String, String>),
+    /// The debugger's state after an action as a [`Snapshot`] encoded with
+    /// `postcard`, or why the case cannot open. Bytes, because a snapshot is
+    /// thousands of short strings and flags (every word of memory,
+    /// formatted): one byte array crosses in one copy, where JavaScript
+    /// values would cost a call each (tens of milliseconds a step for 256
+    /// invocations).
+    Debug(Result<Bytes, String>),
 }
 
 /// A finished Run, as the worker sends it.
@@ -117,6 +117,11 @@ pub enum Reply {
 pub struct RunReply {
     /// One per case, written cases first, then the random ones.
     pub results: Vec<WireResult>,
+    /// The random cases the Run's seed drew (numbered after the puzzle's),
+    /// as a `postcard` encoding of `Vec<Case>`: the page's puzzle set has no
+    /// generators ([`crate::puzzle_set`]), and one reader of the model
+    /// (postcard's) keeps the page's wasm small.
+    pub random: Bytes,
     /// The device had been lost and was recreated for this Run.
     pub recreated: bool,
     /// This device's peaks, once a performance case has run.
@@ -262,6 +267,35 @@ impl<'de> Deserialize<'de> for Words {
     }
 }
 
+/// Bytes that travel as one byte array (a `Uint8Array`), copied in bulk.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Bytes(pub Vec<u8>);
+
+impl Serialize for Bytes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Bytes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Bytes;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("bytes")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Bytes, E> {
+                Ok(Bytes(v.to_vec()))
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Bytes, E> {
+                Ok(Bytes(v))
+            }
+        }
+        d.deserialize_byte_buf(Visit)
+    }
+}
+
 /// What the debugger panel draws of the session after an action.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Snapshot {
@@ -346,5 +380,22 @@ mod tests {
         let mut wire = WireResult::new(sent);
         wire.bulk.0.truncate(3);
         assert!(wire.into_result().unwrap_err().contains("cut short"));
+    }
+
+    /// The worker's random cases, as the page reads them ([`RunReply::random`]).
+    #[test]
+    fn random_cases_arrive_as_drawn() {
+        let puzzle = crate::embedded::judged_set().get("map-2d").expect("the set has Map 2D");
+        let drawn = gpu_puzzles_core::load::random_cases(puzzle, 42).expect("Map 2D draws random cases");
+        assert!(!drawn.is_empty());
+        let sent = postcard::to_allocvec(&drawn).expect("cases serialise");
+        let got: Vec<gpu_puzzles_core::Case> = postcard::from_bytes(&sent).expect("cases deserialise");
+        assert_eq!(got.len(), drawn.len());
+        for (g, d) in got.iter().zip(&drawn) {
+            assert_eq!((g.number, &g.name, g.config, g.random_seed, &g.uniforms), (d.number, &d.name, d.config, d.random_seed, &d.uniforms));
+            for (a, b) in g.buffers.iter().zip(&d.buffers) {
+                assert_eq!((&*a.initial, &a.expected, a.shape), (&*b.initial, &b.expected, b.shape));
+            }
+        }
     }
 }

@@ -214,7 +214,8 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let set = puzzle_set();
     let prev = puzzle.number.checked_sub(2).and_then(|i| set.puzzles.get(i));
     let next = set.puzzles.get(puzzle.number);
-    let statement = crate::embedded::statement_html(&puzzle.slug);
+    // Sanitised HTML in the page's set ([`crate::puzzle_set`]).
+    let statement = puzzle.statement.as_str();
     let reset = move |_| {
         before_reset.set(Some(editor::text().unwrap_or_else(|| code.get_untracked())));
         editor::replace_text(&puzzle.starter);

@@ -5,7 +5,7 @@
 //! validated model ([`crate::model`]) by [`crate::load`]. Unknown fields are
 //! rejected so that a typo in a manifest is an error, not a silent default.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The only `format_version` this crate reads. Bump it when a manifest that
@@ -114,7 +114,7 @@ pub struct ComparisonSpec {
 /// access is one load, store or atomic operation on a `var<storage>`,
 /// whatever its width (a `vec4<f32>` load is one read). Counted by the
 /// instrumentation, so checked only in instrumented runs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BudgetSpec {
     /// Most storage-buffer reads any one invocation may make.
@@ -130,7 +130,7 @@ pub struct BudgetSpec {
 /// instrumentation, only after every other case has passed, and its data is
 /// not drawn as grids; the page reports its time (and rates, when the counts
 /// are given) next to the reference solution's on the same device.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PerformanceSpec {
     /// Floating-point operations the case's work takes (a multiply-add is
@@ -159,7 +159,7 @@ pub struct PerformanceSpec {
 /// The 4-byte scalar types a puzzle uses: the element type of a storage
 /// buffer (an `array<atomic<u32>>` in the shader is a `u32` buffer, an
 /// `array<atomic<i32>>` an `i32` one) and the type of a uniform field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ElementType {
     /// 32-bit IEEE 754 float (WGSL `f32`).
@@ -182,7 +182,7 @@ impl ElementType {
 }
 
 /// What the shader does with a storage buffer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Role {
     /// Filled from the case, never compared.
@@ -248,7 +248,7 @@ pub struct FieldSpec {
 /// Output comparison. Exact when both tolerances are absent; otherwise an
 /// element passes when `|actual - expected| <= abs + rel * |expected|`
 /// (the rule of NumPy's `isclose`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CompareSpec {
     /// Absolute tolerance.
@@ -298,7 +298,7 @@ pub struct CaseSpec {
 
 /// How a buffer is filled, and how it is displayed. Exactly one of `values`,
 /// `arange`, `fill` or `random` for inputs; none of them for outputs.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BufferInit {
     /// Literal contents, flat and row-major.
@@ -331,7 +331,7 @@ pub struct BufferInit {
 
 /// Seeded pseudo-random numbers: integers uniform in `[min, max]`, or with
 /// `float = true` reals uniform in `[min, max)` rounded to `f32`.
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RandomSpec {
     /// Number of elements.

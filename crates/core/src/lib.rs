@@ -6,6 +6,7 @@
 //! Leptos. It is tested with plain `cargo test`, and both the GPU runner and
 //! the site build on it.
 
+pub mod contents;
 pub mod format;
 pub mod generate;
 pub mod grid;

@@ -7,11 +7,14 @@
 pub use crate::format::{BudgetSpec as Budget, PerformanceSpec as Performance};
 use crate::format::{CompareSpec, ElementType, Role};
 use crate::reference::{Reference, ReferenceInput};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
+pub use crate::contents::{Contents, Recipe};
+
 /// All puzzles, in the order of `puzzles/index.toml`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PuzzleSet {
     /// Puzzles in order; `puzzles[i].number == i + 1`.
     pub puzzles: Vec<Puzzle>,
@@ -30,7 +33,7 @@ impl PuzzleSet {
 }
 
 /// One puzzle.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Puzzle {
     /// Position in the order, from 1.
     pub number: usize,
@@ -64,6 +67,9 @@ pub struct Puzzle {
     /// Test cases, in display order; at least one.
     pub cases: Vec<Case>,
     /// Draws random cases for each Run ([`crate::load::random_cases`]).
+    /// Not serialised: it holds the reference function and a parsed
+    /// template, so a deserialised puzzle draws none.
+    #[serde(skip)]
     pub generator: Option<RandomCases>,
 }
 
@@ -87,7 +93,8 @@ impl Puzzle {
     ///
     /// # Errors
     /// The reference function's message, or a length that differs from the
-    /// output's declared `len`.
+    /// output's declared `len`; for a performance case of a deserialised
+    /// puzzle (which has no reference), a message saying so.
     pub fn expected<'c>(&self, case: &'c Case) -> Result<Vec<Expected<'c>>, String> {
         if let Some(d) = &case.deferred {
             let computed = d.cache.get_or_init(|| d.compute(self, case));
@@ -96,10 +103,12 @@ impl Puzzle {
                 .map(|v| v.iter().map(|(values, elements)| Expected { values, elements: elements.as_deref() }).collect())
                 .map_err(Clone::clone);
         }
-        Ok(self
-            .compared_buffers()
-            .map(|i| Expected { values: case.buffers[i].expected.as_ref().expect("the loader gives eager cases expected values"), elements: None })
-            .collect())
+        self.compared_buffers()
+            .map(|i| {
+                let values = case.buffers[i].expected.as_ref().ok_or("this case's expected values are computed where it is judged, not here")?;
+                Ok(Expected { values, elements: None })
+            })
+            .collect()
     }
 
     /// Indices into [`Puzzle::buffers`] of the buffers that are compared
@@ -110,7 +119,7 @@ impl Puzzle {
 }
 
 /// A comparison kernel: correct, written the way the puzzle teaches to avoid.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
     /// What it does differently, shown next to its figures.
     pub label: String,
@@ -122,7 +131,7 @@ pub struct Comparison {
 }
 
 /// A storage buffer declared by the puzzle, in bind group 0.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Buffer {
     /// Name as declared in the shader, e.g. `"out"`.
     pub name: String,
@@ -135,7 +144,7 @@ pub struct Buffer {
 }
 
 /// A uniform buffer: a struct of 4-byte scalars at 4-byte offsets.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Uniform {
     /// Name of the `var<uniform>`.
     pub name: String,
@@ -146,7 +155,7 @@ pub struct Uniform {
 }
 
 /// One test case: one dispatch with its buffers and expected outputs.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Case {
     /// Position in the puzzle's case list, from 1 (the `N` of `case-N`).
     pub number: usize,
@@ -165,7 +174,10 @@ pub struct Case {
     pub compare: CompareSpec,
     /// Set on performance cases: what is counted for rates.
     pub performance: Option<Performance>,
-    /// Performance cases' expected values, computed when first judged.
+    /// Performance cases' expected values, computed when first judged. Not
+    /// serialised (it holds the reference function): a deserialised
+    /// performance case has no expected values ([`Puzzle::expected`]).
+    #[serde(skip)]
     pub deferred: Option<DeferredExpected>,
     /// A random case: the seed of the Run that drew it (`--seed` on the
     /// command line draws the same cases again).
@@ -287,7 +299,7 @@ impl DeferredExpected {
 }
 
 /// Workgroup size, dispatch size and workgroup memory size of a case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CaseConfig {
     /// `@workgroup_size(x, y, z)`: invocations per workgroup per dimension.
     pub workgroup_size: [u32; 3],
@@ -332,7 +344,7 @@ impl CaseConfig {
 }
 
 /// A buffer's contents in one case.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseBuffer {
     /// Contents uploaded before the dispatch (zeros for outputs); a
     /// performance case's are generated on first use.
@@ -341,70 +353,6 @@ pub struct CaseBuffer {
     pub expected: Option<Values>,
     /// Display shape `[rows, cols]`, row-major; `None` for 1-D.
     pub shape: Option<[u32; 2]>,
-}
-
-/// A buffer's initial contents, dereferencing to [`Values`]: given, or
-/// generated on first access. Performance cases hold millions of elements;
-/// generating them lazily keeps them out of memory (and out of page start-up)
-/// until the case runs. Clones share the generated values.
-#[derive(Clone)]
-pub struct Contents {
-    cell: Arc<OnceLock<Values>>,
-    make: Option<Arc<dyn Fn() -> Values + Send + Sync>>,
-    len: usize,
-}
-
-impl Contents {
-    /// Contents of `len` elements generated by `make` on first access.
-    pub fn lazy(len: usize, make: impl Fn() -> Values + Send + Sync + 'static) -> Self {
-        Self { cell: Arc::new(OnceLock::new()), make: Some(Arc::new(make)), len }
-    }
-
-    /// Number of elements, known without generating them.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// True when there are no elements.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// True once the values exist (always, for given contents).
-    pub fn is_generated(&self) -> bool {
-        self.cell.get().is_some()
-    }
-}
-
-impl From<Values> for Contents {
-    fn from(v: Values) -> Self {
-        let len = v.len();
-        Self { cell: Arc::new(OnceLock::from(v)), make: None, len }
-    }
-}
-
-impl std::ops::Deref for Contents {
-    type Target = Values;
-    fn deref(&self) -> &Values {
-        let v = self.cell.get_or_init(|| (self.make.as_ref().expect("contents without values have a generator"))());
-        debug_assert_eq!(v.len(), self.len, "a generator gave a different length than declared");
-        v
-    }
-}
-
-impl PartialEq for Contents {
-    fn eq(&self, other: &Self) -> bool {
-        **self == **other
-    }
-}
-
-impl std::fmt::Debug for Contents {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.cell.get() {
-            Some(v) => v.fmt(f),
-            None => f.write_str("Contents(not generated yet)"),
-        }
-    }
 }
 
 /// Typed buffer contents, flat and row-major.

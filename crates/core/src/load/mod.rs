@@ -19,6 +19,7 @@ use files::{is_comparison_file, is_valid_slug, stray_files};
 #[cfg(not(target_arch = "wasm32"))]
 pub use files::{read_dir, read_solutions};
 use validate::{is_identifier, Interface, Validator};
+pub(crate) use values::initial_values;
 pub use values::MAX_ELEMENTS;
 
 /// Name of the ordered index at the top of `puzzles/`.

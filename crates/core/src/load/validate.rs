@@ -19,7 +19,7 @@ pub(super) struct Interface<'a> {
     /// reported once, not for every case).
     pub names_reference: bool,
 }
-use crate::model::{Buffer, Case, CaseBuffer, CaseConfig, Contents, DeferredExpected, Uniform, Values};
+use crate::model::{Buffer, Case, CaseBuffer, CaseConfig, Contents, DeferredExpected, Recipe, Uniform, Values};
 use crate::reference::{self, ReferenceInput};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -118,7 +118,7 @@ impl Validator {
                     Ok(len) => {
                         check_shape(self, &mut err, &field, init.shape, len);
                         let (shape, init, element) = (init.shape, init.clone(), b.element);
-                        let initial = Contents::lazy(len, move || initial_values(&init, element).expect("checked by the loader"));
+                        let initial = Contents::generated(len, Recipe::Init(init, element));
                         Some(CaseBuffer { initial, expected: None, shape })
                     }
                     Err(msg) => {
@@ -132,7 +132,9 @@ impl Validator {
                             err(self, &field, "`expected` is only for outputs");
                         }
                         check_shape(self, &mut err, &field, init.shape, values.len());
-                        Some(CaseBuffer { initial: values.into(), expected: None, shape: init.shape })
+                        // Generated contents keep their recipe (it serialises smaller).
+                        let initial = if init.values.is_some() { values.into() } else { Contents::made(values, Recipe::Init(init.clone(), b.element)) };
+                        Some(CaseBuffer { initial, expected: None, shape: init.shape })
                     }
                     Err(msg) => {
                         err(self, &field, &msg);
@@ -153,8 +155,11 @@ impl Validator {
                         err(self, &field, "a performance case needs `len` (or `shape`) on every output: its expected values are computed only when it runs");
                     }
                     let (element, len) = (b.element, declared.unwrap_or(0));
-                    let initial =
-                        if spec.performance.is_some() { Contents::lazy(len, move || Values::zeros(element, len)) } else { Values::zeros(element, len).into() };
+                    let initial = if spec.performance.is_some() {
+                        Contents::generated(len, Recipe::Zeros(element))
+                    } else {
+                        Contents::made(Values::zeros(element, len), Recipe::Zeros(element))
+                    };
                     Some(CaseBuffer { initial, expected: None, shape: init.shape })
                 }
             });

@@ -49,7 +49,7 @@ pub(super) fn checked_len(init: &BufferInit, element: ElementType) -> Result<usi
     Ok(len)
 }
 
-pub(super) fn initial_values(init: &BufferInit, element: ElementType) -> Result<Values, String> {
+pub(crate) fn initial_values(init: &BufferInit, element: ElementType) -> Result<Values, String> {
     let given = [init.values.is_some(), init.arange.is_some(), init.fill.is_some(), init.random.is_some()];
     match given.iter().filter(|&&g| g).count() {
         0 => return Err("needs contents: one of `values`, `arange`, `fill` (with `len`) or `random`".into()),
