@@ -88,12 +88,13 @@ for (const puzzle of comparable) {
         obs.disconnect();
         const judged = performance.getEntriesByName("run-judged").at(-1).startTime - performance.getEntriesByName("run-start").at(-1).startTime;
         // Heat maps are drawn just after the verdict's frame (data-maps
-        // "pending", then "drawn"): timed to their own paint too.
+        // "pending", then "drawn"): timed to their own paint too, the same
+        // way (the first frame that finds them all drawn).
         requestAnimationFrame(() => {
           const rendered = performance.now() - t0;
           const maps = () => {
             if (document.querySelector('.heatmaps[data-maps="pending"]')) return requestAnimationFrame(maps);
-            requestAnimationFrame(() => resolve({ rendered, mapsPainted: performance.now() - t0, judged }));
+            resolve({ rendered, mapsPainted: performance.now() - t0, judged });
           };
           maps();
         });

@@ -31,11 +31,56 @@ fn viridis(t: f64) -> String {
 #[derive(Clone, Copy)]
 pub struct ShowHeatmaps(pub ReadSignal<bool>);
 
+/// Draws the heat maps of every case of a Run together, in one task just
+/// after the frame that paints the Run's results: hundreds of SVG cells take
+/// the browser longer to lay out and paint than the rest of the results,
+/// and the verdict should not wait for them. Provided by the puzzle page.
+#[derive(Clone, Copy)]
+pub struct MapsAfterPaint {
+    /// The last ticket whose maps may be drawn.
+    drawn: RwSignal<u64>,
+    /// The ticket handed out since the last paint, if any.
+    pending: StoredValue<Option<u64>>,
+}
+
+impl Default for MapsAfterPaint {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MapsAfterPaint {
+    /// Nothing drawn yet.
+    pub fn new() -> Self {
+        MapsAfterPaint { drawn: RwSignal::new(0), pending: StoredValue::new(None) }
+    }
+
+    /// The ticket of the maps built now: every case built before the next
+    /// paint shares it, and it is drawn once, after that paint (an animation
+    /// frame callback runs before its frame's paint, a task queued from it
+    /// after).
+    fn ticket(self) -> u64 {
+        if let Some(n) = self.pending.get_value() {
+            return n;
+        }
+        let n = self.drawn.get_untracked() + 1;
+        self.pending.set_value(Some(n));
+        request_animation_frame(move || {
+            set_timeout(
+                move || {
+                    self.pending.set_value(None);
+                    let _ = self.drawn.try_set(n);
+                },
+                std::time::Duration::ZERO,
+            )
+        });
+        n
+    }
+}
+
 /// Findings and heat maps of a shown case (`findings-N`, `heatmap-*-N`).
-/// The findings come with the verdict; the maps are drawn just after the
-/// frame that paints it (`data-maps` is `pending`, then `drawn`): hundreds
-/// of SVG cells take the browser longer to lay out and paint than the rest
-/// of a Run's results, and the verdict should not wait for them.
+/// The findings come with the verdict; the maps just after the frame that
+/// paints it ([`MapsAfterPaint`]; `data-maps` is `pending`, then `drawn`).
 pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &CaseResult) -> impl IntoView {
     let n = case.number;
     let Some(f) = result.findings.clone() else {
@@ -47,21 +92,14 @@ pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &Case
         }
         .into_any();
     };
-    let drawn = RwSignal::new(false);
-    // After the next paint: an animation frame callback runs before that
-    // frame's paint, a task queued from it after.
-    request_animation_frame(move || {
-        set_timeout(
-            move || {
-                let _ = drawn.try_set(true);
-            },
-            std::time::Duration::ZERO,
-        )
-    });
+    // Without the page's context (not expected), drawn at once.
+    let after = use_context::<MapsAfterPaint>();
+    let ticket = after.map_or(0, MapsAfterPaint::ticket);
+    let drawn = move || after.is_none_or(|a| a.drawn.get() >= ticket);
     view! {
-        <div class="heatmaps" data-maps=move || if drawn.get() { "drawn" } else { "pending" }>
+        <div class="heatmaps" data-maps=move || if drawn() { "drawn" } else { "pending" }>
             {findings_list(case, &f)}
-            {move || drawn.get().then(|| maps(puzzle, case, &f))}
+            {move || drawn().then(|| maps(puzzle, case, &f))}
         </div>
     }
     .into_any()
