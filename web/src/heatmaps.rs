@@ -31,56 +31,7 @@ fn viridis(t: f64) -> String {
 #[derive(Clone, Copy)]
 pub struct ShowHeatmaps(pub ReadSignal<bool>);
 
-/// Draws the heat maps of every case of a Run together, in one task just
-/// after the frame that paints the Run's results: hundreds of SVG cells take
-/// the browser longer to lay out and paint than the rest of the results,
-/// and the verdict should not wait for them. Provided by the puzzle page.
-#[derive(Clone, Copy)]
-pub struct MapsAfterPaint {
-    /// The last ticket whose maps may be drawn.
-    drawn: RwSignal<u64>,
-    /// The ticket handed out since the last paint, if any.
-    pending: StoredValue<Option<u64>>,
-}
-
-impl Default for MapsAfterPaint {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl MapsAfterPaint {
-    /// Nothing drawn yet.
-    pub fn new() -> Self {
-        MapsAfterPaint { drawn: RwSignal::new(0), pending: StoredValue::new(None) }
-    }
-
-    /// The ticket of the maps built now: every case built before the next
-    /// paint shares it, and it is drawn once, after that paint (an animation
-    /// frame callback runs before its frame's paint, a task queued from it
-    /// after).
-    fn ticket(self) -> u64 {
-        if let Some(n) = self.pending.get_value() {
-            return n;
-        }
-        let n = self.drawn.get_untracked() + 1;
-        self.pending.set_value(Some(n));
-        request_animation_frame(move || {
-            set_timeout(
-                move || {
-                    self.pending.set_value(None);
-                    let _ = self.drawn.try_set(n);
-                },
-                std::time::Duration::ZERO,
-            )
-        });
-        n
-    }
-}
-
 /// Findings and heat maps of a shown case (`findings-N`, `heatmap-*-N`).
-/// The findings come with the verdict; the maps just after the frame that
-/// paints it ([`MapsAfterPaint`]; `data-maps` is `pending`, then `drawn`).
 pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &CaseResult) -> impl IntoView {
     let n = case.number;
     let Some(f) = result.findings.clone() else {
@@ -92,33 +43,17 @@ pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &Case
         }
         .into_any();
     };
-    // Without the page's context (not expected), drawn at once.
-    let after = use_context::<MapsAfterPaint>();
-    let ticket = after.map_or(0, MapsAfterPaint::ticket);
-    let drawn = move || after.is_none_or(|a| a.drawn.get() >= ticket);
-    view! {
-        <div class="heatmaps" data-maps=move || if drawn() { "drawn" } else { "pending" }>
-            {findings_list(case, &f)}
-            {move || drawn().then(|| maps(puzzle, case, &f))}
-        </div>
-    }
-    .into_any()
-}
-
-/// The heat maps of a case whose instrumented run gave `f`.
-fn maps(puzzle: &'static Puzzle, case: &'static Case, f: &Findings) -> impl IntoView {
-    let n = case.number;
     let show = use_context::<ShowHeatmaps>().map_or_else(|| RwSignal::new(true).read_only(), |s| s.0);
     let names: Vec<&str> = puzzle.buffers.iter().map(|b| b.name.as_str()).collect();
     // Numbered as the GPU ran the shader: its own `@workgroup_size`.
     let config = f.config(&case.config);
-    let threads = heatmap::threads(f, &config, &names);
-    let groups = heatmap::workgroups(f, &config);
+    let threads = heatmap::threads(&f, &config, &names);
+    let groups = heatmap::workgroups(&f, &config);
     let outputs: Vec<usize> = puzzle.compared_buffers().collect();
     let writer_maps = outputs
         .iter()
         .map(|&b| {
-            let m = heatmap::buffer(f, b, case.buffers[b].shape, &config, Counter::Writer, &puzzle.buffers[b].name);
+            let m = heatmap::buffer(&f, b, case.buffers[b].shape, &config, Counter::Writer, &puzzle.buffers[b].name);
             svg_map(
                 format!("heatmap-writer-{n}-{}", puzzle.buffers[b].name),
                 format!("{}: workgroup that wrote each element", puzzle.buffers[b].name),
@@ -132,8 +67,8 @@ fn maps(puzzle: &'static Puzzle, case: &'static Case, f: &Findings) -> impl Into
         .iter()
         .enumerate()
         .map(|(b, buf)| {
-            let reads = heatmap::buffer(f, b, case.buffers[b].shape, &config, Counter::Reads, &buf.name);
-            let writes = heatmap::buffer(f, b, case.buffers[b].shape, &config, Counter::Writes, &buf.name);
+            let reads = heatmap::buffer(&f, b, case.buffers[b].shape, &config, Counter::Reads, &buf.name);
+            let writes = heatmap::buffer(&f, b, case.buffers[b].shape, &config, Counter::Writes, &buf.name);
             view! {
                 <div class="heatmap-pair" data-testid=format!("heatmap-buffer-{n}-{}", buf.name)>
                     {svg_map(format!("heatmap-buffer-{n}-{}-reads", buf.name), format!("{}: reads per element", buf.name), &reads, false)}
@@ -143,6 +78,8 @@ fn maps(puzzle: &'static Puzzle, case: &'static Case, f: &Findings) -> impl Into
         })
         .collect_view();
     view! {
+        <div class="heatmaps">
+            {findings_list(case, &f)}
             <details class="heatmap-details" open hidden=move || !show.get()>
                 <summary>"Heat maps: how the invocations touched memory"</summary>
                 <div class="heatmap-row">
@@ -154,7 +91,9 @@ fn maps(puzzle: &'static Puzzle, case: &'static Case, f: &Findings) -> impl Into
                 </div>
                 <div class="heatmap-row">{buffer_maps}</div>
             </details>
+        </div>
     }
+    .into_any()
 }
 
 fn findings_list(case: &Case, f: &Findings) -> impl IntoView {

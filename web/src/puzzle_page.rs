@@ -112,7 +112,6 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let vim = RwSignal::new(storage::vim());
     let heatmaps = RwSignal::new(storage::heatmaps());
     provide_context(crate::heatmaps::ShowHeatmaps(heatmaps.read_only()));
-    provide_context(crate::heatmaps::MapsAfterPaint::new());
     provide_context(crate::debugger::DebugRequest(RwSignal::new(None)));
 
     // Edits not yet in localStorage. Only those are saved when the page
