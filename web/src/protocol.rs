@@ -243,27 +243,17 @@ pub struct Words(pub Vec<u32>);
 
 impl Serialize for Words {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let bytes: Vec<u8> = self.0.iter().flat_map(|w| w.to_le_bytes()).collect();
-        s.serialize_bytes(&bytes)
+        Bytes(self.0.iter().flat_map(|w| w.to_le_bytes()).collect()).serialize(s)
     }
 }
 
 impl<'de> Deserialize<'de> for Words {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Bytes;
-        impl serde::de::Visitor<'_> for Bytes {
-            type Value = Words;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("bytes, a multiple of 4 long")
-            }
-            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Words, E> {
-                if !v.len().is_multiple_of(4) {
-                    return Err(E::custom(format!("{} bytes are not whole 32-bit words", v.len())));
-                }
-                Ok(Words(v.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()))
-            }
+        let Bytes(v) = Bytes::deserialize(d)?;
+        if !v.len().is_multiple_of(4) {
+            return Err(serde::de::Error::custom(format!("{} bytes are not whole 32-bit words", v.len())));
         }
-        d.deserialize_byte_buf(Bytes)
+        Ok(Words(v.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()))
     }
 }
 
