@@ -17,7 +17,7 @@ fn main() {
     // GPU_PUZZLES_SET=<dir> builds the site from another puzzle set (a folder
     // holding puzzles/ and shaders/), e.g. a workshop's own.
     println!("cargo:rerun-if-env-changed=GPU_PUZZLES_SET");
-    let set = std::env::var_os("GPU_PUZZLES_SET").map(PathBuf::from).unwrap_or(root);
+    let set = std::env::var_os("GPU_PUZZLES_SET").map(PathBuf::from).unwrap_or_else(|| root.clone());
     let puzzles = set.join("puzzles");
     let shaders = set.join("shaders");
     println!("cargo:rerun-if-changed={}", puzzles.display());
@@ -69,6 +69,41 @@ fn main() {
     }
     out.push_str("];\n");
     std::fs::write(out_dir.join("puzzle_files.rs"), out).unwrap();
+    fingerprint(&root);
+}
+
+/// The page and the worker check every message against a fingerprint of
+/// the sources that define the messages (`protocol::FINGERPRINT`), so a page
+/// never reads a worker of another build: FNV-1a over the Rust sources of
+/// the site and of the crates its messages carry types from, and the lock
+/// file (the serde and postcard versions).
+fn fingerprint(root: &Path) {
+    fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, files);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    let mut files = vec![root.join("Cargo.lock")];
+    for dir in ["web/src", "crates/core/src", "crates/interp/src"] {
+        println!("cargo:rerun-if-changed={}", root.join(dir).display());
+        walk(&root.join(dir), &mut files);
+    }
+    println!("cargo:rerun-if-changed={}", root.join("Cargo.lock").display());
+    files.sort();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for f in &files {
+        let name = f.strip_prefix(root).unwrap_or(f).to_string_lossy().into_owned();
+        for b in name.bytes().chain(std::fs::read(f).unwrap_or_default()) {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    println!("cargo:rustc-env=GPU_PUZZLES_PROTOCOL={hash:016x}");
 }
 
 fn abs(p: &Path) -> String {

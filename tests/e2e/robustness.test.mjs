@@ -154,15 +154,16 @@ test("a worker from another build, whose replies the page cannot read, is stoppe
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  // The first worker says it is ready, as every build's does, then answers
-  // in a form this page's protocol does not have; later ones are real.
+  // The first worker sends what a worker of another build would: a message
+  // in this page's form (a byte array) but under another build's
+  // fingerprint. Later workers are real.
   let stale = true;
   await context.route(/worker-loader\.js(\?v=\w+)?$/, async (route) => {
     if (!stale) return route.continue();
     stale = false;
     await route.fulfill({
       contentType: "text/javascript",
-      body: 'postMessage({ id: 0, body: "Ready" }); onmessage = (e) => postMessage({ id: e.data.id, body: { AnswerOfAnotherBuild: 1 } });',
+      body: 'postMessage(new TextEncoder().encode("0123456789abcdef\\u0000\\u0000"));',
     });
   });
   const p = new PuzzlePage(page);
@@ -183,14 +184,27 @@ test("a judge that panics is replaced: the page says so, keeps the code, and the
   page.on("worker", (w) => workers.push(w));
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  // Messages are this build's fingerprint (16 bytes) and then postcard:
+  // keep the fingerprint the page's requests carry, to write one here.
+  await page.addInitScript(() => {
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (message, ...rest) {
+      if (message instanceof Uint8Array) self.fingerprint = Array.from(message.slice(0, 16));
+      return post.call(this, message, ...rest);
+    };
+  });
   const p = new PuzzlePage(page);
   await p.open(site.url("?puzzle=map"));
   await statusShows(page, "^GPU: ");
   const solution = fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8");
   await p.setCode(solution);
+  const fingerprint = await page.evaluate(() => self.fingerprint);
+  assert.equal(fingerprint?.length, 16, "the page's requests start with the build's fingerprint");
   // The worker panics, as a bug in naga or the interpreter would (the panic
-  // happens in an async handler, where no error event reaches the page).
-  await workers[0].evaluate(() => self.onmessage(new MessageEvent("message", { data: { id: 999, body: "Crash" } })));
+  // happens in an async handler, where no error event reaches the page):
+  // request 999 (0xe7 0x07 as a postcard varint) is `Request::Crash`
+  // (variant 3 of `protocol::Request`).
+  await workers[0].evaluate((fp) => self.onmessage(new MessageEvent("message", { data: new Uint8Array([...fp, 0xe7, 0x07, 3]) })), fingerprint);
   await statusShows(page, "judge is not running");
   assert.equal(await p.code(), solution, "the student's code is untouched");
   assert.equal(await p.run(), "passed", "the next Run starts a new worker and is judged");

@@ -8,7 +8,7 @@
 //! It answers [`Request`]s one message at a time; a Run awaits the GPU, and
 //! debugger actions that arrive meanwhile are answered in between.
 
-use crate::protocol::{from_js, to_js, Bytes, DebugAction, DebugStep, Envelope, Reply, Request, RunReply, Snapshot, WireResult};
+use crate::protocol::{decode, encode, DebugAction, DebugStep, Envelope, Reply, Request, RunReply, Snapshot, WireResult};
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle};
 use gpu_puzzles_interp::debug::{lines_of, Debugger};
@@ -59,7 +59,7 @@ pub fn start() {
     }));
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-        let envelope: Envelope<Request> = match from_js(ev.data()) {
+        let envelope: Envelope<Request> = match decode(ev.data()) {
             Ok(e) => e,
             Err(e) => {
                 web_sys::console::error_1(&format!("the judge's worker got a message it does not understand: {e}").into());
@@ -80,20 +80,21 @@ pub fn start() {
     post(&Envelope { id: 0, body: Reply::Ready });
 }
 
-/// Sends a reply to the page.
+/// Sends a reply to the page, transferring its bytes (not copying them).
 fn post(reply: &Envelope<Reply>) {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    match to_js(reply) {
-        Ok(v) => {
-            if let Err(e) = scope.post_message(&v) {
+    let send = |bytes: &js_sys::Uint8Array| scope.post_message_with_transfer(bytes, &js_sys::Array::of1(&bytes.buffer()));
+    match encode(reply) {
+        Ok(bytes) => {
+            if let Err(e) = send(&bytes) {
                 web_sys::console::error_2(&"the judge's worker could not post its reply".into(), &e);
             }
         }
         Err(e) => {
             // Still answer, so the page's request does not wait forever.
             let fallback = Envelope { id: reply.id, body: reply_error(&reply.body, format!("the judge's reply could not be sent ({e}); please report this")) };
-            if let Ok(v) = to_js(&fallback) {
-                let _ = scope.post_message(&v);
+            if let Ok(bytes) = encode(&fallback) {
+                let _ = send(&bytes);
             }
         }
     }
@@ -116,11 +117,7 @@ async fn handle(request: Request) -> Reply {
             None => Err(format!("the judge does not know the puzzle `{slug}`; reload the page")),
         }),
         Request::Crash => panic!("asked to crash (Request::Crash)"),
-        Request::Debug(action) => {
-            Reply::Debug(debug(action).and_then(|snap| {
-                postcard::to_allocvec(&snap).map(Bytes).map_err(|e| format!("the debugger's state could not be sent ({e}); please report this"))
-            }))
-        }
+        Request::Debug(action) => Reply::Debug(debug(action)),
     }
 }
 
@@ -169,7 +166,7 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
         Err(_) => {
             let results = gpu_puzzles_interp::emulate::judge_puzzle(puzzle, &random, source)
                 .map_err(|e| format!("Without WebGPU this Run was to be emulated on the CPU, but {}.", e.message))?;
-            return Ok(RunReply { results: wire(puzzle, results), random: bake(&random)?, recreated: false, peaks: None, software: true, emulated: true });
+            return Ok(RunReply { results: wire(puzzle, results), random, recreated: false, peaks: None, software: true, emulated: true });
         }
     };
     let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions::default()).await;
@@ -195,14 +192,7 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
     match out {
         Ok(results) => {
             let peaks = DEVICE.with_borrow(|d| d.peaks);
-            Ok(RunReply {
-                results: wire(puzzle, results),
-                random: bake(&random)?,
-                recreated: was_lost,
-                peaks,
-                software: gpu.adapter().software,
-                emulated: false,
-            })
+            Ok(RunReply { results: wire(puzzle, results), random, recreated: was_lost, peaks, software: gpu.adapter().software, emulated: false })
         }
         Err(e @ RunnerError::DeviceLost(_)) => {
             DEVICE.with_borrow_mut(|d| *d = Device::default());
@@ -212,14 +202,6 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
         }
         Err(e) => Err(e.to_string()),
     }
-}
-
-/// The random cases as sent ([`RunReply::random`]).
-///
-/// # Errors
-/// `postcard`'s message (not expected: the model serialises).
-fn bake(random: &[Case]) -> Result<Bytes, String> {
-    postcard::to_allocvec(random).map(Bytes).map_err(|e| format!("the random cases could not be sent ({e}); please report this"))
 }
 
 /// The results as sent, without performance cases' read-backs (nothing

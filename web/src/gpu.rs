@@ -6,7 +6,7 @@
 //! every request waiting on it gets a message and the next request starts a
 //! new one: the page, and the student's code, stay.
 
-use crate::protocol::{from_js, to_js, DebugAction, Envelope, Reply, Request, Snapshot};
+use crate::protocol::{decode, encode, DebugAction, Envelope, Reply, Request, Snapshot};
 use futures_channel::oneshot;
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, CaseResult, Puzzle};
@@ -60,7 +60,7 @@ struct Link {
     /// Replies awaited, by request number.
     pending: HashMap<u32, oneshot::Sender<Result<Reply, String>>>,
     /// Requests posted before the worker said it was ready.
-    queued: Vec<JsValue>,
+    queued: Vec<js_sys::Uint8Array>,
     ready: bool,
 }
 
@@ -137,12 +137,10 @@ impl PageGpu {
             Reply::Run(r) => r?,
             other => return Err(unexpected(&other)),
         };
-        let random: Vec<Case> =
-            postcard::from_bytes(&reply.random.0).map_err(|e| format!("the judge's random cases could not be read ({e}); reload the page"))?;
         Ok(RunOutput {
             results: reply.results.into_iter().map(crate::protocol::WireResult::into_result).collect::<Result<_, _>>()?,
             recreated: reply.recreated,
-            random,
+            random: reply.random,
             peaks: reply.peaks,
             software: reply.software,
             emulated: reply.emulated,
@@ -155,7 +153,7 @@ impl PageGpu {
     /// Why the case cannot be opened, or that the worker failed.
     pub async fn debug(self, action: DebugAction) -> Result<Snapshot, String> {
         match self.request(Request::Debug(action)).await? {
-            Reply::Debug(bytes) => postcard::from_bytes(&bytes?.0).map_err(|e| format!("the debugger's state could not be read ({e}); please report this")),
+            Reply::Debug(snapshot) => snapshot,
             other => Err(unexpected(&other)),
         }
     }
@@ -190,7 +188,7 @@ impl PageGpu {
             }
             s.next_id = s.next_id.wrapping_add(1).max(1);
             let id = s.next_id;
-            let message = to_js(&Envelope { id, body: request })?;
+            let message = encode(&Envelope { id, body: request })?;
             let (send, receive) = oneshot::channel();
             let link = s.link.as_mut().expect("started above");
             link.pending.insert(id, send);
@@ -226,7 +224,7 @@ fn spawn(state: &Rc<RefCell<State>>, s: &mut State) -> Result<Link, String> {
         // A reply the page cannot read comes from a worker of another build
         // (or a bug): its answers cannot be trusted, and a Run waiting on it
         // would wait forever, so it is stopped like a crashed one.
-        let envelope: Envelope<Reply> = match from_js(data) {
+        let envelope: Envelope<Reply> = match decode(data) {
             Ok(e) => e,
             Err(e) => {
                 leptos::logging::error!("the judge sent a reply the page does not understand: {e}");

@@ -23,6 +23,7 @@ mod roofline;
 mod route;
 mod sharing;
 mod storage;
+mod wire;
 
 pub use embedded::puzzle_set;
 

@@ -1,11 +1,17 @@
 //! The messages between the page and the judge's Web Worker
 //! ([`crate::engine`]): what the page asks for, and what the worker answers.
 //!
-//! Each travels as a JavaScript value made by `serde-wasm-bindgen` and
-//! copied by `postMessage` (the structured clone algorithm), so floats keep
-//! their bits, NaN and infinities included, which JSON would not. Both ends
-//! are built from this one file in one build, so they always agree.
+//! Each travels as one byte array ([`encode`], [`decode`]): this build's
+//! fingerprint, then the message in `postcard`, a compact binary serde
+//! format whose reader is small. Floats keep their bits, NaN and infinities
+//! included, and one array crosses `postMessage` in one copy (or none, when
+//! transferred), where a JavaScript object would cost a call per field.
+//! Both ends are built from this one file in one build; the fingerprint
+//! catches a page and a worker of different builds anyway (a cache that
+//! kept one of them), since postcard's bytes carry no field names to
+//! disagree on.
 
+use crate::wire::{option, CaseResultDef};
 use gpu_puzzles_core::judge::CaseResult;
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::trace::BufferTrace;
@@ -103,13 +109,8 @@ pub enum Reply {
     Adapter(Result<String, String>),
     /// A Run's results, or what went wrong, in words for the student.
     Run(Result<RunReply, String>),
-    /// The debugger's state after an action as a [`Snapshot`] encoded with
-    /// `postcard`, or why the case cannot open. Bytes, because a snapshot is
-    /// thousands of short strings and flags (every word of memory,
-    /// formatted): one byte array crosses in one copy, where JavaScript
-    /// values would cost a call each (tens of milliseconds a step for 256
-    /// invocations).
-    Debug(Result<Bytes, String>),
+    /// The debugger's state after an action, or why the case cannot open.
+    Debug(Result<Snapshot, String>),
 }
 
 /// A finished Run, as the worker sends it.
@@ -117,14 +118,13 @@ pub enum Reply {
 pub struct RunReply {
     /// One per case, written cases first, then the random ones.
     pub results: Vec<WireResult>,
-    /// The random cases the Run's seed drew (numbered after the puzzle's),
-    /// as a `postcard` encoding of `Vec<Case>`: the page's puzzle set has no
-    /// generators ([`crate::puzzle_set`]), and one reader of the model
-    /// (postcard's) keeps the page's wasm small.
-    pub random: Bytes,
+    /// The random cases the Run's seed drew (numbered after the puzzle's):
+    /// the page's puzzle set has no generators ([`crate::puzzle_set`]).
+    pub random: Vec<gpu_puzzles_core::Case>,
     /// The device had been lost and was recreated for this Run.
     pub recreated: bool,
     /// This device's peaks, once a performance case has run.
+    #[serde(with = "option")]
     pub peaks: Option<Peaks>,
     /// A software adapter (performance targets are not enforced).
     pub software: bool,
@@ -132,14 +132,14 @@ pub struct RunReply {
     pub emulated: bool,
 }
 
-/// A [`CaseResult`] and the fields its JSON form leaves out (the command
-/// line's reports stay small): the read-backs, and the per-word and
-/// per-invocation counts that heat maps are drawn from. Those travel as one
-/// block of words ([`Words`]), copied in bulk: element by element, as
-/// JavaScript arrays, they cost milliseconds per Run on each side.
+/// A [`CaseResult`] (in [`crate::wire`]'s form) and, as one block of words
+/// ([`Words`]), the read-backs and the per-word and per-invocation counts
+/// that heat maps are drawn from: hundreds of thousands of numbers for the
+/// larger cases, copied in bulk rather than read one by one.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WireResult {
     /// The result without those fields.
+    #[serde(with = "CaseResultDef")]
     pub result: CaseResult,
     /// `workgroup_size` of its findings, when there are findings.
     pub workgroup_size: [u32; 3],
@@ -309,21 +309,44 @@ pub struct Snapshot {
     pub writes: Vec<String>,
 }
 
-/// The value `message` travels as.
+/// This build's fingerprint: a hash of the sources that define the messages
+/// (written by `build.rs`), 16 hexadecimal digits.
+const FINGERPRINT: &[u8] = env!("GPU_PUZZLES_PROTOCOL").as_bytes();
+
+/// The bytes `message` travels as: [`FINGERPRINT`], then its postcard form.
 ///
 /// # Errors
-/// `serde-wasm-bindgen`'s message (a type it cannot represent).
-pub fn to_js<T: Serialize>(message: &T) -> Result<wasm_bindgen::JsValue, String> {
-    // 64-bit integers as BigInts: a seed typed into the URL may exceed 2^53.
-    message.serialize(&serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true)).map_err(|e| e.to_string())
+/// postcard's message (a type it cannot write; none of this file's can fail).
+pub fn encode_bytes<T: Serialize>(message: &T) -> Result<Vec<u8>, String> {
+    postcard::to_extend(message, FINGERPRINT.to_vec()).map_err(|e| e.to_string())
 }
 
-/// The message `value` carries.
+/// The message `bytes` carry.
 ///
 /// # Errors
-/// `serde-wasm-bindgen`'s message (a value of another shape).
-pub fn from_js<T: for<'de> Deserialize<'de>>(value: wasm_bindgen::JsValue) -> Result<T, String> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+/// Bytes of another build (a different fingerprint) or of no message.
+pub fn decode_bytes<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, String> {
+    let body = bytes.strip_prefix(FINGERPRINT).ok_or("the message is from another build of the site")?;
+    postcard::from_bytes(body).map_err(|e| format!("the message could not be read ({e})"))
+}
+
+/// [`encode_bytes`] as a `Uint8Array`, ready for `postMessage` (its buffer
+/// can be transferred).
+///
+/// # Errors
+/// As [`encode_bytes`].
+pub fn encode<T: Serialize>(message: &T) -> Result<js_sys::Uint8Array, String> {
+    encode_bytes(message).map(|b| js_sys::Uint8Array::from(b.as_slice()))
+}
+
+/// [`decode_bytes`] of the `Uint8Array` `value`.
+///
+/// # Errors
+/// A value that is not a `Uint8Array`, or as [`decode_bytes`].
+pub fn decode<T: for<'de> Deserialize<'de>>(value: wasm_bindgen::JsValue) -> Result<T, String> {
+    use wasm_bindgen::JsCast as _;
+    let array = value.dyn_into::<js_sys::Uint8Array>().map_err(|_| "the message is not a byte array: it is from another build of the site".to_string())?;
+    decode_bytes(&array.to_vec())
 }
 
 #[cfg(test)]
@@ -370,6 +393,17 @@ mod tests {
         let mut wire = WireResult::new(sent);
         wire.bulk.0.truncate(3);
         assert!(wire.into_result().unwrap_err().contains("cut short"));
+    }
+
+    #[test]
+    fn a_message_of_another_build_or_cut_short_is_refused() {
+        let bytes = encode_bytes(&Envelope { id: 1, body: Reply::Adapter(Ok("lavapipe".into())) }).expect("encodes");
+        assert!(decode_bytes::<Envelope<Reply>>(&bytes).is_ok());
+        let mut other = bytes.clone();
+        other[0] ^= 1;
+        assert!(decode_bytes::<Envelope<Reply>>(&other).unwrap_err().contains("another build"));
+        assert!(decode_bytes::<Envelope<Reply>>(&bytes[..bytes.len() - 3]).unwrap_err().contains("could not be read"));
+        assert!(decode_bytes::<Envelope<Reply>>(&[]).is_err());
     }
 
     /// The worker's random cases, as the page reads them ([`RunReply::random`]).

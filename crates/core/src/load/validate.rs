@@ -275,7 +275,8 @@ impl Validator {
                 if expected.is_empty() {
                     err(self, &field, "an output needs at least one element");
                 }
-                cb.initial = Values::zeros(b.element, expected.len()).into();
+                // Zeros keep their recipe: they serialise as a few bytes.
+                cb.initial = Contents::made(Values::zeros(b.element, expected.len()), Recipe::Zeros(b.element));
             }
             cb.expected = Some(expected);
         }
