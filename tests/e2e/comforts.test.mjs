@@ -74,9 +74,13 @@ test("a share link round-trips without overwriting saved code until kept", async
   await page.waitForTimeout(700);
   const shared = solution("map");
   await p.setCode(shared);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await p.testid("share-button").click();
   const link = await p.testid("share-link").inputValue();
   assert.match(link, /\?puzzle=map#code=[A-Za-z0-9_-]+$/);
+  // The browser compressed it (CompressionStream), after the click, and the
+  // clipboard still got it (a ClipboardItem handed a promise during the click).
+  await page.waitForFunction(async (l) => (await navigator.clipboard.readText()) === l, link, { timeout: 5000 });
   // Back to my own text, saved.
   await p.setCode("// mine\n");
   await page.waitForTimeout(700);

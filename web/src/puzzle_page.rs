@@ -243,9 +243,16 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         editor::replace_text(&mine);
     };
     let make_link = move |_| {
-        let link = sharing::link(&puzzle.slug, &editor::text().unwrap_or_else(|| code.get_untracked()));
-        sharing::copy(&link);
-        share_link.set(Some(link));
+        let (slug, text) = (puzzle.slug.clone(), editor::text().unwrap_or_else(|| code.get_untracked()));
+        let link = wasm_bindgen_futures::future_to_promise(async move { sharing::link(&slug, &text).await.map(Into::into).map_err(Into::into) });
+        // Handed over now, while the click is being handled (Safari's rule).
+        sharing::copy_when_ready(&link);
+        leptos::task::spawn_local(async move {
+            match wasm_bindgen_futures::JsFuture::from(link).await {
+                Ok(l) => share_link.set(l.as_string()),
+                Err(e) => notice.set(Some(format!("No share link was made: {}.", e.as_string().unwrap_or_default()))),
+            }
+        });
     };
     let toggle_heatmaps = move |_| {
         let on = !heatmaps.get_untracked();

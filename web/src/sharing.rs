@@ -1,13 +1,44 @@
 //! Share links (`?puzzle=<slug>#code=<payload>`, see `gpu_puzzles_core::share`).
 
 use gpu_puzzles_core::share;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
 /// The share link of `code` for puzzle `slug`, absolute, on this page's
 /// origin and path.
-pub fn link(slug: &str, code: &str) -> String {
+///
+/// # Errors
+/// The browser cannot compress (no `CompressionStream("deflate-raw")`:
+/// Chrome and Edge have it from 103, Safari from 16.4, Firefox from 113).
+pub async fn link(slug: &str, code: &str) -> Result<String, String> {
+    let deflated = deflate_raw(code.as_bytes()).await?;
     let (origin, path) =
         web_sys::window().map(|w| (w.location().origin().unwrap_or_default(), w.location().pathname().unwrap_or_default())).unwrap_or_default();
-    format!("{origin}{path}?puzzle={slug}#code={}", share::encode(code))
+    Ok(format!("{origin}{path}?puzzle={slug}#code={}", share::payload(&deflated)))
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The Compression Standard's `CompressionStream` (WHATWG), declared
+    /// here because web-sys has it only behind its unstable APIs. Its
+    /// `readable` and `writable` make it a `ReadableWritablePair`.
+    #[wasm_bindgen(js_name = CompressionStream)]
+    type Compressor;
+    #[wasm_bindgen(constructor, js_class = "CompressionStream", catch)]
+    fn new(format: &str) -> Result<Compressor, JsValue>;
+}
+
+/// `bytes` compressed with raw DEFLATE (RFC 1951) by the browser.
+async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let fail = |e: JsValue| format!("the browser could not compress the code ({})", e.as_string().unwrap_or_else(|| format!("{e:?}")));
+    let compressor = Compressor::new("deflate-raw")
+        .map_err(|_| "this browser cannot compress a share link (it has no CompressionStream; Chrome 103, Safari 16.4 and Firefox 113 have it)".to_string())?;
+    let mut input = bytes.to_vec();
+    let body = web_sys::Response::new_with_opt_u8_array(Some(&mut input)).map_err(fail)?.body().ok_or_else(|| fail(JsValue::from_str("no body")))?;
+    let compressed = web_sys::Response::new_with_opt_readable_stream(Some(&body.pipe_through(compressor.unchecked_ref()))).map_err(fail)?;
+    let buffer = JsFuture::from(compressed.array_buffer().map_err(fail)?).await.map_err(fail)?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
 /// What the current URL's fragment carries: nothing, code, or an error to
@@ -28,14 +59,46 @@ pub fn clear_fragment() {
     }
 }
 
-/// Copies `text` to the clipboard when the browser allows it (best effort;
-/// the link is also shown for copying by hand).
-pub fn copy(text: &str) {
+/// Copies the text `link` resolves to, when the browser allows it (best
+/// effort: the link is also shown for copying by hand). Called during the
+/// click, with the text still to come: Safari lets a page write to the
+/// clipboard only while it handles the click, so the text goes as a promise
+/// in a `ClipboardItem`, which Chrome accepts too. Without `ClipboardItem`,
+/// `writeText` once the text is ready.
+pub fn copy_when_ready(link: &js_sys::Promise) {
     let Some(w) = web_sys::window() else { return };
-    let clipboard = js_sys::Reflect::get(&w.navigator(), &"clipboard".into()).unwrap_or_default();
-    if let Ok(write) = js_sys::Reflect::get(&clipboard, &"writeText".into()) {
-        if let Some(f) = wasm_bindgen::JsCast::dyn_ref::<js_sys::Function>(&write) {
-            let _ = f.call1(&clipboard, &text.into());
+    let get = |o: &JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).unwrap_or_default();
+    let clipboard = get(&w.navigator(), "clipboard");
+    let ignore = Closure::<dyn FnMut(JsValue)>::new(|_| {});
+    let (item, blob) = (get(&w, "ClipboardItem"), get(&w, "Blob"));
+    let written = match (item.dyn_ref::<js_sys::Function>(), blob.dyn_ref::<js_sys::Function>(), get(&clipboard, "write").dyn_ref::<js_sys::Function>()) {
+        (Some(item), Some(blob), Some(write)) => {
+            let (blob, link) = (blob.clone(), link.clone());
+            let as_blob = wasm_bindgen_futures::future_to_promise(async move {
+                let text = JsFuture::from(link).await?;
+                let options = js_sys::Object::new();
+                js_sys::Reflect::set(&options, &"type".into(), &"text/plain".into())?;
+                js_sys::Reflect::construct(&blob, &js_sys::Array::of2(&js_sys::Array::of1(&text), &options))
+            });
+            let items = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&items, &"text/plain".into(), &as_blob);
+            js_sys::Reflect::construct(item, &js_sys::Array::of1(&items)).and_then(|item| write.call1(&clipboard, &js_sys::Array::of1(&item)))
         }
+        _ => Ok(wasm_bindgen_futures::future_to_promise({
+            let link = link.clone();
+            async move {
+                let text = JsFuture::from(link).await?;
+                match get(&clipboard, "writeText").dyn_ref::<js_sys::Function>() {
+                    Some(f) => f.call1(&clipboard, &text),
+                    None => Ok(JsValue::UNDEFINED),
+                }
+            }
+        })
+        .into()),
+    };
+    // A refusal (no permission, or the page not focused) is not an error worth a console line.
+    if let Ok(p) = written.and_then(|p| p.dyn_into::<js_sys::Promise>()) {
+        let _ = p.catch(&ignore);
     }
+    ignore.forget();
 }

@@ -33,7 +33,14 @@ impl std::fmt::Display for ShareError {
 
 /// The payload for `code`.
 pub fn encode(code: &str) -> String {
-    URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(code.as_bytes(), 9))
+    payload(&miniz_oxide::deflate::compress_to_vec(code.as_bytes(), 9))
+}
+
+/// The payload for code already compressed with raw DEFLATE (RFC 1951) by
+/// any encoder: the site uses the browser's `CompressionStream("deflate-raw")`,
+/// so the page carries no compressor. [`decode`] reads either.
+pub fn payload(deflated: &[u8]) -> String {
+    URL_SAFE_NO_PAD.encode(deflated)
 }
 
 /// The code in `payload`.
