@@ -69,36 +69,40 @@ pub fn copy_when_ready(link: &js_sys::Promise) {
     let Some(w) = web_sys::window() else { return };
     let get = |o: &JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).unwrap_or_default();
     let clipboard = get(&w.navigator(), "clipboard");
-    let ignore = Closure::<dyn FnMut(JsValue)>::new(|_| {});
-    let (item, blob) = (get(&w, "ClipboardItem"), get(&w, "Blob"));
-    let written = match (item.dyn_ref::<js_sys::Function>(), blob.dyn_ref::<js_sys::Function>(), get(&clipboard, "write").dyn_ref::<js_sys::Function>()) {
-        (Some(item), Some(blob), Some(write)) => {
-            let (blob, link) = (blob.clone(), link.clone());
-            let as_blob = wasm_bindgen_futures::future_to_promise(async move {
-                let text = JsFuture::from(link).await?;
-                let options = js_sys::Object::new();
-                js_sys::Reflect::set(&options, &"type".into(), &"text/plain".into())?;
-                js_sys::Reflect::construct(&blob, &js_sys::Array::of2(&js_sys::Array::of1(&text), &options))
-            });
-            let items = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&items, &"text/plain".into(), &as_blob);
-            js_sys::Reflect::construct(item, &js_sys::Array::of1(&items)).and_then(|item| write.call1(&clipboard, &js_sys::Array::of1(&item)))
+    let (item, blob, write) = (get(&w, "ClipboardItem"), get(&w, "Blob"), get(&clipboard, "write"));
+    if let (Some(item), Some(blob), Some(write)) = (item.dyn_ref::<js_sys::Function>(), blob.dyn_ref::<js_sys::Function>(), write.dyn_ref::<js_sys::Function>())
+    {
+        let (blob, link) = (blob.clone(), link.clone());
+        let as_blob = wasm_bindgen_futures::future_to_promise(async move {
+            let text = JsFuture::from(link).await?;
+            let options = js_sys::Object::new();
+            js_sys::Reflect::set(&options, &"type".into(), &"text/plain".into())?;
+            js_sys::Reflect::construct(&blob, &js_sys::Array::of2(&js_sys::Array::of1(&text), &options))
+        });
+        let items = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&items, &"text/plain".into(), &as_blob);
+        if let Ok(written) = js_sys::Reflect::construct(item, &js_sys::Array::of1(&items)).and_then(|item| write.call1(&clipboard, &js_sys::Array::of1(&item)))
+        {
+            ignore_refusal(written);
         }
-        _ => Ok(wasm_bindgen_futures::future_to_promise({
-            let link = link.clone();
-            async move {
-                let text = JsFuture::from(link).await?;
-                match get(&clipboard, "writeText").dyn_ref::<js_sys::Function>() {
-                    Some(f) => f.call1(&clipboard, &text),
-                    None => Ok(JsValue::UNDEFINED),
-                }
-            }
-        })
-        .into()),
-    };
-    // A refusal (no permission, or the page not focused) is not an error worth a console line.
-    if let Ok(p) = written.and_then(|p| p.dyn_into::<js_sys::Promise>()) {
-        let _ = p.catch(&ignore);
+        return;
     }
-    ignore.forget();
+    let link = link.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        if let (Ok(text), Some(write_text)) = (JsFuture::from(link).await, get(&clipboard, "writeText").dyn_ref::<js_sys::Function>()) {
+            if let Ok(written) = write_text.call1(&clipboard, &text) {
+                ignore_refusal(written);
+            }
+        }
+    });
+}
+
+/// Awaits a clipboard write and drops its outcome: a refusal (no
+/// permission, or the page not focused) is not an error worth a console line.
+fn ignore_refusal(written: JsValue) {
+    if let Ok(p) = written.dyn_into::<js_sys::Promise>() {
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = JsFuture::from(p).await;
+        });
+    }
 }
