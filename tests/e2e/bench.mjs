@@ -11,6 +11,15 @@ import { ROOT, DIST, serve, launch, PuzzlePage } from "./harness.mjs";
 
 const LOADS = Number(process.env.BENCH_LOADS || 10);
 const RUNS = Number(process.env.BENCH_RUNS || 20);
+// The pause before every timed Run, page and baseline alike, in
+// milliseconds: at least three 60 Hz frames, so the last Run's frame is
+// drawn, plus up to one more at random. A Run's "painted" waits for the next
+// frame, so its time depends on where in the frame it started; a fixed
+// pause would start every Run at the same point, and a side whose work
+// ends just past a frame boundary would lose a whole frame every time.
+// Spread over the frame, both sides pay the frame's wait alike.
+const SETTLE_MS = 50;
+const FRAME_MS = 1000 / 60;
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const kb = (n) => (n / 1024).toFixed(1);
 const results = { date: new Date().toISOString(), machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30) } };
@@ -82,9 +91,15 @@ console.log(`(${comparable.length} of ${exported.puzzles.length} puzzles)`);
 for (const puzzle of comparable) {
   await p.open(site.url(`?puzzle=${puzzle.slug}&seed=1`));
   await p.setCode(puzzle.solution);
-  const timeRun = () => page.evaluate(() => new Promise((resolve) => {
+  // Every timed Run, the page's and the baseline's, starts from a settled
+  // page (SETTLE_MS with no frame asked for): timed back to back, each would
+  // start while the last one's frame is still drawn, and wait for it.
+  const timeRun = () => page.evaluate(({ settle, frame }) => new Promise((resolve) => setTimeout(resolve, settle + Math.random() * frame)).then(() => new Promise((resolve) => {
+    const verdict = document.querySelector('[data-testid="verdict"]');
+    const before = Number(verdict.dataset.run);
     const t0 = performance.now();
-    const done = () => ["passed", "failed", "error"].includes(document.querySelector('[data-testid="verdict"]')?.dataset.status);
+    // This Run's verdict: a quick Run never shows `running`.
+    const done = () => Number(verdict.dataset.run) > before && ["passed", "failed", "error"].includes(verdict.dataset.status);
     const obs = new MutationObserver(() => {
       if (done()) {
         obs.disconnect();
@@ -94,7 +109,7 @@ for (const puzzle of comparable) {
     });
     obs.observe(document.querySelector(".workspace"), { attributes: true, childList: true, subtree: true });
     document.querySelector('[data-testid="run-button"]').click();
-  }));
+  })), { settle: SETTLE_MS, frame: FRAME_MS });
   let first = null;
   const measure = async () => {
     const xs = [], js = [];
@@ -107,7 +122,7 @@ for (const puzzle of comparable) {
   await p.testid("heatmaps-toggle").uncheck();
   const [plain, plainJudged] = await measure();
   await p.testid("heatmaps-toggle").check();
-  const base = await page.evaluate(async ({ puzzle, runs }) => {
+  const base = await page.evaluate(async ({ puzzle, runs, settle, frame }) => {
     // The baseline: module, pipeline, buffers, dispatch and read-back per case, nothing else.
     const adapter = await navigator.gpu.requestAdapter();
     const device = await adapter.requestDevice();
@@ -156,11 +171,14 @@ for (const puzzle of comparable) {
       await new Promise((resolve) => requestAnimationFrame(resolve));
     };
     const xs = [], ps = [];
+    const settled = () => new Promise((resolve) => setTimeout(resolve, settle + Math.random() * frame));
     await paint(await once());
     for (let i = 0; i < runs; i++) {
+      await settled();
       let t0 = performance.now();
       await once();
       xs.push(performance.now() - t0);
+      await settled();
       t0 = performance.now();
       await paint(await once());
       ps.push(performance.now() - t0);
@@ -169,7 +187,7 @@ for (const puzzle of comparable) {
     device.destroy();
     const mid = (v) => v.sort((a, b) => a - b)[Math.floor(v.length / 2)];
     return { judged: mid(xs), painted: mid(ps) };
-  }, { puzzle, runs: RUNS });
+  }, { puzzle, runs: RUNS, settle: SETTLE_MS, frame: FRAME_MS });
   const baseline = base.judged, painted = base.painted;
   latency.push({ puzzle: puzzle.slug, cases: puzzle.cases.length, firstRunMs: first.rendered, firstRunJudgedMs: first.judged, withHeatMapsMs: withMaps, plainMs: plain, plainJudgedMs: plainJudged, baselineMs: baseline, baselinePaintedMs: painted, ratioFirst: first.rendered / painted, ratioPlain: plain / painted, ratioPlainJudged: plainJudged / baseline, ratioWithHeatMaps: withMaps / painted });
   console.log(`  ${puzzle.slug.padEnd(14)} first ${first.rendered.toFixed(1).padStart(7)}  again ${withMaps.toFixed(1).padStart(7)} ${plain.toFixed(1).padStart(7)} ${plainJudged.toFixed(1).padStart(7)}  baseline ${baseline.toFixed(1).padStart(6)} ${painted.toFixed(1).padStart(6)}   first/baseline ${(first.rendered / painted).toFixed(2)}×, again (maps hidden) ${(plain / painted).toFixed(2)}× (judged ${(plainJudged / baseline).toFixed(2)}×), maps shown ${(withMaps / painted).toFixed(2)}×`);

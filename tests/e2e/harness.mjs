@@ -66,15 +66,24 @@ export class PuzzlePage {
     return this.testid("editor").locator(".cm-editor").evaluate((el) => el.editorView.state.doc.toString());
   }
 
-  /** Clicks Run and waits for a final verdict; returns its data-status. */
+  /** How many Runs have finished on the page (the verdict's data-run). */
+  async finishedRuns() {
+    return Number(await this.testid("verdict").getAttribute("data-run"));
+  }
+
+  /**
+   * Clicks Run and waits for this Run's verdict; returns its data-status. A
+   * quick Run never shows `running`, so the verdict's data-run (Runs
+   * finished) tells its verdict from the one before.
+   */
   async run({ timeout = 60_000 } = {}) {
+    const before = await this.finishedRuns();
     await this.testid("run-button").click();
-    const verdict = this.testid("verdict");
-    await this.page.waitForFunction(() => {
+    await this.page.waitForFunction((before) => {
       const v = document.querySelector('[data-testid="verdict"]');
-      return v && ["passed", "failed", "error"].includes(v.dataset.status);
-    }, null, { timeout });
-    return verdict.getAttribute("data-status");
+      return v && Number(v.dataset.run) > before && ["passed", "failed", "error"].includes(v.dataset.status);
+    }, before, { timeout });
+    return this.testid("verdict").getAttribute("data-status");
   }
 
   async caseStatuses() {

@@ -292,6 +292,51 @@ test("memory checks: a missing guard is an out-of-bounds write and fails", async
   await page.close();
 });
 
+test("a Run says it is running only once it has taken a tenth of a second, and data-run counts finished Runs", async () => {
+  const { page, p, errors } = await newPage();
+  await p.open(site.url("?puzzle=map"));
+  await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8"));
+  assert.equal(await p.finishedRuns(), 0);
+  // Watches the verdict and the Run button through one Run: what they
+  // showed, when, and when this Run's verdict came.
+  const watch = () => page.evaluate(() => new Promise((resolve) => {
+    const verdict = document.querySelector('[data-testid="verdict"]');
+    const button = document.querySelector('[data-testid="run-button"]');
+    const before = Number(verdict.dataset.run);
+    const t0 = performance.now();
+    const seen = [];
+    const obs = new MutationObserver(() => {
+      seen.push({ ms: performance.now() - t0, status: verdict.dataset.status, button: button.textContent });
+      if (Number(verdict.dataset.run) === before + 1 && verdict.dataset.status !== "running") {
+        obs.disconnect();
+        resolve({ seen, ms: performance.now() - t0, status: verdict.dataset.status, run: Number(verdict.dataset.run) });
+      }
+    });
+    obs.observe(document.querySelector(".workspace"), { attributes: true, childList: true, subtree: true, characterData: true });
+    button.click();
+  }));
+  const check = (r, label) => {
+    const running = r.seen.filter((s) => s.status === "running");
+    if (r.ms < 90) assert.equal(running.length, 0, `${label}: a ${r.ms.toFixed(0)} ms Run showed "running"`);
+    if (r.ms > 150) {
+      assert.ok(running.length > 0, `${label}: a ${r.ms.toFixed(0)} ms Run never showed "running"`);
+      assert.ok(running[0].ms >= 95, `${label}: "running" came after ${running[0].ms.toFixed(0)} ms, before the quiet tenth of a second`);
+      assert.ok(r.seen.some((s) => s.button === "Running…"), `${label}: the Run button never said Running…`);
+    }
+  };
+  // The first Run compiles every case (slow on SwiftShader); later ones hit
+  // the device's pipeline cache.
+  const first = await watch();
+  check(first, "first Run");
+  assert.deepEqual([first.status, first.run], ["passed", 1]);
+  const again = await watch();
+  check(again, "second Run");
+  assert.deepEqual([again.status, again.run], ["passed", 2]);
+  assert.ok(first.ms > 150 || again.ms < 90, `neither Run was timed to a rule (${first.ms.toFixed(0)} and ${again.ms.toFixed(0)} ms)`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("memory checks: a loop that never ends is stopped and its line named", async () => {
   const { page, p } = await newPage();
   await p.open(site.url("?puzzle=map"));

@@ -74,6 +74,13 @@ enum Origin {
 /// Saves after this many milliseconds without an edit.
 const SAVE_DELAY_MS: u64 = 400;
 
+/// How long a Run may take before the page says it is running, in
+/// milliseconds. A response within about a tenth of a second reads as
+/// immediate (the usual figure for direct manipulation, from Card, Moran
+/// and Newell's perceptual processor cycle), so a quicker Run needs no
+/// "Running…" at all.
+const QUIET_MS: u64 = 100;
+
 /// The page of one puzzle.
 #[component]
 pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
@@ -107,6 +114,21 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     // The Run state machine, and the state the views draw.
     let session = RwSignal::new(Session::<Finished>::new());
     let state = Memo::new(move |_| session.with(|s| s.state().clone()));
+    // What the page shows. A Run's first [`QUIET_MS`] change nothing on it:
+    // a quick Run goes straight from the last results to the new ones, with
+    // no flash of "Running…", and the repaint that a change would cost
+    // (every case, heat maps included, on a page the CPU draws) does not
+    // take the cores the Run itself needs.
+    let young = RwSignal::new(false);
+    let finished_runs = RwSignal::new(0u32);
+    let quiet_timer = StoredValue::new_local(None::<TimeoutHandle>);
+    let shown = Memo::new(move |before: Option<&RunState>| {
+        let now = state.get();
+        match before {
+            Some(before) if young.get() && matches!(now, RunState::Running { .. }) => before.clone(),
+            _ => now,
+        }
+    });
     let before_reset = RwSignal::new(None::<String>);
     let share_link = RwSignal::new(None::<String>);
     let vim = RwSignal::new(storage::vim());
@@ -143,6 +165,19 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         let source = editor::text().unwrap_or_else(|| code.get_untracked());
         let Some(first) = session.try_update(|s| s.press_run(source)).flatten() else { return };
         crate::mark("run-start");
+        young.set(true);
+        if let Some(h) = quiet_timer.get_value() {
+            h.clear();
+        }
+        quiet_timer.set_value(
+            set_timeout_with_handle(
+                move || {
+                    let _ = young.try_set(false);
+                },
+                std::time::Duration::from_millis(QUIET_MS),
+            )
+            .ok(),
+        );
         leptos::task::spawn_local(async move {
             let mut next = Some(first);
             while let Some(source) = next.take() {
@@ -171,6 +206,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                 // A newer Run replaces this one's results; otherwise they are shown.
                 next = session.try_update(|s| s.finish(finished)).flatten();
                 if next.is_none() {
+                    finished_runs.try_update(|n| *n += 1);
                     if let Some(RunState::Done(done)) = session.try_with_untracked(|s| s.state().clone()) {
                         if done.report.solved {
                             storage::mark_solved(&puzzle.slug);
@@ -302,7 +338,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                     <div class="toolbar">
                         <button class="run" data-testid="run-button" on:click=move |_| run()
                             title="Run every test case (Ctrl+Enter or Cmd+Enter)" aria-keyshortcuts="Control+Enter Meta+Enter">
-                            {move || match state.get() {
+                            {move || match shown.get() {
                                 RunState::Running { queued: true } => "Running… (queued)",
                                 RunState::Running { .. } => "Running…",
                                 _ => "Run ▶",
@@ -330,9 +366,9 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                     <crate::debugger::DebuggerPanel puzzle=puzzle code=code/>
                     {move || save_error.get().map(|e| view! { <p class="notice warn" role="status">{e}</p> })}
                     {move || notice.get().map(|n| view! { <p class="notice" data-testid="notice" role="status">{n}</p> })}
-                    <Diagnostics state=state/>
-                    <VerdictBar state=state/>
-                    <CaseList state=state puzzle=puzzle/>
+                    <Diagnostics state=shown/>
+                    <VerdictBar state=shown finished_runs=finished_runs.read_only()/>
+                    <CaseList state=shown puzzle=puzzle/>
                 </section>
             </div>
         </article>
