@@ -4,7 +4,7 @@
 //! colour blindness; idle cells are hatched, not only coloured.
 
 use gpu_puzzles_core::heatmap::{self, Counter, HeatMap};
-use gpu_puzzles_core::judge::Unchecked;
+use gpu_puzzles_core::judge::CaseResult;
 use gpu_puzzles_core::markup::element;
 use gpu_puzzles_core::report::{self, Level};
 use gpu_puzzles_core::trace::Findings;
@@ -32,12 +32,10 @@ fn viridis(t: f64) -> String {
 pub struct ShowHeatmaps(pub ReadSignal<bool>);
 
 /// Findings and heat maps of a shown case (`findings-N`, `heatmap-*-N`).
-/// `findings` come from the instrumented run; without them, `unchecked`
-/// says why the case was not checked.
-pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, findings: Option<&Findings>, unchecked: Option<&Unchecked>) -> impl IntoView {
+pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &CaseResult) -> impl IntoView {
     let n = case.number;
-    let Some(f) = findings.cloned() else {
-        let why = unchecked.map_or_else(|| "the shader did not run".to_string(), report::unchecked);
+    let Some(f) = result.findings.clone() else {
+        let why = result.instrumentation.as_ref().map_or_else(|| "the shader did not run".to_string(), report::unchecked);
         return view! {
             <div class="findings" data-testid=format!("findings-{n}") data-status="unavailable">
                 <p class="muted">"No heat maps or memory checks for this case: " {why} "."</p>

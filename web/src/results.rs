@@ -67,26 +67,12 @@ pub fn Diagnostics(state: Memo<RunState>) -> impl IntoView {
     }
 }
 
-/// What one case view draws: its result and its words from the Run's
-/// report, the device's peaks (for performance cases), and whether a Run
-/// is under way. Compared, so that a part of the view is rebuilt only when
-/// what it draws changed.
-#[derive(Clone, PartialEq, Default)]
-struct CaseShown {
-    result: Option<CaseResult>,
-    words: Option<CaseReport>,
-    peaks: Option<Peaks>,
-    running: bool,
-}
-
-/// Every test case, with results once a run has finished. Each case's
-/// fixed parts (title, configuration, inputs, expected values) are built
-/// once per puzzle; a finished Run rebuilds only the parts whose data
-/// changed (the actual grid, the heat maps, the badge and timing), so a
-/// Run whose results match the last one's repaints almost nothing. While
-/// `state` says a Run is under way (the page says so only once the Run has
-/// lasted a tenth of a second), the previous results stay, dimmed
-/// (`.cases.running`, `aria-busy`).
+/// Every test case, with results once a run has finished. The cases are
+/// built when a Run finishes (or the page resets), not when one starts:
+/// while `state` says a Run is under way (the page says so only once the
+/// Run has lasted a tenth of a second), the previous results stay, dimmed
+/// (`.cases.running`, `aria-busy`), so a Run builds the cases' DOM once,
+/// not twice (Block Sum's grids have thousands of cells).
 #[component]
 pub fn CaseList(state: Memo<RunState>, puzzle: &'static Puzzle) -> impl IntoView {
     let shown = Memo::new(move |before: Option<&RunState>| match (state.get(), before) {
@@ -94,36 +80,21 @@ pub fn CaseList(state: Memo<RunState>, puzzle: &'static Puzzle) -> impl IntoView
         (now, _) => now,
     });
     let running = move || matches!(state.get(), RunState::Running { .. });
-    let cases = puzzle
-        .cases
-        .iter()
-        .map(|case| {
-            let data = Memo::new(move |_| {
-                shown.with(|s| {
-                    let RunState::Done(Finished { results, report, peaks, .. }) = s else {
-                        return CaseShown { running: matches!(s, RunState::Running { .. }), ..CaseShown::default() };
-                    };
-                    CaseShown {
-                        result: results.iter().find(|r| r.case == case.number).cloned(),
-                        words: report.cases.iter().find(|c| c.case == case.number).cloned(),
-                        peaks: *peaks,
-                        running: false,
-                    }
-                })
-            });
-            case_view(puzzle, case, data.into())
-        })
-        .collect_view();
-    let random = move || {
-        shown.with(|s| match s {
-            RunState::Done(Finished { results, report, random, peaks, .. }) => random_cases_view(puzzle, random, results, Some(report), *peaks).into_any(),
-            _ => ().into_any(),
-        })
-    };
     view! {
         <div class="cases" class:running=running aria-busy=move || running().to_string()>
-            {cases}
-            {random}
+            {move || {
+                let (results, report, random, peaks) = match shown.get() {
+                    RunState::Done(Finished { results, report, random, peaks, .. }) => (results, Some(report), random, peaks),
+                    _ => (Default::default(), None, Default::default(), None),
+                };
+                let running = matches!(shown.get(), RunState::Running { .. });
+                let fixed = puzzle.cases.iter().map(|case| {
+                    let result = results.iter().find(|r| r.case == case.number).cloned();
+                    let words = report.as_ref().and_then(|w| w.cases.iter().find(|c| c.case == case.number).cloned());
+                    case_view(puzzle, case, result, words, peaks, running)
+                }).collect_view();
+                view! { {fixed} {random_cases_view(puzzle, &random, &results, report.as_deref(), peaks)} }
+            }}
         </div>
     }
 }
@@ -155,8 +126,7 @@ fn random_cases_view(
         .iter()
         .map(|&case| {
             let words = report.and_then(|w| w.cases.iter().find(|c| c.case == case.number).cloned());
-            let result = results.iter().find(|r| r.case == case.number).cloned();
-            case_view(puzzle, case, Signal::stored(CaseShown { result, words, peaks, running: false }))
+            case_view(puzzle, case, results.iter().find(|r| r.case == case.number).cloned(), words, peaks, false)
         })
         .collect_view();
     view! {
@@ -168,28 +138,25 @@ fn random_cases_view(
     .into_any()
 }
 
-/// One case (`data-testid="case-N"`, `data-status` from the report's
-/// words, `data-outcome` from the result): the fixed parts built once, the
-/// rest rebuilt when `data`'s part of it changes.
-fn case_view(puzzle: &'static Puzzle, case: &'static Case, data: Signal<CaseShown>) -> impl IntoView {
+fn case_view(
+    puzzle: &'static Puzzle,
+    case: &'static Case,
+    result: Option<CaseResult>,
+    words: Option<CaseReport>,
+    peaks: Option<Peaks>,
+    running: bool,
+) -> impl IntoView {
     let n = case.number;
-    // Each part reads its own memo, which wakes it only when its value
-    // changed: a Run's new timings do not rebuild the grids.
-    let part = move |f: fn(&CaseShown) -> Option<String>| Memo::new(move |_| data.with(f));
-    let status_badge = Memo::new(move |_| {
-        data.with(|d| match (&d.words, d.running) {
-            (_, true) => ("running", "running".to_string()),
-            (None, _) => ("idle", "not run".to_string()),
-            (Some(w), _) => (w.status.as_str(), w.badge.clone()),
-        })
-    });
-    let status = move || status_badge.with(|s| s.0);
-    let outcome = move || data.with(|d| d.result.as_ref().map(|r| r.outcome.status()).unwrap_or("none"));
+    let (status, badge) = match (&words, running) {
+        (_, true) => ("running", "running".to_string()),
+        (None, _) => ("idle", "not run".to_string()),
+        (Some(w), _) => (w.status.as_str(), w.badge.clone()),
+    };
+    let outcome = result.as_ref().map(|r| r.outcome.status()).unwrap_or("none");
     let title = gpu_puzzles_core::report::run::case_title(case);
     // A checked case ran instrumented: its time is the trace's as much as
     // the kernel's, so it is labelled (performance cases are timed plain).
-    let timing = part(|d| {
-        let r = d.result.as_ref()?;
+    let timing = result.as_ref().and_then(|r| {
         let (t, label) = if r.timing.wall_ms > 0.0 { (r.timing, "") } else { (r.instrumented_timing?, ", instrumented") };
         Some(match t.gpu_ms {
             Some(g) => format!("{:.2} ms (GPU {:.3} ms{label})", t.wall_ms, g),
@@ -201,69 +168,54 @@ fn case_view(puzzle: &'static Puzzle, case: &'static Case, data: Signal<CaseShow
         Some(m) => format!("{} × {} × {} = {} elements ({} bytes)", m[0], m[1], m[2], c.workgroup_memory_elements(), c.workgroup_memory_elements() * 4),
         None => "none".to_string(),
     };
-    let detail = part(|d| d.words.as_ref()?.summary.clone());
-    let lost = part(|d| d.words.as_ref()?.notes.iter().find(|n| n.kind == NoteKind::LostCounts).map(|n| n.text.clone()));
-    let body = if case.hidden {
-        view! { <p class="hidden-note">"The data of hidden cases is not shown; they count for the verdict."</p> }.into_any()
-    } else if let Some(perf) = case.performance {
-        (move || data.with(|d| performance_view(puzzle, case, &perf, d.result.as_ref(), d.words.as_ref().and_then(|w| w.performance.clone()), d.peaks)))
-            .into_any()
-    } else {
-        let inputs = puzzle
-            .buffers
-            .iter()
-            .zip(&case.buffers)
-            .filter(|(b, _)| b.role != Role::Output)
-            .map(|(b, cb)| grid_view(format!("grid-input-{n}-{}", b.name), format!("Input {}", b.name), grid(&cb.initial, cb.shape, None, case.compare)))
-            .collect_view();
-        let compared: Vec<usize> = puzzle.compared_buffers().collect();
-        let outputs = compared
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| {
-                let b = &puzzle.buffers[i];
-                let cb = &case.buffers[i];
-                let suffix = if k == 0 { String::new() } else { format!("-{}", b.name) };
-                let expected = cb.expected.as_ref().expect("compared buffers have expected values");
-                let actual_values = Memo::new(move |_| data.with(|d| d.result.as_ref().and_then(|r| r.actual.get(k).cloned())));
-                let actual = {
-                    let suffix = suffix.clone();
-                    move || {
-                        actual_values.with(|a| {
-                            a.as_ref().map(|a| {
-                                grid_view(format!("grid-actual-{n}{suffix}"), format!("Actual {}", b.name), grid(a, cb.shape, Some(expected), case.compare))
-                            })
-                        })
-                    }
-                };
-                view! {
-                    {grid_view(format!("grid-expected-{n}{suffix}"), format!("Expected {}", b.name), grid(expected, cb.shape, None, CompareSpec::default()))}
-                    {actual}
-                }
-            })
-            .collect_view();
-        // The heat maps draw the findings (or say why there are none).
-        let checked = Memo::new(move |_| data.with(|d| d.result.as_ref().map(|r| (r.findings.clone(), r.instrumentation.clone()))));
-        let maps = move || {
-            checked.with(|c| c.as_ref().map(|(findings, unchecked)| crate::heatmaps::case_heatmaps(puzzle, case, findings.as_ref(), unchecked.as_ref())))
+    let detail = words.as_ref().and_then(|w| w.summary.clone());
+    let lost = words.as_ref().and_then(|w| w.notes.iter().find(|n| n.kind == NoteKind::LostCounts).map(|n| n.text.clone()));
+    let figures_words = words.as_ref().and_then(|w| w.performance.clone());
+    let body =
+        if case.hidden {
+            view! { <p class="hidden-note">"The data of hidden cases is not shown; they count for the verdict."</p> }.into_any()
+        } else if let Some(perf) = case.performance {
+            performance_view(puzzle, case, &perf, result.as_ref(), figures_words, peaks).into_any()
+        } else {
+            let inputs = puzzle
+                .buffers
+                .iter()
+                .zip(&case.buffers)
+                .filter(|(b, _)| b.role != Role::Output)
+                .map(|(b, cb)| grid_view(format!("grid-input-{n}-{}", b.name), format!("Input {}", b.name), grid(&cb.initial, cb.shape, None, case.compare)))
+                .collect_view();
+            let compared: Vec<usize> = puzzle.compared_buffers().collect();
+            let outputs = compared.iter().enumerate().map(|(k, &i)| {
+            let b = &puzzle.buffers[i];
+            let cb = &case.buffers[i];
+            let suffix = if k == 0 { String::new() } else { format!("-{}", b.name) };
+            let expected = cb.expected.as_ref().expect("compared buffers have expected values");
+            let actual = result.as_ref().and_then(|r| r.actual.get(k)).map(|a| {
+                grid_view(format!("grid-actual-{n}{suffix}"), format!("Actual {}", b.name), grid(a, cb.shape, Some(expected), case.compare))
+            });
+            view! {
+                {grid_view(format!("grid-expected-{n}{suffix}"), format!("Expected {}", b.name), grid(expected, cb.shape, None, CompareSpec::default()))}
+                {actual}
+            }
+        }).collect_view();
+            let maps = result.as_ref().map(|r| crate::heatmaps::case_heatmaps(puzzle, case, r));
+            view! { <div class="grids">{inputs}{outputs}</div>{maps} }.into_any()
         };
-        view! { <div class="grids">{inputs}{outputs}</div>{maps} }.into_any()
-    };
     view! {
         <section class="case" data-testid=format!("case-{n}") data-status=status data-outcome=outcome aria-label=title.clone()>
             <header>
                 <h3>{title.clone()}</h3>
-                <span class=move || format!("badge {}", status())>{move || status_badge.with(|s| s.1.clone())}</span>
+                <span class=format!("badge {status}")>{badge}</span>
                 {crate::debugger::steppable(case).then(|| view! { <crate::debugger::StepButton case=case/> })}
-                {move || timing.get().map(|t| view! { <span class="timing">{t}</span> })}
+                {timing.map(|t| view! { <span class="timing">{t}</span> })}
             </header>
             <p class="config">
                 <span>"workgroup size " <code>{format!("({}, {}, {})", c.workgroup_size[0], c.workgroup_size[1], c.workgroup_size[2])}</code></span>
                 <span>"workgroups " <code>{format!("({}, {}, {})", c.workgroups[0], c.workgroups[1], c.workgroups[2])}</code></span>
                 <span>"workgroup memory " <code>{memory}</code></span>
             </p>
-            {move || detail.get().map(|d| view! { <p class="detail">{d}</p> })}
-            {move || lost.get().map(|l| view! { <p class="detail lost-counts" data-testid=format!("lost-counts-{n}")>{l}</p> })}
+            {detail.map(|d| view! { <p class="detail">{d}</p> })}
+            {lost.map(|l| view! { <p class="detail lost-counts" data-testid=format!("lost-counts-{n}")>{l}</p> })}
             {body}
         </section>
     }
