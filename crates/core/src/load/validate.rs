@@ -225,7 +225,7 @@ impl Validator {
                             None
                         }
                         Err(msg) => {
-                            err(self, "reference", &msg);
+                            err(self, "reference", &msg.to_string());
                             None
                         }
                     }

@@ -1,0 +1,369 @@
+//! CPU reference functions: the specification of each puzzle, in Rust.
+//!
+//! A manifest names one of these in `reference = "…"`. Expected outputs come
+//! from here (or from literal values in the manifest), never from a GPU run.
+//! Every function sums in `f32`, left to right, the same order a straightforward
+//! shader uses; the classic puzzles use integer-valued inputs, for which every
+//! order gives the same exact result.
+//!
+//! The functions live in modules by chapter of the puzzle set, each a small
+//! pure function with its formula; [`REFERENCES`] registers them all by the
+//! name a manifest uses (and [`SAMPLED`] their per-element forms).
+
+use crate::model::{Case, CaseConfig, Puzzle, Values};
+use std::collections::BTreeMap;
+use std::fmt;
+
+mod basics;
+mod matrices;
+mod reductions;
+mod stencils;
+
+pub use basics::{add_ten, broadcast_add, window_sum_3, zip_add};
+pub use matrices::{matmul, matmul_at};
+pub use reductions::{block_sum, dot, histogram, inclusive_scan, inclusive_scan_blocks, row_sum};
+pub use stencils::{box_blur_3x3, branch_hash, conv1d, BRANCH_HASH_ROUNDS};
+
+/// What a reference function sees of a case.
+#[derive(Debug, Clone)]
+pub struct ReferenceInput<'a> {
+    /// The dispatch configuration.
+    pub config: &'a CaseConfig,
+    /// Input and input-output buffers by name: initial contents and display
+    /// shape `[rows, cols]`.
+    pub buffers: BTreeMap<&'a str, (&'a Values, Option<[u32; 2]>)>,
+    /// Uniform field values by uniform name, then field name.
+    pub uniforms: BTreeMap<&'a str, BTreeMap<&'a str, f64>>,
+    /// Element counts of the outputs whose case gives a `len` or `shape`.
+    pub output_lens: BTreeMap<&'a str, usize>,
+}
+
+impl<'a> ReferenceInput<'a> {
+    /// What the reference sees of a case: its configuration, its input and
+    /// input-output buffers (`buffers` and `contents` aligned, in binding
+    /// order), the uniform values given, and the length of every output that
+    /// has one (outputs of zero length are sized by the reference itself).
+    pub fn new(
+        config: &'a CaseConfig,
+        buffers: &'a [crate::model::Buffer],
+        contents: &'a [crate::model::CaseBuffer],
+        uniforms: &'a BTreeMap<String, BTreeMap<String, f64>>,
+    ) -> Self {
+        let pairs = || buffers.iter().zip(contents);
+        ReferenceInput {
+            config,
+            buffers: pairs().filter(|(b, _)| b.role != crate::Role::Output).map(|(b, c)| (b.name.as_str(), (&*c.initial, c.shape))).collect(),
+            uniforms: uniforms.iter().map(|(u, f)| (u.as_str(), f.iter().map(|(k, v)| (k.as_str(), *v)).collect())).collect(),
+            output_lens: pairs()
+                .filter(|(b, c)| b.role == crate::Role::Output && !c.initial.is_empty())
+                .map(|(b, c)| (b.name.as_str(), c.initial.len()))
+                .collect(),
+        }
+    }
+
+    /// What the reference sees of a loaded case ([`ReferenceInput::new`]).
+    pub fn for_case(puzzle: &'a Puzzle, case: &'a Case, uniforms: &'a BTreeMap<String, BTreeMap<String, f64>>) -> Self {
+        Self::new(&case.config, &puzzle.buffers, &case.buffers, uniforms)
+    }
+
+    /// The `u32` contents of input `name`.
+    ///
+    /// # Errors
+    /// [`ReferenceError::MissingInput`] or [`ReferenceError::WrongType`].
+    pub fn u32s(&self, name: &str) -> Result<&'a [u32], ReferenceError> {
+        match self.buffers.get(name) {
+            Some((Values::U32(v), _)) => Ok(v),
+            Some(_) => Err(ReferenceError::WrongType { name: name.to_string(), wanted: "u32" }),
+            None => Err(ReferenceError::MissingInput { name: name.to_string() }),
+        }
+    }
+
+    /// The element count the case gives output `name` (`len` or `shape`).
+    ///
+    /// # Errors
+    /// [`ReferenceError::MissingOutputLen`] when the case gives none.
+    pub fn output_len(&self, name: &str) -> Result<usize, ReferenceError> {
+        self.output_lens.get(name).copied().ok_or_else(|| ReferenceError::MissingOutputLen { name: name.to_string() })
+    }
+
+    /// The `f32` contents of input `name`.
+    ///
+    /// # Errors
+    /// [`ReferenceError::MissingInput`] or [`ReferenceError::WrongType`].
+    pub fn f32(&self, name: &str) -> Result<&'a [f32], ReferenceError> {
+        let (values, _) = self.buffers.get(name).ok_or_else(|| ReferenceError::MissingInput { name: name.to_string() })?;
+        values.as_f32().ok_or_else(|| ReferenceError::WrongType { name: name.to_string(), wanted: "f32" })
+    }
+
+    /// The `[rows, cols]` shape of input `name`.
+    ///
+    /// # Errors
+    /// [`ReferenceError::MissingInput`] or [`ReferenceError::MissingShape`].
+    pub fn shape(&self, name: &str) -> Result<[usize; 2], ReferenceError> {
+        match self.buffers.get(name) {
+            Some((_, Some([r, c]))) => Ok([*r as usize, *c as usize]),
+            Some(_) => Err(ReferenceError::MissingShape { name: name.to_string() }),
+            None => Err(ReferenceError::MissingInput { name: name.to_string() }),
+        }
+    }
+}
+
+/// Why a reference function could not compute a case's expected values:
+/// what the case lacks or gets wrong. The loader reports it at the case.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReferenceError {
+    /// No input or input-output buffer of this name.
+    MissingInput {
+        /// The buffer's name.
+        name: String,
+    },
+    /// The buffer has another element type than the reference reads.
+    WrongType {
+        /// The buffer's name.
+        name: String,
+        /// The type the reference reads: `f32` or `u32`.
+        wanted: &'static str,
+    },
+    /// The buffer has no `shape = [rows, cols]`.
+    MissingShape {
+        /// The buffer's name.
+        name: String,
+    },
+    /// The output needs a `len` (or `shape`) in the case.
+    MissingOutputLen {
+        /// The output's name.
+        name: String,
+    },
+    /// `a` and `b` must have as many elements as each other.
+    LengthsDiffer {
+        /// Elements of `a`.
+        a: usize,
+        /// Elements of `b`.
+        b: usize,
+    },
+    /// A matrix product's inner sizes differ: `a` is `m × k`, `b` is `k2 × n`.
+    InnerSizesDiffer {
+        /// `[rows, cols]` of `a`.
+        a: [usize; 2],
+        /// `[rows, cols]` of `b`.
+        b: [usize; 2],
+    },
+    /// A size given in a uniform disagrees with the buffers' shapes.
+    UniformDisagrees {
+        /// The uniform's field, e.g. `dims.k`.
+        field: String,
+        /// The value the case gives it.
+        given: f64,
+        /// The value the shapes make it.
+        from_shapes: usize,
+    },
+    /// A sampled element past the end of a `rows × cols` output.
+    ElementPastEnd {
+        /// The element's row-major index.
+        element: usize,
+        /// `[rows, cols]` of the output.
+        shape: [usize; 2],
+    },
+    /// A histogram's input value falls outside every bin.
+    OutsideBins {
+        /// The element's index in `a`.
+        index: usize,
+        /// Its value.
+        value: f32,
+        /// How many bins the case gives `bins`.
+        bins: usize,
+    },
+}
+
+impl fmt::Display for ReferenceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReferenceError::MissingInput { name } => write!(f, "the reference needs an input buffer named `{name}`"),
+            ReferenceError::WrongType { name, wanted } => write!(f, "the reference needs `{name}` to be a {wanted} buffer"),
+            ReferenceError::MissingShape { name } => write!(f, "the reference needs a `shape = [rows, cols]` on buffer `{name}`"),
+            ReferenceError::MissingOutputLen { name } => write!(f, "the reference needs `len` on output `{name}`"),
+            ReferenceError::LengthsDiffer { a, b } => write!(f, "`a` has {a} elements and `b` {b}"),
+            ReferenceError::InnerSizesDiffer { a: [m, k], b: [k2, n] } => write!(f, "`a` is {m}×{k} and `b` is {k2}×{n}: inner sizes differ"),
+            ReferenceError::UniformDisagrees { field, given, from_shapes } => write!(f, "uniform `{field}` is {given} but the shapes make it {from_shapes}"),
+            ReferenceError::ElementPastEnd { element, shape: [m, n] } => write!(f, "element {element} is past the end of the {m} × {n} output"),
+            ReferenceError::OutsideBins { index, value, bins } => write!(f, "`a[{index}]` = {value} falls outside the {bins} bins"),
+        }
+    }
+}
+
+impl std::error::Error for ReferenceError {}
+
+/// Callers that still speak in messages (the loader's problems) take the
+/// error's words.
+impl From<ReferenceError> for String {
+    fn from(e: ReferenceError) -> String {
+        e.to_string()
+    }
+}
+
+/// A reference function: the expected contents of every compared buffer
+/// (outputs and input-outputs), in binding order, with their display shapes.
+///
+/// # Errors
+/// [`ReferenceError`]: what the case lacks (a buffer, a shape) or gets wrong.
+pub type ReferenceFn = fn(&ReferenceInput) -> Result<Outputs, ReferenceError>;
+
+/// Expected contents of each compared buffer, in binding order, with the
+/// display shape `[rows, cols]` the reference gives it (if any).
+pub type Outputs = Vec<(Values, Option<[u32; 2]>)>;
+
+/// A reference function's per-element form, for cases too large to compute
+/// whole on the CPU (a performance case's `sample`): the expected value of
+/// each of `elements` (indices into the buffer, row-major), for every
+/// compared buffer in binding order; `out[b][j]` is buffer `b`'s element
+/// `elements[j]`. Must give exactly what the whole function gives there.
+///
+/// # Errors
+/// As [`ReferenceFn`], and an element past the buffer's end.
+pub type SampleFn = fn(&ReferenceInput, elements: &[usize]) -> Result<Vec<Values>, ReferenceError>;
+
+/// A puzzle's reference: the whole function, and its per-element form when
+/// it has one.
+#[derive(Debug, Clone, Copy)]
+pub struct Reference {
+    /// The expected contents of every compared buffer.
+    pub all: ReferenceFn,
+    /// The expected values of chosen elements, for sampled cases.
+    pub at: Option<SampleFn>,
+}
+
+/// Every reference function by the name a manifest uses.
+pub const REFERENCES: &[(&str, ReferenceFn)] = &[
+    ("add_ten", add_ten),
+    ("zip_add", zip_add),
+    ("broadcast_add", broadcast_add),
+    ("window_sum_3", window_sum_3),
+    ("dot", dot),
+    ("conv1d", conv1d),
+    ("block_sum", block_sum),
+    ("row_sum", row_sum),
+    ("matmul", matmul),
+    ("inclusive_scan", inclusive_scan),
+    ("inclusive_scan_blocks", inclusive_scan_blocks),
+    ("histogram", histogram),
+    ("box_blur_3x3", box_blur_3x3),
+    ("branch_hash", branch_hash),
+];
+
+/// The reference functions that also have a per-element form, by name.
+pub const SAMPLED: &[(&str, SampleFn)] = &[("matmul", matmul_at)];
+
+/// The reference called `name`, with its per-element form when it has one.
+pub fn lookup(name: &str) -> Option<Reference> {
+    let all = REFERENCES.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)?;
+    Some(Reference { all, at: SAMPLED.iter().find(|(n, _)| *n == name).map(|(_, f)| *f) })
+}
+
+pub(crate) fn flat(v: Vec<f32>) -> Outputs {
+    vec![(Values::F32(v), None)]
+}
+
+pub(crate) fn shaped(v: Vec<f32>, rows: usize, cols: usize) -> Outputs {
+    vec![(Values::F32(v), Some([rows as u32, cols as u32]))]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Input = (&'static str, Vec<f32>, Option<[u32; 2]>);
+
+    fn run(f: ReferenceFn, bufs: &[Input], wg: u32) -> Vec<f32> {
+        let config = CaseConfig { workgroup_size: [wg, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let values: Vec<_> = bufs.iter().map(|(n, v, s)| (*n, Values::F32(v.clone()), *s)).collect();
+        let input = ReferenceInput {
+            config: &config,
+            buffers: values.iter().map(|(n, v, s)| (*n, (v, *s))).collect(),
+            uniforms: BTreeMap::new(),
+            output_lens: BTreeMap::from([("bins", 4)]),
+        };
+        f(&input).unwrap()[0].0.as_f32().unwrap().to_vec()
+    }
+
+    #[test]
+    fn broadcast_adds_a_row_index_to_a_column_index() {
+        let out = run(broadcast_add, &[("a", vec![1.0, 2.0], None), ("b", vec![10.0, 20.0, 30.0], None)], 1);
+        assert_eq!(out, [11.0, 21.0, 31.0, 12.0, 22.0, 32.0]);
+    }
+
+    #[test]
+    fn matmul_handles_non_square_shapes() {
+        let a = vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]; // 2×3
+        let b = vec![1.0, 0.0, 0.0, 1.0, 1.0, 1.0]; // 3×2
+        let out = run(matmul, &[("a", a, Some([2, 3])), ("b", b, Some([3, 2]))], 1);
+        assert_eq!(out, [4.0, 5.0, 10.0, 11.0]);
+    }
+
+    #[test]
+    fn every_per_element_form_agrees_with_its_whole_function() {
+        // Non-integer inputs, so that a different summation order would show.
+        let a: Vec<f32> = (0..35).map(|i| (i as f32 * 0.37).sin() * 3.1).collect();
+        let b: Vec<f32> = (0..63).map(|i| (i as f32 * 0.91).cos() / 1.7).collect();
+        let config = CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let (va, vb) = (Values::F32(a), Values::F32(b));
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("a", (&va, Some([5, 7]))), ("b", (&vb, Some([7, 9])))]),
+            uniforms: BTreeMap::new(),
+            output_lens: BTreeMap::new(),
+        };
+        for (name, at) in SAMPLED {
+            let whole = lookup(name).unwrap().all;
+            let all = whole(&input).unwrap();
+            let elements: Vec<usize> = (0..all[0].0.len()).rev().collect();
+            let some = at(&input, &elements).unwrap();
+            assert_eq!(some.len(), all.len(), "{name}");
+            for (s, (w, _)) in some.iter().zip(&all) {
+                for (j, &e) in elements.iter().enumerate() {
+                    assert_eq!(s.get(j).to_bits(), w.get(e).to_bits(), "{name}: element {e}");
+                }
+            }
+            assert!(at(&input, &[all[0].0.len()]).is_err(), "{name}: an element past the end is an error");
+        }
+    }
+
+    #[test]
+    fn block_sum_keeps_a_short_last_block() {
+        let out = run(block_sum, &[("a", (0..10).map(|x| x as f32).collect(), None)], 8);
+        assert_eq!(out, [28.0, 17.0]);
+    }
+
+    #[test]
+    fn scan_sums_every_prefix() {
+        assert_eq!(run(inclusive_scan, &[("a", vec![1.0, 2.0, 3.0, 4.0], None)], 4), [1.0, 3.0, 6.0, 10.0]);
+    }
+
+    #[test]
+    fn blur_counts_cells_past_the_edge_as_zero() {
+        let out = run(box_blur_3x3, &[("a", vec![9.0; 9], Some([3, 3]))], 1);
+        assert_eq!(out, [4.0, 6.0, 4.0, 6.0, 9.0, 6.0, 4.0, 6.0, 4.0]);
+    }
+
+    #[test]
+    fn histogram_floors_into_bins() {
+        let config = CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let a = Values::F32(vec![0.5, 3.99, 3.0, 1.0, 0.0]);
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("a", (&a, None))]),
+            uniforms: BTreeMap::new(),
+            output_lens: BTreeMap::from([("bins", 4)]),
+        };
+        assert_eq!(histogram(&input).unwrap()[0].0, Values::U32(vec![2, 1, 0, 2]));
+        let outside = Values::F32(vec![4.0]);
+        let input = ReferenceInput { buffers: BTreeMap::from([("a", (&outside, None))]), ..input };
+        assert!(matches!(histogram(&input).unwrap_err(), ReferenceError::OutsideBins { index: 0, bins: 4, .. }));
+    }
+
+    #[test]
+    fn every_name_is_unique() {
+        for (i, (n, _)) in REFERENCES.iter().enumerate() {
+            assert!(REFERENCES[i + 1..].iter().all(|(m, _)| m != n), "{n} twice");
+        }
+    }
+}
