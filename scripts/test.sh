@@ -5,27 +5,54 @@
 # (SwiftShader), solving every puzzle through the page.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Each phase's wall time, printed as it ends and again in a table at the end.
+PHASES=()
+phase_start=$SECONDS
+phase_name="tools: install what is missing"
+phase() {
+  local took=$((SECONDS - phase_start))
+  PHASES+=("$(printf '%5d s  %s' "$took" "$phase_name")")
+  printf '\033[1m[%d s]\033[0m %s\n' "$took" "$phase_name"
+  phase_name="$1"
+  phase_start=$SECONDS
+  echo "== $1"
+}
+summary() {
+  phase "done"
+  echo "== time per phase"
+  printf '%s\n' "${PHASES[@]}"
+  printf '%5d s  in all\n' "$SECONDS"
+}
+# On failure too, so a slow or failing phase shows its time.
+trap 'status=$?; [ "$phase_name" = done ] || summary; exit $status' EXIT
+
 scripts/ensure-tools.sh
 source scripts/env.sh
 
-echo "== house rules: rustfmt, clippy on native and on wasm32 (warnings denied)"
+phase "house rules: rustfmt, clippy on native and on wasm32 (warnings denied)"
 # The site crate imports the editor bundle, so clippy needs it built.
 scripts/build-editor.sh
 cargo fmt --all -- --check
 cargo clippy --locked --workspace --all-targets -- -D warnings
 cargo clippy --locked -p gpu-puzzles-web --target wasm32-unknown-unknown -- -D warnings
 
-echo "== native: cargo test (core, runner, CLI, GPU tests on $WGPU_BACKEND)"
+phase "native: cargo test (core, runner, CLI, GPU tests on $WGPU_BACKEND, seed sweep)"
 cargo test --locked
 # The site's own unit tests (the page-worker protocol), natively.
 cargo test --locked -p gpu-puzzles-web --lib
 
-echo "== site: the build refuses a broken puzzle set"
+phase "site: the build refuses a broken puzzle set"
 scripts/check-build-refuses-broken-set.sh
 
-echo "== site: release builds, with and without reference solutions"
+phase "site: release builds, with and without reference solutions"
 scripts/build-site.sh
 scripts/build-site.sh --no-default-features --dist dist-nosolutions
 
-echo "== browser: headless Chromium with WebGPU"
-(cd tests/e2e && npm test)
+phase "browser: headless Chromium with WebGPU"
+e2e_log=$(mktemp)
+(cd tests/e2e && npm test) 2>&1 | tee "$e2e_log"
+summary
+# The browser suite's counts last, as the test runner's closing line.
+printf 'browser: %d passed, %d failed\n' "$(grep -oP '^ℹ pass \K\d+' "$e2e_log")" "$(grep -oP '^ℹ fail \K\d+' "$e2e_log")"
+rm -f "$e2e_log"

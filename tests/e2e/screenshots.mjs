@@ -12,7 +12,7 @@ try {
   const shots = [
     { file: "solved.png", slug: "matmul", code: fs.readFileSync(path.join(ROOT, "shaders/matmul.wgsl"), "utf8"), want: "passed", focus: "verdict" },
     { file: "failed.png", slug: "broadcast", code: fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/broadcast--swapped-a-b.wgsl"), "utf8"), want: "failed", focus: "case-3" },
-    { file: "performance.png", slug: "divergence", code: fs.readFileSync(path.join(ROOT, "shaders/divergence.wgsl"), "utf8"), want: "passed", focus: "case-4" },
+    { file: "performance.png", slug: "divergence", code: fs.readFileSync(path.join(ROOT, "shaders/divergence.wgsl"), "utf8"), want: "passed", focus: "case-6" },
     { file: "race.png", slug: "histogram", code: null, want: "failed", focus: "case-3" },
   ];
   for (const s of shots) {

@@ -19,9 +19,8 @@ use gpu_puzzles_core::report::MemoryError;
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
 use gpu_puzzles_interp::emulate;
 use gpu_puzzles_runner::{judge_with, RunOptions};
-use gpu_puzzles_tests::{gpu, root, shipped_set};
+use gpu_puzzles_tests::{gpu, held_solutions, shipped_set};
 use libtest_mimic::{Arguments, Failed, Trial};
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Whether the GPU's outcome and the interpreter's agree (module doc).
@@ -70,20 +69,13 @@ fn compare(puzzle: &Puzzle, source: &str, extra: &[Case]) -> Result<(), Failed> 
 fn main() {
     let args = Arguments::from_args();
     let set: Arc<PuzzleSet> = Arc::new(shipped_set());
-    let dir = root().join("tests/gpu/solutions");
-    let mut extra_files: Vec<PathBuf> = std::fs::read_dir(&dir).expect("tests/gpu/solutions is readable").map(|e| e.unwrap().path()).collect();
-    extra_files.sort();
+    let held = held_solutions();
     let mut trials = Vec::new();
     for (i, p) in set.puzzles.iter().enumerate() {
         let mut kernels: Vec<(String, String, bool)> =
             vec![("reference".into(), p.solution.clone().expect("a reference solution"), true), ("starter".into(), p.starter.clone(), false)];
         kernels.extend(p.comparisons.iter().enumerate().map(|(k, c)| (format!("comparison-{}", k + 1), c.source.clone(), false)));
-        for path in &extra_files {
-            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            if let Some(label) = name.strip_prefix(&format!("{}--", p.slug)) {
-                kernels.push((label.to_string(), std::fs::read_to_string(path).unwrap(), false));
-            }
-        }
+        kernels.extend(held.iter().filter(|h| h.slug == p.slug).map(|h| (h.label.clone(), h.source.clone(), false)));
         for (label, source, random) in kernels {
             let s = set.clone();
             trials.push(Trial::test(format!("emulate::{}::{label}", p.slug), move || {

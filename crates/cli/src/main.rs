@@ -5,6 +5,10 @@
 //!   starter (must fail) and reference solution (must pass) on a real GPU.
 //! - `gpu-puzzles check --puzzle <slug> --solution <file.wgsl> [--json]`:
 //!   judges one solution file; exit status 0 only when every case passed.
+//! - `gpu-puzzles check --puzzle <slug> --solution <file.wgsl> --seeds 1..200`:
+//!   judges it with the random cases of every seed of the range, and prints
+//!   each seed whose verdict differs from the first seed's; exit status 0
+//!   only when every seed passed.
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -52,9 +56,27 @@ enum Command {
         json: bool,
         /// Seed of the random cases drawn besides the puzzle's own (a new
         /// one each run when absent; a failing random case prints its seed).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "seeds")]
         seed: Option<u64>,
+        /// Judge with the random cases of every seed in `FIRST..LAST`
+        /// (both included; `FIRST..=LAST` too) and print each seed whose
+        /// verdict differs from the first seed's (with --puzzle and
+        /// --solution).
+        #[arg(long, requires = "solution", value_parser = parse_seeds)]
+        seeds: Option<std::ops::RangeInclusive<u64>>,
     },
+}
+
+/// `FIRST..LAST` or `FIRST..=LAST`, both included, `FIRST <= LAST`.
+fn parse_seeds(text: &str) -> std::result::Result<std::ops::RangeInclusive<u64>, String> {
+    let (a, b) = text.split_once("..").ok_or_else(|| format!("`{text}`: write the seeds as FIRST..LAST, e.g. 1..200"))?;
+    let b = b.strip_prefix('=').unwrap_or(b);
+    let parse = |x: &str| x.trim().parse::<u64>().map_err(|_| format!("`{x}` is not a seed (a whole number from 0)"));
+    let (a, b) = (parse(a)?, parse(b)?);
+    if a > b {
+        return Err(format!("`{text}`: the first seed is after the last"));
+    }
+    Ok(a..=b)
 }
 
 /// The seed of this run's random cases: the one asked for, or a new one.
@@ -94,7 +116,7 @@ fn run(cli: Cli) -> Result<bool> {
             println!("{}", serde_json::to_string(&export(&set))?);
             Ok(true)
         }
-        Command::Check { puzzle: Some(slug), solution: Some(file), json, seed } => {
+        Command::Check { puzzle: Some(slug), solution: Some(file), json, seed, seeds } => {
             let set = load(&cli.root)?;
             let Some(puzzle) = set.get(&slug) else {
                 let slugs: Vec<_> = set.puzzles.iter().map(|p| p.slug.as_str()).collect();
@@ -102,6 +124,9 @@ fn run(cli: Cli) -> Result<bool> {
             };
             let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let gpu = gpu()?;
+            if let Some(seeds) = seeds {
+                return sweep_seeds(&gpu, puzzle, &source, seeds, json);
+            }
             let seed = run_seed(seed);
             let random = random_cases(puzzle, seed).map_err(anyhow::Error::msg)?;
             let mut results = pollster::block_on(judge_with(&gpu, puzzle, &random, &source, RunOptions::default()))?;
@@ -323,6 +348,74 @@ fn lessons(gpu: &Gpu, p: &Puzzle, results: &[CaseResult]) -> Result<Vec<LessonCh
         }
     }
     Ok(out)
+}
+
+/// One seed's verdict in a sweep, and the first random case that failed.
+#[derive(Serialize)]
+struct SeedVerdict {
+    seed: u64,
+    status: Verdict,
+    /// The first failing random case: its name and summary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failed: Option<String>,
+}
+
+/// `--seeds`: the written cases are judged once; each seed's random cases
+/// are judged on their own and added to them. Prints each seed whose
+/// verdict differs from the first seed's, then the count and the time.
+/// `Ok(true)` when every seed passed.
+fn sweep_seeds(gpu: &Gpu, puzzle: &Puzzle, source: &str, seeds: std::ops::RangeInclusive<u64>, json: bool) -> Result<bool> {
+    let started = std::time::Instant::now();
+    let written = pollster::block_on(judge_with(gpu, puzzle, &[], source, RunOptions::default()))?;
+    if let Some(r) = written.iter().find(|r| r.outcome.failed()) {
+        let case = &puzzle.cases[r.case - 1];
+        if json {
+            println!(
+                "{}",
+                serde_json::json!({ "puzzle": puzzle.slug, "status": Verdict::Failed, "written_case_failed": format!("case {}: {}", r.case, r.outcome.summary()), "seeds": [] })
+            );
+        } else {
+            println!("{}: written case {} ({}) fails: {}", puzzle.title, r.case, case.name, r.outcome.summary());
+            println!("  so the verdict is failed on every seed; no random case was drawn");
+        }
+        return Ok(false);
+    }
+    // Only the random cases, numbered after the written ones as in a Run.
+    let mut only_random = puzzle.clone();
+    only_random.cases.clear();
+    let mut verdicts = Vec::new();
+    for seed in seeds.clone() {
+        let random = random_cases(puzzle, seed).map_err(anyhow::Error::msg)?;
+        let results = pollster::block_on(judge_with(gpu, &only_random, &random, source, RunOptions::default()))?;
+        let status = verdict(&written.iter().chain(&results).cloned().collect::<Vec<_>>());
+        let failed = results.iter().find(|r| r.outcome.failed()).map(|r| {
+            let name = random.iter().find(|c| c.number == r.case).map_or("a random case", |c| c.name.as_str());
+            format!("{name}: {}", r.outcome.summary())
+        });
+        verdicts.push(SeedVerdict { seed, status, failed });
+    }
+    let first = verdicts.first().map(|v| v.status).unwrap_or(Verdict::Passed);
+    let differing: Vec<&SeedVerdict> = verdicts.iter().filter(|v| v.status != first).collect();
+    let secs = started.elapsed().as_secs_f64();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "puzzle": puzzle.slug, "seeds": verdicts, "seconds": secs }))?);
+    } else {
+        println!("{}: seeds {}..={} on {}", puzzle.title, seeds.start(), seeds.end(), gpu.adapter().name);
+        let word = |v: Verdict| if v == Verdict::Passed { "passed" } else { "failed" };
+        let show = |v: &SeedVerdict| println!("  seed {}: {}{}", v.seed, word(v.status), v.failed.as_ref().map(|f| format!(" ({f})")).unwrap_or_default());
+        if let Some(v) = verdicts.first() {
+            show(v);
+        }
+        for v in &differing {
+            show(v);
+        }
+        if differing.is_empty() {
+            println!("  the same verdict, {}, on all {} seeds ({secs:.1} s)", word(first), verdicts.len());
+        } else {
+            println!("  {} of {} seeds give a verdict other than seed {}'s ({secs:.1} s)", differing.len(), verdicts.len(), seeds.start());
+        }
+    }
+    Ok(verdicts.iter().all(|v| v.status == Verdict::Passed))
 }
 
 /// Validates the whole set, then judges every starter (must fail) and every

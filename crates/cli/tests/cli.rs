@@ -94,3 +94,28 @@ fn a_malformed_puzzle_folder_is_rejected_with_file_line_and_field() {
     assert!(text.contains("case 1 › workgroup_size"), "{text}");
     assert!(text.contains("puzzles/map/notes.txt: stray file"), "{text}");
 }
+
+#[test]
+fn a_seed_sweep_names_the_seeds_whose_verdict_differs() {
+    // Special-cases the written sizes of Map: only some draws catch it.
+    let overfit = root().join("tests/gpu/solutions/map--first-twenty-only.wgsl");
+    let (ok, text) = gpu_puzzles(&["check", "--puzzle", "map", "--solution", overfit.to_str().unwrap(), "--seeds", "1..30"], &root());
+    assert!(!ok, "{text}");
+    let seeds: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with("seed ")).collect();
+    assert!(seeds.len() >= 2, "the first seed and at least one that differs: {text}");
+    assert!(text.contains("seeds give a verdict other than seed 1's"), "{text}");
+    assert!(text.contains("random case"), "a differing seed names its failing case: {text}");
+    // The reference passes on every seed.
+    let reference = root().join("shaders/map.wgsl");
+    let (ok, text) = gpu_puzzles(&["check", "--puzzle", "map", "--solution", reference.to_str().unwrap(), "--seeds", "1..=30"], &root());
+    assert!(ok, "{text}");
+    assert!(text.contains("the same verdict, passed, on all 30 seeds"), "{text}");
+    // A kernel that assumes a power-of-two workgroup size fails a written
+    // case, so no seed can pass it.
+    let pow2 = root().join("tests/gpu/solutions/scan-across-workgroups--assumes-power-of-two.wgsl");
+    let (ok, text) = gpu_puzzles(&["check", "--puzzle", "scan-across-workgroups", "--solution", pow2.to_str().unwrap(), "--seeds", "1..200"], &root());
+    assert!(!ok, "{text}");
+    assert!(text.contains("so the verdict is failed on every seed"), "{text}");
+    let (ok, text) = gpu_puzzles(&["check", "--puzzle", "map", "--solution", reference.to_str().unwrap(), "--seeds", "9..2"], &root());
+    assert!(!ok && text.contains("the first seed is after the last"), "{text}");
+}

@@ -82,3 +82,25 @@ fn lessons_and_performance_targets_are_checked() {
     let p = problems_after(|f| replace(f, "map/puzzle.toml", "format_version = 1\n", "format_version = 1\nperformance_target = 0.5\n"));
     assert!(p.contains("map/puzzle.toml") && p.contains("applies to performance cases, and this puzzle has none"), "{p}");
 }
+
+#[test]
+fn written_cases_must_hold_every_edge_of_the_generator() {
+    // Map's largest case made one smaller: 64 elements, the most the
+    // generator draws, is in no written case any more.
+    let p = problems_after(|f| {
+        replace(f, "map/puzzle.toml", "workgroup_size = [64, 1, 1]", "workgroup_size = [63, 1, 1]");
+        replace(f, "map/puzzle.toml", "len = 64,", "len = 63,");
+    });
+    assert!(p.contains("map/puzzle.toml: generator: no written case has `n` = 64, the largest value the generator draws"), "{p}");
+    // Scan Across Workgroups with every workgroup size a power of two.
+    let p = problems_after(|f| {
+        replace(f, "scan-across-workgroups/puzzle.toml", "workgroup_size = [46, 1, 1]", "workgroup_size = [32, 1, 1]");
+        replace(f, "scan-across-workgroups/puzzle.toml", "workgroup_memory = [46, 1, 1]", "workgroup_memory = [32, 1, 1]");
+        replace(f, "scan-across-workgroups/puzzle.toml", "workgroups = [7, 1, 1]", "workgroups = [10, 1, 1]");
+        replace(f, "scan-across-workgroups/puzzle.toml", "workgroup_size = [5, 1, 1]", "workgroup_size = [4, 1, 1]");
+        replace(f, "scan-across-workgroups/puzzle.toml", "workgroup_memory = [5, 1, 1]", "workgroup_memory = [4, 1, 1]");
+        replace(f, "scan-across-workgroups/puzzle.toml", "workgroups = [60, 1, 1]", "workgroups = [75, 1, 1]");
+    });
+    assert!(p.contains("scan-across-workgroups/puzzle.toml: generator: no written case has a `w` that is not a power of two"), "{p}");
+    assert_eq!(p.lines().count(), 1, "only that edge: {p}");
+}

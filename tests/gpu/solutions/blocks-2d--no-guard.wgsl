@@ -1,4 +1,4 @@
-// expect: memory-error
+// expect: memory-error in some cases
 // message: out-of-bounds write
 // Wrong on purpose: no guard. WebGPU drops the writes past the end, so the
 // values look right; the instrumented run reports the out-of-bounds writes.

@@ -1,4 +1,4 @@
-// expect: memory-error
+// expect: memory-error in some cases
 // message: write conflict
 // Wrong on purpose: after the barrier every invocation sums and writes
 // out[0]. The value is right, but the writes race.

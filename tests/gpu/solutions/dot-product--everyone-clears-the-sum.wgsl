@@ -1,4 +1,4 @@
-// expect: memory-error
+// expect: memory-error in some cases
 // message: write conflict: `total` (workgroup memory)
 // Wrong on purpose: every invocation clears the shared total, then invocation
 // 0 adds the products. The clears race each other (the same value, but a

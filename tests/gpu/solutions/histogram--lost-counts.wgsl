@@ -1,4 +1,4 @@
-// expect: memory-error
+// expect: memory-error in some cases
 // message: write conflict: `bins[
 // The naive histogram: a plain read-modify-write per value, which races.
 @group(0) @binding(0) var<storage, read> a: array<f32>;

@@ -1,4 +1,4 @@
-// expect: memory-error
+// expect: memory-error in some cases
 // message: workgroup_id (0, 0, 0), local_invocation_id (
 // Wrong on purpose: a literal workgroup size instead of {{workgroupSize}}
 // and no guard. The GPU runs 64 invocations per workgroup whatever the

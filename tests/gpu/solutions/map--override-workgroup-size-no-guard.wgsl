@@ -1,4 +1,4 @@
-// expect: memory-error
+// expect: memory-error in some cases
 // message: workgroup_id (0, 0, 0), local_invocation_id (
 // Wrong on purpose: the workgroup size is a pipeline-overridable constant
 // (its default, 64, is what runs: no pipeline constants are set) and there

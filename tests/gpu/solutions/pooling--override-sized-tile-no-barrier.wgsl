@@ -1,4 +1,4 @@
-// expect: memory-error
+// expect: memory-error in some cases
 // message: read-after-write race: `smem[
 // Wrong on purpose: workgroup memory sized by an `override`, written and
 // read by neighbours with no workgroupBarrier() between.

@@ -1,4 +1,4 @@
-// expect: memory-error
+// expect: memory-error in some cases
 // message: (workgroup memory)
 // Wrong on purpose: one barrier per round where a scan needs two. An
 // invocation can overwrite smem[i] while its neighbour still reads it.

@@ -1,4 +1,4 @@
-// expect: memory-error
+// expect: memory-error in some cases
 // message: no `storageBarrier()` between them
 // Wrong on purpose: scans in place in the storage buffer `out`, ordered by
 // workgroupBarrier(), which orders only workgroup memory (WGSL's

@@ -1,4 +1,4 @@
-// expect: memory-error
+// expect: memory-error in some cases
 // message: in different workgroups of one dispatch of `scan_blocks`
 // Wrong on purpose: each workgroup adds the block sums that earlier
 // workgroups wrote in the same dispatch. Nothing orders workgroups within a

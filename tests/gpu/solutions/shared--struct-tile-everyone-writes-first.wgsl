@@ -1,4 +1,4 @@
-// expect: memory-error
+// expect: memory-error in some cases
 // message: write conflict: `tile.v[0]` (workgroup memory)
 // Wrong on purpose: the workgroup tile is a struct with a count before its
 // array, and every invocation stores its element into `tile.v[0]`: a write

@@ -1,4 +1,4 @@
-// expect: over-budget
+// expect: over-budget in some cases
 // message: over budget: the invocation with workgroup_id (0, 0, 0), local_invocation_id (0, 0, 0) read storage buffers
 // Right answer, wrong method: invocation 0 reads every element itself.
 @group(0) @binding(0) var<storage, read> a: array<f32>;

@@ -1,4 +1,4 @@
-// expect: memory-error
+// expect: memory-error in some cases
 // message: (workgroup memory)
 // Wrong on purpose: the "warp-synchronous" tail of CUDA folklore. Rounds
 // with fewer than 32 active invocations skip the barrier, trusting the

@@ -299,6 +299,29 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             v.at(None, "generator › case", "a random case is hidden unless it fails, and never a performance case: leave out `hidden` and `performance`");
             return None;
         }
+        // Every edge of the draws must be in a written case too (see
+        // `random::edges`), so a verdict never depends on the draw.
+        if cases.len() == manifest.cases.len() {
+            let tables: Vec<toml::Table> = match toml::from_str::<toml::Table>(&manifest_text) {
+                Ok(t) => match t.get("case") {
+                    Some(toml::Value::Array(a)) => a.iter().filter_map(|c| c.as_table().cloned()).collect(),
+                    _ => Vec::new(),
+                },
+                Err(_) => Vec::new(),
+            };
+            let written: Vec<crate::random::WrittenCase> = tables
+                .iter()
+                .zip(&cases)
+                .filter(|(_, c)| !c.is_performance())
+                .map(|(table, c)| crate::random::WrittenCase {
+                    table,
+                    buffer_len: buffers.iter().zip(&c.buffers).map(|(b, cb)| (b.name.clone(), cb.initial.len())).collect(),
+                })
+                .collect();
+            for edge in crate::random::uncovered_edges(&parsed, &written) {
+                v.at(None, "generator", &edge.to_string());
+            }
+        }
         let random = RandomCases { generator: parsed, reference, compare };
         // Draw a few cases now, so that a generator that can draw a bad case
         // fails the check before a class, not during one.
@@ -340,8 +363,7 @@ const GENERATOR_SAMPLES: usize = 24;
 /// Draws random case `k` of the Run with seed `run_seed`, numbered after the
 /// puzzle's `fixed` cases, and checks it as a written case is checked.
 fn draw_case(random: &RandomCases, interface: &Interface, fixed: usize, run_seed: u64, k: usize) -> Result<Case, String> {
-    let seed = crate::random::case_seed(run_seed, k);
-    let spec = random.generator.draw(seed)?;
+    let spec = random.generator.draw_for_run(run_seed, k)?;
     let number = fixed + k + 1;
     let mut v = Validator { file: String::new(), problems: Vec::new() };
     match v.check_case(&spec, number, None, interface, random.compare) {

@@ -9,6 +9,20 @@
 //! (division rounds down), parentheses, `min(a, b)`, `max(a, b)`,
 //! `ceil_div(a, b)` and `pow2(a)`. The variable `seed` is the case's own seed,
 //! for the buffers' `random.seed`.
+//!
+//! Draws seek the edges, as proptest's and Hypothesis's strategies do: each
+//! variable lands on a bound or next to one, or on a value that is not a
+//! power of two, in half of its draws ([`Generator::draw`]), and the first
+//! random case of a Run has workgroup sizes that are not powers of two
+//! wherever the ranges allow it ([`Generator::draw_for_run`]). Neither
+//! crate fits here as a library: both draw from their own strategy objects,
+//! while these variables are parsed from a puzzle's TOML, must draw the same
+//! case from a seed on every platform (the wasm page and the native tool),
+//! and their edges also drive the set check of written cases ([`edges`]).
+
+mod edges;
+
+pub use edges::{uncovered_edges, Edge, EdgeKind, WrittenCase};
 
 use crate::format::{CaseSpec, GeneratorSpec};
 use crate::generate::SplitMix64;
@@ -16,7 +30,7 @@ use std::collections::BTreeMap;
 
 /// A parsed expression.
 #[derive(Debug, Clone, PartialEq)]
-enum Expr {
+pub(crate) enum Expr {
     Num(i64),
     Var(String),
     Neg(Box<Expr>),
@@ -27,10 +41,10 @@ enum Expr {
 /// A variable drawn uniformly from `lo..=hi`, both expressions over earlier
 /// variables.
 #[derive(Debug, Clone, PartialEq)]
-struct Var {
-    name: String,
-    lo: Expr,
-    hi: Expr,
+pub(crate) struct Var {
+    pub(crate) name: String,
+    pub(crate) lo: Expr,
+    pub(crate) hi: Expr,
 }
 
 /// A puzzle's generator of random cases, parsed.
@@ -38,8 +52,8 @@ struct Var {
 pub struct Generator {
     /// Random cases judged per Run.
     pub count: usize,
-    vars: Vec<Var>,
-    template: toml::Table,
+    pub(crate) vars: Vec<Var>,
+    pub(crate) template: toml::Table,
 }
 
 struct Parser<'a> {
@@ -133,7 +147,7 @@ impl Parser<'_> {
     }
 }
 
-fn parse(s: &str) -> Result<Expr, String> {
+pub(crate) fn parse(s: &str) -> Result<Expr, String> {
     let mut p = Parser { s: s.as_bytes(), i: 0 };
     let e = p.sum()?;
     p.ws();
@@ -144,7 +158,7 @@ fn parse(s: &str) -> Result<Expr, String> {
 }
 
 impl Expr {
-    fn eval(&self, env: &BTreeMap<String, i64>) -> Result<i64, String> {
+    pub(crate) fn eval(&self, env: &BTreeMap<String, i64>) -> Result<i64, String> {
         let over = || "the value overflows".to_string();
         Ok(match self {
             Expr::Num(n) => *n,
@@ -214,10 +228,58 @@ impl Generator {
 
     /// Draws the case of seed `seed`: the variables, then the template.
     ///
+    /// Each variable is drawn from its range `lo..=hi` (computed from the
+    /// variables before it) with a bias towards the values wrong kernels
+    /// get wrong: 2 draws in 16 take `lo`, 2 take `hi`, 1 takes `lo + 1`,
+    /// 1 takes `hi - 1`, 2 take a value that is not a power of two (where
+    /// the range has one from 3 up), and the other 8 are uniform.
+    ///
     /// # Errors
     /// An empty range, an expression that cannot be computed, or a template
     /// that is not a `[[case]]` once computed.
     pub fn draw(&self, seed: u64) -> Result<CaseSpec, String> {
+        let table = self.draw_table(seed)?;
+        table.0.try_into::<CaseSpec>().map_err(|e| format!("with {}: the case is not valid: {}", table.1, e.message()))
+    }
+
+    /// Draws random case `k` of the Run with seed `run_seed`. Case 0 is the
+    /// first of up to [`NON_POW2_TRIES`] draws that gives every workgroup
+    /// size dimension the template computes (not a literal) a value that is
+    /// not a power of two, or failing that the draw with the most such
+    /// dimensions, so that every Run tests such a size wherever the ranges
+    /// allow one. The others are plain [`Generator::draw`]s. The same
+    /// `run_seed` and `k` draw the same case on every platform.
+    ///
+    /// # Errors
+    /// As [`Generator::draw`].
+    pub fn draw_for_run(&self, run_seed: u64, k: usize) -> Result<CaseSpec, String> {
+        let seed = case_seed(run_seed, k);
+        let varying: Vec<usize> = match self.template.get("workgroup_size") {
+            Some(toml::Value::Array(dims)) => (0..dims.len()).filter(|&d| matches!(dims[d], toml::Value::String(_))).collect(),
+            _ => Vec::new(),
+        };
+        if k != 0 || varying.is_empty() {
+            return self.draw(seed);
+        }
+        let odd = |spec: &CaseSpec| varying.iter().filter(|&&d| d < 3 && !is_power_of_two(i64::from(spec.workgroup_size[d]))).count();
+        let mut best: Option<(usize, CaseSpec)> = None;
+        for attempt in 0..NON_POW2_TRIES {
+            let spec = self.draw(if attempt == 0 { seed } else { case_seed(seed, attempt) })?;
+            let score = odd(&spec);
+            if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                let done = score == varying.len();
+                best = Some((score, spec));
+                if done {
+                    break;
+                }
+            }
+        }
+        Ok(best.expect("at least one draw").1)
+    }
+
+    /// The variables drawn for `seed` and the computed template, with the
+    /// variables' values written out for messages.
+    fn draw_table(&self, seed: u64) -> Result<(toml::Value, String), String> {
         let mut rng = SplitMix64::new(seed);
         let mut env = BTreeMap::new();
         env.insert("seed".to_string(), (seed & 0xFFFF_FFFF) as i64);
@@ -226,8 +288,7 @@ impl Generator {
             if hi < lo {
                 return Err(format!("`{}` has an empty range {lo}..={hi}", v.name));
             }
-            let span = (hi - lo) as u64 + 1;
-            env.insert(v.name.clone(), lo + (rng.next_u64() % span) as i64);
+            env.insert(v.name.clone(), draw_biased(&mut rng, lo, hi));
         }
         fn subst(v: &toml::Value, env: &BTreeMap<String, i64>) -> Result<toml::Value, String> {
             Ok(match v {
@@ -239,7 +300,35 @@ impl Generator {
         }
         let table = subst(&toml::Value::Table(self.template.clone()), &env)?;
         let vars: Vec<String> = self.vars.iter().map(|v| format!("{} = {}", v.name, env[&v.name])).collect();
-        table.try_into::<CaseSpec>().map_err(|e| format!("with {}: the case is not valid: {}", vars.join(", "), e.message()))
+        Ok((table, vars.join(", ")))
+    }
+}
+
+/// How many draws [`Generator::draw_for_run`] tries for workgroup sizes
+/// that are not powers of two.
+pub const NON_POW2_TRIES: usize = 64;
+
+/// Whether `x` is a power of two (1, 2, 4, …); 0 and negatives are not.
+pub(crate) fn is_power_of_two(x: i64) -> bool {
+    x > 0 && x & (x - 1) == 0
+}
+
+/// One value of `lo..=hi` (not empty), biased as [`Generator::draw`] says.
+fn draw_biased(rng: &mut SplitMix64, lo: i64, hi: i64) -> i64 {
+    let span = (hi - lo) as u64 + 1;
+    let mode = rng.next_u64() >> 60;
+    let mut uniform = || lo + (rng.next_u64() % span) as i64;
+    match mode {
+        0 | 1 => lo,
+        2 | 3 => hi,
+        4 => (lo + 1).min(hi),
+        5 => (hi - 1).max(lo),
+        6 | 7 => {
+            // Rejection sampling: in any range with a value from 3 up that is
+            // not a power of two, most values are such, so a few tries do.
+            (0..32).map(|_| uniform()).find(|&x| x >= 3 && !is_power_of_two(x)).unwrap_or_else(&mut uniform)
+        }
+        _ => uniform(),
     }
 }
 

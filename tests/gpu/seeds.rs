@@ -1,0 +1,92 @@
+//! A verdict must not depend on the random draw: every reference solution
+//! and every held solution of `solutions/` is judged by the CPU interpreter
+//! (no GPU, so it is quick) on the random cases of seeds 1 to [`SEEDS`],
+//! and the verdict of every seed must be the one its expectation names:
+//! passed for a reference and for `// expect: passed`, failed for every
+//! wrong solution. A seed that gives another verdict fails the test, naming
+//! the seed and the case. One named test per puzzle and kernel:
+//! `seeds::<slug>::<kernel>`.
+//!
+//! Random cases run in one schedule (lockstep): what depends on the draw
+//! is sizes and values, and the race detector flags a race in any
+//! schedule; the written cases are judged in all three, as a Run judges
+//! them. The written cases are judged once: when one of them fails, every seed's
+//! verdict is failed whatever its random cases give, so only a kernel that
+//! passes the written cases has its random cases judged seed by seed.
+//! Files expecting a compile or configuration error are left out (they
+//! never reach a case), and so are `failed in random cases` files: they
+//! special-case the written cases' sizes on purpose, which no written case
+//! can catch, to test how a failing random case is shown. Performance
+//! cases are not judged (the interpreter does not time).
+
+use gpu_puzzles_core::judge::{verdict, CaseResult, Verdict};
+use gpu_puzzles_core::load::random_cases;
+use gpu_puzzles_core::{Puzzle, PuzzleSet};
+use gpu_puzzles_interp::emulate::{self, SCHEDULES};
+use gpu_puzzles_tests::{held_solutions, shipped_set};
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::sync::Arc;
+
+/// The last seed swept; the first is 1.
+const SEEDS: u64 = 200;
+
+/// Judges `source` over every seed and checks each seed's verdict.
+fn sweep(puzzle: &Puzzle, source: &str, want: Verdict) -> Result<(), Failed> {
+    let written = emulate::judge_puzzle(puzzle, &[], source).map_err(|e| Failed::from(format!("the interpreter could not judge it: {}", e.message)))?;
+    let first_failure = |results: &[CaseResult]| results.iter().find(|r| r.outcome.failed()).map(|r| format!("case {}: {}", r.case, r.outcome.summary()));
+    if verdict(&written) == Verdict::Failed {
+        // Failed on every seed, by the written cases alone.
+        return if want == Verdict::Failed {
+            Ok(())
+        } else {
+            Err(format!("fails a written case on every seed: {}", first_failure(&written).unwrap_or_default()).into())
+        };
+    }
+    if puzzle.generator.is_none() {
+        return if want == Verdict::Passed { Ok(()) } else { Err("passes every written case, and the puzzle draws no random cases".into()) };
+    }
+    let mut wrong = Vec::new();
+    for seed in 1..=SEEDS {
+        let random = random_cases(puzzle, seed).map_err(Failed::from)?;
+        if random.is_empty() {
+            return Err(format!("seed {seed}: the generator drew no case").into());
+        }
+        let mut results = written.clone();
+        for case in &random {
+            results.push(emulate::run_case(puzzle, case, source, &SCHEDULES[..1]).map_err(|e| Failed::from(format!("seed {seed}: {}", e.message)))?);
+        }
+        if verdict(&results) != want {
+            let why = first_failure(&results).unwrap_or_else(|| "every case passed".into());
+            wrong.push(format!("seed {seed}: {why}"));
+        }
+    }
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        let want = if want == Verdict::Passed { "pass" } else { "fail" };
+        Err(format!("should {want} on every seed, but {} of {SEEDS} seeds give the other verdict:\n{}", wrong.len(), wrong.join("\n")).into())
+    }
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let set: Arc<PuzzleSet> = Arc::new(shipped_set());
+    let mut trials = Vec::new();
+    for (i, p) in set.puzzles.iter().enumerate() {
+        let s = set.clone();
+        trials.push(Trial::test(format!("seeds::{}::reference", p.slug), move || {
+            let p = &s.puzzles[i];
+            sweep(p, p.solution.as_deref().ok_or("no reference solution in shaders/")?, Verdict::Passed)
+        }));
+    }
+    for held in held_solutions() {
+        if held.expect.starts_with("compile-error") || held.expect == "config-error" || held.expect == "failed in random cases" {
+            continue;
+        }
+        let i = set.position(&held.slug).unwrap_or_else(|| panic!("{}--{}: no puzzle `{}`", held.slug, held.label, held.slug));
+        let want = if held.expect == "passed" { Verdict::Passed } else { Verdict::Failed };
+        let s = set.clone();
+        trials.push(Trial::test(format!("seeds::{}::{}", held.slug, held.label), move || sweep(&s.puzzles[i], &held.source, want)));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
