@@ -4,7 +4,9 @@
 //! from here (or from literal values in the manifest), never from a GPU run.
 //! Every function sums in `f32`, left to right, the same order a straightforward
 //! shader uses; the classic puzzles use integer-valued inputs, for which every
-//! order gives the same exact result.
+//! order gives the same exact result. The kernels of modern models
+//! (`kernels`) compute in `f64` instead, and their puzzles compare with a
+//! tolerance.
 //!
 //! The functions live in modules by chapter of the puzzle set, each a small
 //! pure function with its formula; [`REFERENCES`] registers them all by the
@@ -15,11 +17,13 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 mod basics;
+mod kernels;
 mod matrices;
 mod reductions;
 mod stencils;
 
 pub use basics::{add_ten, broadcast_add, window_sum_3, zip_add};
+pub use kernels::{layer_norm_rows, softmax_rows};
 pub use matrices::{matmul, matmul_at};
 pub use reductions::{block_sum, dot, histogram, inclusive_scan, inclusive_scan_blocks, row_sum};
 pub use stencils::{box_blur_3x3, branch_hash, conv1d, BRANCH_HASH_ROUNDS};
@@ -164,6 +168,21 @@ pub enum ReferenceError {
         /// `[rows, cols]` of the output.
         shape: [usize; 2],
     },
+    /// The case gives no value for a uniform field the reference reads.
+    MissingUniform {
+        /// The field, e.g. `params.eps`.
+        name: String,
+    },
+    /// A buffer has another number of elements than the reference needs,
+    /// e.g. `gamma` one per column of `a`.
+    WrongLength {
+        /// The buffer's name.
+        name: String,
+        /// Its elements.
+        len: usize,
+        /// The elements the reference needs.
+        want: usize,
+    },
     /// A histogram's input value falls outside every bin.
     OutsideBins {
         /// The element's index in `a`.
@@ -186,6 +205,8 @@ impl fmt::Display for ReferenceError {
             ReferenceError::InnerSizesDiffer { a: [m, k], b: [k2, n] } => write!(f, "`a` is {m}×{k} and `b` is {k2}×{n}: inner sizes differ"),
             ReferenceError::UniformDisagrees { field, given, from_shapes } => write!(f, "uniform `{field}` is {given} but the shapes make it {from_shapes}"),
             ReferenceError::ElementPastEnd { element, shape: [m, n] } => write!(f, "element {element} is past the end of the {m} × {n} output"),
+            ReferenceError::MissingUniform { name } => write!(f, "the reference needs a value for the uniform field `{name}`"),
+            ReferenceError::WrongLength { name, len, want } => write!(f, "`{name}` has {len} elements but the reference needs {want}"),
             ReferenceError::OutsideBins { index, value, bins } => write!(f, "`a[{index}]` = {value} falls outside the {bins} bins"),
         }
     }
@@ -248,6 +269,8 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("histogram", histogram),
     ("box_blur_3x3", box_blur_3x3),
     ("branch_hash", branch_hash),
+    ("softmax_rows", softmax_rows),
+    ("layer_norm_rows", layer_norm_rows),
 ];
 
 /// The reference functions that also have a per-element form, by name.

@@ -1,0 +1,197 @@
+//! Kernels of modern models, row by row: Softmax and Layer Norm, each a
+//! few reductions over a row in workgroup memory.
+//!
+//! Unlike the other chapters, these compute in `f64` and round to `f32`
+//! once, so the expected value is the `f32` nearest the exact one: a kernel
+//! may combine a row in any order, and `exp` and `inverseSqrt` are not
+//! correctly rounded on a GPU, so their puzzles compare with a tolerance
+//! derived in each `puzzle.toml` from WGSL's stated accuracy.
+
+use super::{shaped, Outputs, ReferenceError, ReferenceInput};
+
+/// The softmax of each row of `a` (shape `[rows, cols]`, row-major):
+/// `out[r][c] = exp(a[r][c] - m_r) / Σ_j exp(a[r][j] - m_r)` with
+/// `m_r = max_j a[r][j]`; `out` has `a`'s shape (Softmax).
+///
+/// Unlike the sums of the other chapters this is computed in `f64` and
+/// rounded to `f32` once, so the expected value is the `f32` nearest the
+/// exact one: no shader order is "the" order of an `exp` and a division, and
+/// the puzzle compares with a tolerance for the GPU's `exp`, division and
+/// `f32` sums instead. Subtracting `m_r` keeps every `exp` at most 1, as the
+/// shader must. A `dims` uniform, when the puzzle has one, must give the
+/// shape's `rows` and `cols`.
+pub fn softmax_rows(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let a = input.f32("a")?;
+    let [rows, cols] = input.shape("a")?;
+    if let Some(dims) = input.uniforms.get("dims") {
+        for (name, want) in [("rows", rows), ("cols", cols)] {
+            if dims.get(name).is_some_and(|&v| v != want as f64) {
+                return Err(ReferenceError::UniformDisagrees { field: format!("dims.{name}"), given: dims[name], from_shapes: want });
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(rows * cols);
+    for row in a.chunks(cols.max(1)).take(rows) {
+        let max = row.iter().fold(f64::NEG_INFINITY, |m, &x| m.max(f64::from(x)));
+        let exps: Vec<f64> = row.iter().map(|&x| (f64::from(x) - max).exp()).collect();
+        let sum: f64 = exps.iter().sum();
+        out.extend(exps.iter().map(|&e| (e / sum) as f32));
+    }
+    Ok(shaped(out, rows, cols))
+}
+
+/// Layer normalization of every row of `a` (`shape = [rows, cols]`,
+/// row-major), `rows × cols` elements in `a`'s shape (Layer Norm):
+///
+/// ```text
+/// mean[r]   = Σ_c a[r][c] / cols
+/// var[r]    = Σ_c (a[r][c] - mean[r])² / cols        (population variance)
+/// out[r][c] = (a[r][c] - mean[r]) / sqrt(var[r] + eps) · gamma[c] + beta[c]
+/// ```
+///
+/// `gamma` and `beta` have `cols` elements each. `eps` is the uniform field
+/// `params.eps`, taken as the `f32` the shader receives; `params.cols`, when
+/// the case gives it, must equal the shape's `cols`. Two passes in `f64`
+/// (the mean, then the squared deviations from it), rounded to `f32` once.
+///
+/// # Errors
+/// A missing buffer or shape, [`ReferenceError::MissingUniform`] without
+/// `params.eps`, [`ReferenceError::UniformDisagrees`] when `params.cols` is
+/// not the shape's `cols`, and [`ReferenceError::WrongLength`] when `gamma`
+/// or `beta` does not have `cols` elements.
+pub fn layer_norm_rows(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let (a, gamma, beta) = (input.f32("a")?, input.f32("gamma")?, input.f32("beta")?);
+    let [rows, cols] = input.shape("a")?;
+    let params = input.uniforms.get("params");
+    let eps = params.and_then(|p| p.get("eps")).ok_or_else(|| ReferenceError::MissingUniform { name: "params.eps".to_string() })?;
+    // The shader reads eps as an f32: 0.00001 arrives as 1.0000000e-5 (f32),
+    // not the f64 written in the manifest.
+    let eps = f64::from(*eps as f32);
+    if let Some(&given) = params.and_then(|p| p.get("cols")) {
+        if given != cols as f64 {
+            return Err(ReferenceError::UniformDisagrees { field: "params.cols".to_string(), given, from_shapes: cols });
+        }
+    }
+    for (name, v) in [("gamma", gamma), ("beta", beta)] {
+        if v.len() != cols {
+            return Err(ReferenceError::WrongLength { name: name.to_string(), len: v.len(), want: cols });
+        }
+    }
+    let n = cols as f64;
+    let mut out = Vec::with_capacity(rows * cols);
+    for row in a.chunks(cols.max(1)).take(rows) {
+        let mean = row.iter().map(|&x| f64::from(x)).sum::<f64>() / n;
+        let var = row.iter().map(|&x| (f64::from(x) - mean).powi(2)).sum::<f64>() / n;
+        let inv_std = 1.0 / (var + eps).sqrt();
+        out.extend(row.iter().zip(gamma).zip(beta).map(|((&x, &g), &b)| ((f64::from(x) - mean) * inv_std * f64::from(g) + f64::from(b)) as f32));
+    }
+    Ok(shaped(out, rows, cols))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{CaseConfig, Values};
+    use std::collections::BTreeMap;
+
+    /// An `f32` input: its name, values and shape.
+    type Input = (&'static str, Vec<f32>, Option<[u32; 2]>);
+
+    /// `f` on `f32` inputs, with no uniforms: the first output's values.
+    fn run(f: super::super::ReferenceFn, inputs: &[Input], wg: u32) -> Vec<f32> {
+        let config = CaseConfig { workgroup_size: [wg, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let values: Vec<_> = inputs.iter().map(|(n, v, s)| (*n, Values::F32(v.clone()), *s)).collect();
+        let input = ReferenceInput {
+            config: &config,
+            buffers: values.iter().map(|(n, v, s)| (*n, (v, *s))).collect(),
+            uniforms: BTreeMap::new(),
+            output_lens: BTreeMap::new(),
+        };
+        f(&input).unwrap()[0].0.as_f32().unwrap().to_vec()
+    }
+
+    #[test]
+    fn softmax_rows_sum_to_one_and_survive_large_values() {
+        // Row 0 is the statement's example. In row 1, exp(100) alone would
+        // overflow f32 and exp(-100) underflow it; after subtracting the maximum
+        // the two 100s share almost everything and -100 gets e^-200, which is 0
+        // as an f32.
+        let a = vec![1.0, 2.0, 3.0, 4.0, 90.0, 100.0, 100.0, -100.0];
+        let out = run(softmax_rows, &[("a", a, Some([2, 4]))], 4);
+        assert_eq!(out.len(), 8);
+        for row in out.chunks(4) {
+            assert!(row.iter().all(|x| x.is_finite() && (0.0..=1.0).contains(x)), "{row:?}");
+            let sum: f32 = row.iter().sum();
+            assert!((sum - 1.0).abs() < 1e-6, "{row:?} sums to {sum}");
+        }
+        let d = 1.0 + (-1f64).exp() + (-2f64).exp() + (-3f64).exp();
+        for (c, x) in out[..4].iter().enumerate() {
+            let want = (c as f64 - 3.0).exp() / d; // 0.0321, 0.0871, 0.2369, 0.6439
+            assert!((f64::from(*x) - want).abs() < 1e-7, "column {c}: {x} for {want}");
+        }
+        let small = (-10f64).exp();
+        assert!((f64::from(out[4]) - small / (2.0 + small)).abs() < 1e-11, "{}", out[4]);
+        assert_eq!(out[5], out[6]);
+        assert!((f64::from(out[5]) - 1.0 / (2.0 + small)).abs() < 1e-7, "{}", out[5]);
+        assert_eq!(out[7], 0.0);
+        // Equal values share evenly: 1 / cols each, whatever the value.
+        assert_eq!(run(softmax_rows, &[("a", vec![7.0; 5], Some([1, 5]))], 1), [0.2f32; 5]);
+        assert_eq!(run(softmax_rows, &[("a", vec![100.0; 4], Some([2, 2]))], 1), [0.5f32; 4]);
+        // One column: always 1.
+        assert_eq!(run(softmax_rows, &[("a", vec![-100.0, 0.0, 100.0], Some([3, 1]))], 1), [1.0f32; 3]);
+    }
+
+    #[test]
+    fn softmax_rows_checks_dims_against_the_shape() {
+        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };
+        let a = Values::F32(vec![0.0; 6]);
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("a", (&a, Some([2, 3])))]),
+            uniforms: BTreeMap::from([("dims", BTreeMap::from([("rows", 2.0), ("cols", 3.0)]))]),
+            output_lens: BTreeMap::new(),
+        };
+        assert_eq!(softmax_rows(&input).unwrap()[0], (Values::F32(vec![1.0 / 3.0; 6]), Some([2, 3])));
+        let input = ReferenceInput { uniforms: BTreeMap::from([("dims", BTreeMap::from([("rows", 2.0), ("cols", 2.0)]))]), ..input };
+        assert!(matches!(softmax_rows(&input).unwrap_err(), ReferenceError::UniformDisagrees { from_shapes: 3, .. }));
+        let unshaped = ReferenceInput { buffers: BTreeMap::from([("a", (&a, None))]), ..input };
+        assert!(matches!(softmax_rows(&unshaped).unwrap_err(), ReferenceError::MissingShape { .. }));
+    }
+
+    #[test]
+    fn layer_norm_normalizes_each_row_then_scales_and_shifts() {
+        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };
+        let a = Values::F32(vec![1.0, 3.0, 5.0, 7.0, 2.0, 2.0, 2.0, 2.0]);
+        let gamma = Values::F32(vec![1.0, 1.0, 2.0, 2.0]);
+        let beta = Values::F32(vec![0.0, 0.0, 1.0, 1.0]);
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("a", (&a, Some([2, 4]))), ("gamma", (&gamma, None)), ("beta", (&beta, None))]),
+            uniforms: BTreeMap::from([("params", BTreeMap::from([("cols", 4.0), ("eps", 1e-5)]))]),
+            output_lens: BTreeMap::new(),
+        };
+        let out = layer_norm_rows(&input).unwrap();
+        assert_eq!(out[0].1, Some([2, 4]));
+        let v = out[0].0.as_f32().unwrap();
+        // Row 0: mean 4 and variance 5 (divided by cols, not cols - 1), so
+        // the normalized row is (-3, -1, 1, 3) / sqrt(5 + eps).
+        let s = (5.0 + f64::from(1e-5f32)).sqrt();
+        let want = [-3.0 / s, -1.0 / s, 2.0 / s + 1.0, 6.0 / s + 1.0];
+        for (got, want) in v[..4].iter().zip(want) {
+            assert!((f64::from(*got) - want).abs() < 1e-6, "{got} != {want}");
+        }
+        assert!((v[0] + 1.341_639_4).abs() < 1e-6, "{}", v[0]);
+        // Row 1: all values equal, variance 0: eps keeps it finite, and the
+        // output is beta exactly.
+        assert_eq!(&v[4..], &[0.0, 0.0, 1.0, 1.0]);
+
+        let uniforms = |fields: &[(&'static str, f64)]| BTreeMap::from([("params", fields.iter().copied().collect::<BTreeMap<_, _>>())]);
+        let no_eps = ReferenceInput { uniforms: uniforms(&[("cols", 4.0)]), ..input.clone() };
+        assert_eq!(layer_norm_rows(&no_eps).unwrap_err(), ReferenceError::MissingUniform { name: "params.eps".to_string() });
+        let wrong_cols = ReferenceInput { uniforms: uniforms(&[("cols", 5.0), ("eps", 1e-5)]), ..input.clone() };
+        assert!(matches!(layer_norm_rows(&wrong_cols).unwrap_err(), ReferenceError::UniformDisagrees { from_shapes: 4, .. }));
+        let short = Values::F32(vec![1.0, 1.0, 2.0]);
+        let short_gamma = ReferenceInput { buffers: BTreeMap::from([("a", (&a, Some([2, 4]))), ("gamma", (&short, None)), ("beta", (&beta, None))]), ..input };
+        assert_eq!(layer_norm_rows(&short_gamma).unwrap_err(), ReferenceError::WrongLength { name: "gamma".to_string(), len: 3, want: 4 });
+    }
+}
