@@ -27,6 +27,7 @@ pub use edges::{uncovered_edges, Edge, EdgeKind, WrittenCase};
 use crate::format::{CaseSpec, GeneratorSpec};
 use crate::generate::SplitMix64;
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// A parsed expression.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,6 +47,62 @@ pub(crate) struct Var {
     pub(crate) lo: Expr,
     pub(crate) hi: Expr,
 }
+
+/// What is wrong with a generator, or with one of its draws.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GeneratorError {
+    /// A variable's definition does not parse: `name in low..=high`.
+    Variable {
+        /// The definition as written.
+        text: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A template expression does not parse.
+    Expression {
+        /// The expression as written, after its `=`.
+        text: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A variable's range is empty for the values drawn before it.
+    EmptyRange {
+        /// The variable.
+        var: String,
+        /// Its computed lower bound.
+        lo: i64,
+        /// Its computed upper bound, below `lo`.
+        hi: i64,
+    },
+    /// An expression cannot be computed with the values drawn (an
+    /// overflow, a division by zero, a variable used before it is drawn).
+    Compute {
+        /// The expression (or the variable whose bound it is).
+        text: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The computed template is not a valid `[[case]]`.
+    NotACase {
+        /// The variables drawn, e.g. `w = 5, n = 12`.
+        vars: String,
+        /// What the `[[case]]` reader said.
+        message: String,
+    },
+}
+
+impl fmt::Display for GeneratorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GeneratorError::Variable { message, .. } | GeneratorError::Expression { message, .. } => f.write_str(message),
+            GeneratorError::EmptyRange { var, lo, hi } => write!(f, "`{var}` has an empty range {lo}..={hi}"),
+            GeneratorError::Compute { text, message } => write!(f, "`{text}`: {message}"),
+            GeneratorError::NotACase { vars, message } => write!(f, "with {vars}: the case is not valid: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for GeneratorError {}
 
 /// A puzzle's generator of random cases, parsed.
 #[derive(Debug, Clone)]
@@ -209,14 +266,18 @@ impl Generator {
     /// Parses a `[generator]`.
     ///
     /// # Errors
-    /// What is wrong with a variable or an expression, naming it.
-    pub fn new(spec: &GeneratorSpec) -> Result<Generator, String> {
-        let vars = spec.vars.iter().map(|s| parse_var(s)).collect::<Result<Vec<_>, _>>()?;
+    /// [`GeneratorError::Variable`] or [`GeneratorError::Expression`], naming
+    /// what is wrong.
+    pub fn new(spec: &GeneratorSpec) -> Result<Generator, GeneratorError> {
+        let vars =
+            spec.vars.iter().map(|s| parse_var(s).map_err(|message| GeneratorError::Variable { text: s.clone(), message })).collect::<Result<Vec<_>, _>>()?;
         let g = Generator { count: spec.count.unwrap_or(3) as usize, vars, template: spec.case.clone() };
         // Every expression in the template must parse.
-        fn walk(v: &toml::Value) -> Result<(), String> {
+        fn walk(v: &toml::Value) -> Result<(), GeneratorError> {
             match v {
-                toml::Value::String(s) if s.starts_with('=') => parse(&s[1..]).map(|_| ()),
+                toml::Value::String(s) if s.starts_with('=') => {
+                    parse(&s[1..]).map(|_| ()).map_err(|message| GeneratorError::Expression { text: s[1..].to_string(), message })
+                }
                 toml::Value::Array(a) => a.iter().try_for_each(walk),
                 toml::Value::Table(t) => t.values().try_for_each(walk),
                 _ => Ok(()),
@@ -235,11 +296,12 @@ impl Generator {
     /// the range has one from 3 up), and the other 8 are uniform.
     ///
     /// # Errors
-    /// An empty range, an expression that cannot be computed, or a template
-    /// that is not a `[[case]]` once computed.
-    pub fn draw(&self, seed: u64) -> Result<CaseSpec, String> {
-        let table = self.draw_table(seed)?;
-        table.0.try_into::<CaseSpec>().map_err(|e| format!("with {}: the case is not valid: {}", table.1, e.message()))
+    /// [`GeneratorError::EmptyRange`], [`GeneratorError::Compute`] for an
+    /// expression that cannot be computed, or [`GeneratorError::NotACase`]
+    /// for a template that is not a `[[case]]` once computed.
+    pub fn draw(&self, seed: u64) -> Result<CaseSpec, GeneratorError> {
+        let (table, vars) = self.draw_table(seed)?;
+        table.try_into::<CaseSpec>().map_err(|e| GeneratorError::NotACase { vars, message: e.message().to_string() })
     }
 
     /// Draws random case `k` of the Run with seed `run_seed`. Case 0 is the
@@ -252,7 +314,7 @@ impl Generator {
     ///
     /// # Errors
     /// As [`Generator::draw`].
-    pub fn draw_for_run(&self, run_seed: u64, k: usize) -> Result<CaseSpec, String> {
+    pub fn draw_for_run(&self, run_seed: u64, k: usize) -> Result<CaseSpec, GeneratorError> {
         let seed = case_seed(run_seed, k);
         let varying: Vec<usize> = match self.template.get("workgroup_size") {
             Some(toml::Value::Array(dims)) => (0..dims.len()).filter(|&d| matches!(dims[d], toml::Value::String(_))).collect(),
@@ -279,22 +341,26 @@ impl Generator {
 
     /// The variables drawn for `seed` and the computed template, with the
     /// variables' values written out for messages.
-    fn draw_table(&self, seed: u64) -> Result<(toml::Value, String), String> {
+    fn draw_table(&self, seed: u64) -> Result<(toml::Value, String), GeneratorError> {
         let mut rng = SplitMix64::new(seed);
         let mut env = BTreeMap::new();
         env.insert("seed".to_string(), (seed & 0xFFFF_FFFF) as i64);
         for v in &self.vars {
-            let (lo, hi) = (v.lo.eval(&env)?, v.hi.eval(&env)?);
+            let bound = |e: &Expr| e.eval(&env).map_err(|message| GeneratorError::Compute { text: v.name.clone(), message });
+            let (lo, hi) = (bound(&v.lo)?, bound(&v.hi)?);
             if hi < lo {
-                return Err(format!("`{}` has an empty range {lo}..={hi}", v.name));
+                return Err(GeneratorError::EmptyRange { var: v.name.clone(), lo, hi });
             }
             env.insert(v.name.clone(), draw_biased(&mut rng, lo, hi));
         }
-        fn subst(v: &toml::Value, env: &BTreeMap<String, i64>) -> Result<toml::Value, String> {
+        fn subst(v: &toml::Value, env: &BTreeMap<String, i64>) -> Result<toml::Value, GeneratorError> {
             Ok(match v {
-                toml::Value::String(s) if s.starts_with('=') => toml::Value::Integer(parse(&s[1..])?.eval(env).map_err(|e| format!("`{s}`: {e}"))?),
+                toml::Value::String(s) if s.starts_with('=') => {
+                    let compute = |message| GeneratorError::Compute { text: s.clone(), message };
+                    toml::Value::Integer(parse(&s[1..]).map_err(compute)?.eval(env).map_err(compute)?)
+                }
                 toml::Value::Array(a) => toml::Value::Array(a.iter().map(|x| subst(x, env)).collect::<Result<_, _>>()?),
-                toml::Value::Table(t) => toml::Value::Table(t.iter().map(|(k, x)| Ok((k.clone(), subst(x, env)?))).collect::<Result<_, String>>()?),
+                toml::Value::Table(t) => toml::Value::Table(t.iter().map(|(k, x)| Ok((k.clone(), subst(x, env)?))).collect::<Result<_, GeneratorError>>()?),
                 other => other.clone(),
             })
         }
@@ -371,5 +437,26 @@ buffers.a = { random = { len = "=n", min = -9, max = 9, seed = "=seed" } }
             let n = c.buffers["a"].random.unwrap().len;
             assert!(c.workgroup_size[0] * c.workgroups[0] >= n && c.workgroups[0] >= 1);
         }
+    }
+
+    #[test]
+    fn errors_say_which_variable_or_expression() {
+        let spec = |vars: &str, case: &str| -> crate::format::GeneratorSpec {
+            let m: crate::format::ManifestFile =
+                toml::from_str(&format!("format_version = 1\ntitle = \"t\"\n[generator]\nvars = [{vars}]\n[generator.case]\n{case}")).unwrap();
+            m.generator.unwrap()
+        };
+        let e = Generator::new(&spec("\"w from 1 to 4\"", "workgroup_size = [1, 1, 1]\nworkgroups = [1, 1, 1]")).unwrap_err();
+        assert!(matches!(&e, GeneratorError::Variable { text, .. } if text == "w from 1 to 4"), "{e:?}");
+        let e = Generator::new(&spec("\"w in 1..=4\"", "workgroup_size = [\"=sqrt(w)\", 1, 1]\nworkgroups = [1, 1, 1]")).unwrap_err();
+        assert!(matches!(&e, GeneratorError::Expression { text, .. } if text == "sqrt(w)"), "{e:?}");
+        let g = Generator::new(&spec("\"w in 4..=4\", \"n in w..=w - 1\"", "workgroup_size = [\"=w\", 1, 1]\nworkgroups = [1, 1, 1]")).unwrap();
+        assert_eq!(g.draw(1).unwrap_err(), GeneratorError::EmptyRange { var: "n".into(), lo: 4, hi: 3 });
+        let g = Generator::new(&spec("\"w in 0..=0\"", "workgroup_size = [\"=4 / w\", 1, 1]\nworkgroups = [1, 1, 1]")).unwrap();
+        assert!(matches!(g.draw(1).unwrap_err(), GeneratorError::Compute { .. }));
+        let g = Generator::new(&spec("\"w in 1..=1\"", "workgroup_size = [\"=w\", 1]\nworkgroups = [1, 1, 1]")).unwrap();
+        let e = g.draw(1).unwrap_err();
+        assert!(matches!(&e, GeneratorError::NotACase { vars, .. } if vars == "w = 1"), "{e:?}");
+        assert!(e.to_string().starts_with("with w = 1: the case is not valid"), "{e}");
     }
 }
