@@ -90,25 +90,10 @@ pub fn layer_norm_rows(input: &ReferenceInput) -> Result<Outputs, ReferenceError
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::run;
     use super::*;
     use crate::model::{CaseConfig, Values};
     use std::collections::BTreeMap;
-
-    /// An `f32` input: its name, values and shape.
-    type Input = (&'static str, Vec<f32>, Option<[u32; 2]>);
-
-    /// `f` on `f32` inputs, with no uniforms: the first output's values.
-    fn run(f: super::super::ReferenceFn, inputs: &[Input], wg: u32) -> Vec<f32> {
-        let config = CaseConfig { workgroup_size: [wg, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
-        let values: Vec<_> = inputs.iter().map(|(n, v, s)| (*n, Values::F32(v.clone()), *s)).collect();
-        let input = ReferenceInput {
-            config: &config,
-            buffers: values.iter().map(|(n, v, s)| (*n, (v, *s))).collect(),
-            uniforms: BTreeMap::new(),
-            output_lens: BTreeMap::new(),
-        };
-        f(&input).unwrap()[0].0.as_f32().unwrap().to_vec()
-    }
 
     #[test]
     fn softmax_rows_sum_to_one_and_survive_large_values() {

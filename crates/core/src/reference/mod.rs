@@ -294,9 +294,11 @@ pub(crate) fn shaped(v: Vec<f32>, rows: usize, cols: usize) -> Outputs {
 mod tests {
     use super::*;
 
-    type Input = (&'static str, Vec<f32>, Option<[u32; 2]>);
+    /// An `f32` input: its name, values and shape.
+    pub(super) type Input = (&'static str, Vec<f32>, Option<[u32; 2]>);
 
-    fn run(f: ReferenceFn, bufs: &[Input], wg: u32) -> Vec<f32> {
+    /// `f` on `f32` inputs, with no uniforms: the first output's values.
+    pub(super) fn run(f: ReferenceFn, bufs: &[Input], wg: u32) -> Vec<f32> {
         let config = CaseConfig { workgroup_size: [wg, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
         let values: Vec<_> = bufs.iter().map(|(n, v, s)| (*n, Values::F32(v.clone()), *s)).collect();
         let input = ReferenceInput {
