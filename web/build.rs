@@ -22,13 +22,13 @@ fn main() {
     let shaders = set.join("shaders");
     println!("cargo:rerun-if-changed={}", puzzles.display());
     println!("cargo:rerun-if-changed={}", shaders.display());
-    let files = gpu_puzzles_core::load::read_dir(&puzzles).unwrap_or_else(|e| fail(&e));
+    let files = gpu_puzzles_core::load::read_dir(&puzzles).unwrap_or_else(|e| fail(&e.to_string()));
     for name in files.keys() {
         println!("cargo:rerun-if-changed={}", puzzles.join(name).display());
     }
     let with_solutions = std::env::var_os("CARGO_FEATURE_SOLUTIONS").is_some();
     let solutions = if with_solutions {
-        let s = gpu_puzzles_core::load::read_solutions(&shaders).unwrap_or_else(|e| fail(&e));
+        let s = gpu_puzzles_core::load::read_solutions(&shaders).unwrap_or_else(|e| fail(&e.to_string()));
         for slug in s.keys() {
             println!("cargo:rerun-if-changed={}", shaders.join(format!("{slug}.wgsl")).display());
         }

@@ -104,3 +104,13 @@ fn written_cases_must_hold_every_edge_of_the_generator() {
     assert!(p.contains("scan-across-workgroups/puzzle.toml: generator: no written case has a `w` that is not a power of two"), "{p}");
     assert_eq!(p.lines().count(), 1, "only that edge: {p}");
 }
+
+#[test]
+fn a_folder_that_cannot_be_read_is_named() {
+    let missing = std::env::temp_dir().join(format!("gpu-puzzles-missing-{}", std::process::id()));
+    let e = read_dir(&missing).unwrap_err();
+    assert!(e.folder && e.path == missing, "{e:?}");
+    assert!(e.to_string().starts_with(&format!("cannot read folder {}", missing.display())), "{e}");
+    let e = gpu_puzzles_core::load::read_solutions(&missing).unwrap_err();
+    assert_eq!(e.source.kind(), std::io::ErrorKind::NotFound, "{e:?}");
+}

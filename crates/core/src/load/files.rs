@@ -5,26 +5,62 @@ use super::{problem, Files, Problem, PUZZLE_FILES, TOP_LEVEL_FILES};
 use std::collections::BTreeMap;
 use std::collections::BTreeSet;
 
+/// A file or folder of a puzzle set that could not be read from disk.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug)]
+pub struct ReadError {
+    /// The file or folder.
+    pub path: std::path::PathBuf,
+    /// Whether it is a folder that could not be listed (else a file that
+    /// could not be read as UTF-8 text).
+    pub folder: bool,
+    /// The operating system's error (or invalid UTF-8).
+    pub source: std::io::Error,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.folder {
+            write!(f, "cannot read folder {}: {}", self.path.display(), self.source)
+        } else {
+            write!(f, "cannot read {} as UTF-8 text: {}", self.path.display(), self.source)
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// The files of a folder, sorted by name.
+#[cfg(not(target_arch = "wasm32"))]
+fn entries(dir: &std::path::Path) -> Result<Vec<std::fs::DirEntry>, ReadError> {
+    let error = |source| ReadError { path: dir.to_path_buf(), folder: true, source };
+    let mut v: Vec<_> = std::fs::read_dir(dir).map_err(error)?.collect::<Result<_, _>>().map_err(error)?;
+    v.sort_by_key(|e| e.file_name());
+    Ok(v)
+}
+
+/// A file's text.
+#[cfg(not(target_arch = "wasm32"))]
+fn read(path: &std::path::Path) -> Result<String, ReadError> {
+    std::fs::read_to_string(path).map_err(|source| ReadError { path: path.to_path_buf(), folder: false, source })
+}
+
 /// Reads a puzzles folder from disk into [`Files`]: the top-level files and
 /// each folder's files (one level deep; deeper entries are reported as stray
 /// by the loader through their folder path).
 ///
 /// # Errors
-/// I/O errors, and files that are not UTF-8, with their path.
+/// [`ReadError`]: a folder that cannot be listed or a file that cannot be
+/// read as UTF-8 text, with its path.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn read_dir(root: &std::path::Path) -> Result<Files, String> {
+pub fn read_dir(root: &std::path::Path) -> Result<Files, ReadError> {
     let mut files = Files::new();
-    let entries = |dir: &std::path::Path| -> Result<Vec<std::fs::DirEntry>, String> {
-        let mut v: Vec<_> = std::fs::read_dir(dir)
-            .map_err(|e| format!("cannot read folder {}: {e}", dir.display()))?
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("cannot read folder {}: {e}", dir.display()))?;
-        v.sort_by_key(|e| e.file_name());
-        Ok(v)
-    };
-    let read = |path: &std::path::Path| -> Result<String, String> {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {} as UTF-8 text: {e}", path.display()))
-    };
     for entry in entries(root)? {
         let name = entry.file_name().to_string_lossy().into_owned();
         let path = entry.path();
@@ -48,17 +84,15 @@ pub fn read_dir(root: &std::path::Path) -> Result<Files, String> {
 /// Reads every `*.wgsl` in a solutions folder (`shaders/`), keyed by slug.
 ///
 /// # Errors
-/// I/O errors with the path.
+/// [`ReadError`] with the path, as [`read_dir`].
 #[cfg(not(target_arch = "wasm32"))]
-pub fn read_solutions(dir: &std::path::Path) -> Result<BTreeMap<String, String>, String> {
+pub fn read_solutions(dir: &std::path::Path) -> Result<BTreeMap<String, String>, ReadError> {
     let mut out = BTreeMap::new();
-    let rd = std::fs::read_dir(dir).map_err(|e| format!("cannot read folder {}: {e}", dir.display()))?;
-    for entry in rd {
-        let path = entry.map_err(|e| e.to_string())?.path();
+    for entry in entries(dir)? {
+        let path = entry.path();
         if path.extension().and_then(|e| e.to_str()) == Some("wgsl") {
             let slug = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            out.insert(slug, text);
+            out.insert(slug, read(&path)?);
         }
     }
     Ok(out)

@@ -17,7 +17,7 @@ mod values;
 
 use files::{is_comparison_file, is_valid_slug, stray_files};
 #[cfg(not(target_arch = "wasm32"))]
-pub use files::{read_dir, read_solutions};
+pub use files::{read_dir, read_solutions, ReadError};
 use validate::{is_identifier, Interface, Validator};
 pub(crate) use values::initial_values;
 pub use values::MAX_ELEMENTS;
