@@ -175,7 +175,8 @@ impl Expr {
             Expr::Var(v) => v == var,
             Expr::Neg(e) => e.reads_other_than_exponent(var),
             Expr::Bin(_, a, b) => a.reads_other_than_exponent(var) || b.reads_other_than_exponent(var),
-            Expr::Call(f, args) if f == "pow2" => matches!(&args[0], Expr::Call(..) | Expr::Bin(..) | Expr::Neg(_)) && args[0].reads_other_than_exponent(var),
+            // Whatever `pow2`'s argument reads, it reads as an exponent.
+            Expr::Call(f, _) if f == "pow2" => false,
             Expr::Call(_, args) => args.iter().any(|a| a.reads_other_than_exponent(var)),
         }
     }
