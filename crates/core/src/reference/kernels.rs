@@ -1,5 +1,6 @@
-//! Kernels of modern models, row by row: Softmax and Layer Norm, each a
-//! few reductions over a row in workgroup memory.
+//! Kernels of modern models: Softmax and Layer Norm, each a few reductions
+//! over a row in workgroup memory, and Attention, which chains a matrix
+//! product, a softmax and another product.
 //!
 //! Unlike the other chapters, these compute in `f64` and round to `f32`
 //! once, so the expected value is the `f32` nearest the exact one: a kernel
@@ -7,7 +8,7 @@
 //! correctly rounded on a GPU, so their puzzles compare with a tolerance
 //! derived in each `puzzle.toml` from WGSL's stated accuracy.
 
-use super::{shaped, Outputs, ReferenceError, ReferenceInput};
+use super::{check_dims, shaped, Outputs, ReferenceError, ReferenceInput, Values};
 
 /// The softmax of each row of `a` (shape `[rows, cols]`, row-major):
 /// `out[r][c] = exp(a[r][c] - m_r) / Σ_j exp(a[r][j] - m_r)` with
@@ -23,13 +24,7 @@ use super::{shaped, Outputs, ReferenceError, ReferenceInput};
 pub fn softmax_rows(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let a = input.f32("a")?;
     let [rows, cols] = input.shape("a")?;
-    if let Some(dims) = input.uniforms.get("dims") {
-        for (name, want) in [("rows", rows), ("cols", cols)] {
-            if dims.get(name).is_some_and(|&v| v != want as f64) {
-                return Err(ReferenceError::UniformDisagrees { field: format!("dims.{name}"), given: dims[name], from_shapes: want });
-            }
-        }
-    }
+    check_dims(input, &[("rows", rows), ("cols", cols)])?;
     let mut out = Vec::with_capacity(rows * cols);
     for row in a.chunks(cols.max(1)).take(rows) {
         let max = row.iter().fold(f64::NEG_INFINITY, |m, &x| m.max(f64::from(x)));
@@ -88,12 +83,78 @@ pub fn layer_norm_rows(input: &ReferenceInput) -> Result<Outputs, ReferenceError
     Ok(shaped(out, rows, cols))
 }
 
+/// Single-head scaled dot-product attention (Attention). `q`, `k` and `v`
+/// are `n × d`, row-major, one row per position:
+///
+/// ```text
+/// s[i][j]   = (Σ_c q[i][c] · k[j][c]) / sqrt(d)          (scores, n × n)
+/// p[i][j]   = exp(s[i][j] - max_j s[i][j]) / Σ_j exp(…)   (row-wise softmax)
+/// out[i][c] = Σ_j p[i][j] · v[j][c]                        (n × d)
+/// ```
+///
+/// Two outputs, in binding order: `scores`, the attention weights `p`
+/// (`n × n`), and `out` (`n × d`), each computed in `f64` and rounded to
+/// `f32` once (Vaswani et al. 2017, "Attention Is All You Need", eq. 1).
+///
+/// # Errors
+/// A missing buffer or shape; [`ReferenceError::WrongLength`] when `k` or `v`
+/// does not have `q`'s `n × d` elements; [`ReferenceError::UniformDisagrees`]
+/// when `dims.n` or `dims.d` differs from `q`'s shape.
+pub fn attention(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let (q, k, v) = (input.f32("q")?, input.f32("k")?, input.f32("v")?);
+    let [n, d] = input.shape("q")?;
+    for (name, x) in [("k", k), ("v", v)] {
+        if x.len() != n * d {
+            return Err(ReferenceError::WrongLength { name: name.to_string(), len: x.len(), want: n * d });
+        }
+    }
+    check_dims(input, &[("n", n), ("d", d)])?;
+    let scale = 1.0 / (d as f64).sqrt();
+    let (mut weights, mut out) = (Vec::with_capacity(n * n), Vec::with_capacity(n * d));
+    for qi in q.chunks(d.max(1)).take(n) {
+        let s: Vec<f64> = k.chunks(d.max(1)).take(n).map(|kj| qi.iter().zip(kj).map(|(&x, &y)| f64::from(x) * f64::from(y)).sum::<f64>() * scale).collect();
+        let max = s.iter().fold(f64::NEG_INFINITY, |m, &x| m.max(x));
+        let e: Vec<f64> = s.iter().map(|&x| (x - max).exp()).collect();
+        let total: f64 = e.iter().sum();
+        let p: Vec<f64> = e.iter().map(|&x| x / total).collect();
+        weights.extend(p.iter().map(|&x| x as f32));
+        out.extend((0..d).map(|c| p.iter().enumerate().map(|(j, &pj)| pj * f64::from(v[j * d + c])).sum::<f64>() as f32));
+    }
+    Ok(vec![(Values::F32(weights), Some([n as u32, n as u32])), (Values::F32(out), Some([n as u32, d as u32]))])
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::run;
     use super::*;
     use crate::model::{CaseConfig, Values};
     use std::collections::BTreeMap;
+
+    #[test]
+    fn attention_of_equal_keys_averages_the_values() {
+        // Every key equal: every score in a row is the same, so the weights are
+        // 1/n and each output row is the mean of v's rows.
+        let config = CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let (q, k, v) = (Values::F32(vec![1.0, 2.0, -3.0, 0.5, 4.0, 4.0]), Values::F32(vec![1.0, 1.0, 1.0, 1.0, 1.0, 1.0]), Values::F32(vec![1.0, 2.0, 3.0, 4.0, 8.0, 0.0]));
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("q", (&q, Some([3, 2]))), ("k", (&k, Some([3, 2]))), ("v", (&v, Some([3, 2])))]),
+            uniforms: BTreeMap::from([("dims", BTreeMap::from([("n", 3.0), ("d", 2.0)]))]),
+            output_lens: BTreeMap::new(),
+        };
+        let outs = attention(&input).unwrap();
+        assert_eq!(outs[0].1, Some([3, 3]));
+        assert!(outs[0].0.as_f32().unwrap().iter().all(|&p| (p - 1.0 / 3.0).abs() < 1e-7));
+        assert_eq!(outs[1].0.as_f32().unwrap(), [4.0, 2.0, 4.0, 2.0, 4.0, 2.0]);
+        // One key far ahead takes (almost) all the weight: q·k/√d = 100/√2.
+        let k2 = Values::F32(vec![0.0, 0.0, 50.0, 50.0, 0.0, 0.0]);
+        let q2 = Values::F32(vec![1.0, 1.0, 1.0, 1.0, 1.0, 1.0]);
+        let input = ReferenceInput { buffers: BTreeMap::from([("q", (&q2, Some([3, 2]))), ("k", (&k2, Some([3, 2]))), ("v", (&v, Some([3, 2])))]), ..input };
+        let outs = attention(&input).unwrap();
+        assert_eq!(outs[1].0.as_f32().unwrap()[..2], [3.0, 4.0]);
+        let wrong = ReferenceInput { uniforms: BTreeMap::from([("dims", BTreeMap::from([("n", 3.0), ("d", 3.0)]))]), ..input };
+        assert!(matches!(attention(&wrong).unwrap_err(), ReferenceError::UniformDisagrees { from_shapes: 2, .. }));
+    }
 
     #[test]
     fn softmax_rows_sum_to_one_and_survive_large_values() {

@@ -1,8 +1,8 @@
 //! Matrix products (Matrix Multiply, Tiled, Vectorized and Register-Tiled
 //! Matrix Multiply), whole and at chosen elements for sampled performance
-//! cases.
+//! cases; the matrix–vector product and the transpose.
 
-use super::{shaped, Outputs, ReferenceError, ReferenceInput, Values};
+use super::{check_dims, flat, shaped, Outputs, ReferenceError, ReferenceInput, Values};
 /// `out = a · b`: `a` is `m × k`, `b` is `k × n`, `out` is `m × n`, all
 /// row-major; `out[i][j] = Σ_l a[i][l] · b[l][j]` (Matrix Multiply).
 pub fn matmul(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
@@ -35,13 +35,7 @@ fn matmul_operands<'a>(input: &ReferenceInput<'a>) -> Result<MatmulOperands<'a>,
         return Err(ReferenceError::InnerSizesDiffer { a: [m, k], b: [k2, n] });
     }
     // Puzzles that pass the sizes in a uniform must pass the shapes' sizes.
-    if let Some(dims) = input.uniforms.get("dims") {
-        for (name, want) in [("m", m), ("n", n), ("k", k)] {
-            if dims.get(name).is_some_and(|&v| v != want as f64) {
-                return Err(ReferenceError::UniformDisagrees { field: format!("dims.{name}"), given: dims[name], from_shapes: want });
-            }
-        }
-    }
+    check_dims(input, &[("m", m), ("n", n), ("k", k)])?;
     Ok((a, b, [m, k, n]))
 }
 
@@ -59,4 +53,37 @@ pub fn matmul_at(input: &ReferenceInput, elements: &[usize]) -> Result<Vec<Value
         out.push((0..k).fold(0.0f32, |s, l| s + a[i * k + l] * b[l * n + j]));
     }
     Ok(vec![Values::F32(out)])
+}
+
+/// `y = a · x`: `a` is `m × k` (row-major), `x` has `k` elements, `y` has `m`,
+/// `y[i] = Σ_l a[i][l] · x[l]` summed left to right in `f32` (Matrix–Vector
+/// Product). With the integer-valued inputs of its cases every partial sum is
+/// an integer below 2^24, so every summation order gives the same `f32`.
+///
+/// # Errors
+/// A missing buffer or shape; [`ReferenceError::WrongLength`] when `x` does
+/// not have `k` elements; [`ReferenceError::UniformDisagrees`] when `dims.m`
+/// or `dims.k` differs from `a`'s shape.
+pub fn matvec(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let (a, x) = (input.f32("a")?, input.f32("x")?);
+    let [m, k] = input.shape("a")?;
+    if x.len() != k {
+        return Err(ReferenceError::WrongLength { name: "x".to_string(), len: x.len(), want: k });
+    }
+    check_dims(input, &[("m", m), ("k", k)])?;
+    Ok(flat(a.chunks(k.max(1)).take(m).map(|row| row.iter().zip(x).fold(0.0f32, |s, (p, q)| s + p * q)).collect()))
+}
+
+/// `out[j][i] = a[i][j]`: `a` is `rows × cols` (row-major), `out` is
+/// `cols × rows` (Transpose).
+///
+/// # Errors
+/// A missing buffer or shape; [`ReferenceError::UniformDisagrees`] when
+/// `dims.rows` or `dims.cols` differs from `a`'s shape.
+pub fn transpose(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let a = input.f32("a")?;
+    let [rows, cols] = input.shape("a")?;
+    check_dims(input, &[("rows", rows), ("cols", cols)])?;
+    let out = (0..cols).flat_map(|j| (0..rows).map(move |i| a[i * cols + j])).collect();
+    Ok(shaped(out, cols, rows))
 }

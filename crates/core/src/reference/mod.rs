@@ -17,16 +17,18 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 mod basics;
+mod irregular;
 mod kernels;
 mod matrices;
 mod reductions;
 mod stencils;
 
 pub use basics::{add_ten, broadcast_add, window_sum_3, zip_add};
-pub use kernels::{layer_norm_rows, softmax_rows};
-pub use matrices::{matmul, matmul_at};
+pub use irregular::compact_positive;
+pub use kernels::{attention, layer_norm_rows, softmax_rows};
+pub use matrices::{matmul, matmul_at, matvec, transpose};
 pub use reductions::{block_sum, dot, histogram, inclusive_scan, inclusive_scan_blocks, row_sum};
-pub use stencils::{box_blur_3x3, branch_hash, conv1d, BRANCH_HASH_ROUNDS};
+pub use stencils::{box_blur_3x3, branch_hash, conv1d, conv2d, BRANCH_HASH_ROUNDS};
 
 /// What a reference function sees of a case.
 #[derive(Debug, Clone)]
@@ -271,6 +273,11 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("branch_hash", branch_hash),
     ("softmax_rows", softmax_rows),
     ("layer_norm_rows", layer_norm_rows),
+    ("attention", attention),
+    ("conv2d", conv2d),
+    ("matvec", matvec),
+    ("transpose", transpose),
+    ("compact_positive", compact_positive),
 ];
 
 /// The reference functions that also have a per-element form, by name.
@@ -280,6 +287,24 @@ pub const SAMPLED: &[(&str, SampleFn)] = &[("matmul", matmul_at)];
 pub fn lookup(name: &str) -> Option<Reference> {
     let all = REFERENCES.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)?;
     Some(Reference { all, at: SAMPLED.iter().find(|(n, _)| *n == name).map(|(_, f)| *f) })
+}
+
+/// Checks the fields of the `dims` uniform, when the puzzle has one, against
+/// the sizes the buffers' shapes give: `want` pairs a field name with its size.
+/// A field the case leaves out is not checked.
+///
+/// # Errors
+/// [`ReferenceError::UniformDisagrees`] at the first field that differs.
+pub(crate) fn check_dims(input: &ReferenceInput, want: &[(&str, usize)]) -> Result<(), ReferenceError> {
+    let Some(dims) = input.uniforms.get("dims") else { return Ok(()) };
+    for &(name, size) in want {
+        if let Some(&given) = dims.get(name) {
+            if given != size as f64 {
+                return Err(ReferenceError::UniformDisagrees { field: format!("dims.{name}"), given, from_shapes: size });
+            }
+        }
+    }
+    Ok(())
 }
 
 pub(crate) fn flat(v: Vec<f32>) -> Outputs {
@@ -350,6 +375,23 @@ mod tests {
             }
             assert!(at(&input, &[all[0].0.len()]).is_err(), "{name}: an element past the end is an error");
         }
+    }
+
+    #[test]
+    fn matvec_and_transpose_follow_row_major_shapes() {
+        let a = vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]; // 2×3
+        assert_eq!(run(matvec, &[("a", a.clone(), Some([2, 3])), ("x", vec![1.0, 0.0, -1.0], None)], 1), [-2.0, -2.0]);
+        assert_eq!(run(transpose, &[("a", a, Some([2, 3]))], 1), [1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+    }
+
+    #[test]
+    fn conv2d_centres_the_filter_and_pads_with_zeros() {
+        // A 3×3 filter that picks the cell to the right: out[y][x] = a[y][x+1].
+        let f = vec![0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+        let out = run(conv2d, &[("a", (1..=6).map(|x| x as f32).collect(), Some([2, 3])), ("f", f, None)], 1);
+        assert_eq!(out, [2.0, 3.0, 0.0, 5.0, 6.0, 0.0]);
+        // A 1×1 filter scales.
+        assert_eq!(run(conv2d, &[("a", vec![1.0, 2.0], Some([1, 2])), ("f", vec![3.0], None)], 1), [3.0, 6.0]);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Neighbourhoods and access patterns: 1-D convolution, the 3×3 box blur,
-//! and the branchy hash of Divergence.
+//! 2-D convolution, and the branchy hash of Divergence.
 
-use super::{flat, shaped, Outputs, ReferenceError, ReferenceInput, Values};
+use super::{check_dims, flat, shaped, Outputs, ReferenceError, ReferenceInput, Values};
 /// `out[i] = Σ_j a[i + j] · b[j]` over `j < len(b)` with `i + j < len(a)`:
 /// a 1-D convolution whose window runs past the end of `a` into zeros
 /// (1D Convolution). `out` has `len(a)` elements.
@@ -27,6 +27,51 @@ pub fn box_blur_3x3(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
                 }
             }
             out.push(sum / 9.0);
+        }
+    }
+    Ok(shaped(out, rows, cols))
+}
+
+/// A 2-D convolution with zero padding (2D Convolution): `a` is
+/// `rows × cols` and `f` is `k × k` (`k` odd), both row-major, and `out` has
+/// `a`'s shape, with `r = (k - 1) / 2`:
+///
+/// ```text
+/// out[y][x] = Σ_{i < k} Σ_{j < k} f[i][j] · a[y + i - r][x + j - r]
+/// ```
+///
+/// where a cell of `a` outside the grid counts as 0 (the filter is centred
+/// on `(y, x)` and not flipped, as in machine learning's "convolution").
+/// Summed in `f32`, `i` then `j`; with integer-valued inputs every partial
+/// sum is exact, so every order gives the same `f32`.
+///
+/// # Errors
+/// A missing buffer or shape; [`ReferenceError::WrongLength`] when `f` is not
+/// `k × k` with `k` odd (`want` is then the nearest odd square); a `dims`
+/// field (`rows`, `cols`, `k`) that differs from the shapes.
+pub fn conv2d(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let (a, f) = (input.f32("a")?, input.f32("f")?);
+    let [rows, cols] = input.shape("a")?;
+    let k = (f.len() as f64).sqrt().round() as usize;
+    if k * k != f.len() || k % 2 == 0 {
+        let odd = if k % 2 == 0 { k + 1 } else { k };
+        return Err(ReferenceError::WrongLength { name: "f".to_string(), len: f.len(), want: odd * odd });
+    }
+    check_dims(input, &[("rows", rows), ("cols", cols), ("k", k)])?;
+    let r = (k - 1) / 2;
+    let mut out = Vec::with_capacity(rows * cols);
+    for y in 0..rows {
+        for x in 0..cols {
+            let mut sum = 0.0f32;
+            for i in 0..k {
+                for j in 0..k {
+                    let (yy, xx) = ((y + i).wrapping_sub(r), (x + j).wrapping_sub(r));
+                    if yy < rows && xx < cols {
+                        sum += f[i * k + j] * a[yy * cols + xx];
+                    }
+                }
+            }
+            out.push(sum);
         }
     }
     Ok(shaped(out, rows, cols))
