@@ -8,7 +8,9 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { ROOT, serve, launch, openPage } from "./harness.mjs";
 
-const order = fs.readFileSync(path.join(ROOT, "puzzles/index.toml"), "utf8").match(/"([a-z0-9-]+)"/g).map((s) => s.slice(1, -1));
+// The chapters' `puzzles = [...]` lists of index.toml, in order.
+const order = [...fs.readFileSync(path.join(ROOT, "puzzles/index.toml"), "utf8").matchAll(/^puzzles = \[(.*)\]$/gm)]
+  .flatMap((m) => m[1].match(/"([a-z0-9-]+)"/g).map((s) => s.slice(1, -1)));
 
 /** What a puzzle's manifest promises the page shows, read from its data so that a new puzzle needs no list here. */
 function manifest(slug) {

@@ -1,15 +1,38 @@
-//! The puzzle list: number, title, solved mark.
+//! The puzzle list, by chapter: number, title, solved mark.
 
 use crate::{navigate, puzzle_set, route, storage};
+use gpu_puzzles_core::Puzzle;
 use leptos::prelude::*;
 
-/// Every puzzle in order, with a mark on those solved in this browser.
+/// One puzzle's entry: its number, title and solved mark, linking to it.
+fn puzzle_item(p: &Puzzle, route: RwSignal<Option<String>>) -> impl IntoView {
+    let slug = p.slug.clone();
+    let done = storage::is_solved(&p.slug);
+    view! {
+        <li class:solved=done>
+            <a href=route::href(Some(&p.slug)) on:click=move |ev| navigate(ev, route, Some(&slug))>
+                <span class="number">{p.number}</span>
+                <span class="title">{p.title.clone()}</span>
+                <span class="mark" aria-label=if done { "solved" } else { "not solved yet" }>{if done { "✓ solved" } else { "" }}</span>
+            </a>
+        </li>
+    }
+}
+
+/// Every puzzle in order, under its chapter's heading with the chapter's
+/// progress, with a mark on those solved in this browser.
 /// `unknown` is a slug from the URL that names no puzzle.
 #[component]
 pub fn PuzzleList(unknown: Option<String>) -> impl IntoView {
     let route = expect_context::<RwSignal<Option<String>>>();
     let set = puzzle_set();
     let solved = set.puzzles.iter().filter(|p| storage::is_solved(&p.slug)).count();
+    // Each chapter with its puzzles; a set without chapters is one untitled run.
+    let chapters: Vec<(Option<String>, &[Puzzle])> = if set.chapters.is_empty() {
+        vec![(None, &set.puzzles[..])]
+    } else {
+        set.chapters.iter().map(|c| (Some(c.title.clone()), c.puzzles(set))).collect()
+    };
     view! {
         <section class="puzzle-list-page">
             {unknown.map(|s| view! { <p class="notice" role="status">"There is no puzzle called “" {s} "”. Pick one from the list."</p> })}
@@ -19,21 +42,25 @@ pub fn PuzzleList(unknown: Option<String>) -> impl IntoView {
                 "Each puzzle shows its test cases as grids; your shader passes when every case, shown and hidden, matches."
             </p>
             <p class="progress">{format!("{solved} of {} solved", set.puzzles.len())}</p>
-            <ol class="puzzle-list" data-testid="puzzle-list">
-                {set.puzzles.iter().map(|p| {
-                    let slug = p.slug.clone();
-                    let done = storage::is_solved(&p.slug);
+            <div class="chapters" data-testid="puzzle-list">
+                {chapters.into_iter().map(|(title, puzzles)| {
+                    let done = puzzles.iter().filter(|p| storage::is_solved(&p.slug)).count();
+                    let heading = title.map(|t| view! {
+                        <h2 class="chapter-title">
+                            {t}
+                            <span class="chapter-progress">{format!("{done} of {} solved", puzzles.len())}</span>
+                        </h2>
+                    });
                     view! {
-                        <li class:solved=done>
-                            <a href=route::href(Some(&p.slug)) on:click=move |ev| navigate(ev, route, Some(&slug))>
-                                <span class="number">{p.number}</span>
-                                <span class="title">{p.title.clone()}</span>
-                                <span class="mark" aria-label=if done { "solved" } else { "not solved yet" }>{if done { "✓ solved" } else { "" }}</span>
-                            </a>
-                        </li>
+                        <section class="chapter">
+                            {heading}
+                            <ol class="puzzle-list" start=puzzles.first().map_or(1, |p| p.number)>
+                                {puzzles.iter().map(|p| puzzle_item(p, route)).collect_view()}
+                            </ol>
+                        </section>
                     }
                 }).collect_view()}
-            </ol>
+            </div>
         </section>
     }
 }

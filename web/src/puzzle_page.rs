@@ -321,6 +321,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
             </nav>
             <div class="columns">
                 <section class="statement" aria-label="Statement">
+                    {set.chapter_of(puzzle.number - 1).map(|c| view! { <p class="chapter-label">{c.title.clone()}</p> })}
                     <h1 data-testid="puzzle-title">{format!("{}. {}", puzzle.number, puzzle.title)}</h1>
                     <div class="markdown" inner_html=statement></div>
                     <Hints puzzle=puzzle/>

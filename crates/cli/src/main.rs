@@ -17,6 +17,7 @@ use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solut
 use gpu_puzzles_core::report::run::{peaks_line, performance_report, share_of_peak, Context as RunContext, RunReport};
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
+use std::io::Write;
 use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, judge_with, measure_peaks, time_kernel, Gpu, RunOptions, YardstickCache};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -211,19 +212,40 @@ fn list(set: &PuzzleSet, json: bool) -> Result<()> {
         number: usize,
         slug: &'a str,
         title: &'a str,
+        /// The chapter's title; absent for a set without chapters.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        chapter: Option<&'a str>,
         cases: usize,
         hidden: usize,
     }
     let rows: Vec<Row> = set
         .puzzles
         .iter()
-        .map(|p| Row { number: p.number, slug: &p.slug, title: &p.title, cases: p.cases.len(), hidden: p.cases.iter().filter(|c| c.hidden).count() })
+        .enumerate()
+        .map(|(i, p)| Row {
+            number: p.number,
+            slug: &p.slug,
+            title: &p.title,
+            chapter: set.chapter_of(i).map(|c| c.title.as_str()),
+            cases: p.cases.len(),
+            hidden: p.cases.iter().filter(|c| c.hidden).count(),
+        })
         .collect();
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else {
-        for r in rows {
-            println!("{:>3}  {:<22} {}", r.number, r.slug, r.title);
+        // Written line by line; a reader that stops early (`| head`) ends the
+        // listing quietly.
+        let mut out = std::io::stdout().lock();
+        let written = rows.iter().enumerate().try_for_each(|(i, r)| {
+            if let Some(c) = set.chapters.iter().find(|c| c.first == i) {
+                writeln!(out, "{}{} ({} puzzles)", if i == 0 { "" } else { "\n" }, c.title, c.len)?;
+            }
+            writeln!(out, "{:>3}  {:<22} {}", r.number, r.slug, r.title)
+        });
+        match written {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+            _ => {}
         }
     }
     Ok(())

@@ -17,7 +17,9 @@ fn gpu_puzzles(args: &[&str], root: &Path) -> (bool, String) {
 fn index_order() -> Vec<String> {
     let text = std::fs::read_to_string(root().join("puzzles/index.toml")).unwrap();
     let index: toml::Value = toml::from_str(&text).unwrap();
-    index["order"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+    // The chapters' puzzles, one chapter after another.
+    let chapters = index["chapter"].as_array().expect("index.toml groups the puzzles in [[chapter]] tables");
+    chapters.iter().flat_map(|c| c["puzzles"].as_array().unwrap()).map(|v| v.as_str().unwrap().to_string()).collect()
 }
 
 #[test]
@@ -61,6 +63,9 @@ fn list_json_gives_every_puzzle_in_order() {
     let rows: serde_json::Value = serde_json::from_str(&text).unwrap();
     let slugs: Vec<&str> = rows.as_array().unwrap().iter().map(|r| r["slug"].as_str().unwrap()).collect();
     assert_eq!(slugs, index_order());
+    assert_eq!(rows[0]["chapter"], "Basics");
+    let (ok, text) = gpu_puzzles(&["list"], &root());
+    assert!(ok && text.starts_with("Basics (") && text.contains("\nWorkgroup memory ("), "{text}");
 }
 
 #[test]

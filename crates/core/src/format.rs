@@ -12,15 +12,33 @@ use std::collections::BTreeMap;
 /// was valid before would change meaning.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// `puzzles/index.toml`: the ordered list of puzzle folders.
+/// `puzzles/index.toml`: the puzzle folders in the order students meet
+/// them, either grouped into chapters or as one plain list.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct IndexFile {
     /// Must equal [`FORMAT_VERSION`].
     pub format_version: u32,
-    /// Puzzle folder names (which are also the puzzles' slugs), in the order
-    /// students meet them. Puzzle numbers are positions in this list, from 1.
-    pub order: Vec<String>,
+    /// A plain list of puzzle folder names (which are also the puzzles'
+    /// slugs), for a set without chapters. Give this or `chapter`, not both.
+    #[serde(default)]
+    pub order: Option<Vec<String>>,
+    /// The chapters, in order (`[[chapter]]` tables). The order of the set is
+    /// the first chapter's puzzles, then the second's, and so on; puzzle
+    /// numbers are positions in that order, from 1, and run on across
+    /// chapters.
+    #[serde(default)]
+    pub chapter: Vec<ChapterFile>,
+}
+
+/// One `[[chapter]]` of `puzzles/index.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChapterFile {
+    /// Heading shown above the chapter's puzzles, e.g. `"Reductions and scans"`.
+    pub title: String,
+    /// Puzzle folder names, in order; every puzzle is in exactly one chapter.
+    pub puzzles: Vec<String>,
 }
 
 /// `puzzles/<slug>/puzzle.toml`: one puzzle's manifest.

@@ -18,12 +18,39 @@ pub use crate::contents::{Contents, Recipe};
 pub struct PuzzleSet {
     /// Puzzles in order; `puzzles[i].number == i + 1`.
     pub puzzles: Vec<Puzzle>,
+    /// The chapters that group them, in order, each a run of consecutive
+    /// puzzles; empty for a set listed without chapters (`order = [...]`).
+    pub chapters: Vec<Chapter>,
+}
+
+/// A chapter of the set: a heading over consecutive puzzles.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Chapter {
+    /// The heading, e.g. `"Reductions and scans"`.
+    pub title: String,
+    /// Its puzzles' positions in [`PuzzleSet::puzzles`]: `first..first + len`.
+    pub first: usize,
+    /// How many puzzles it holds (at least one).
+    pub len: usize,
+}
+
+impl Chapter {
+    /// The chapter's puzzles, in order.
+    pub fn puzzles<'a>(&self, set: &'a PuzzleSet) -> &'a [Puzzle] {
+        &set.puzzles[self.first..self.first + self.len]
+    }
 }
 
 impl PuzzleSet {
     /// The puzzle with this slug, if any.
     pub fn get(&self, slug: &str) -> Option<&Puzzle> {
         self.puzzles.iter().find(|p| p.slug == slug)
+    }
+
+    /// The chapter holding the puzzle at `position` (from 0), if the set has
+    /// chapters.
+    pub fn chapter_of(&self, position: usize) -> Option<&Chapter> {
+        self.chapters.iter().find(|c| (c.first..c.first + c.len).contains(&position))
     }
 
     /// Position of the puzzle with this slug in the order, from 0.

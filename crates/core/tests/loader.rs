@@ -30,6 +30,38 @@ fn the_shipped_set_loads() {
 }
 
 #[test]
+fn chapters_group_the_order_and_hold_every_puzzle_once() {
+    let set = load_puzzle_set(&shipped(), None).expect("the shipped set loads");
+    assert!(set.chapters.len() >= 5, "{:?}", set.chapters);
+    // The chapters tile the order: consecutive, non-empty, every puzzle once.
+    let mut next = 0;
+    for c in &set.chapters {
+        assert_eq!(c.first, next, "{c:?}");
+        assert!(c.len > 0, "{c:?}");
+        next += c.len;
+    }
+    assert_eq!(next, set.puzzles.len());
+    assert_eq!(set.chapter_of(0).map(|c| c.title.as_str()), Some("Basics"));
+
+    let p = problems_after(|f| replace(f, "index.toml", "\"zip\", ", ""));
+    assert!(p.contains("a puzzle folder that index.toml does not list"), "{p}");
+    let p = problems_after(|f| replace(f, "index.toml", "\"shared\", ", "\"shared\", \"map\", "));
+    assert!(p.contains("`map` is listed twice"), "{p}");
+    let p = problems_after(|f| replace(f, "index.toml", "title = \"Workgroup memory\"", "title = \"Basics\""));
+    assert!(p.contains("index.toml:9: chapter 2 › title: `Basics` is the title of an earlier chapter too"), "{p}");
+    let p = problems_after(|f| replace(f, "index.toml", "format_version = 1", "format_version = 1\norder = [\"map\"]"));
+    assert!(p.contains("not both"), "{p}");
+    // A plain list still loads, without chapters.
+    let mut files = shipped();
+    let set = load_puzzle_set(&files, None).unwrap();
+    let slugs: Vec<String> = set.puzzles.iter().map(|p| format!("{:?}", p.slug)).collect();
+    files.insert("index.toml".into(), format!("format_version = 1\norder = [{}]\n", slugs.join(", ")));
+    let plain = load_puzzle_set(&files, None).expect("a plain order loads");
+    assert!(plain.chapters.is_empty());
+    assert_eq!(plain.puzzles.len(), set.puzzles.len());
+}
+
+#[test]
 fn a_comparison_kernel_must_be_named_and_present() {
     let p = problems_after(|f| {
         f.insert("divergence/compare-extra.wgsl".into(), "// unlisted\n".into());

@@ -6,7 +6,7 @@
 //! file, the line where it can, and the field.
 
 use crate::format::{IndexFile, ManifestFile, FORMAT_VERSION};
-use crate::model::{Case, Comparison, Puzzle, PuzzleSet, RandomCases};
+use crate::model::{Case, Chapter, Comparison, Puzzle, PuzzleSet, RandomCases};
 use crate::reference::{self};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -92,19 +92,20 @@ pub fn load_puzzle_set(files: &Files, solutions: Option<&BTreeMap<String, String
     if index.format_version != FORMAT_VERSION {
         problems.push(version_problem(INDEX_FILE, index.format_version));
     }
+    let (order, chapters) = index_order(&index, index_text, &mut problems);
     let mut seen = BTreeSet::new();
-    for slug in &index.order {
+    for slug in &order {
         if !is_valid_slug(slug) {
             problems.push(problem(INDEX_FILE, None, Some("order"), &format!("`{slug}` is not a valid folder name: use lowercase letters, digits and `-`")));
         }
         if !seen.insert(slug.as_str()) {
-            problems.push(problem(INDEX_FILE, None, Some("order"), &format!("`{slug}` is listed twice")));
+            problems.push(problem(INDEX_FILE, None, Some("order"), &format!("`{slug}` is listed twice: every puzzle belongs to exactly one place in the order")));
         }
     }
     problems.extend(stray_files(files, &seen));
 
     let mut puzzles = Vec::new();
-    for (i, slug) in index.order.iter().enumerate() {
+    for (i, slug) in order.iter().enumerate() {
         match load_puzzle(files, slug, i + 1, solutions.and_then(|s| s.get(slug)).cloned()) {
             Ok(p) => puzzles.push(p),
             Err(mut ps) => problems.append(&mut ps),
@@ -121,15 +122,44 @@ pub fn load_puzzle_set(files: &Files, solutions: Option<&BTreeMap<String, String
             problems.push(problem(&format!("{}/puzzle.toml", p.slug), None, Some("title"), &format!("`{}` is the title of an earlier puzzle too", p.title)));
         }
     }
-    if index.order.is_empty() {
+    if order.is_empty() {
         problems.push(problem(INDEX_FILE, None, Some("order"), "lists no puzzles"));
     }
     if problems.is_empty() {
-        Ok(PuzzleSet { puzzles })
+        Ok(PuzzleSet { puzzles, chapters })
     } else {
         Err(problems)
     }
 }
+
+/// The set's order and its chapters, from `order = [...]` or from the
+/// `[[chapter]]` tables (one of the two), with a problem for each chapter
+/// without a title or puzzles and each title given twice.
+fn index_order(index: &IndexFile, text: &str, problems: &mut Vec<Problem>) -> (Vec<String>, Vec<Chapter>) {
+    match (&index.order, index.chapter.is_empty()) {
+        (Some(order), true) => return (order.clone(), Vec::new()),
+        (Some(_), false) => problems.push(problem(INDEX_FILE, None, Some("order"), "give the puzzles either in `order` or in `[[chapter]]` tables, not both")),
+        (None, true) => problems.push(problem(INDEX_FILE, None, Some("chapter"), "lists no puzzles: add `[[chapter]]` tables, each with a `title` and its `puzzles`")),
+        (None, false) => {}
+    }
+    let lines = header_lines(text, "chapter");
+    let (mut order, mut chapters, mut titles) = (Vec::new(), Vec::new(), BTreeSet::new());
+    for (i, c) in index.chapter.iter().enumerate() {
+        let (field, line) = (format!("chapter {}", i + 1), lines.get(i).copied());
+        if c.title.trim().is_empty() {
+            problems.push(problem(INDEX_FILE, line, Some(&format!("{field} › title")), "is empty: give the chapter a heading"));
+        } else if !titles.insert(c.title.as_str()) {
+            problems.push(problem(INDEX_FILE, line, Some(&format!("{field} › title")), &format!("`{}` is the title of an earlier chapter too", c.title)));
+        }
+        if c.puzzles.is_empty() {
+            problems.push(problem(INDEX_FILE, line, Some(&format!("{field} › puzzles")), "is empty: a chapter holds at least one puzzle"));
+        }
+        chapters.push(Chapter { title: c.title.clone(), first: order.len(), len: c.puzzles.len() });
+        order.extend(c.puzzles.iter().cloned());
+    }
+    (order, chapters)
+}
+
 pub(super) fn problem(file: &str, line: Option<usize>, field: Option<&str>, message: &str) -> Problem {
     Problem { file: file.to_string(), line, column: None, field: field.map(str::to_string), message: message.to_string() }
 }
