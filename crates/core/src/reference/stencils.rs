@@ -53,8 +53,8 @@ pub fn conv2d(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let (a, f) = (input.f32("a")?, input.f32("f")?);
     let [rows, cols] = input.shape("a")?;
     let k = (f.len() as f64).sqrt().round() as usize;
-    if k * k != f.len() || k % 2 == 0 {
-        let odd = if k % 2 == 0 { k + 1 } else { k };
+    if k * k != f.len() || k.is_multiple_of(2) {
+        let odd = if k.is_multiple_of(2) { k + 1 } else { k };
         return Err(ReferenceError::WrongLength { name: "f".to_string(), len: f.len(), want: odd * odd });
     }
     check_dims(input, &[("rows", rows), ("cols", cols), ("k", k)])?;
