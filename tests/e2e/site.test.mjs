@@ -138,7 +138,7 @@ for (const slug of order) {
     const ok = (o, i) => wrong.includes(o) || (slug === "histogram" && hidden[i] && o === "passed");
     assert.ok(outcomes.every((o, i) => (perf[i] ? o === "skipped" : ok(o, i))), `outcomes: ${outcomes}`);
     if (slug === "histogram") {
-      assert.match(await page.locator('[data-testid="case-1"] .detail').first().innerText(), /write conflict: `bins\[\d+\]`/);
+      assert.match(await page.locator('[data-testid="case-1"] .detail').first().innerText(), /lost update: `bins\[\d+\]`/);
     } else {
       assert.ok(await page.locator(".grid td.mismatch").count() > 0, "mismatching cells are marked");
     }

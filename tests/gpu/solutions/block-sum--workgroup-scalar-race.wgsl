@@ -1,5 +1,5 @@
 // expect: memory-error
-// message: write conflict: `total` (workgroup memory)
+// message: lost update: `total` (workgroup memory)
 // Wrong on purpose: every invocation adds into one workgroup scalar, one after
 // another in a loop but with no barrier between them: a race on `total`.
 const wgs = vec3<u32>({{workgroupSize}});

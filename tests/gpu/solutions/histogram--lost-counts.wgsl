@@ -1,5 +1,5 @@
 // expect: memory-error in some cases
-// message: write conflict: `bins[
+// message: lost update: `bins[
 // The naive histogram: a plain read-modify-write per value, which races.
 @group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read_write> bins: array<u32>;

@@ -161,7 +161,7 @@ pub fn memory_outcome(findings: &Findings) -> Option<Outcome> {
         return Some(Outcome::RunawayLoop { line: l.line, invocation: l.invocation, message: crate::report::runaway_loop(l.line, &l.invocation) });
     }
     let error = crate::report::memory_error(findings)?;
-    Some(Outcome::MemoryError { message: crate::report::memory_error_message(&error), error })
+    Some(Outcome::MemoryError { message: crate::report::memory_error_summary(findings, &error), error })
 }
 
 /// Overall result of a run over every case.

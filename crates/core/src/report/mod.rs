@@ -6,8 +6,10 @@
 use crate::trace::{AccessKind, Findings, Hazard, HazardAccess, HazardKind, MemoryKind, OutOfBounds, Site, LOOP_BUDGET};
 use serde::{Deserialize, Serialize};
 
+mod hazards;
 pub mod run;
 
+pub use hazards::{gist, group_hazards, hazard_group, HazardGroup, HazardPattern};
 pub use run::{Context, RunReport};
 
 /// The finding that fails a case, as data.
@@ -127,11 +129,11 @@ pub fn memory_error(findings: &Findings) -> Option<MemoryError> {
         .or_else(|| oob(AccessKind::Read))
 }
 
-fn at(site: Option<Site>) -> String {
+pub(super) fn at(site: Option<Site>) -> String {
     site.map(|s| format!(" at line {}", s.line)).unwrap_or_default()
 }
 
-fn verb(kind: AccessKind) -> &'static str {
+pub(super) fn verb(kind: AccessKind) -> &'static str {
     match kind {
         AccessKind::Read => "read",
         AccessKind::Write => "wrote",
@@ -219,6 +221,26 @@ pub fn hazard(h: &Hazard) -> String {
     head + &why + &fix
 }
 
+/// The message of the memory error that fails a case: for a hazard, the
+/// finding of its whole group among `findings`' hazards
+/// ([`hazard_group`]); otherwise [`memory_error_message`].
+pub fn memory_error_summary(findings: &Findings, e: &MemoryError) -> String {
+    match (failing_group(findings, e), e) {
+        (Some(g), _) => hazard_group(&g, findings.hazard_total as usize > findings.hazards.len()),
+        (None, MemoryError::Hazard(h)) => hazard(h),
+        (None, _) => memory_error_message(e),
+    }
+}
+
+/// The group of hazards that the memory error failing a case belongs to,
+/// when that error is a hazard.
+pub fn failing_group(findings: &Findings, e: &MemoryError) -> Option<HazardGroup> {
+    match e {
+        MemoryError::Hazard(h) => group_hazards(&findings.hazards).into_iter().find(|g| g.hazards.contains(h)),
+        _ => None,
+    }
+}
+
 /// The message of a memory error.
 pub fn memory_error_message(e: &MemoryError) -> String {
     match e {
@@ -267,11 +289,12 @@ pub fn finding_items(f: &Findings) -> Vec<(Level, String)> {
             items.push((Level::Error, out_of_bounds(o)));
         }
     }
-    for h in &f.hazards {
-        items.push((Level::Error, hazard(h)));
+    let more = f.hazard_total as usize > f.hazards.len();
+    for g in group_hazards(&f.hazards) {
+        items.push((Level::Error, hazard_group(&g, more)));
     }
-    if f.hazard_total as usize > f.hazards.len() {
-        items.push((Level::Error, format!("{} racecheck hazards in all; the first {} are listed.", f.hazard_total, f.hazards.len())));
+    if more {
+        items.push((Level::Note, format!("The racecheck found {} hazards in all; the first {} were grouped into the findings.", f.hazard_total, f.hazards.len())));
     }
     for u in &f.unchecked {
         items.push((Level::Note, format!("Not checked: {u}.")));

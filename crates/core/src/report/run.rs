@@ -103,6 +103,11 @@ pub struct CaseReport {
     /// A performance case's figures, once it passed (or was below target).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub performance: Option<PerformanceReport>,
+    /// The failing race in a few words ([`super::gist`]), the same in every
+    /// case where the same mistake fails it; the summary of each later case
+    /// with it refers back to the first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finding: Option<String>,
 }
 
 /// One further sentence about a case.
@@ -178,13 +183,14 @@ impl RunReport {
             ),
             Verdict::Failed => format!("{passed} of {counted} cases pass.{aside}"),
         };
-        let cases = results
+        let mut cases: Vec<CaseReport> = results
             .iter()
             .filter_map(|r| {
                 let case = puzzle.cases.get(r.case.wrapping_sub(1)).or_else(|| random.iter().find(|c| c.number == r.case))?;
                 Some(case_report(puzzle, case, r, context))
             })
             .collect();
+        say_repeated_findings_once(&mut cases);
         RunReport {
             verdict,
             fully_checked,
@@ -299,6 +305,30 @@ pub fn badge(o: &Outcome) -> String {
     }
 }
 
+/// A race that fails several cases is told in full in the first; each later
+/// case says it in a few words and points back, and the first names them all.
+fn say_repeated_findings_once(cases: &mut [CaseReport]) {
+    // (gist, the first case's index, the later cases' titles)
+    let mut firsts: Vec<(String, usize, Vec<String>)> = Vec::new();
+    for i in 0..cases.len() {
+        let Some(gist) = cases[i].finding.clone() else { continue };
+        match firsts.iter_mut().find(|(g, _, _)| *g == gist) {
+            Some((_, first, later)) => {
+                let first_title = cases[*first].title.clone();
+                later.push(cases[i].title.clone());
+                cases[i].summary = Some(format!("{gist}: the same mistake as in {first_title}, where the finding is told in full."));
+            }
+            None => firsts.push((gist, i, Vec::new())),
+        }
+    }
+    for (_, first, later) in firsts.into_iter().filter(|(_, _, l)| !l.is_empty()) {
+        if let Some(s) = &mut cases[first].summary {
+            let n = later.len();
+            s.push_str(&format!(" The same mistake fails {n} more case{}: {}.", if n == 1 { "" } else { "s" }, later.join(", ")));
+        }
+    }
+}
+
 fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -> CaseReport {
     let o = &r.outcome;
     let status = if o.passed() {
@@ -315,6 +345,10 @@ fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -
         Outcome::Passed => None,
         Outcome::Mismatch { .. } if !shown => Some("Wrong values in a hidden case: check sizes and indexing that the shown cases do not exercise.".to_string()),
         o => Some(o.summary()),
+    };
+    let finding = match (o, &r.findings) {
+        (Outcome::MemoryError { error, .. }, Some(f)) => super::failing_group(f, error).map(|g| super::gist(&g)),
+        _ => None,
     };
     let mut notes = Vec::new();
     let mut note = |kind, text| notes.push(Note { kind, text });
@@ -379,6 +413,7 @@ fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -
         time_ms: if instrumented { r.instrumented_timing.map(|t| t.wall_ms) } else { Some(r.timing.wall_ms).filter(|&ms| ms > 0.0) },
         instrumented,
         performance,
+        finding,
     }
 }
 
