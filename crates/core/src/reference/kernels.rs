@@ -123,6 +123,14 @@ pub fn attention(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     Ok(vec![(Values::F32(weights), Some([n as u32, n as u32])), (Values::F32(out), Some([n as u32, d as u32]))])
 }
 
+/// [`attention`]'s `out` alone (Fused Attention): `n × d`, in `q`'s shape,
+/// for a kernel that never writes the `n × n` weights. Same formula, same
+/// `f64` computation, same errors.
+pub fn attention_out(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let mut outs = attention(input)?;
+    Ok(vec![outs.remove(1)])
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::run;

@@ -25,10 +25,10 @@ mod stencils;
 
 pub use basics::{add_ten, broadcast_add, window_sum_3, zip_add};
 pub use irregular::compact_positive;
-pub use kernels::{attention, layer_norm_rows, softmax_rows};
+pub use kernels::{attention, attention_out, layer_norm_rows, softmax_rows};
 pub use matrices::{matmul, matmul_at, matvec, transpose};
 pub use reductions::{block_sum, dot, histogram, inclusive_scan, inclusive_scan_blocks, row_sum};
-pub use stencils::{box_blur_3x3, branch_hash, conv1d, conv2d, BRANCH_HASH_ROUNDS};
+pub use stencils::{box_blur_3x3, branch_hash, conv1d, conv1d_i32, conv2d, BRANCH_HASH_ROUNDS};
 
 /// What a reference function sees of a case.
 #[derive(Debug, Clone)]
@@ -84,6 +84,18 @@ impl<'a> ReferenceInput<'a> {
         }
     }
 
+    /// The `i32` contents of input `name`.
+    ///
+    /// # Errors
+    /// [`ReferenceError::MissingInput`] or [`ReferenceError::WrongType`].
+    pub fn i32s(&self, name: &str) -> Result<&'a [i32], ReferenceError> {
+        match self.buffers.get(name) {
+            Some((Values::I32(v), _)) => Ok(v),
+            Some(_) => Err(ReferenceError::WrongType { name: name.to_string(), wanted: "i32" }),
+            None => Err(ReferenceError::MissingInput { name: name.to_string() }),
+        }
+    }
+
     /// The element count the case gives output `name` (`len` or `shape`).
     ///
     /// # Errors
@@ -127,7 +139,7 @@ pub enum ReferenceError {
     WrongType {
         /// The buffer's name.
         name: String,
-        /// The type the reference reads: `f32` or `u32`.
+        /// The type the reference reads: `f32`, `i32` or `u32`.
         wanted: &'static str,
     },
     /// The buffer has no `shape = [rows, cols]`.
@@ -274,6 +286,8 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("softmax_rows", softmax_rows),
     ("layer_norm_rows", layer_norm_rows),
     ("attention", attention),
+    ("attention_out", attention_out),
+    ("conv1d_i32", conv1d_i32),
     ("conv2d", conv2d),
     ("matvec", matvec),
     ("transpose", transpose),
@@ -382,6 +396,19 @@ mod tests {
         let a = vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]; // 2×3
         assert_eq!(run(matvec, &[("a", a.clone(), Some([2, 3])), ("x", vec![1.0, 0.0, -1.0], None)], 1), [-2.0, -2.0]);
         assert_eq!(run(transpose, &[("a", a, Some([2, 3]))], 1), [1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+    }
+
+    #[test]
+    fn conv1d_i32_sums_in_wrapping_integers() {
+        let config = CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let (a, b) = (Values::I32(vec![1, 2, 3, i32::MAX]), Values::I32(vec![1, -1]));
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("a", (&a, None)), ("b", (&b, None))]),
+            uniforms: BTreeMap::new(),
+            output_lens: BTreeMap::new(),
+        };
+        assert_eq!(conv1d_i32(&input).unwrap()[0].0, Values::I32(vec![-1, -1, 3 - i32::MAX, i32::MAX]));
     }
 
     #[test]

@@ -11,6 +11,21 @@ pub fn conv1d(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     Ok(flat(out))
 }
 
+/// [`conv1d`] on `i32` buffers (Scatter or Gather): `out[i] = Σ_j a[i + j] ·
+/// b[j]` over `j < len(b)` with `i + j < len(a)`, in wrapping `i32`
+/// arithmetic as WGSL's, so every order of the sum (a gather's loop, a
+/// scatter's `atomicAdd`s) gives the same value. `out` has `len(a)` elements.
+///
+/// # Errors
+/// A missing `a` or `b`, or one that is not `i32`.
+pub fn conv1d_i32(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let (a, b) = (input.i32s("a")?, input.i32s("b")?);
+    let out = (0..a.len())
+        .map(|i| b.iter().enumerate().filter(|(j, _)| i + j < a.len()).fold(0i32, |s, (j, w)| s.wrapping_add(a[i + j].wrapping_mul(*w))))
+        .collect();
+    Ok(vec![(Values::I32(out), None)])
+}
+
 /// `out[r][c]` = the sum of `a` over the 3×3 neighbourhood of `(r, c)` that
 /// lies inside the grid, divided by 9 (cells past the edge count as 0);
 /// same shape as `a` (Box Blur).
