@@ -116,8 +116,9 @@ enum MemoryErrorDef {
 #[derive(Serialize, Deserialize)]
 #[serde(remote = "BudgetExceeded")]
 enum BudgetExceededDef {
-    ReadsPerInvocation { invocation: Invocation, reads: u32, limit: u32 },
-    WritesPerWorkgroup { workgroup: [u32; 3], writes: u32, limit: u32 },
+    ReadsPerInvocation { invocation: Invocation, reads: u32, limit: u32, rule: Option<String> },
+    ReadsPerWorkgroup { workgroup: [u32; 3], reads: u32, limit: u32, rule: Option<String> },
+    WritesPerWorkgroup { workgroup: [u32; 3], writes: u32, limit: u32, rule: Option<String> },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -314,8 +315,12 @@ mod tests {
             Outcome::Mismatch { total: 1, mismatches: vec![], sampled: None },
             Outcome::CompileError { diagnostics: vec![Diagnostic::unpositioned(m("expected `;`"))] },
             Outcome::RunawayLoop { line: Some(6), invocation: inv, message: m("loop") },
-            Outcome::OverBudget { exceeded: BudgetExceeded::ReadsPerInvocation { invocation: inv, reads: 90, limit: 64 }, message: m("reads") },
-            Outcome::OverBudget { exceeded: BudgetExceeded::WritesPerWorkgroup { workgroup: [1, 2, 0], writes: 90, limit: 64 }, message: m("writes") },
+            Outcome::OverBudget { exceeded: BudgetExceeded::ReadsPerInvocation { invocation: inv, reads: 90, limit: 64, rule: None }, message: m("reads") },
+            Outcome::OverBudget {
+                exceeded: BudgetExceeded::ReadsPerWorkgroup { workgroup: [0, 1, 0], reads: 120, limit: 100, rule: Some("(wgs_x + 2) * (wgs_y + 2)".into()) },
+                message: m("workgroup reads"),
+            },
+            Outcome::OverBudget { exceeded: BudgetExceeded::WritesPerWorkgroup { workgroup: [1, 2, 0], writes: 90, limit: 64, rule: None }, message: m("writes") },
             Outcome::BelowTarget { fraction: 0.25, target: 0.5, message: m("slow") },
             Outcome::Skipped { message: m("skipped") },
             Outcome::Omitted { message: m("omitted") },

@@ -131,17 +131,39 @@ pub struct ComparisonSpec {
 /// `[budget]`: how many storage-buffer accesses a solution may make. An
 /// access is one load, store or atomic operation on a `var<storage>`,
 /// whatever its width (a `vec4<f32>` load is one read). Counted by the
-/// instrumentation, so checked only in instrumented runs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// instrumentation, so checked only in instrumented runs. Each limit is a
+/// number or a formula over the case (see [`LimitSpec`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BudgetSpec {
     /// Most storage-buffer reads any one invocation may make.
     #[serde(default)]
-    pub global_reads_per_invocation: Option<u32>,
+    pub global_reads_per_invocation: Option<LimitSpec>,
+    /// Most storage-buffer reads all invocations of one workgroup may make
+    /// together.
+    #[serde(default)]
+    pub global_reads_per_workgroup: Option<LimitSpec>,
     /// Most storage-buffer writes all invocations of one workgroup may make
     /// together.
     #[serde(default)]
-    pub global_writes_per_workgroup: Option<u32>,
+    pub global_writes_per_workgroup: Option<LimitSpec>,
+}
+
+/// A budget's limit: a number (`global_reads_per_invocation = 1`), or a
+/// formula over the case that starts with `=`, in the generator's
+/// expression language (`+ - * / %`, `min`, `max`, `ceil_div`, `pow2`),
+/// e.g. `"=(wgs_x + 2) * (wgs_y + 2)"`. Its variables: `wgs_x`, `wgs_y`,
+/// `wgs_z` (the workgroup size the shader ran with), `groups_x`,
+/// `groups_y`, `groups_z` (workgroups dispatched), `len_<buffer>` (a
+/// storage buffer's element count) and `<uniform>_<field>` (a uniform
+/// field's value, e.g. `dims_k`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum LimitSpec {
+    /// The same limit for every case.
+    Fixed(u32),
+    /// A formula, `=` then the expression.
+    Formula(String),
 }
 
 /// `performance = { … }` on a case: a timed case. It runs without

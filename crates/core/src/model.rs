@@ -4,7 +4,7 @@
 //! every input has contents, every output has expected values, shapes match
 //! lengths. Code that receives a [`Puzzle`] need not check again.
 
-pub use crate::format::{BudgetSpec as Budget, PerformanceSpec as Performance};
+pub use crate::format::PerformanceSpec as Performance;
 use crate::format::{CompareSpec, ElementType, Role};
 use crate::reference::{Reference, ReferenceInput};
 use serde::{Deserialize, Serialize};
@@ -21,6 +21,31 @@ pub struct PuzzleSet {
     /// The chapters that group them, in order, each a run of consecutive
     /// puzzles; empty for a set listed without chapters (`order = [...]`).
     pub chapters: Vec<Chapter>,
+}
+
+/// A puzzle's storage-access budget ([`crate::format::BudgetSpec`]), checked
+/// by the instrumented run ([`crate::judge::budget_outcome`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Budget {
+    /// Most storage-buffer reads any one invocation may make.
+    pub global_reads_per_invocation: Option<Limit>,
+    /// Most storage-buffer reads one workgroup may make, all its
+    /// invocations together.
+    pub global_reads_per_workgroup: Option<Limit>,
+    /// Most storage-buffer writes one workgroup may make, all its
+    /// invocations together.
+    pub global_writes_per_workgroup: Option<Limit>,
+}
+
+/// One limit of a [`Budget`]: a number, or a formula over the case, kept as
+/// its text after the `=` and evaluated per case by
+/// [`crate::judge::budget_limit`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Limit {
+    /// The same for every case.
+    Fixed(u32),
+    /// An expression over the case's sizes, e.g. `(wgs_x + 2) * (wgs_y + 2)`.
+    Formula(String),
 }
 
 /// A chapter of the set: a heading over consecutive puzzles.

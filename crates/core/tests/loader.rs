@@ -100,6 +100,20 @@ fn budgets_and_entry_points_are_checked() {
 }
 
 #[test]
+fn budget_formulas_parse_and_read_only_the_case() {
+    let formula = "global_reads_per_workgroup = \"=(wgs_x + 2) * (wgs_y + 2)\"";
+    let p = problems_after(|f| replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"=(wgs_x + 2 * (wgs_y + 2)\""));
+    assert!(p.contains("box-blur/puzzle.toml: budget › global_reads_per_workgroup: `=(wgs_x + 2 * (wgs_y + 2)`"), "{p}");
+    let p = problems_after(|f| replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"(wgs_x + 2) * (wgs_y + 2)\""));
+    assert!(p.contains("is neither a number nor a formula"), "{p}");
+    // A variable the case does not have is named, with the ones it has.
+    let p = problems_after(|f| replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"=dims_k * 9\""));
+    assert!(p.contains("case 1: `dims_k` is not a variable") && p.contains("dims_cols, dims_rows, groups_x"), "{p}");
+    let p = problems_after(|f| replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"=wgs_x - 100\""));
+    assert!(p.contains("not a count"), "{p}");
+}
+
+#[test]
 fn float_random_values_need_an_f32_buffer() {
     let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "max = 4294967295, seed = 2701 }", "max = 4294967295, seed = 2701, float = true }"));
     assert!(p.contains("`float = true` needs an f32 buffer"), "{p}");

@@ -1,6 +1,11 @@
-// expect: passed
+// expect: over-budget in some cases
+// message: read storage buffers
 // Scans in place in the storage buffer `out` (one workgroup per case),
-// ordered by storageBarrier(): correct, and no race may be reported.
+// ordered by storageBarrier(): the values are right, and no race may be
+// reported (a race would make the outcome memory-error, which precedes the
+// budget). But it reads `out` from device memory in every round, past the
+// puzzle's budget of one storage read per invocation, which asks for the scan
+// in workgroup memory; a single-element case stays within it.
 const wgs = vec3({{workgroupSize}});
 @group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;

@@ -5,7 +5,8 @@
 //! answers and configurations the device cannot run are [`Outcome`]s.
 
 use crate::format::CompareSpec;
-use crate::model::{Case, Puzzle, Values};
+use crate::model::{Case, Limit, Puzzle, Values};
+use std::collections::BTreeMap;
 use crate::trace::{invocation_counter, Findings};
 use serde::{Deserialize, Serialize};
 
@@ -107,28 +108,107 @@ pub fn too_slow_for_case(earlier_flops: Option<u64>, earlier_ms: f64, flops: Opt
     (before > 0.0 && predicted > MAX_PREDICTED_DISPATCH_MS).then_some(predicted)
 }
 
-/// The budget outcome of an instrumented run: the first limit of the
-/// puzzle's [`crate::model::Budget`] that some invocation or workgroup went
-/// past, naming it. `None` when within budget or when the puzzle has none.
-pub fn budget_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Option<Outcome> {
-    let budget = puzzle.budget?;
-    let config = findings.config(&case.config);
-    let over = |exceeded: BudgetExceeded| Some(Outcome::OverBudget { message: crate::report::budget_exceeded(&exceeded), exceeded });
-    if let Some(limit) = budget.global_reads_per_invocation {
-        let reads = |c: &[u32; 4]| c[invocation_counter::GLOBAL_READS as usize];
-        if let Some((id, c)) = findings.invocations.iter().enumerate().find(|(_, c)| reads(c) > limit) {
-            return over(BudgetExceeded::ReadsPerInvocation { invocation: crate::trace::invocation(id as u32, &config), reads: reads(c), limit });
+/// The variables a budget formula may read, for `case` run with `config`
+/// (the workgroup size the shader declared): `wgs_x`, `wgs_y`, `wgs_z`,
+/// `groups_x`, `groups_y`, `groups_z`, `len_<buffer>` (element count) and
+/// `<uniform>_<field>` (integer fields; an `f32` field rounds down).
+pub fn budget_env(puzzle: &Puzzle, case: &Case, config: &crate::CaseConfig) -> BTreeMap<String, i64> {
+    budget_env_for(&puzzle.buffers, &puzzle.uniforms, case, config)
+}
+
+/// [`budget_env`] from the puzzle's buffers and uniforms alone (the loader
+/// has no [`Puzzle`] yet).
+pub fn budget_env_for(buffers: &[crate::model::Buffer], uniforms: &[crate::model::Uniform], case: &Case, config: &crate::CaseConfig) -> BTreeMap<String, i64> {
+    let mut env = BTreeMap::new();
+    for (axis, (w, g)) in ["x", "y", "z"].iter().zip(config.workgroup_size.iter().zip(&config.workgroups)) {
+        env.insert(format!("wgs_{axis}"), i64::from(*w));
+        env.insert(format!("groups_{axis}"), i64::from(*g));
+    }
+    for (b, c) in buffers.iter().zip(&case.buffers) {
+        env.insert(format!("len_{}", b.name), c.initial.len() as i64);
+    }
+    for (u, bytes) in uniforms.iter().zip(&case.uniforms) {
+        for (i, (field, ty)) in u.fields.iter().enumerate() {
+            let Some(word) = bytes.get(4 * i..4 * i + 4) else { continue };
+            let word = [word[0], word[1], word[2], word[3]];
+            let value = match ty {
+                crate::format::ElementType::U32 => i64::from(u32::from_le_bytes(word)),
+                crate::format::ElementType::I32 => i64::from(i32::from_le_bytes(word)),
+                crate::format::ElementType::F32 => f32::from_le_bytes(word).floor() as i64,
+            };
+            env.insert(format!("{}_{field}", u.name), value);
         }
     }
-    if let Some(limit) = budget.global_writes_per_workgroup {
-        let mut totals: std::collections::BTreeMap<[u32; 3], u32> = Default::default();
+    env
+}
+
+/// A budget limit's value for `case` run with `config`.
+///
+/// # Errors
+/// A formula that does not parse, names a variable [`budget_env`] does not
+/// give, or evaluates below 0, divides by 0 or overflows; the loader checks
+/// every formula on every written case, so a shipped set meets none.
+pub fn budget_limit(limit: &Limit, puzzle: &Puzzle, case: &Case, config: &crate::CaseConfig) -> Result<u32, String> {
+    budget_limit_for(limit, &puzzle.buffers, &puzzle.uniforms, case, config)
+}
+
+/// [`budget_limit`] from the puzzle's buffers and uniforms alone.
+///
+/// # Errors
+/// As [`budget_limit`].
+pub fn budget_limit_for(limit: &Limit, buffers: &[crate::model::Buffer], uniforms: &[crate::model::Uniform], case: &Case, config: &crate::CaseConfig) -> Result<u32, String> {
+    match limit {
+        Limit::Fixed(n) => Ok(*n),
+        Limit::Formula(text) => {
+            let value = crate::random::parse(text)?.eval(&budget_env_for(buffers, uniforms, case, config))?;
+            u32::try_from(value).map_err(|_| format!("`={text}` is {value} here, not a count"))
+        }
+    }
+}
+
+/// The budget outcome of an instrumented run: the first limit of the
+/// puzzle's [`crate::model::Budget`] that some invocation or workgroup went
+/// past, naming it. `None` when within budget or when the puzzle has none
+/// (or a limit cannot be evaluated for this case, which the loader rules out
+/// for written cases).
+pub fn budget_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Option<Outcome> {
+    let budget = puzzle.budget.as_ref()?;
+    let config = findings.config(&case.config);
+    let over = |exceeded: BudgetExceeded| Some(Outcome::OverBudget { message: crate::report::budget_exceeded(&exceeded), exceeded });
+    let limit = |l: &Option<Limit>| {
+        let l = l.as_ref()?;
+        let value = budget_limit(l, puzzle, case, &config).ok()?;
+        let rule = match l {
+            Limit::Fixed(_) => None,
+            Limit::Formula(text) => Some(text.clone()),
+        };
+        Some((value, rule))
+    };
+    let count = |c: &[u32; 4], counter: u64| c[counter as usize];
+    if let Some((limit, rule)) = limit(&budget.global_reads_per_invocation) {
+        if let Some((id, c)) = findings.invocations.iter().enumerate().find(|(_, c)| count(c, invocation_counter::GLOBAL_READS) > limit) {
+            let invocation = crate::trace::invocation(id as u32, &config);
+            return over(BudgetExceeded::ReadsPerInvocation { invocation, reads: count(c, invocation_counter::GLOBAL_READS), limit, rule });
+        }
+    }
+    // Per workgroup, summed over its invocations, in workgroup order.
+    let per_workgroup = |counter: u64| {
+        let mut totals: BTreeMap<[u32; 3], u32> = BTreeMap::new();
         for (id, c) in findings.invocations.iter().enumerate() {
-            if c[invocation_counter::GLOBAL_WRITES as usize] > 0 {
-                *totals.entry(crate::trace::invocation(id as u32, &config).workgroup_id).or_default() += c[invocation_counter::GLOBAL_WRITES as usize];
+            if count(c, counter) > 0 {
+                *totals.entry(crate::trace::invocation(id as u32, &config).workgroup_id).or_default() += count(c, counter);
             }
         }
-        if let Some((&workgroup, &writes)) = totals.iter().find(|(_, &n)| n > limit) {
-            return over(BudgetExceeded::WritesPerWorkgroup { workgroup, writes, limit });
+        totals
+    };
+    if let Some((limit, rule)) = limit(&budget.global_reads_per_workgroup) {
+        if let Some((&workgroup, &reads)) = per_workgroup(invocation_counter::GLOBAL_READS).iter().find(|(_, &n)| n > limit) {
+            return over(BudgetExceeded::ReadsPerWorkgroup { workgroup, reads, limit, rule });
+        }
+    }
+    if let Some((limit, rule)) = limit(&budget.global_writes_per_workgroup) {
+        if let Some((&workgroup, &writes)) = per_workgroup(invocation_counter::GLOBAL_WRITES).iter().find(|(_, &n)| n > limit) {
+            return over(BudgetExceeded::WritesPerWorkgroup { workgroup, writes, limit, rule });
         }
     }
     None
@@ -268,7 +348,7 @@ mod tests {
         assert_eq!(budget_outcome(puzzle, case, &as_case), None, "numbered by the case's 256, the writes fall in two workgroups");
         let as_run = Findings { workgroup_size: [512, 1, 1], ..as_case };
         match budget_outcome(puzzle, case, &as_run) {
-            Some(Outcome::OverBudget { exceeded: BudgetExceeded::WritesPerWorkgroup { workgroup, writes, limit }, .. }) => {
+            Some(Outcome::OverBudget { exceeded: BudgetExceeded::WritesPerWorkgroup { workgroup, writes, limit, .. }, .. }) => {
                 assert_eq!((workgroup, writes, limit), ([0, 0, 0], 2, 1));
             }
             other => panic!("{other:?}"),

@@ -324,8 +324,22 @@ pub enum BudgetExceeded {
         invocation: crate::trace::Invocation,
         /// Its storage-buffer reads (loads and atomics, whatever the width).
         reads: u32,
-        /// The budget.
+        /// The budget for this case.
         limit: u32,
+        /// The formula the budget came from, when it is one (without `=`).
+        rule: Option<String>,
+    },
+    /// One workgroup read storage buffers more often than
+    /// `global_reads_per_workgroup`.
+    ReadsPerWorkgroup {
+        /// The workgroup's `workgroup_id`.
+        workgroup: [u32; 3],
+        /// Its invocations' storage-buffer reads, together.
+        reads: u32,
+        /// The budget for this case.
+        limit: u32,
+        /// The formula the budget came from, when it is one (without `=`).
+        rule: Option<String>,
     },
     /// One workgroup wrote storage buffers more often than
     /// `global_writes_per_workgroup`.
@@ -334,8 +348,10 @@ pub enum BudgetExceeded {
         workgroup: [u32; 3],
         /// Its invocations' storage-buffer writes, together.
         writes: u32,
-        /// The budget.
+        /// The budget for this case.
         limit: u32,
+        /// The formula the budget came from, when it is one (without `=`).
+        rule: Option<String>,
     },
 }
 

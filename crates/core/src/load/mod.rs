@@ -6,7 +6,8 @@
 //! file, the line where it can, and the field.
 
 use crate::format::{IndexFile, ManifestFile, FORMAT_VERSION};
-use crate::model::{Case, Chapter, Comparison, Puzzle, PuzzleSet, RandomCases};
+use crate::format::LimitSpec;
+use crate::model::{Budget, Case, Chapter, Comparison, Limit, Puzzle, PuzzleSet, RandomCases};
 use crate::reference::{self};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -262,11 +263,7 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             v.at(None, "entry_points", &format!("`{e}` is listed twice"));
         }
     }
-    if let Some(b) = manifest.budget {
-        if b.global_reads_per_invocation.is_none() && b.global_writes_per_workgroup.is_none() {
-            v.at(None, "budget", "sets no limit: give `global_reads_per_invocation` or `global_writes_per_workgroup`");
-        }
-    }
+    let budget = manifest.budget.as_ref().map(|b| budget(b, &mut v));
     let mut comparisons = Vec::new();
     for c in &manifest.comparisons {
         let field = format!("comparison `{}`", c.label);
@@ -357,13 +354,19 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
         // fails the check before a class, not during one.
         for k in 0..GENERATOR_SAMPLES {
             let interface = Interface { buffers: &buffers, uniforms: &uniforms, reference, names_reference: manifest.reference.is_some() };
-            if let Err(e) = draw_case(&random, &interface, manifest.cases.len(), k as u64, 0) {
-                v.at(None, "generator", &format!("sample {k}: {e}"));
-                return None;
+            match draw_case(&random, &interface, manifest.cases.len(), k as u64, 0) {
+                Err(e) => {
+                    v.at(None, "generator", &format!("sample {k}: {e}"));
+                    return None;
+                }
+                Ok(case) => check_budget_on(budget.as_ref(), &buffers, &uniforms, &case, &mut v),
             }
         }
         Some(random)
     });
+    for case in cases.iter().filter(|c| !c.is_performance()) {
+        check_budget_on(budget.as_ref(), &buffers, &uniforms, case, &mut v);
+    }
     if v.problems.is_empty() {
         Ok(Puzzle {
             number,
@@ -376,7 +379,7 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             buffers,
             uniforms,
             entry_points,
-            budget: manifest.budget,
+            budget,
             comparisons,
             performance_target: manifest.performance_target,
             cases,
@@ -384,6 +387,56 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
         })
     } else {
         Err(v.problems)
+    }
+}
+
+/// The model's budget from `[budget]`: numbers kept, formulas parsed (and
+/// kept as their text after `=`), a problem for each formula that does not
+/// parse and for a budget with no limit.
+fn budget(spec: &crate::format::BudgetSpec, v: &mut Validator) -> Budget {
+    let mut limit = |field: &str, l: &Option<LimitSpec>| match l {
+        None => None,
+        Some(LimitSpec::Fixed(n)) => Some(Limit::Fixed(*n)),
+        Some(LimitSpec::Formula(text)) => match text.strip_prefix('=').map(|t| (t, crate::random::parse(t.trim()))) {
+            Some((t, Ok(_))) => Some(Limit::Formula(t.trim().to_string())),
+            Some((_, Err(e))) => {
+                v.at(None, &format!("budget › {field}"), &format!("`{text}`: {e}"));
+                None
+            }
+            None => {
+                v.at(None, &format!("budget › {field}"), &format!("`{text}` is neither a number nor a formula: write a formula as `\"=…\"`"));
+                None
+            }
+        },
+    };
+    let budget = Budget {
+        global_reads_per_invocation: limit("global_reads_per_invocation", &spec.global_reads_per_invocation),
+        global_reads_per_workgroup: limit("global_reads_per_workgroup", &spec.global_reads_per_workgroup),
+        global_writes_per_workgroup: limit("global_writes_per_workgroup", &spec.global_writes_per_workgroup),
+    };
+    if spec == &crate::format::BudgetSpec::default() {
+        v.at(None, "budget", "sets no limit: give `global_reads_per_invocation`, `global_reads_per_workgroup` or `global_writes_per_workgroup`");
+    }
+    budget
+}
+
+/// A problem for each budget formula that cannot be evaluated on `case`
+/// (a variable it does not have, a division by 0, a negative count).
+fn check_budget_on(budget: Option<&Budget>, buffers: &[crate::model::Buffer], uniforms: &[crate::model::Uniform], case: &Case, v: &mut Validator) {
+    let Some(b) = budget else { return };
+    let limits = [
+        ("global_reads_per_invocation", &b.global_reads_per_invocation),
+        ("global_reads_per_workgroup", &b.global_reads_per_workgroup),
+        ("global_writes_per_workgroup", &b.global_writes_per_workgroup),
+    ];
+    for (field, limit) in limits {
+        if let Some(l) = limit {
+            if let Err(e) = crate::judge::budget_limit_for(l, buffers, uniforms, case, &case.config) {
+                let env = crate::judge::budget_env_for(buffers, uniforms, case, &case.config);
+                let names: Vec<&str> = env.keys().map(String::as_str).collect();
+                v.at(None, &format!("budget › {field}"), &format!("case {}: {e} (the variables: {})", case.number, names.join(", ")));
+            }
+        }
     }
 }
 

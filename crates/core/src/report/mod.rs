@@ -106,13 +106,25 @@ pub fn config_problem(p: &crate::judge::ConfigProblem) -> String {
 /// The sentence for an access budget a run went past: which, by how much,
 /// where, and what to try.
 pub fn budget_exceeded(b: &crate::judge::BudgetExceeded) -> String {
+    use crate::judge::BudgetExceeded as B;
+    // "64", or "100 (`(wgs_x + 2) * (wgs_y + 2)` for this case)".
+    let allowed = |limit: &u32, rule: &Option<String>| match rule {
+        Some(r) => format!("{limit} (`{r}` for this case)"),
+        None => limit.to_string(),
+    };
     match b {
-        crate::judge::BudgetExceeded::ReadsPerInvocation { invocation, reads, limit } => format!(
-            "over budget: the invocation with {} read storage buffers {reads} times, and this puzzle allows {limit} reads per invocation. Every storage read is a trip to device memory; read each input once and keep it in a variable or in workgroup memory.",
-            invocation.describe()
+        B::ReadsPerInvocation { invocation, reads, limit, rule } => format!(
+            "over budget: the invocation with {} read storage buffers {reads} times, and this puzzle allows {} per invocation. Every storage read is a trip to device memory; read each input once and keep it in a variable or in workgroup memory.",
+            invocation.describe(),
+            allowed(limit, rule)
         ),
-        crate::judge::BudgetExceeded::WritesPerWorkgroup { workgroup: [x, y, z], writes, limit } => format!(
-            "over budget: workgroup ({x}, {y}, {z}) wrote storage buffers {writes} times, and this puzzle allows {limit} per workgroup. Combine the partial results in workgroup memory first, then let one invocation write the workgroup's result."
+        B::ReadsPerWorkgroup { workgroup: [x, y, z], reads, limit, rule } => format!(
+            "over budget: workgroup ({x}, {y}, {z}) read storage buffers {reads} times, all its invocations together, and this puzzle allows {} per workgroup. Invocations that need the same element should not each read it from device memory: load each element the workgroup needs once into workgroup memory, `workgroupBarrier()`, and let every invocation read it from there.",
+            allowed(limit, rule)
+        ),
+        B::WritesPerWorkgroup { workgroup: [x, y, z], writes, limit, rule } => format!(
+            "over budget: workgroup ({x}, {y}, {z}) wrote storage buffers {writes} times, and this puzzle allows {} per workgroup. Combine the partial results in workgroup memory first, then let one invocation write the workgroup's result.",
+            allowed(limit, rule)
         ),
     }
 }
