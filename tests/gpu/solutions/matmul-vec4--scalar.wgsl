@@ -3,7 +3,8 @@
 // invocation as the reference, but every element of a and b read as a scalar
 // f32, so each invocation issues four times the loads of a vec4 kernel. It
 // passes on a software adapter, where the performance target is not enforced;
-// on a hardware GPU it falls below the target (see docs/performance.md).
+// on an NVIDIA H100 it ran at 39 % of the reference's rate, below the 60 %
+// target (see docs/performance.md).
 struct Dims {
     m: u32,
     n: u32,
