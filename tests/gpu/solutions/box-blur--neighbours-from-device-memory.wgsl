@@ -2,7 +2,8 @@
 // message: per workgroup
 // Wrong on purpose: the values are right, but every invocation reads its
 // nine neighbours from device memory, up to 9 · wgs.x · wgs.y reads per
-// workgroup instead of the (wgs.x + 2) · (wgs.y + 2) of a tile with its halo.
+// workgroup instead of the (wgs.x + 2) · (wgs.y + 2) of a tile with its halo
+// (the budget allows twice that).
 // Only workgroups so small, or so cut by the grid's edge, that the two counts
 // meet (a 1 × 1 workgroup reads 9 cells either way) stay within the budget.
 struct Dims {

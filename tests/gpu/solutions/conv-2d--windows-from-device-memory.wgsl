@@ -1,5 +1,5 @@
 // expect: over-budget in some cases
-// message: per invocation
+// message: per workgroup
 // Wrong on purpose: the values are right, but every invocation reads its
 // whole k × k window of `a` from device memory (and the filter), where a
 // workgroup should load its tile and halo once. The budget lets small

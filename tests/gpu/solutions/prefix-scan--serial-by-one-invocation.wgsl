@@ -1,10 +1,10 @@
 // expect: over-budget in some cases
-// message: and this puzzle allows 1 per invocation
+// message: and this puzzle allows 2 per invocation
 // Wrong on purpose: the values are right, but the technique is missing.
 // Invocation 0 walks the whole array alone, reading every a[j] from device
 // memory, the loop the statement warns about (n steps, each waiting for the
-// last). The budget of one storage read per invocation catches it on every
-// case with more than one element; a single-element case cannot tell.
+// last). The budget of two storage reads per invocation catches it on every
+// case with more than two elements; smaller cases cannot tell.
 const wgs = vec3({{workgroupSize}});
 
 @group(0) @binding(0) var<storage, read> a: array<f32>;

@@ -4,7 +4,7 @@
 // ordered by storageBarrier(): the values are right, and no race may be
 // reported (a race would make the outcome memory-error, which precedes the
 // budget). But it reads `out` from device memory in every round, past the
-// puzzle's budget of one storage read per invocation, which asks for the scan
+// puzzle's budget of two storage reads per invocation, which asks for the scan
 // in workgroup memory; a single-element case stays within it.
 const wgs = vec3({{workgroupSize}});
 @group(0) @binding(0) var<storage, read> a: array<f32>;

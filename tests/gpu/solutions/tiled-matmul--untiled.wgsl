@@ -2,8 +2,8 @@
 // message: per invocation
 // Wrong on purpose: the values are right, but this is the plain product of
 // Matrix Multiply: each invocation reads its row of a and column of b from
-// device memory, 2k reads, where the tiled product reads 2 · ceil(k / 16).
-// A case with k = 1 cannot tell them apart.
+// device memory, 2k reads, where the tiled product reads 2 · ceil(k / 16)
+// (the budget allows twice that). Cases with k up to 4 cannot tell them apart.
 struct Dims {
     m: u32,
     n: u32,

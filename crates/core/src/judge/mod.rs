@@ -215,12 +215,18 @@ pub fn budget_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Opti
 }
 
 /// For `u32` count outputs (histograms): when the counts the dispatch wrote
-/// add up to less than the expected counts, a sentence saying how many
-/// increments were lost; `None` otherwise.
-pub fn lost_counts(puzzle: &Puzzle, case: &Case, actual: &[Values]) -> Option<String> {
+/// add up to less than the expected counts and the racecheck found a race on
+/// that buffer (`findings`), a sentence saying how many increments were
+/// lost; `None` otherwise (counts that are short for another reason, such as
+/// a count never written, are not put down to a race).
+pub fn lost_counts(puzzle: &Puzzle, case: &Case, actual: &[Values], findings: Option<&Findings>) -> Option<String> {
     let expected = puzzle.expected(case).ok()?;
+    let raced = |name: &str| findings.is_some_and(|f| f.hazards.iter().any(|h| h.space == name && !h.workgroup_memory));
     for ((k, i), e) in puzzle.compared_buffers().enumerate().zip(expected) {
         let (Some(Values::U32(e)), Some(Values::U32(a))) = (e.whole(), actual.get(k)) else { continue };
+        if !raced(&puzzle.buffers[i].name) {
+            continue;
+        }
         let (want, got) = (e.iter().map(|&x| x as u64).sum::<u64>(), a.iter().map(|&x| x as u64).sum::<u64>());
         if got < want {
             return Some(format!(

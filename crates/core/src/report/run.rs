@@ -367,7 +367,7 @@ fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -
         }
     }
     if shown && !r.actual.is_empty() && !case.is_performance() {
-        if let Some(lost) = lost_counts(puzzle, case, &r.actual) {
+        if let Some(lost) = lost_counts(puzzle, case, &r.actual, r.findings.as_ref()) {
             note(NoteKind::LostCounts, lost);
         }
     }
