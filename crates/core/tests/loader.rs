@@ -101,7 +101,7 @@ fn budgets_and_entry_points_are_checked() {
 
 #[test]
 fn budget_formulas_parse_and_read_only_the_case() {
-    let formula = "global_reads_per_workgroup = \"=(wgs_x + 2) * (wgs_y + 2)\"";
+    let formula = "global_reads_per_workgroup = \"=2 * (wgs_x + 2) * (wgs_y + 2)\"";
     let p = problems_after(|f| replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"=(wgs_x + 2 * (wgs_y + 2)\""));
     assert!(p.contains("box-blur/puzzle.toml: budget › global_reads_per_workgroup: `=(wgs_x + 2 * (wgs_y + 2)`"), "{p}");
     let p = problems_after(|f| replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"(wgs_x + 2) * (wgs_y + 2)\""));
