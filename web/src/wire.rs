@@ -320,7 +320,10 @@ mod tests {
                 exceeded: BudgetExceeded::ReadsPerWorkgroup { workgroup: [0, 1, 0], reads: 120, limit: 100, rule: Some("(wgs_x + 2) * (wgs_y + 2)".into()) },
                 message: m("workgroup reads"),
             },
-            Outcome::OverBudget { exceeded: BudgetExceeded::WritesPerWorkgroup { workgroup: [1, 2, 0], writes: 90, limit: 64, rule: None }, message: m("writes") },
+            Outcome::OverBudget {
+                exceeded: BudgetExceeded::WritesPerWorkgroup { workgroup: [1, 2, 0], writes: 90, limit: 64, rule: None },
+                message: m("writes"),
+            },
             Outcome::BelowTarget { fraction: 0.25, target: 0.5, message: m("slow") },
             Outcome::Skipped { message: m("skipped") },
             Outcome::Omitted { message: m("omitted") },

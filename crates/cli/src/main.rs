@@ -17,9 +17,9 @@ use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solut
 use gpu_puzzles_core::report::run::{peaks_line, performance_report, share_of_peak, Context as RunContext, RunReport};
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
-use std::io::Write;
 use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, judge_with, measure_peaks, time_kernel, Gpu, RunOptions, YardstickCache};
 use serde::Serialize;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

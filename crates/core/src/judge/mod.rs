@@ -6,9 +6,9 @@
 
 use crate::format::CompareSpec;
 use crate::model::{Case, Limit, Puzzle, Values};
-use std::collections::BTreeMap;
 use crate::trace::{invocation_counter, Findings};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 mod outcome;
 
@@ -156,7 +156,13 @@ pub fn budget_limit(limit: &Limit, puzzle: &Puzzle, case: &Case, config: &crate:
 ///
 /// # Errors
 /// As [`budget_limit`].
-pub fn budget_limit_for(limit: &Limit, buffers: &[crate::model::Buffer], uniforms: &[crate::model::Uniform], case: &Case, config: &crate::CaseConfig) -> Result<u32, String> {
+pub fn budget_limit_for(
+    limit: &Limit,
+    buffers: &[crate::model::Buffer],
+    uniforms: &[crate::model::Uniform],
+    case: &Case,
+    config: &crate::CaseConfig,
+) -> Result<u32, String> {
     match limit {
         Limit::Fixed(n) => Ok(*n),
         Limit::Formula(text) => {

@@ -122,7 +122,12 @@ pub(super) fn stray_files(files: &Files, listed: &BTreeSet<&str>) -> Vec<Problem
         }
     }
     for dir in unlisted {
-        out.push(problem(&format!("{dir}/"), None, None, "a puzzle folder that index.toml does not list: add it to a chapter's `puzzles` (or to `order`) or remove it"));
+        out.push(problem(
+            &format!("{dir}/"),
+            None,
+            None,
+            "a puzzle folder that index.toml does not list: add it to a chapter's `puzzles` (or to `order`) or remove it",
+        ));
     }
     out
 }

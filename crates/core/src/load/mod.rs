@@ -5,8 +5,8 @@
 //! same files) share it. It reports every problem it finds, each naming the
 //! file, the line where it can, and the field.
 
-use crate::format::{IndexFile, ManifestFile, FORMAT_VERSION};
 use crate::format::LimitSpec;
+use crate::format::{IndexFile, ManifestFile, FORMAT_VERSION};
 use crate::model::{Budget, Case, Chapter, Comparison, Limit, Puzzle, PuzzleSet, RandomCases};
 use crate::reference::{self};
 use std::collections::{BTreeMap, BTreeSet};
@@ -100,7 +100,12 @@ pub fn load_puzzle_set(files: &Files, solutions: Option<&BTreeMap<String, String
             problems.push(problem(INDEX_FILE, None, Some("order"), &format!("`{slug}` is not a valid folder name: use lowercase letters, digits and `-`")));
         }
         if !seen.insert(slug.as_str()) {
-            problems.push(problem(INDEX_FILE, None, Some("order"), &format!("`{slug}` is listed twice: every puzzle belongs to exactly one place in the order")));
+            problems.push(problem(
+                INDEX_FILE,
+                None,
+                Some("order"),
+                &format!("`{slug}` is listed twice: every puzzle belongs to exactly one place in the order"),
+            ));
         }
     }
     problems.extend(stray_files(files, &seen));
@@ -140,7 +145,9 @@ fn index_order(index: &IndexFile, text: &str, problems: &mut Vec<Problem>) -> (V
     match (&index.order, index.chapter.is_empty()) {
         (Some(order), true) => return (order.clone(), Vec::new()),
         (Some(_), false) => problems.push(problem(INDEX_FILE, None, Some("order"), "give the puzzles either in `order` or in `[[chapter]]` tables, not both")),
-        (None, true) => problems.push(problem(INDEX_FILE, None, Some("chapter"), "lists no puzzles: add `[[chapter]]` tables, each with a `title` and its `puzzles`")),
+        (None, true) => {
+            problems.push(problem(INDEX_FILE, None, Some("chapter"), "lists no puzzles: add `[[chapter]]` tables, each with a `title` and its `puzzles`"))
+        }
         (None, false) => {}
     }
     let lines = header_lines(text, "chapter");

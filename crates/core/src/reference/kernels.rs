@@ -143,7 +143,11 @@ mod tests {
         // Every key equal: every score in a row is the same, so the weights are
         // 1/n and each output row is the mean of v's rows.
         let config = CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
-        let (q, k, v) = (Values::F32(vec![1.0, 2.0, -3.0, 0.5, 4.0, 4.0]), Values::F32(vec![1.0, 1.0, 1.0, 1.0, 1.0, 1.0]), Values::F32(vec![1.0, 2.0, 3.0, 4.0, 8.0, 0.0]));
+        let (q, k, v) = (
+            Values::F32(vec![1.0, 2.0, -3.0, 0.5, 4.0, 4.0]),
+            Values::F32(vec![1.0, 1.0, 1.0, 1.0, 1.0, 1.0]),
+            Values::F32(vec![1.0, 2.0, 3.0, 4.0, 8.0, 0.0]),
+        );
         let input = ReferenceInput {
             config: &config,
             buffers: BTreeMap::from([("q", (&q, Some([3, 2]))), ("k", (&k, Some([3, 2]))), ("v", (&v, Some([3, 2])))]),

@@ -20,9 +20,8 @@ pub fn conv1d(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
 /// A missing `a` or `b`, or one that is not `i32`.
 pub fn conv1d_i32(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let (a, b) = (input.i32s("a")?, input.i32s("b")?);
-    let out = (0..a.len())
-        .map(|i| b.iter().enumerate().filter(|(j, _)| i + j < a.len()).fold(0i32, |s, (j, w)| s.wrapping_add(a[i + j].wrapping_mul(*w))))
-        .collect();
+    let out =
+        (0..a.len()).map(|i| b.iter().enumerate().filter(|(j, _)| i + j < a.len()).fold(0i32, |s, (j, w)| s.wrapping_add(a[i + j].wrapping_mul(*w)))).collect();
     Ok(vec![(Values::I32(out), None)])
 }
 

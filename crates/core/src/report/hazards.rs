@@ -296,9 +296,17 @@ mod tests {
             // `if (true) { total = x; }` by every invocation.
             ("two writers", vec![hazard(Waw, "smem", 0, (0, 0, 16), (1, 0, 16)), hazard(Waw, "smem", 0, (1, 0, 16), (2, 0, 16))], HazardPattern::WriteConflict),
             // `smem[i] = smem[i] + smem[i - d]` with no barrier inside the step.
-            ("a scan's neighbour read", vec![hazard(Raw, "smem", 1, (1, 0, 12), (2, 0, 12)), hazard(War, "smem", 2, (3, 0, 12), (2, 0, 12))], HazardPattern::NeighbourRead),
+            (
+                "a scan's neighbour read",
+                vec![hazard(Raw, "smem", 1, (1, 0, 12), (2, 0, 12)), hazard(War, "smem", 2, (3, 0, 12), (2, 0, 12))],
+                HazardPattern::NeighbourRead,
+            ),
             // Products stored at line 12, summed at line 14, no barrier.
-            ("a missing barrier between phases", vec![hazard(Raw, "smem", 3, (3, 0, 12), (0, 0, 14)), hazard(Raw, "smem", 2, (2, 0, 12), (0, 0, 14))], HazardPattern::MissingBarrier),
+            (
+                "a missing barrier between phases",
+                vec![hazard(Raw, "smem", 3, (3, 0, 12), (0, 0, 14)), hazard(Raw, "smem", 2, (2, 0, 12), (0, 0, 14))],
+                HazardPattern::MissingBarrier,
+            ),
             // Block sums written by one workgroup and read by the next, one dispatch.
             ("a race across workgroups", vec![hazard(Raw, "block_sums", 0, (3, 0, 20), (0, 1, 25))], HazardPattern::AcrossWorkgroups),
         ];

@@ -306,7 +306,10 @@ pub fn finding_items(f: &Findings) -> Vec<(Level, String)> {
         items.push((Level::Error, hazard_group(&g, more)));
     }
     if more {
-        items.push((Level::Note, format!("The racecheck found {} hazards in all; the first {} were grouped into the findings.", f.hazard_total, f.hazards.len())));
+        items.push((
+            Level::Note,
+            format!("The racecheck found {} hazards in all; the first {} were grouped into the findings.", f.hazard_total, f.hazards.len()),
+        ));
     }
     for u in &f.unchecked {
         items.push((Level::Note, format!("Not checked: {u}.")));
