@@ -52,8 +52,8 @@ mod tests {
         for (p, j) in page.puzzles.iter().zip(&judged.puzzles) {
             assert_eq!((p.number, &p.slug, &p.title, &p.starter, &p.solution), (j.number, &j.slug, &j.title, &j.starter, &j.solution));
             assert_eq!(
-                (&p.buffers, &p.uniforms, &p.entry_points, p.budget, &p.comparisons),
-                (&j.buffers, &j.uniforms, &j.entry_points, j.budget, &j.comparisons)
+                (&p.buffers, &p.uniforms, &p.entry_points, &p.budget, &p.comparisons),
+                (&j.buffers, &j.uniforms, &j.entry_points, &j.budget, &j.comparisons)
             );
             assert_eq!(p.performance_target, j.performance_target);
             assert_eq!(p.hints.len(), j.hints.len(), "{}", p.slug);
