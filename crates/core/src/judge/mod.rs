@@ -112,13 +112,7 @@ pub fn too_slow_for_case(earlier_flops: Option<u64>, earlier_ms: f64, flops: Opt
 /// (the workgroup size the shader declared): `wgs_x`, `wgs_y`, `wgs_z`,
 /// `groups_x`, `groups_y`, `groups_z`, `len_<buffer>` (element count) and
 /// `<uniform>_<field>` (integer fields; an `f32` field rounds down).
-pub fn budget_env(puzzle: &Puzzle, case: &Case, config: &crate::CaseConfig) -> BTreeMap<String, i64> {
-    budget_env_for(&puzzle.buffers, &puzzle.uniforms, case, config)
-}
-
-/// [`budget_env`] from the puzzle's buffers and uniforms alone (the loader
-/// has no [`Puzzle`] yet).
-pub fn budget_env_for(buffers: &[crate::model::Buffer], uniforms: &[crate::model::Uniform], case: &Case, config: &crate::CaseConfig) -> BTreeMap<String, i64> {
+pub fn budget_env(buffers: &[crate::model::Buffer], uniforms: &[crate::model::Uniform], case: &Case, config: &crate::CaseConfig) -> BTreeMap<String, i64> {
     let mut env = BTreeMap::new();
     for (axis, (w, g)) in ["x", "y", "z"].iter().zip(config.workgroup_size.iter().zip(&config.workgroups)) {
         env.insert(format!("wgs_{axis}"), i64::from(*w));
@@ -142,21 +136,14 @@ pub fn budget_env_for(buffers: &[crate::model::Buffer], uniforms: &[crate::model
     env
 }
 
-/// A budget limit's value for `case` run with `config`.
+/// A budget limit's value for `case` (of a puzzle with these `buffers` and
+/// `uniforms`) run with `config`.
 ///
 /// # Errors
 /// A formula that does not parse, names a variable [`budget_env`] does not
 /// give, or evaluates below 0, divides by 0 or overflows; the loader checks
 /// every formula on every written case, so a shipped set meets none.
-pub fn budget_limit(limit: &Limit, puzzle: &Puzzle, case: &Case, config: &crate::CaseConfig) -> Result<u32, String> {
-    budget_limit_for(limit, &puzzle.buffers, &puzzle.uniforms, case, config)
-}
-
-/// [`budget_limit`] from the puzzle's buffers and uniforms alone.
-///
-/// # Errors
-/// As [`budget_limit`].
-pub fn budget_limit_for(
+pub fn budget_limit(
     limit: &Limit,
     buffers: &[crate::model::Buffer],
     uniforms: &[crate::model::Uniform],
@@ -166,7 +153,7 @@ pub fn budget_limit_for(
     match limit {
         Limit::Fixed(n) => Ok(*n),
         Limit::Formula(text) => {
-            let value = crate::random::parse(text)?.eval(&budget_env_for(buffers, uniforms, case, config))?;
+            let value = crate::random::parse(text)?.eval(&budget_env(buffers, uniforms, case, config))?;
             u32::try_from(value).map_err(|_| format!("`={text}` is {value} here, not a count"))
         }
     }
@@ -183,7 +170,7 @@ pub fn budget_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Opti
     let over = |exceeded: BudgetExceeded| Some(Outcome::OverBudget { message: crate::report::budget_exceeded(&exceeded), exceeded });
     let limit = |l: &Option<Limit>| {
         let l = l.as_ref()?;
-        let value = budget_limit(l, puzzle, case, &config).ok()?;
+        let value = budget_limit(l, &puzzle.buffers, &puzzle.uniforms, case, &config).ok()?;
         let rule = match l {
             Limit::Fixed(_) => None,
             Limit::Formula(text) => Some(text.clone()),

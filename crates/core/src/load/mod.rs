@@ -438,8 +438,8 @@ fn check_budget_on(budget: Option<&Budget>, buffers: &[crate::model::Buffer], un
     ];
     for (field, limit) in limits {
         if let Some(l) = limit {
-            if let Err(e) = crate::judge::budget_limit_for(l, buffers, uniforms, case, &case.config) {
-                let env = crate::judge::budget_env_for(buffers, uniforms, case, &case.config);
+            if let Err(e) = crate::judge::budget_limit(l, buffers, uniforms, case, &case.config) {
+                let env = crate::judge::budget_env(buffers, uniforms, case, &case.config);
                 let names: Vec<&str> = env.keys().map(String::as_str).collect();
                 v.at(None, &format!("budget › {field}"), &format!("case {}: {e} (the variables: {})", case.number, names.join(", ")));
             }
