@@ -8,6 +8,27 @@
 // inside a worker does not), and the page tells the student instead of
 // waiting.
 const version = self.location.search;
+
+// WebGPU's `subgroups` feature, requested wherever the adapter offers it.
+// wgpu 30's WebGPU backend does not pass this feature on to
+// `requestDevice` (gfx-rs/wgpu#10146, fixed upstream by #10220), so it is
+// added here, and `self.gpuPuzzlesSubgroups` tells the judge whether the
+// device has it (without it, subgroup shaders are judged on the CPU).
+if (self.GPUAdapter && GPUAdapter.prototype.requestDevice) {
+  const requestDevice = GPUAdapter.prototype.requestDevice;
+  GPUAdapter.prototype.requestDevice = function (descriptor) {
+    let asked = descriptor;
+    if (this.features && this.features.has('subgroups')) {
+      const features = Array.from((descriptor && descriptor.requiredFeatures) || []);
+      if (!features.includes('subgroups')) features.push('subgroups');
+      asked = Object.assign({}, descriptor, { requiredFeatures: features });
+    }
+    return requestDevice.call(this, asked).then((device) => {
+      self.gpuPuzzlesSubgroups = device.features.has('subgroups');
+      return device;
+    });
+  };
+}
 importScripts(`./gpu-puzzles-worker.js${version}`);
 wasm_bindgen({ module_or_path: `./gpu-puzzles-worker_bg.wasm${version}` }).then(
   (exports) => {

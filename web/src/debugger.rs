@@ -162,6 +162,21 @@ pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl In
                     <button data-testid="debugger-next-barrier" disabled=finished on:click=move |_| act(DebugStep::ToBarrier) title="Until every invocation waits at a barrier or has returned (b)" aria-keyshortcuts="b">"To next barrier"</button>
                     <button data-testid="debugger-run" disabled=finished on:click=move |_| act(DebugStep::RunToEnd) title="Run every workgroup to the end (e)" aria-keyshortcuts="e">"Run to end"</button>
                     <button data-testid="debugger-restart" on:click=move |_| act(DebugStep::Restart) title="Back to the start (r)" aria-keyshortcuts="r">"Restart"</button>
+                    {move || snapshot.with(|s| s.subgroup_size).map(|size| {
+                        let change = move |ev: leptos::ev::Event| {
+                            if let Ok(n) = event_target_value(&ev).parse::<u32>() {
+                                act(DebugStep::SubgroupSize(n));
+                            }
+                        };
+                        view! {
+                            <label class="subgroup-size" title="GPUs run subgroups of 4 to 128 lanes; your shader should give the same result at every size. Changing it restarts the case.">
+                                "Subgroup size "
+                                <select data-testid="debugger-subgroup-size" on:change=change>
+                                    {gpu_puzzles_interp::subgroup::SIZES.iter().map(|&n| view! { <option value=n.to_string() selected=n == size>{format!("{n} lanes")}</option> }).collect_view()}
+                                </select>
+                            </label>
+                        }
+                    })}
                 </div>
                 <p class="debugger-state" data-testid="debugger-state" role="status">{move || snapshot.with(|s| s.message.clone())}</p>
                 {invocation_grid(locals, snapshot, selected, choose)}
@@ -205,6 +220,7 @@ fn invocation_grid(locals: Vec<[u32; 3]>, snapshot: RwSignal<Snapshot>, selected
             // A memo per cell: the DOM is touched only where a step changed something.
             let memo = Memo::new(move |_| snapshot.with(|s| s.invocations.get(k).map(|i| (i.status, i.line)).unwrap_or((Status::Done, None))));
             let view_of = move || memo.get();
+            let subgroup = Memo::new(move |_| snapshot.with(|s| s.invocations.get(k).and_then(|i| i.subgroup)));
             let label = move || match view_of() {
                 (Status::Done, _) => "✓".to_string(),
                 (_, Some(l)) => l.to_string(),
@@ -212,12 +228,21 @@ fn invocation_grid(locals: Vec<[u32; 3]>, snapshot: RwSignal<Snapshot>, selected
             };
             let title = move || {
                 let (status, line) = view_of();
-                format!("local_invocation_id ({}, {}, {}): {}{}", local[0], local[1], local[2], status_name(status), line.map(|l| format!(" at line {l}")).unwrap_or_default())
+                let lane = subgroup.get().map(|[s, l]| format!(", subgroup {s} lane {l}")).unwrap_or_default();
+                format!("local_invocation_id ({}, {}, {}){lane}: {}{}", local[0], local[1], local[2], status_name(status), line.map(|l| format!(" at line {l}")).unwrap_or_default())
             };
             let is_selected = Memo::new(move |_| selected.get() == index);
-            let class = move || format!("inv {}{}", status_name(view_of().0), if is_selected.get() { " selected" } else { "" });
+            // Alternate shades mark where one subgroup ends and the next begins.
+            let class = move || {
+                let shade = match subgroup.get() {
+                    Some([s, _]) if s % 2 == 1 => " subgroup-odd",
+                    Some(_) => " subgroup-even",
+                    None => "",
+                };
+                format!("inv {}{shade}{}", status_name(view_of().0), if is_selected.get() { " selected" } else { "" })
+            };
             view! {
-                <button class=class data-status=move || status_name(view_of().0) data-line=move || view_of().1.map(|l| l.to_string()).unwrap_or_default() title=title
+                <button class=class data-status=move || status_name(view_of().0) data-subgroup=move || subgroup.get().map(|[s, _]| s.to_string()).unwrap_or_default() data-line=move || view_of().1.map(|l| l.to_string()).unwrap_or_default() title=title
                     on:click=move |_| choose(index)>{label}</button>
             }
         })

@@ -9,6 +9,7 @@
 //! debugger actions that arrive meanwhile are answered in between.
 
 use crate::protocol::{decode, encode, DebugAction, DebugStep, Envelope, Reply, Request, RunReply, Snapshot, WireResult};
+use gpu_puzzles_core::report::run::Emulated;
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle};
 use gpu_puzzles_interp::debug::{lines_of, Debugger};
@@ -166,9 +167,16 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
         Err(_) => {
             let results = gpu_puzzles_interp::emulate::judge_puzzle(puzzle, &random, source)
                 .map_err(|e| format!("Without WebGPU this Run was to be emulated on the CPU, but {}.", e.message))?;
-            return Ok(RunReply { results: wire(puzzle, results), random, recreated: false, peaks: None, software: true, emulated: true });
+            return Ok(RunReply { results: wire(puzzle, results), random, recreated: false, peaks: None, software: true, emulated: Emulated::NoWebGpu });
         }
     };
+    // A subgroup shader on a device without `subgroups` (Safari, Firefox,
+    // older Chrome): the interpreter judges it, at every subgroup size.
+    if !gpu.subgroups() && gpu_puzzles_core::wgsl::uses_subgroups(source) {
+        let results = gpu_puzzles_interp::emulate::judge_puzzle(puzzle, &random, source)
+            .map_err(|e| format!("This GPU offers no subgroups to the page, so this Run was to be emulated on the CPU, but {}.", e.message))?;
+        return Ok(RunReply { results: wire(puzzle, results), random, recreated: was_lost, peaks: None, software: gpu.adapter().software, emulated: Emulated::NoSubgroups });
+    }
     let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions::default()).await;
     if let Ok(results) = &mut out {
         // The cache is taken out for the duration: nothing is borrowed
@@ -192,7 +200,7 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
     match out {
         Ok(results) => {
             let peaks = DEVICE.with_borrow(|d| d.peaks);
-            Ok(RunReply { results: wire(puzzle, results), random, recreated: was_lost, peaks, software: gpu.adapter().software, emulated: false })
+            Ok(RunReply { results: wire(puzzle, results), random, recreated: was_lost, peaks, software: gpu.adapter().software, emulated: Emulated::No })
         }
         Err(e @ RunnerError::DeviceLost(_)) => {
             DEVICE.with_borrow_mut(|d| *d = Device::default());
@@ -247,6 +255,7 @@ fn debug(action: DebugAction) -> Result<Snapshot, String> {
                     DebugStep::ToBarrier => s.debugger.to_barrier(),
                     DebugStep::RunToEnd => s.debugger.run_to_end(),
                     DebugStep::Restart => s.debugger.restart(),
+                    DebugStep::SubgroupSize(n) => s.debugger.set_subgroup_size(n),
                 }
             }
         }),
@@ -285,7 +294,17 @@ fn snapshot(s: &Session) -> Snapshot {
     };
     let (reads, writes) = d.touched(s.selected);
     Snapshot {
-        header: format!("Case {} · entry point {} · workgroup ({}, {}, {}) · step {}", s.case, d.entry_point(), w[0], w[1], w[2], d.steps()),
+        header: format!(
+            "Case {} · entry point {} · workgroup ({}, {}, {}){} · step {}",
+            s.case,
+            d.entry_point(),
+            w[0],
+            w[1],
+            w[2],
+            d.subgroup_size().map(|n| format!(" · subgroups of {n} lanes")).unwrap_or_default(),
+            d.steps()
+        ),
+        subgroup_size: d.subgroup_size(),
         message,
         finished: d.finished(),
         invocations,

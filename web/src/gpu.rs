@@ -101,9 +101,9 @@ pub struct RunOutput {
     /// The device is a software adapter (SwiftShader and the like), on
     /// which performance targets are not enforced.
     pub software: bool,
-    /// Judged by the CPU interpreter, without WebGPU
+    /// Whether, and why, the CPU interpreter judged the Run
     /// ([`gpu_puzzles_interp::emulate`]).
-    pub emulated: bool,
+    pub emulated: gpu_puzzles_core::report::run::Emulated,
 }
 
 impl PageGpu {

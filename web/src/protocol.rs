@@ -72,6 +72,8 @@ pub enum DebugStep {
     RunToEnd,
     /// Back to the start.
     Restart,
+    /// Back to the start with subgroups of this many lanes.
+    SubgroupSize(u32),
 }
 
 /// A debugger request.
@@ -128,8 +130,8 @@ pub struct RunReply {
     pub peaks: Option<Peaks>,
     /// A software adapter (performance targets are not enforced).
     pub software: bool,
-    /// Judged by the CPU interpreter, without WebGPU.
-    pub emulated: bool,
+    /// Whether, and why, the CPU interpreter judged the Run.
+    pub emulated: gpu_puzzles_core::report::run::Emulated,
 }
 
 /// A [`CaseResult`] (in [`crate::wire`]'s form) and, as one block of words
@@ -307,6 +309,8 @@ pub struct Snapshot {
     pub reads: Vec<String>,
     /// What the selected invocation wrote so far.
     pub writes: Vec<String>,
+    /// Lanes per subgroup, when the shader uses subgroups.
+    pub subgroup_size: Option<u32>,
 }
 
 /// This build's fingerprint: a hash of the sources that define the messages

@@ -13,7 +13,7 @@
 //! variant), so a field added there and not here fails the build.
 
 use gpu_puzzles_core::judge::{BudgetExceeded, CaseResult, ConfigProblem, Diagnostic, ElementMismatch, Outcome, Timing, Unchecked};
-use gpu_puzzles_core::report::{MemoryError, OrderDependent};
+use gpu_puzzles_core::report::{MemoryError, OrderDependent, SubgroupSizeDependent};
 use gpu_puzzles_core::timing::{Measurement, Peaks, Timer};
 use gpu_puzzles_core::trace::{BufferTrace, Findings, Hazard, Invocation, OutOfBounds, RunawayLoop};
 use gpu_puzzles_core::Values;
@@ -111,6 +111,7 @@ enum MemoryErrorDef {
     OutOfBounds(OutOfBounds),
     Hazard(Hazard),
     OrderDependent(OrderDependent),
+    SubgroupSizeDependent(SubgroupSizeDependent),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -383,13 +384,13 @@ mod tests {
             recreated: true,
             peaks: Some(peaks),
             software: false,
-            emulated: true,
+            emulated: gpu_puzzles_core::report::run::Emulated::NoWebGpu,
         };
         let bytes = encode_bytes(&Envelope { id: 9, body: Reply::Run(Ok(reply)) }).expect("encodes");
         let got: Envelope<Reply> = decode_bytes(&bytes).expect("decodes");
         assert_eq!(got.id, 9);
         let Reply::Run(Ok(got)) = got.body else { panic!("a Run reply, got {:?}", got.body) };
-        assert_eq!((got.recreated, got.peaks, got.software, got.emulated), (true, Some(peaks), false, true));
+        assert_eq!((got.recreated, got.peaks, got.software, got.emulated), (true, Some(peaks), false, gpu_puzzles_core::report::run::Emulated::NoWebGpu));
         let got: Vec<CaseResult> = got.results.into_iter().map(WireResult::into_result).collect::<Result<_, _>>().expect("whole blocks");
         assert_eq!(got.len(), sent.len());
         for (g, s) in got.iter().zip(&sent) {

@@ -5,7 +5,8 @@
 //! `x, y, z` and `{{smemSize}}` the product of the workgroup memory size.
 //! Replacements never contain newlines, so line numbers are unchanged; only
 //! columns after a placeholder move, and [`Substituted::to_source`] moves
-//! them back.
+//! them back. An `enable subgroups;` directive, which naga cannot parse, is
+//! blanked in the text naga sees and kept for the browser's compiler.
 
 use crate::model::CaseConfig;
 
@@ -20,6 +21,10 @@ pub struct Substituted {
     /// Replacements, in text order: (byte offset in the original, length of
     /// the placeholder in bytes, length of the replacement in bytes).
     edits: Vec<(usize, usize, usize)>,
+    /// `enable` directives naga cannot parse (`enable subgroups;`), blanked
+    /// in [`Substituted::text`] ([`crate::wgsl::blank_enables`]) and put
+    /// back by [`Substituted::compiler_text`].
+    pub enables: Vec<crate::wgsl::BlankedDirective>,
 }
 
 /// A position in the student's own text.
@@ -53,7 +58,8 @@ pub fn substitute(source: &str, config: &CaseConfig) -> Substituted {
         rest = at + PLACEHOLDERS[which].len();
     }
     text.push_str(&source[rest..]);
-    Substituted { text, edits }
+    let enables = crate::wgsl::blank_enables(&mut text);
+    Substituted { text, edits, enables }
 }
 
 fn next_placeholder(s: &str) -> Option<(usize, usize)> {
@@ -61,6 +67,21 @@ fn next_placeholder(s: &str) -> Option<(usize, usize)> {
 }
 
 impl Substituted {
+    /// Whether the shader enables WGSL's `subgroups` extension.
+    pub fn uses_subgroups(&self) -> bool {
+        self.enables.iter().any(|d| d.extensions.iter().any(|e| e == "subgroups"))
+    }
+
+    /// The text for a browser's compiler: [`Substituted::text`] with the
+    /// blanked `enable` directives back in place (same offsets).
+    pub fn compiler_text(&self) -> std::borrow::Cow<'_, str> {
+        if self.enables.is_empty() {
+            std::borrow::Cow::Borrowed(&self.text)
+        } else {
+            std::borrow::Cow::Owned(crate::wgsl::restore_enables(&self.text, &self.enables))
+        }
+    }
+
     /// Maps a byte offset in [`Substituted::text`] back to a byte offset in
     /// the original. An offset inside a replacement maps to the start of its
     /// placeholder.

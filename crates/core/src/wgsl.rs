@@ -175,3 +175,104 @@ mod tests {
         assert!(!s.contains('c'));
     }
 }
+
+/// Whether `source` uses subgroups: it enables the extension, or names a
+/// subgroup built-in value or function outside comments. A quick test on
+/// text, for choosing how to judge before anything is parsed.
+pub fn uses_subgroups(source: &str) -> bool {
+    let code = strip_comments(source);
+    code.contains("subgroup") || code.contains("quadBroadcast") || code.contains("quadSwap")
+}
+
+/// The `enable` extensions the shader compilers of browsers know but naga
+/// 30's WGSL parser refuses ("enable-extension is not yet supported"): the
+/// directive is blanked before naga parses the text, and the subgroup
+/// built-ins themselves, which naga parses without it, still need the
+/// device's `subgroups` feature (gfx-rs/wgpu#7474, #8202).
+pub const NAGA_UNPARSED_EXTENSIONS: [&str; 1] = ["subgroups"];
+
+/// One `enable …;` directive blanked out of a shader's text: its byte
+/// offset and its original text (the same length as the blank).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlankedDirective {
+    /// Byte offset of `enable` in the text.
+    pub offset: usize,
+    /// The directive as written, up to and including its `;`.
+    pub text: String,
+    /// The extensions it names.
+    pub extensions: Vec<String>,
+}
+
+/// Blanks (with spaces, keeping every byte offset and newline) each
+/// `enable` directive at the head of `text` that names an extension of
+/// [`NAGA_UNPARSED_EXTENSIONS`], and returns what it blanked. Directives
+/// (`enable`, `requires`, `diagnostic`) may only come before the first
+/// declaration (WGSL §4), so scanning stops at the first other token.
+pub fn blank_enables(text: &mut String) -> Vec<BlankedDirective> {
+    let code = strip_comments(text);
+    let mut blanked = Vec::new();
+    let mut at = 0;
+    loop {
+        let rest = &code[at..];
+        let start = at + (rest.len() - rest.trim_start().len());
+        let word_end = code[start..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(code.len(), |k| start + k);
+        let word = &code[start..word_end];
+        if !matches!(word, "enable" | "requires" | "diagnostic") {
+            break;
+        }
+        let Some(semi) = code[word_end..].find(';').map(|k| word_end + k) else { break };
+        if word == "enable" {
+            let extensions: Vec<String> = code[word_end..semi].split(',').map(|e| e.trim().to_string()).filter(|e| !e.is_empty()).collect();
+            if extensions.iter().any(|e| NAGA_UNPARSED_EXTENSIONS.contains(&e.as_str())) {
+                blanked.push(BlankedDirective { offset: start, text: text[start..=semi].to_string(), extensions });
+            }
+        }
+        at = semi + 1;
+    }
+    for d in &blanked {
+        let blank: String = d.text.chars().map(|c| if c == '\n' { '\n' } else { ' ' }).collect();
+        // Spaces are one byte; a directive is ASCII, so lengths agree.
+        if blank.len() == d.text.len() {
+            text.replace_range(d.offset..d.offset + d.text.len(), &blank);
+        }
+    }
+    blanked
+}
+
+/// `text` with the directives [`blank_enables`] took out put back in their
+/// places: the WGSL a browser's compiler needs.
+pub fn restore_enables(text: &str, blanked: &[BlankedDirective]) -> String {
+    let mut out = text.to_string();
+    for d in blanked {
+        if out.get(d.offset..d.offset + d.text.len()).is_some_and(|s| s.trim().is_empty()) {
+            out.replace_range(d.offset..d.offset + d.text.len(), &d.text);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod enable_tests {
+    use super::*;
+
+    #[test]
+    fn blanks_subgroups_and_puts_it_back() {
+        let src = "// a comment\nenable subgroups;\ndiagnostic(off, derivative_uniformity);\nfn f() {}\n";
+        let mut text = src.to_string();
+        let b = blank_enables(&mut text);
+        assert_eq!(b.len(), 1);
+        assert_eq!(b[0].extensions, ["subgroups"]);
+        assert_eq!(text.len(), src.len());
+        assert!(!text.contains("enable"));
+        assert_eq!(restore_enables(&text, &b), src);
+    }
+
+    #[test]
+    fn leaves_other_extensions_and_comments_alone() {
+        for src in ["enable f16;\nfn f() {}", "// enable subgroups;\nfn f() {}", "fn f() {}\nenable subgroups;"] {
+            let mut text = src.to_string();
+            assert!(blank_enables(&mut text).is_empty(), "{src}");
+            assert_eq!(text, src);
+        }
+    }
+}

@@ -52,6 +52,14 @@ use naga::{AddressSpace, ArraySize, Function, GlobalVariable, Handle, ResourceBi
 use rewrite::{renumber_calls, Cx, Helpers, Target, Vars, U32};
 use std::collections::HashMap;
 
+/// What naga's validator allows: its defaults and WGSL's `subgroups`
+/// extension (built-in values, operations and `subgroupBarrier`), which
+/// the runner requests of a device that has it and the interpreter runs.
+pub const CAPABILITIES: naga::valid::Capabilities = naga::valid::Capabilities::MULTISAMPLED_SHADING
+    .union(naga::valid::Capabilities::CUBE_ARRAY_TEXTURES)
+    .union(naga::valid::Capabilities::SUBGROUP)
+    .union(naga::valid::Capabilities::SUBGROUP_BARRIER);
+
 /// The binding of the trace buffer in `@group(0)`; puzzles use lower ones.
 pub const TRACE_BINDING: u32 = 15;
 
@@ -103,7 +111,7 @@ impl<'a> Shader<'a> {
     pub fn parse(source: &'a str) -> Result<Self, PassError> {
         let module = naga::front::wgsl::parse_str(source)
             .map_err(|e| PassError::Rejected { message: e.message().to_string(), span: e.labels().next().and_then(|(s, _)| s.to_range()) })?;
-        let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
+        let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), CAPABILITIES)
             .validate(&module)
             .map_err(|e| PassError::Rejected { message: chain(e.as_inner()), span: e.spans().next().and_then(|(s, _)| s.to_range()) })?;
         let (module, info) = with_overrides_applied(module, info);
@@ -448,7 +456,7 @@ fn rewrite_module(
     cx.build_helpers(&mut module, u32_ty);
     naga::compact::compact(&mut module, naga::compact::KeepUnused::Yes);
 
-    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), CAPABILITIES)
         .validate(&module)
         .map_err(|e| PassError::Unsupported(format!("the instrumented shader did not validate ({}); this is a gap in the pass", chain(e.as_inner()))))?;
     // A site visited more than once (a pointer both loaded and stored, a

@@ -1,5 +1,7 @@
-//! The synccheck: every `workgroupBarrier()`, `storageBarrier()` and
-//! `workgroupUniformLoad()` must be reached in uniform control flow, by
+//! The synccheck: every `workgroupBarrier()`, `storageBarrier()`,
+//! `workgroupUniformLoad()` and subgroup built-in function (`subgroupAdd`,
+//! `subgroupBallot`, …; WGSL's `subgroup_uniformity` rule, unless a
+//! `diagnostic` directive relaxes it) must be reached in uniform control flow, by
 //! every invocation of the workgroup or by none (WGSL § "Uniformity
 //! Analysis"). Browsers' compilers (Tint, WebKit's) reject a shader that
 //! breaks the rule; naga 30 does not check barriers, so the native runner
@@ -71,6 +73,13 @@ impl NonUniformBarrier {
             Cause::Return | Cause::Exit => "Instead of leaving early, put the work after the guard inside an `if` and keep the barrier outside it.",
             _ => "Move the barrier out of the condition, so that every invocation reaches it, or make the condition the same for every invocation (for example a value read with `workgroupUniformLoad`).",
         };
+        if self.barrier.starts_with("`subgroup") || self.barrier.starts_with("`quad") {
+            let why = why.replace("reach the barrier", "reach it").replace("the barrier depends", "it depends");
+            return format!(
+                "{} must be called in uniform control flow (every invocation of the workgroup reaches it, or none), but {why}. Browsers reject this shader; on a GPU the lanes that skip it leave holes in the result. Call it outside the `if` (or before the `return`) with a neutral value for the lanes that have no element, for example `subgroupAdd(select(0.0, a[i], i < n))`.",
+                self.barrier
+            );
+        }
         format!(
             "{} must be reached by every invocation of the workgroup (uniform control flow), but {why}. Browsers reject this shader; a GPU can hang or skip the barrier. {fix}",
             self.barrier
@@ -82,7 +91,9 @@ impl NonUniformBarrier {
 /// `None` when every barrier is uniform, or when naga cannot parse the
 /// shader (the compiler reports that).
 pub fn check_barriers(source: &str) -> Option<NonUniformBarrier> {
-    check_module(&naga::front::wgsl::parse_str(source).ok()?, source)
+    let mut text = source.to_string();
+    gpu_puzzles_core::wgsl::blank_enables(&mut text);
+    check_module(&naga::front::wgsl::parse_str(&text).ok()?, &text)
 }
 
 /// [`check_barriers`] on a module already parsed from `source`.
@@ -171,6 +182,10 @@ struct Analysis<'a> {
     vars: Vec<u8>,
     summary: Summary,
     error: Option<NonUniformBarrier>,
+    /// `diagnostic(off, subgroup_uniformity)` (or `warning`, `info`): the
+    /// shader asks that subgroup operations in non-uniform control flow be
+    /// accepted, as WGSL lets it.
+    subgroups_unchecked: bool,
 }
 
 impl<'a> Analysis<'a> {
@@ -185,6 +200,7 @@ impl<'a> Analysis<'a> {
             vars: vec![UNIFORM; f.local_variables.len()],
             summary: Summary::default(),
             error: None,
+            subgroups_unchecked: subgroup_uniformity_relaxed(source),
         }
     }
 
@@ -351,6 +367,15 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// A subgroup built-in function must be called in uniform control flow
+    /// (WGSL's `subgroup_uniformity` rule, an error unless a `diagnostic`
+    /// directive turns it down).
+    fn require_subgroup(&mut self, span: Span, name: &str, flow: Flow) {
+        if !self.subgroups_unchecked {
+            self.require(span, format!("`{name}()`"), flow);
+        }
+    }
+
     fn require(&mut self, span: Span, barrier: String, flow: Flow) {
         match flow.level {
             NON_UNIFORM => self.fail(span, barrier, flow),
@@ -458,6 +483,7 @@ impl<'a> Analysis<'a> {
                     }
                     exits.returns = exits.returns.join(Flow { cause: Cause::Return, span, ..flow });
                 }
+                Statement::ControlBarrier(b) if *b == naga::Barrier::SUB_GROUP => self.require_subgroup(span, "subgroupBarrier", flow),
                 Statement::ControlBarrier(b) => {
                     let name = if b.contains(naga::Barrier::STORAGE) && !b.contains(naga::Barrier::WORK_GROUP) {
                         "storageBarrier()"
@@ -467,6 +493,23 @@ impl<'a> Analysis<'a> {
                         "textureBarrier()"
                     };
                     self.require(span, format!("`{name}`"), flow);
+                }
+                Statement::SubgroupBallot { result, predicate } => {
+                    if let Some(p) = predicate {
+                        let _ = self.level(*p);
+                    }
+                    self.require_subgroup(span, "subgroupBallot", flow);
+                    self.expr[result.index()] = Some(NON_UNIFORM);
+                }
+                Statement::SubgroupCollectiveOperation { op, collective_op, argument, result } => {
+                    let _ = self.level(*argument);
+                    self.require_subgroup(span, collective_name(*op, *collective_op), flow);
+                    self.expr[result.index()] = Some(NON_UNIFORM);
+                }
+                Statement::SubgroupGather { mode, argument, result } => {
+                    let _ = self.level(*argument);
+                    self.require_subgroup(span, gather_name(mode), flow);
+                    self.expr[result.index()] = Some(NON_UNIFORM);
                 }
                 Statement::WorkGroupUniformLoad { pointer, result } => {
                     self.require(span, "`workgroupUniformLoad()`".into(), flow);
@@ -514,6 +557,9 @@ fn binding_level(b: &Binding) -> u8 {
         _ => NON_UNIFORM,
     }
 }
+
+mod subgroups;
+use subgroups::{collective_name, gather_name, subgroup_uniformity_relaxed};
 
 #[cfg(test)]
 mod tests;

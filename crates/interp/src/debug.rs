@@ -30,6 +30,9 @@ pub struct InvocationView {
     /// The line (in the student's text, from 1) of the statement it runs
     /// next, or of the barrier it waits at; `None` once done.
     pub line: Option<usize>,
+    /// `(subgroup_id, subgroup_invocation_id)` when the shader uses
+    /// subgroups.
+    pub subgroup: Option<[u32; 2]>,
 }
 
 /// One memory region drawn as a grid: a storage buffer or a workgroup
@@ -64,6 +67,8 @@ pub struct Debugger {
     /// Per invocation of the current workgroup: (region, word) read and
     /// written so far.
     touched: Vec<(Touched, Touched)>,
+    /// Lanes per subgroup ([`crate::subgroup`]).
+    subgroup_size: u32,
 }
 
 impl Debugger {
@@ -79,7 +84,8 @@ impl Debugger {
             Err(NotRunnable::Outcome(o)) => return Err(format!("This case cannot run yet: {}", o.summary())),
             Err(NotRunnable::Unjudged(u)) => return Err(u.message),
         };
-        let dispatch = start(&prepared, 0, prepared.memory.clone()).map_err(|e| describe_stop(&e, &prepared, source))?;
+        let subgroup_size = crate::subgroup::DEFAULT_SIZE;
+        let dispatch = start(&prepared, 0, prepared.memory.clone(), subgroup_size).map_err(|e| describe_stop(&e, &prepared, source))?;
         let mut d = Debugger {
             source: source.to_string(),
             buffer_names: puzzle.buffers.iter().map(|b| b.name.clone()).collect(),
@@ -89,14 +95,29 @@ impl Debugger {
             steps: 0,
             touched: Vec::new(),
             prepared,
+            subgroup_size,
         };
         d.reset_touched();
         Ok(d)
     }
 
+    /// The lanes per subgroup, when the shader uses subgroups.
+    pub fn subgroup_size(&self) -> Option<u32> {
+        self.prepared.program.uses_subgroups().then_some(self.subgroup_size)
+    }
+
+    /// Runs again from the start with subgroups of `size` lanes (one of
+    /// [`crate::subgroup::SIZES`]; others are ignored).
+    pub fn set_subgroup_size(&mut self, size: u32) {
+        if crate::subgroup::SIZES.contains(&size) {
+            self.subgroup_size = size;
+            self.restart();
+        }
+    }
+
     /// Back to the start.
     pub fn restart(&mut self) {
-        match start(&self.prepared, 0, self.prepared.memory.clone()) {
+        match start(&self.prepared, 0, self.prepared.memory.clone(), self.subgroup_size) {
             Ok(d) => {
                 self.dispatch = d;
                 self.entry = 0;
@@ -138,7 +159,7 @@ impl Debugger {
         if self.dispatch.is_done() {
             self.entry += 1;
             let memory = self.dispatch.memory.clone();
-            match start(&self.prepared, self.entry, memory) {
+            match start(&self.prepared, self.entry, memory, self.subgroup_size) {
                 Ok(d) => self.dispatch = d,
                 Err(e) => self.stop = Some(describe_stop(&e, &self.prepared, &self.source)),
             }
@@ -213,6 +234,7 @@ impl Debugger {
 
     /// Every invocation of the current workgroup.
     pub fn invocations(&self) -> Vec<InvocationView> {
+        let subgroups = self.subgroup_size().is_some();
         self.dispatch
             .invocations
             .iter()
@@ -221,6 +243,7 @@ impl Debugger {
                 local_index: i.ids.local_index,
                 status: i.status,
                 line: if i.status == Status::Done { None } else { self.line_of(i) },
+                subgroup: subgroups.then_some([i.ids.subgroup_id, i.ids.subgroup_invocation_id]),
             })
             .collect()
     }
@@ -332,8 +355,8 @@ pub fn lines_of(invocations: &[InvocationView]) -> Vec<usize> {
 
 /// A dispatch of entry point number `k` (in dispatch order), stepped in
 /// lock step with its accesses kept.
-fn start(p: &Prepared, k: usize, memory: crate::exec::Memory) -> Result<Dispatch, Stop> {
-    let mut d = Dispatch::new(p.program.clone(), p.entries[k], p.config, memory, Schedule::Lockstep)?;
+fn start(p: &Prepared, k: usize, memory: crate::exec::Memory, subgroup_size: u32) -> Result<Dispatch, Stop> {
+    let mut d = Dispatch::with_subgroup_size(p.program.clone(), p.entries[k], p.config, memory, Schedule::Lockstep, subgroup_size)?;
     d.keep_accesses = true;
     Ok(d)
 }

@@ -116,6 +116,8 @@ pub struct Dispatch {
     done: bool,
     /// The workgroup size invocations are numbered by (see [`Dispatch::new`]).
     numbered: [u32; 3],
+    /// Lanes per subgroup ([`crate::subgroup`]).
+    subgroup_size: u32,
 }
 
 impl Dispatch {
@@ -130,7 +132,23 @@ impl Dispatch {
     ///
     /// # Errors
     /// An entry point input the interpreter does not provide.
-    pub fn new(program: Arc<Program>, entry: usize, mut config: CaseConfig, mut memory: Memory, schedule: Schedule) -> Result<Dispatch, Stop> {
+    pub fn new(program: Arc<Program>, entry: usize, config: CaseConfig, memory: Memory, schedule: Schedule) -> Result<Dispatch, Stop> {
+        Dispatch::with_subgroup_size(program, entry, config, memory, schedule, crate::subgroup::DEFAULT_SIZE)
+    }
+
+    /// [`Dispatch::new`] with subgroups of `subgroup_size` lanes (one of
+    /// [`crate::subgroup::SIZES`]).
+    ///
+    /// # Errors
+    /// As [`Dispatch::new`].
+    pub fn with_subgroup_size(
+        program: Arc<Program>,
+        entry: usize,
+        mut config: CaseConfig,
+        mut memory: Memory,
+        schedule: Schedule,
+        subgroup_size: u32,
+    ) -> Result<Dispatch, Stop> {
         let module = &program.module;
         let own = module.entry_points[entry].workgroup_size;
         let numbered = [0, 1, 2].map(|k| config.workgroup_size[k].max(own[k]));
@@ -177,6 +195,7 @@ impl Dispatch {
             rng,
             done: false,
             numbered,
+            subgroup_size: subgroup_size.max(1),
         };
         d.start_next_workgroup()?;
         Ok(d)
@@ -217,11 +236,22 @@ impl Dispatch {
         let wid = [w % wx, (w / wx) % wy, w / (wx * wy)];
         let (gx, gy) = (self.numbered[0] * wx, self.numbered[1] * wy);
         self.invocations.clear();
+        let size = self.subgroup_size;
         for local_index in 0..sx * sy * sz {
             let lid = [local_index % sx, (local_index / sx) % sy, local_index / (sx * sy)];
             let global = [0, 1, 2].map(|k| wid[k] * c.workgroup_size[k] + lid[k]);
-            let ids =
-                Ids { global, local: lid, workgroup: wid, num_workgroups: c.workgroups, local_index, id: global[0] + global[1] * gx + global[2] * gx * gy };
+            let ids = Ids {
+                global,
+                local: lid,
+                workgroup: wid,
+                num_workgroups: c.workgroups,
+                local_index,
+                id: global[0] + global[1] * gx + global[2] * gx * gy,
+                subgroup_size: size,
+                subgroup_invocation_id: local_index % size,
+                subgroup_id: local_index / size,
+                num_subgroups: (sx * sy * sz).div_ceil(size),
+            };
             self.invocations.push(Invocation::new(&program, self.entry, ids)?);
         }
         Ok(())
@@ -301,6 +331,9 @@ impl Dispatch {
         if self.invocations.iter().all(|i| i.status == Status::Done) {
             return self.start_next_workgroup();
         }
+        if self.exchange()? {
+            return Ok(());
+        }
         let first = self.invocations.iter().find(|i| i.status == Status::Waiting).expect("not all done, none running");
         let at = first.barrier();
         let waiting = self.invocations.iter().filter(|i| i.barrier() == at).count() as u32;
@@ -326,6 +359,38 @@ impl Dispatch {
             i.status = Status::Running;
         }
         Ok(())
+    }
+
+    /// Runs, in every subgroup with lanes waiting at a subgroup operation,
+    /// the one earliest in program order for the lanes waiting there
+    /// ([`crate::subgroup`]); they run on. Whether any did.
+    fn exchange(&mut self) -> Result<bool, Stop> {
+        let size = self.subgroup_size as usize;
+        let program = self.program.clone();
+        let mut any = false;
+        let mut start = 0;
+        while start < self.invocations.len() {
+            let end = (start + size).min(self.invocations.len());
+            let lanes = &self.invocations[start..end];
+            let earliest = lanes.iter().filter(|i| i.subgroup_wait(&program).is_some()).map(|i| i.place()).min();
+            if let Some(place) = earliest {
+                let active: Vec<usize> = (start..end).filter(|&k| self.invocations[k].subgroup_wait(&program).is_some() && self.invocations[k].place() == place).collect();
+                let op = self.invocations[active[0]].subgroup_wait(&program).expect("waits at one").clone();
+                let offers: Vec<_> = active.iter().map(|&k| self.invocations[k].offer.clone().ok_or_else(|| Stop::internal("a lane waits without an operand".into()))).collect::<Result<_, _>>()?;
+                let results = crate::subgroup::exchange(&op, &offers, self.subgroup_size)?;
+                for (&k, r) in active.iter().zip(results) {
+                    self.invocations[k].receive(&program, r);
+                }
+                any = true;
+            }
+            start = end;
+        }
+        Ok(any)
+    }
+
+    /// The lanes per subgroup this dispatch runs with.
+    pub fn subgroup_size(&self) -> u32 {
+        self.subgroup_size
     }
 
     /// One round: every running invocation of the workgroup runs one

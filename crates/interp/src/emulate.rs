@@ -14,12 +14,15 @@ use crate::value::Space;
 use crate::{Program, Stop};
 use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome};
 use gpu_puzzles_core::limits::{bindings, check_config, Limits};
-use gpu_puzzles_core::report::{memory_error_message, MemoryError, OrderDependent};
+use gpu_puzzles_core::report::{memory_error_message, MemoryError, OrderDependent, SubgroupSizeDependent};
 use gpu_puzzles_core::template::{position_of_offset, substitute, SourcePos, Substituted};
-use gpu_puzzles_core::trace::{invocation, BufferTrace, Findings, Hazard, HazardAccess, MemoryKind, OutOfBounds, OutOfBoundsAccess, RunawayLoop, Site};
+use gpu_puzzles_core::trace::{invocation, Findings, RunawayLoop};
 use gpu_puzzles_core::{Case, Puzzle, Values};
 use gpu_puzzles_instrument::{PassError, Shader};
 use std::sync::Arc;
+
+mod findings;
+use findings::{empty_findings, findings};
 
 /// Out-of-bounds accesses recorded in detail per space and kind (all are
 /// counted), as many as the instrumented run records.
@@ -231,6 +234,11 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
             outcome = over;
         }
     }
+    if (outcome.passed() || matches!(outcome, Outcome::Mismatch { .. })) && prepared.program.uses_subgroups() {
+        if let Some(o) = sweep_subgroup_sizes(&prepared, puzzle, case, source)? {
+            outcome = o;
+        }
+    }
     if outcome.passed() {
         for (other, &schedule) in runs.iter().zip(&schedules[1..]) {
             let judged = judge(puzzle, case, &other.actual).map_err(|message| Unjudged { message })?;
@@ -306,6 +314,82 @@ pub fn order_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<
     })
 }
 
+/// The subgroup check, beside the order check: a case of a shader that uses
+/// subgroups is run by the interpreter with every subgroup size WebGPU
+/// allows that the workgroup can fill ([`crate::subgroup::sizes_for`]), and
+/// judged at each. When it is right at one size and wrong at another, the
+/// case fails with [`MemoryError::SubgroupSizeDependent`], whatever size the
+/// GPU at hand has; a shader that does not use subgroups, or whose result
+/// is right at every size or wrong at every size (a plain mistake, which
+/// the outputs already show), gives `None`.
+///
+/// # Errors
+/// [`Unjudged`] when the interpreter cannot run the shader.
+pub fn subgroup_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Outcome>, Unjudged> {
+    let prepared = match prepare(puzzle, case, source) {
+        Ok(p) => p,
+        Err(NotRunnable::Outcome(_)) => return Ok(None),
+        Err(NotRunnable::Unjudged(u)) => return Err(u),
+    };
+    if !prepared.program.uses_subgroups() {
+        return Ok(None);
+    }
+    sweep_subgroup_sizes(&prepared, puzzle, case, source)
+}
+
+/// [`subgroup_check`] on a prepared case.
+fn sweep_subgroup_sizes(p: &Prepared, puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Outcome>, Unjudged> {
+    let invocations = p.entries.iter().map(|&e| p.program.module.entry_points[e].workgroup_size.iter().product::<u32>()).max().unwrap_or(1);
+    let sizes = crate::subgroup::sizes_for(invocations);
+    let runs: Vec<Result<Ran, Stop>> = {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = sizes.iter().map(|&n| scope.spawn(move || run_with(p, Schedule::Forward, puzzle, false, n))).collect();
+                handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+            })
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            sizes.iter().map(|&n| run_with(p, Schedule::Forward, puzzle, false, n)).collect()
+        }
+    };
+    let mut tried = Vec::new();
+    let mut wrong_at = Vec::new();
+    for (ran, &size) in runs.into_iter().zip(&sizes) {
+        match ran {
+            Ok(ran) => {
+                let judged = judge(puzzle, case, &ran.actual).map_err(|message| Unjudged { message })?;
+                tried.push((size, judged.passed()));
+                if let Outcome::Mismatch { mismatches, .. } = judged {
+                    if let Some(m) = mismatches.into_iter().next() {
+                        wrong_at.push((size, m));
+                    }
+                }
+            }
+            Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => return Err(unjudged(&e, &p.sub, source)),
+            // A loop or barrier that goes wrong at one size: the size's own
+            // run says so when the GPU has it; here it only counts as wrong.
+            Err(_) => tried.push((size, false)),
+        }
+    }
+    let passing: Vec<u32> = tried.iter().filter(|t| t.1).map(|t| t.0).collect();
+    let Some(right) = passing.iter().copied().find(|&s| s == crate::subgroup::DEFAULT_SIZE).or_else(|| passing.last().copied()) else {
+        return Ok(None);
+    };
+    let Some((wrong, m)) = wrong_at.into_iter().min_by_key(|(s, _)| (s.max(&right) / s.min(&right), *s)) else { return Ok(None) };
+    let error = MemoryError::SubgroupSizeDependent(SubgroupSizeDependent {
+        right,
+        wrong,
+        buffer: m.buffer.clone(),
+        index: m.index,
+        got: m.actual.clone(),
+        expected: m.expected.clone(),
+        tried,
+    });
+    Ok(Some(Outcome::MemoryError { message: memory_error_message(&error), error }))
+}
+
 /// The case's buffers as the interpreter's memory, bound to the shader's
 /// variables by binding number.
 fn memory(puzzle: &Puzzle, case: &Case, program: &Program) -> Memory {
@@ -344,10 +428,15 @@ fn run_all(p: &Prepared, schedules: &[Schedule], puzzle: &Puzzle, detect_races: 
 
 /// Runs every entry point in turn over the case's memory under `schedule`.
 fn run(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool) -> Result<Ran, Stop> {
+    run_with(p, schedule, puzzle, detect_races, crate::subgroup::DEFAULT_SIZE)
+}
+
+/// [`run`] with subgroups of `subgroup_size` lanes.
+fn run_with(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool, subgroup_size: u32) -> Result<Ran, Stop> {
     let mut memory = p.memory.clone();
     let mut total: Option<Record> = None;
     for &entry in &p.entries {
-        let mut d = Dispatch::new(p.program.clone(), entry, p.config, memory, schedule)?;
+        let mut d = Dispatch::with_subgroup_size(p.program.clone(), entry, p.config, memory, schedule, subgroup_size)?;
         if detect_races {
             d.detect_races();
         }
@@ -394,125 +483,6 @@ fn merge(t: &mut Record, r: Record) {
     t.out_of_bounds.extend(r.out_of_bounds);
     t.races.extend(r.races);
     t.race_total += r.race_total;
-}
-
-fn empty_findings() -> Findings {
-    Findings {
-        buffers: Vec::new(),
-        invocations: Vec::new(),
-        out_of_bounds: Vec::new(),
-        hazards: Vec::new(),
-        hazard_total: 0,
-        runaway_loop: None,
-        unchecked: Vec::new(),
-        workgroup_size: [0; 3],
-    }
-}
-
-/// The record as the findings an instrumented GPU run gives.
-fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &str) -> Findings {
-    let Prepared { program, sub, config, .. } = p;
-    let site = |span: naga::Span| place(sub, source, span).map(|p| Site { line: p.line, column: p.column });
-    // Storage buffers and workgroup variables by the names of the GPU run's
-    // spaces; hazards happen only there.
-    // The global variable declaring puzzle buffer `k`, if the shader declares it.
-    let storage_global = |k: u32| {
-        let binding = puzzle.buffers[k as usize].binding;
-        program.module.global_variables.iter().find(|(_, g)| g.binding.as_ref().is_some_and(|b| b.group == 0 && b.binding == binding)).map(|(_, g)| g)
-    };
-    let name_of = |space: Space| -> (String, MemoryKind) {
-        let global = |k: u32| program.module.global_variables.iter().nth(k as usize).and_then(|(_, g)| g.name.clone()).unwrap_or_default();
-        match space {
-            Space::Storage(k) => {
-                let name = storage_global(k).and_then(|g| g.name.clone()).unwrap_or_else(|| puzzle.buffers[k as usize].name.clone());
-                // A struct-wrapped buffer is named by its array member, as
-                // the GPU run's checks name it (`out.v`).
-                let member = storage_global(k).and_then(|g| gpu_puzzles_instrument::array_of(&program.module, g.ty)).and_then(|a| a.member);
-                (member.map_or(name.clone(), |m| format!("{name}.{m}")), MemoryKind::Storage)
-            }
-            Space::Workgroup(g) => {
-                // Named by the struct member holding its array, as buffers are.
-                let member = program
-                    .module
-                    .global_variables
-                    .iter()
-                    .nth(g as usize)
-                    .and_then(|(_, v)| gpu_puzzles_instrument::array_of(&program.module, v.ty))
-                    .and_then(|a| a.member);
-                (member.map_or(global(g), |m| format!("{}.{m}", global(g))), MemoryKind::Workgroup)
-            }
-            Space::Uniform(k) => (puzzle.uniforms[k as usize].name.clone(), MemoryKind::Uniform),
-            Space::Private(g) => (global(g), MemoryKind::Private),
-            Space::Function { .. } => ("a local variable".into(), MemoryKind::Function),
-            Space::Value => (String::new(), MemoryKind::Value),
-        }
-    };
-    let mut out_of_bounds: Vec<OutOfBounds> = Vec::new();
-    for (id, a) in &record.out_of_bounds {
-        let oob = a.out_of_bounds.expect("recorded as out of bounds");
-        // Elsewhere, by what the access indexes, as the GPU run's bounds
-        // checks name it.
-        let (name, memory) = match a.space {
-            Space::Storage(_) | Space::Workgroup(_) => name_of(a.space),
-            _ => gpu_puzzles_instrument::indexed_name(&program.module, program.function(oob.func), program.function_info(oob.func), oob.base),
-        };
-        let access = OutOfBoundsAccess { index: oob.index, invocation: invocation(*id, config), site: site(a.span) };
-        match out_of_bounds.iter_mut().find(|o| o.space == name && o.memory == memory && o.kind == a.kind && o.elements == oob.length) {
-            Some(o) => {
-                o.total += 1;
-                if o.first.len() < OOB_DETAILS {
-                    o.first.push(access);
-                }
-            }
-            None => out_of_bounds.push(OutOfBounds { space: name, memory, kind: a.kind, total: 1, elements: oob.length, first: vec![access] }),
-        }
-    }
-    let buffers = (0..record.reads.len())
-        .map(|k| BufferTrace { reads: record.reads[k].clone(), writes: record.writes[k].clone(), writer: record.writer[k].clone() })
-        .collect();
-    let hazards = record
-        .races
-        .iter()
-        .map(|(r, entry)| {
-            let (space, memory) = name_of(r.space);
-            let workgroup_memory = memory == MemoryKind::Workgroup;
-            let side = |m: &crate::race::Mark| HazardAccess { invocation: invocation(m.id, config), kind: m.kind, site: site(m.span) };
-            Hazard {
-                kind: r.kind,
-                space,
-                workgroup_memory,
-                element: match r.space {
-                    Space::Workgroup(g) => element_of(&program.module, program.module.global_variables.iter().nth(g as usize).map(|(_, v)| v), r.word),
-                    Space::Storage(k) => element_of(&program.module, storage_global(k), r.word),
-                    _ => Some(r.word),
-                },
-                entry_point: program.module.entry_points[*entry].name.clone(),
-                across_workgroups: r.first.workgroup != r.second.workgroup,
-                first: side(&r.first),
-                second: side(&r.second),
-            }
-        })
-        .collect();
-    Findings {
-        buffers,
-        invocations: record.invocations.clone(),
-        out_of_bounds,
-        hazards,
-        hazard_total: record.race_total,
-        workgroup_size: config.workgroup_size,
-        ..empty_findings()
-    }
-}
-
-/// The element of word `word` of `global`'s outermost array, numbered as
-/// the GPU run's findings number it ([`gpu_puzzles_instrument::array_of`]);
-/// `None` for a global whose type holds no array (a scalar or a structure
-/// of scalars). A buffer the shader does not declare is counted in words.
-fn element_of(module: &naga::Module, global: Option<&naga::GlobalVariable>, word: u32) -> Option<u32> {
-    match global {
-        Some(g) => gpu_puzzles_instrument::array_of(module, g.ty).and_then(|a| a.element(word)),
-        None => Some(word),
-    }
 }
 
 /// A stop that is not a verdict, in words with its place.

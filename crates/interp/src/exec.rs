@@ -25,6 +25,15 @@ pub struct Ids {
     /// Row-major number over the whole dispatch (x fastest), as
     /// [`gpu_puzzles_core::trace::invocation`] numbers invocations.
     pub id: u32,
+    /// `subgroup_size`: lanes per subgroup ([`crate::subgroup`]).
+    pub subgroup_size: u32,
+    /// `subgroup_invocation_id`: `local_index mod subgroup_size`.
+    pub subgroup_invocation_id: u32,
+    /// `subgroup_id`: `local_index / subgroup_size`.
+    pub subgroup_id: u32,
+    /// `num_subgroups`: the workgroup's invocations over `subgroup_size`,
+    /// rounded up.
+    pub num_subgroups: u32,
 }
 
 /// Where an invocation is.
@@ -112,6 +121,8 @@ pub struct Invocation {
     pub status: Status,
     /// Steps run so far.
     pub steps: u64,
+    /// What it offers the subgroup operation it waits at, if it waits at one.
+    pub(crate) offer: Option<crate::subgroup::Offer>,
 }
 
 impl Invocation {
@@ -152,7 +163,7 @@ impl Invocation {
                 },
             });
         }
-        let mut inv = Invocation { ids, frames: Vec::new(), private, status: Status::Running, steps: 0 };
+        let mut inv = Invocation { ids, frames: Vec::new(), private, status: Status::Running, steps: 0, offer: None };
         inv.push_frame(program, FuncId::Entry(entry), args, None)?;
         Ok(inv)
     }
@@ -308,9 +319,61 @@ impl Invocation {
                 let args = arguments.iter().map(|a| self.get(program, memory, accesses, *a, span)).collect::<Result<Vec<_>, _>>()?;
                 self.push_frame(program, FuncId::Function(*function), args, *result)?;
             }
+            Inst::Subgroup(op) => {
+                use crate::lower::SubgroupOp as S;
+                let (value, index) = match op {
+                    S::Barrier => (Value::Scalar(Scalar::Bool(true)), None),
+                    S::Ballot { predicate: None, .. } => (Value::Scalar(Scalar::Bool(true)), None),
+                    S::Ballot { predicate: Some(p), .. } => (self.get(program, memory, accesses, *p, span)?, None),
+                    S::Collective { argument, .. } => (self.get(program, memory, accesses, *argument, span)?, None),
+                    S::Gather { mode, argument, .. } => {
+                        use naga::GatherMode as G;
+                        let index = match mode {
+                            G::BroadcastFirst | G::QuadSwap(_) => None,
+                            G::Broadcast(h) | G::Shuffle(h) | G::ShuffleDown(h) | G::ShuffleUp(h) | G::ShuffleXor(h) | G::QuadBroadcast(h) => {
+                                Some(self.get(program, memory, accesses, *h, span)?.scalar()?.as_index()?)
+                            }
+                        };
+                        (self.get(program, memory, accesses, *argument, span)?, index)
+                    }
+                };
+                self.offer = Some(crate::subgroup::Offer { lane: self.ids.subgroup_invocation_id, value, index });
+                self.status = Status::Waiting;
+            }
             Inst::Unsupported(what) => return Err(Stop::unsupported(*what)),
         }
         Ok(())
+    }
+
+    /// Hands the invocation the result of the subgroup operation it waits
+    /// at, and lets it run on.
+    pub(crate) fn receive(&mut self, program: &Program, result: Option<Value>) {
+        self.offer = None;
+        self.status = Status::Running;
+        let Some(f) = self.frames.last_mut() else { return };
+        let target = match program.code(f.func).insts.get(f.pc.saturating_sub(1)) {
+            Some(Inst::Subgroup(op)) => op.result(),
+            _ => None,
+        };
+        if let (Some(h), Some(v)) = (target, result) {
+            f.values[h.index()] = Some(v);
+        }
+    }
+
+    /// The subgroup operation this invocation waits at, if it waits at one.
+    pub fn subgroup_wait<'p>(&self, program: &'p Program) -> Option<&'p crate::lower::SubgroupOp> {
+        let f = self.frames.last()?;
+        match (self.status, program.code(f.func).insts.get(f.pc.saturating_sub(1))) {
+            (Status::Waiting, Some(Inst::Subgroup(op))) => Some(op),
+            _ => None,
+        }
+    }
+
+    /// Where the invocation is, as the program counters of its call stack
+    /// from the entry point in: two invocations at the same place have the
+    /// same, and one earlier in program order compares less.
+    pub fn place(&self) -> Vec<usize> {
+        self.frames.iter().map(|f| f.pc).collect()
     }
 
     /// The type a pointer expression points at.
@@ -401,6 +464,10 @@ fn builtin(b: BuiltIn, ids: &Ids) -> Result<Value, Stop> {
         BuiltIn::WorkGroupId => vec3(ids.workgroup),
         BuiltIn::NumWorkGroups => vec3(ids.num_workgroups),
         BuiltIn::LocalInvocationIndex => Value::Scalar(Scalar::U32(ids.local_index)),
+        BuiltIn::SubgroupSize => Value::Scalar(Scalar::U32(ids.subgroup_size)),
+        BuiltIn::SubgroupInvocationId => Value::Scalar(Scalar::U32(ids.subgroup_invocation_id)),
+        BuiltIn::SubgroupId => Value::Scalar(Scalar::U32(ids.subgroup_id)),
+        BuiltIn::NumSubgroups => Value::Scalar(Scalar::U32(ids.num_subgroups)),
         other => return Err(Stop::unsupported(format!("the built-in value {other:?}"))),
     })
 }

@@ -126,13 +126,16 @@ impl Invocation {
                 let bytes = self.region(memory, p.space).len() as u32 * 4;
                 Value::Scalar(Scalar::U32(bytes.saturating_sub(p.offset) / program.layouts.stride(array).max(1)))
             }
-            Expression::CallResult(_) | Expression::AtomicResult { .. } | Expression::WorkGroupUniformLoadResult { .. } => {
+            Expression::CallResult(_)
+            | Expression::AtomicResult { .. }
+            | Expression::WorkGroupUniformLoadResult { .. }
+            | Expression::SubgroupBallotResult
+            | Expression::SubgroupOperationResult { .. } => {
                 return Err(Stop::internal("a result used before its statement ran".into()))
             }
             Expression::Override(_) => return Err(Stop::unsupported("an `override` declaration")),
             Expression::ImageSample { .. } | Expression::ImageLoad { .. } | Expression::ImageQuery { .. } => return Err(Stop::unsupported("a texture")),
             Expression::Derivative { .. } => return Err(Stop::unsupported("a derivative")),
-            Expression::SubgroupBallotResult | Expression::SubgroupOperationResult { .. } => return Err(Stop::unsupported("a subgroup operation")),
             _ => return Err(Stop::unsupported("this expression")),
         })
     }

@@ -9,7 +9,10 @@
 //! arrived ([`dispatch::Dispatch`]). Workgroups run one after another, each
 //! with freshly zeroed workgroup memory (WebGPU zero-initialises it).
 //!
-//! What it cannot run (textures, subgroups, `f16`, overrides, …) stops the
+//! Subgroup operations run for the active lanes of a subgroup together, at
+//! a subgroup size the caller chooses ([`subgroup`]).
+//!
+//! What it cannot run (textures, `f16`, overrides, …) stops the
 //! run with [`Stop::Unsupported`] and the construct's place, never a panic
 //! and never a wrong value. A loop that runs past
 //! [`gpu_puzzles_core::trace::LOOP_BUDGET`] iterations stops with
@@ -30,6 +33,7 @@ pub mod layout;
 pub mod lower;
 pub mod math;
 pub mod race;
+pub mod subgroup;
 pub mod value;
 
 use layout::Layouts;
@@ -140,7 +144,9 @@ impl Program {
     /// resort), or [`Stop::Unsupported`] for a constant the interpreter
     /// cannot evaluate.
     pub fn parse(text: &str) -> Result<Program, String> {
-        let module = naga::front::wgsl::parse_str(text).map_err(|e| e.emit_to_string(text))?;
+        let mut text = text.to_string();
+        gpu_puzzles_core::wgsl::blank_enables(&mut text);
+        let module = naga::front::wgsl::parse_str(&text).map_err(|e| e.emit_to_string(&text))?;
         Program::new(module).map_err(|e| format!("{e:?}"))
     }
 
@@ -150,7 +156,7 @@ impl Program {
     /// naga's validation error, or a constant the interpreter cannot
     /// evaluate.
     pub fn new(module: Module) -> Result<Program, Stop> {
-        let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
+        let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), gpu_puzzles_instrument::CAPABILITIES)
             .validate(&module)
             .map_err(|e| Stop::internal(format!("naga rejected the shader: {}", e.as_inner())))?;
         Program::validated(module, info)
@@ -172,6 +178,24 @@ impl Program {
         }
         program.constants = constants;
         Ok(program)
+    }
+
+    /// Whether the shader uses subgroups: a subgroup operation anywhere, or
+    /// a subgroup built-in value as an entry point input. Its results can
+    /// then depend on the subgroup size.
+    pub fn uses_subgroups(&self) -> bool {
+        let op = self.entries.iter().chain(&self.functions).any(|c| c.insts.iter().any(|i| matches!(i, lower::Inst::Subgroup(_))));
+        let subgroup_builtin = |b: &Option<naga::Binding>| {
+            matches!(b, Some(naga::Binding::BuiltIn(naga::BuiltIn::SubgroupSize | naga::BuiltIn::SubgroupInvocationId | naga::BuiltIn::SubgroupId | naga::BuiltIn::NumSubgroups)))
+        };
+        let input = self.module.entry_points.iter().flat_map(|e| &e.function.arguments).any(|a| {
+            subgroup_builtin(&a.binding)
+                || match &self.module.types[a.ty].inner {
+                    naga::TypeInner::Struct { members, .. } => members.iter().any(|m| subgroup_builtin(&m.binding)),
+                    _ => false,
+                }
+        });
+        op || input
     }
 
     /// The entry point named `name`, if it is a compute one.

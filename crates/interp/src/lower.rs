@@ -40,8 +40,39 @@ pub enum Inst {
     UniformLoad { pointer: Handle<Expression>, result: Handle<Expression> },
     /// Calls a function.
     Call { function: Handle<naga::Function>, arguments: Vec<Handle<Expression>>, result: Option<Handle<Expression>> },
+    /// A subgroup operation: the invocation offers its operand and waits
+    /// until the active lanes of its subgroup reach it, and all get their
+    /// results in one step ([`crate::subgroup`]).
+    Subgroup(SubgroupOp),
     /// A statement the debugger cannot run, named.
     Unsupported(&'static str),
+}
+
+impl SubgroupOp {
+    /// The expression that receives the result (none for a barrier).
+    pub fn result(&self) -> Option<Handle<Expression>> {
+        match self {
+            SubgroupOp::Ballot { result, .. } | SubgroupOp::Collective { result, .. } | SubgroupOp::Gather { result, .. } => Some(*result),
+            SubgroupOp::Barrier => None,
+        }
+    }
+}
+
+/// The subgroup operations of WGSL's `subgroups` extension, as naga's
+/// statements carry them.
+#[derive(Debug, Clone)]
+pub enum SubgroupOp {
+    /// `subgroupBallot(predicate)`: a `vec4<u32>` with bit `lane` set for
+    /// each active lane whose predicate is true (no predicate: all).
+    Ballot { predicate: Option<Handle<Expression>>, result: Handle<Expression> },
+    /// `subgroupAdd`, `subgroupInclusiveMul`, `subgroupAll`, …: a reduction
+    /// or scan over the active lanes, in lane order.
+    Collective { op: naga::SubgroupOperation, collective: naga::CollectiveOperation, argument: Handle<Expression>, result: Handle<Expression> },
+    /// `subgroupBroadcast`, `subgroupShuffleXor`, …: each lane reads
+    /// another lane's operand.
+    Gather { mode: naga::GatherMode, argument: Handle<Expression>, result: Handle<Expression> },
+    /// `subgroupBarrier()`: the active lanes wait for each other.
+    Barrier,
 }
 
 impl Inst {
@@ -184,6 +215,9 @@ impl Code {
             Statement::Return { value } => {
                 self.push(Inst::Return(*value), span);
             }
+            Statement::ControlBarrier(b) if *b == naga::Barrier::SUB_GROUP => {
+                self.push(Inst::Subgroup(SubgroupOp::Barrier), span);
+            }
             Statement::ControlBarrier(b) => {
                 self.push(Inst::Barrier(*b), span);
             }
@@ -212,8 +246,14 @@ impl Code {
             Statement::RayQuery { .. } => {
                 self.push(Inst::Unsupported("a ray query"), span);
             }
-            Statement::SubgroupBallot { .. } | Statement::SubgroupGather { .. } | Statement::SubgroupCollectiveOperation { .. } => {
-                self.push(Inst::Unsupported("a subgroup operation"), span);
+            Statement::SubgroupBallot { result, predicate } => {
+                self.push(Inst::Subgroup(SubgroupOp::Ballot { predicate: *predicate, result: *result }), span);
+            }
+            Statement::SubgroupCollectiveOperation { op, collective_op, argument, result } => {
+                self.push(Inst::Subgroup(SubgroupOp::Collective { op: *op, collective: *collective_op, argument: *argument, result: *result }), span);
+            }
+            Statement::SubgroupGather { mode, argument, result } => {
+                self.push(Inst::Subgroup(SubgroupOp::Gather { mode: *mode, argument: *argument, result: *result }), span);
             }
             _ => {
                 self.push(Inst::Unsupported("this statement"), span);

@@ -105,6 +105,8 @@ pub struct Gpu {
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
     pub(crate) timestamps: bool,
+    /// Whether the device runs WGSL's `subgroups` extension.
+    subgroups: bool,
     summary: AdapterSummary,
     lost: Arc<AtomicBool>,
     lost_reason: Arc<Mutex<String>>,
@@ -132,7 +134,15 @@ impl Gpu {
             .await
             .map_err(|e| RunnerError::NoAdapter { detail: e.to_string(), hint: NO_ADAPTER_HINT })?;
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
-        let required_features = if timestamps { wgpu::Features::TIMESTAMP_QUERY } else { wgpu::Features::empty() };
+        let mut required_features = if timestamps { wgpu::Features::TIMESTAMP_QUERY } else { wgpu::Features::empty() };
+        // Natively wgpu maps `SUBGROUP`; its WebGPU backend does not map the
+        // browser's `subgroups` feature yet (gfx-rs/wgpu#10146, fixed by
+        // #10220), so in a page web/worker-loader.js requests it around
+        // `GPUAdapter.requestDevice` and says whether the device got it.
+        let native_subgroups = adapter.features().contains(wgpu::Features::SUBGROUP);
+        if native_subgroups {
+            required_features |= wgpu::Features::SUBGROUP;
+        }
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("gpu-puzzles"),
@@ -142,6 +152,10 @@ impl Gpu {
             })
             .await
             .map_err(|e| RunnerError::RequestDevice(e.to_string()))?;
+        #[cfg(target_arch = "wasm32")]
+        let subgroups = native_subgroups || js_sys::Reflect::get(&js_sys::global(), &"gpuPuzzlesSubgroups".into()).is_ok_and(|v| v.is_truthy());
+        #[cfg(not(target_arch = "wasm32"))]
+        let subgroups = native_subgroups;
         let info = adapter.get_info();
         let software = is_software(&info);
         let lost = Arc::new(AtomicBool::new(false));
@@ -159,6 +173,7 @@ impl Gpu {
             device,
             queue,
             timestamps,
+            subgroups,
             summary: AdapterSummary {
                 name: info.name,
                 backend: format!("{:?}", info.backend),
@@ -171,6 +186,13 @@ impl Gpu {
             pipelines: Mutex::default(),
             order_checks: Mutex::default(),
         })
+    }
+
+    /// Whether the device runs shaders that use WGSL's `subgroups`
+    /// extension (`subgroupAdd`, `subgroup_size`, …). Where it does not, the
+    /// page judges such a shader with the CPU interpreter.
+    pub fn subgroups(&self) -> bool {
+        self.subgroups
     }
 
     /// The adapter this device came from.

@@ -9,17 +9,28 @@ use gpu_puzzles_core::{Case, Puzzle};
 /// The second line of defence behind the racecheck
 /// ([`gpu_puzzles_interp::emulate::order_check`]): a case that passed on
 /// the GPU is run on the CPU in several orders of its invocations, and
-/// fails when the result passes in one order and not in another. When the
+/// fails when the result passes in one order and not in another. Then, for
+/// a shader that uses subgroups, passed or with wrong outputs, the
+/// subgroup check ([`gpu_puzzles_interp::emulate::subgroup_check`]): a
+/// result right at one subgroup size and wrong at another fails, naming
+/// both, whatever size this GPU has. When the
 /// interpreter cannot run the shader, the case keeps its verdict and its
 /// findings say the order check did not run.
 pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, r: &mut CaseResult) {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    (&puzzle.slug, case.number, case.random_seed, source).hash(&mut h);
+    let passed = r.outcome.passed();
+    (&puzzle.slug, case.number, case.random_seed, source, passed).hash(&mut h);
     let key = h.finish();
     let known = gpu.order_checks.lock().ok().and_then(|c| c.get(&key).cloned());
     let checked = known.unwrap_or_else(|| {
-        let checked = gpu_puzzles_interp::emulate::order_check(puzzle, case, source).map_err(|u| u.message);
+        use gpu_puzzles_interp::emulate;
+        let order = if passed { emulate::order_check(puzzle, case, source) } else { Ok(None) };
+        let checked = match order {
+            Ok(None) => emulate::subgroup_check(puzzle, case, source),
+            other => other,
+        }
+        .map_err(|u| u.message);
         if let Ok(mut c) = gpu.order_checks.lock() {
             if c.len() >= MAX_ORDER_CHECKS {
                 c.clear();

@@ -77,7 +77,11 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
     }
     // Then, with every read-back in, the order checks (CPU work).
     if options.instrument {
-        crate::order::order_checks(gpu, puzzle, source, ordinary.iter_mut().filter(|(_, r)| r.outcome.passed()).map(|(c, r)| (*c, r)).collect());
+        // Wrong outputs of a subgroup shader are checked too: if another
+        // subgroup size gives the right ones, the finding says so.
+        let subgroups = source.contains("subgroup");
+        let checked = |o: &Outcome| o.passed() || (subgroups && matches!(o, Outcome::Mismatch { .. }));
+        crate::order::order_checks(gpu, puzzle, source, ordinary.iter_mut().filter(|(_, r)| checked(&r.outcome)).map(|(c, r)| (*c, r)).collect());
     }
     results.extend(ordinary.into_iter().map(|(_, r)| r));
     let all_passed = results.iter().all(|r| r.outcome.passed());
@@ -197,7 +201,7 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
     let known_to_compile = compiled_before || pipeline.is_some() || (instrumented && NAGA_COMPILES && parsed.is_ok());
     if !known_to_compile {
         let entries = if instrumented { None } else { layout_entries.as_deref().ok() };
-        let built = build(gpu, puzzle, &puzzle.slug, plain_source(&sub.text, parsed.as_ref().ok()), entries, |m| diagnostic(m, &sub, source)).await;
+        let built = build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), entries, |m| diagnostic(m, &sub, source)).await;
         match built {
             Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics: explained(diagnostics, parsed.as_ref().err(), &sub, source) }),
             Ok(p) => {
@@ -263,7 +267,7 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
     // instrument the shader.
     let pipeline = match pipeline.take() {
         Some(p) => p,
-        None => match build(gpu, puzzle, &puzzle.slug, plain_source(&sub.text, parsed.as_ref().ok()), Some(&layout_entries), |m| diagnostic(m, &sub, source))
+        None => match build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), Some(&layout_entries), |m| diagnostic(m, &sub, source))
             .await
         {
             Ok(p) => {
@@ -324,13 +328,16 @@ const NAGA_COMPILES: bool = cfg!(not(target_arch = "wasm32"));
 
 /// The student's shader for the device: natively the module naga already
 /// parsed (no second parse), in a browser the text.
-fn plain_source<'a>(text: &'a str, parsed: Option<&Shader>) -> wgpu::ShaderSource<'a> {
+/// In a browser, the `enable` directives naga could not parse are put
+/// back ([`template::Substituted::compiler_text`]); natively naga's IR needs
+/// none (the device's features allow what they enable).
+fn plain_source<'a>(sub: &'a template::Substituted, parsed: Option<&Shader>) -> wgpu::ShaderSource<'a> {
     #[cfg(not(target_arch = "wasm32"))]
     if let Some(shader) = parsed {
         return wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(shader.module().clone()));
     }
     let _ = parsed;
-    wgpu::ShaderSource::Wgsl(text.into())
+    wgpu::ShaderSource::Wgsl(sub.compiler_text())
 }
 
 /// Natively wgpu reports a naga validation error by its first line only
@@ -454,6 +461,8 @@ async fn instrument_and_build(
     let module = wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(inst.module));
     #[cfg(target_arch = "wasm32")]
     let module = match inst.wgsl() {
+        // naga's WGSL writer does not emit `enable subgroups;` (gfx-rs/wgpu#8180).
+        Ok(text) if text.contains("subgroup") && !text.contains("enable subgroups") => wgpu::ShaderSource::Wgsl(format!("enable subgroups;\n{text}").into()),
         Ok(text) => wgpu::ShaderSource::Wgsl(text.into()),
         Err(why) => return Err(Instrumentation::Skipped(Unchecked::Unsupported { why: why.to_string() })),
     };

@@ -27,7 +27,7 @@ pub use basics::{add_ten, broadcast_add, window_sum_3, zip_add};
 pub use irregular::compact_positive;
 pub use kernels::{attention, attention_out, layer_norm_rows, softmax_rows};
 pub use matrices::{matmul, matmul_at, matvec, transpose};
-pub use reductions::{block_sum, dot, histogram, inclusive_scan, inclusive_scan_blocks, row_sum};
+pub use reductions::{block_inclusive_scan, block_max_broadcast, block_sum, dot, histogram, inclusive_scan, inclusive_scan_blocks, row_sum};
 pub use stencils::{box_blur_3x3, branch_hash, conv1d, conv1d_i32, conv2d, BRANCH_HASH_ROUNDS};
 
 /// What a reference function sees of a case.
@@ -280,6 +280,8 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("matmul", matmul),
     ("inclusive_scan", inclusive_scan),
     ("inclusive_scan_blocks", inclusive_scan_blocks),
+    ("block_inclusive_scan", block_inclusive_scan),
+    ("block_max_broadcast", block_max_broadcast),
     ("histogram", histogram),
     ("box_blur_3x3", box_blur_3x3),
     ("branch_hash", branch_hash),
@@ -425,6 +427,16 @@ mod tests {
     fn block_sum_keeps_a_short_last_block() {
         let out = run(block_sum, &[("a", (0..10).map(|x| x as f32).collect(), None)], 8);
         assert_eq!(out, [28.0, 17.0]);
+    }
+
+    #[test]
+    fn block_scan_restarts_at_each_block() {
+        assert_eq!(run(block_inclusive_scan, &[("a", vec![1.0, 2.0, 3.0, 4.0, 5.0], None)], 2), [1.0, 3.0, 3.0, 7.0, 5.0]);
+    }
+
+    #[test]
+    fn block_max_fills_each_block() {
+        assert_eq!(run(block_max_broadcast, &[("a", vec![1.0, -2.0, 3.0, -4.0, -5.0], None)], 2), [1.0, 1.0, 3.0, 3.0, -5.0]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Reductions, scans and histograms: many elements combined into few (Dot
 //! Product, Prefix Sum, Axis Sum, Tree Reduction, Block Sum, Prefix Scan,
-//! Scan Across Workgroups, Histogram, Histogram in Workgroup Memory).
+//! Scan Across Workgroups, Histogram, Histogram in Workgroup Memory, and the
+//! Subgroups chapter's Subgroup Scan and Shuffle).
 
 use super::{flat, Outputs, ReferenceError, ReferenceInput, Values};
 /// `out[0] = Σ a[i] · b[i]`, one element (Dot Product).
@@ -41,6 +42,37 @@ pub fn inclusive_scan(input: &ReferenceInput) -> Result<Outputs, ReferenceError>
             Some(*acc)
         })
         .collect();
+    Ok(flat(out))
+}
+
+/// `out[i]` = the inclusive prefix sum of `a` within its block: `a[s] + … +
+/// a[i]`, where `s` starts the block of `workgroup_size.x` elements holding
+/// `i` (the last block may be short); `len(a)` elements (Subgroup Scan).
+pub fn block_inclusive_scan(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let a = input.f32("a")?;
+    let block = (input.config.workgroup_size[0] as usize).max(1);
+    let mut out = Vec::with_capacity(a.len());
+    for c in a.chunks(block) {
+        let mut acc = 0.0f32;
+        out.extend(c.iter().map(|x| {
+            acc += x;
+            acc
+        }));
+    }
+    Ok(flat(out))
+}
+
+/// `out[i]` = the largest element of the block holding `i`, blocks of
+/// `workgroup_size.x` elements (the last may be short): every element of a
+/// block gets the block's maximum; `len(a)` elements (Shuffle).
+pub fn block_max_broadcast(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let a = input.f32("a")?;
+    let block = (input.config.workgroup_size[0] as usize).max(1);
+    let mut out = Vec::with_capacity(a.len());
+    for c in a.chunks(block) {
+        let m = c.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        out.extend(std::iter::repeat_n(m, c.len()));
+    }
     Ok(flat(out))
 }
 

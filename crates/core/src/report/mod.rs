@@ -24,6 +24,53 @@ pub enum MemoryError {
     /// Outputs that differ between two legal orders of running the
     /// invocations (the CPU interpreter's schedules).
     OrderDependent(OrderDependent),
+    /// Outputs right with subgroups of one size and wrong with another,
+    /// both sizes WebGPU allows (the CPU interpreter run at each).
+    SubgroupSizeDependent(SubgroupSizeDependent),
+}
+
+/// A result that depends on the subgroup size: right with `right`-lane
+/// subgroups, wrong with `wrong`-lane ones at an output element.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubgroupSizeDependent {
+    /// Lanes per subgroup with which every output was right.
+    pub right: u32,
+    /// Lanes per subgroup with which one was wrong.
+    pub wrong: u32,
+    /// The output buffer.
+    pub buffer: String,
+    /// The first element that is wrong with `wrong` lanes.
+    pub index: usize,
+    /// Its value with `wrong` lanes, and the expected value.
+    pub got: String,
+    /// The expected value.
+    pub expected: String,
+    /// Every size tried, and whether it was right, in increasing size.
+    pub tried: Vec<(u32, bool)>,
+}
+
+/// The sentence for a result that depends on the subgroup size: the two
+/// sizes, the element, and what to try.
+pub fn subgroup_size_dependent(s: &SubgroupSizeDependent) -> String {
+    let list = |right: bool| {
+        let sizes: Vec<String> = s.tried.iter().filter(|t| t.1 == right).map(|t| t.0.to_string()).collect();
+        match sizes.as_slice() {
+            [] => String::new(),
+            [one] => one.clone(),
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        }
+    };
+    format!(
+        "your result depends on the subgroup size: it is right with {}-lane subgroups but wrong with {}-lane ones ({}[{}] is {}, expected {}). Right with {} lanes, wrong with {}. GPUs run subgroups of 4 to 128 lanes (NVIDIA 32, AMD 32 or 64, Intel 8 to 32, phones 4 to 128): read `subgroup_size` instead of assuming a size, and let a last, partly filled subgroup count only its own lanes.",
+        s.right,
+        s.wrong,
+        s.buffer,
+        s.index,
+        s.got,
+        s.expected,
+        list(true),
+        list(false)
+    )
 }
 
 /// An output element whose value depends on the order the invocations run
@@ -259,6 +306,7 @@ pub fn memory_error_message(e: &MemoryError) -> String {
         MemoryError::OutOfBounds(o) => out_of_bounds(o),
         MemoryError::Hazard(h) => hazard(h),
         MemoryError::OrderDependent(o) => order_dependent(o),
+        MemoryError::SubgroupSizeDependent(s) => subgroup_size_dependent(s),
     }
 }
 

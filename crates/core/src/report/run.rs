@@ -17,9 +17,23 @@ pub struct Context<'a> {
     pub software: bool,
     /// This device's measured peaks, when known.
     pub peaks: Option<&'a Peaks>,
-    /// The Run was judged by the CPU interpreter (no WebGPU here), not on
-    /// a GPU: performance cases did not run.
-    pub emulated: bool,
+    /// Whether, and why, the Run was judged by the CPU interpreter instead
+    /// of a GPU: performance cases did not run.
+    pub emulated: Emulated,
+}
+
+/// Whether a Run was judged by the CPU interpreter, and why.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Emulated {
+    /// Judged on a GPU.
+    #[default]
+    No,
+    /// This browser has no WebGPU.
+    NoWebGpu,
+    /// The shader uses subgroups and this device has no `subgroups`
+    /// feature: every case was judged at every subgroup size instead.
+    NoSubgroups,
 }
 
 /// A Run, worded.
@@ -169,12 +183,17 @@ impl RunReport {
         let passed = results.iter().filter(|r| r.outcome.passed()).count();
         let omitted = results.iter().filter(|r| matches!(r.outcome, Outcome::Omitted { .. })).count();
         let counted = results.len() - omitted;
-        let aside = match (omitted, context.emulated) {
-            (0, false) => String::new(),
-            (0, true) => " Emulated on the CPU: this browser has no WebGPU.".into(),
-            (1, false) => " (1 performance case runs only on a hardware GPU.)".into(),
-            (n, false) => format!(" ({n} performance cases run only on a hardware GPU.)"),
-            (n, true) => format!(" Emulated on the CPU: this browser has no WebGPU, so {n} performance case{} did not run.", if n == 1 { "" } else { "s" }),
+        let why = match context.emulated {
+            Emulated::No => None,
+            Emulated::NoWebGpu => Some("this browser has no WebGPU"),
+            Emulated::NoSubgroups => Some("this GPU offers no subgroups to the page, so each case ran at every subgroup size from 4 lanes up"),
+        };
+        let aside = match (omitted, why) {
+            (0, None) => String::new(),
+            (0, Some(why)) => format!(" Emulated on the CPU: {why}."),
+            (1, None) => " (1 performance case runs only on a hardware GPU.)".into(),
+            (n, None) => format!(" ({n} performance cases run only on a hardware GPU.)"),
+            (n, Some(why)) => format!(" Emulated on the CPU: {why}; {n} performance case{} did not run.", if n == 1 { "" } else { "s" }),
         };
         let headline = match verdict {
             Verdict::Passed if fully_checked => format!("Solved! All {counted} cases of “{}” pass.{aside}", puzzle.title),

@@ -89,11 +89,11 @@ fn a_performance_run_gives_figures_peaks_targets_and_omitted_cases() {
     let copy = Measurement::from_spans(&[10.0, 10.0, 10.0], 150, Timer::Timestamps, None).unwrap();
     let fma = Measurement::from_spans(&[12.0, 12.0, 12.0], 20, Timer::Timestamps, None).unwrap();
     let peaks = Peaks { bandwidth_gbs: 4098.0, gflops: 55808.0, copy, fma };
-    let hardware = RunReport::new(p, &[], &results, Context { software: false, peaks: Some(&peaks), emulated: false });
+    let hardware = RunReport::new(p, &[], &results, Context { software: false, peaks: Some(&peaks), emulated: Emulated::No });
     assert_eq!((hardware.verdict, hardware.solved), (Verdict::Passed, true), "an omitted case counts neither way");
     assert!(hardware.headline.contains("runs only on a hardware GPU"), "{}", hardware.headline);
     crate::report::snapshot("run-performance", &words(&hardware, "matmul-register.wgsl"));
-    let software = RunReport::new(p, &[], &results, Context { software: true, peaks: Some(&peaks), emulated: false });
+    let software = RunReport::new(p, &[], &results, Context { software: true, peaks: Some(&peaks), emulated: Emulated::No });
     let target = software.cases.iter().find_map(|c| c.performance.as_ref()?.target.clone()).unwrap();
     assert!(target.contains("not enforced on this software adapter"), "{target}");
 }
