@@ -29,6 +29,7 @@ fn agree(gpu: &Outcome, cpu: &Outcome) -> bool {
         Outcome::MemoryError { error: MemoryError::OutOfBounds(b), .. } => Some(format!("out of bounds: {} {:?}", b.space, b.kind)),
         Outcome::MemoryError { error: MemoryError::Hazard(h), .. } => Some(format!("race in {}", h.space)),
         Outcome::MemoryError { error: MemoryError::OrderDependent(_), .. } => Some("order".into()),
+        Outcome::MemoryError { error: MemoryError::SubgroupSizeDependent(_), .. } => Some("subgroup size".into()),
         _ => None,
     };
     gpu.status() == cpu.status() && check(gpu) == check(cpu)
@@ -37,7 +38,10 @@ fn agree(gpu: &Outcome, cpu: &Outcome) -> bool {
 fn compare(puzzle: &Puzzle, source: &str, extra: &[Case]) -> Result<(), Failed> {
     let on_gpu: Vec<CaseResult> =
         pollster::block_on(judge_with(gpu().map_err(Failed::from)?, puzzle, extra, source, RunOptions::default())).map_err(|e| Failed::from(e.to_string()))?;
-    let emulated = emulate::judge_puzzle(puzzle, extra, source).map_err(|e| Failed::from(format!("the interpreter could not judge it: {}", e.message)))?;
+    // At the GPU's own subgroup size, so that both run the same kernel.
+    let size = gpu().map_err(Failed::from)?.adapter().subgroup_sizes.map_or(emulate_default(), |(min, _)| min);
+    let emulated =
+        emulate::judge_puzzle_at(puzzle, extra, source, size).map_err(|e| Failed::from(format!("the interpreter could not judge it: {}", e.message)))?;
     // A file's `// message:` (see puzzles.rs) holds for the interpreter's
     // summaries too: the same invocations, lines and buffers are named.
     let message = source.lines().nth(1).and_then(|l| l.strip_prefix("// message:")).map(str::trim);
@@ -64,6 +68,10 @@ fn compare(puzzle: &Puzzle, source: &str, extra: &[Case]) -> Result<(), Failed> 
     } else {
         Err(differences.join("\n").into())
     }
+}
+
+fn emulate_default() -> u32 {
+    gpu_puzzles_interp::subgroup::DEFAULT_SIZE
 }
 
 fn main() {

@@ -101,7 +101,7 @@ pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl In
                     let _ = snapshot.try_set(snap);
                 }
                 Err(e) => {
-                    let _ = error.try_set(Some(e));
+                    let _ = error.try_set(Some(e.to_string()));
                 }
             }
         });

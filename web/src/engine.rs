@@ -245,7 +245,7 @@ fn debug(action: DebugAction) -> Result<Snapshot, String> {
             .ok_or_else(|| format!("the puzzle has no case {case}"))?;
             let debugger = Debugger::new(puzzle, case_ref, &source);
             SESSION.with_borrow_mut(|s| *s = None);
-            let debugger = debugger?;
+            let debugger = debugger.map_err(|e| e.to_string())?;
             SESSION.with_borrow_mut(|s| *s = Some(Session { debugger, case, selected: 0 }));
         }
         DebugAction::Act(step) => SESSION.with_borrow_mut(|s| {

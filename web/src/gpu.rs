@@ -6,7 +6,7 @@
 //! every request waiting on it gets a message and the next request starts a
 //! new one: the page, and the student's code, stay.
 
-use crate::protocol::{decode, encode, DebugAction, Envelope, Reply, Request, Snapshot};
+use crate::protocol::{decode, encode, DebugAction, Envelope, ProtocolError, Reply, Request, Snapshot};
 use futures_channel::oneshot;
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, CaseResult, Puzzle};
@@ -119,8 +119,8 @@ impl PageGpu {
         match self.request(Request::Acquire { page_webgpu: has_webgpu() }).await {
             Ok(Reply::Adapter(Ok(description))) => GpuStatus::Ready(description),
             Ok(Reply::Adapter(Err(missing))) => GpuStatus::Unavailable(missing),
-            Ok(other) => GpuStatus::JudgeDown(unexpected(&other)),
-            Err(e) => GpuStatus::JudgeDown(e),
+            Ok(other) => GpuStatus::JudgeDown(unexpected(&other).to_string()),
+            Err(e) => GpuStatus::JudgeDown(e.to_string()),
         }
     }
 
@@ -129,12 +129,12 @@ impl PageGpu {
     ///
     /// # Errors
     /// What went wrong, in words for the student.
-    pub async fn run(self, puzzle: &Puzzle, source: &str) -> Result<RunOutput, String> {
+    pub async fn run(self, puzzle: &Puzzle, source: &str) -> Result<RunOutput, WorkerError> {
         // A fresh seed every Run, small enough to read out and type back; the
         // URL's `seed=` draws a given Run's cases again.
         let seed = crate::route::current_seed().unwrap_or_else(|| (js_sys::Math::random() * 1e9) as u64);
         let reply = match self.request(Request::Run { slug: puzzle.slug.clone(), source: source.to_string(), seed, page_webgpu: has_webgpu() }).await? {
-            Reply::Run(r) => r?,
+            Reply::Run(r) => r.map_err(WorkerError::Judge)?,
             other => return Err(unexpected(&other)),
         };
         Ok(RunOutput {
@@ -151,9 +151,9 @@ impl PageGpu {
     ///
     /// # Errors
     /// Why the case cannot be opened, or that the worker failed.
-    pub async fn debug(self, action: DebugAction) -> Result<Snapshot, String> {
+    pub async fn debug(self, action: DebugAction) -> Result<Snapshot, WorkerError> {
         match self.request(Request::Debug(action)).await? {
-            Reply::Debug(snapshot) => snapshot,
+            Reply::Debug(snapshot) => snapshot.map_err(WorkerError::Judge),
             other => Err(unexpected(&other)),
         }
     }
@@ -178,7 +178,7 @@ impl PageGpu {
     }
 
     /// Posts `request` and awaits its reply.
-    async fn request(self, request: Request) -> Result<Reply, String> {
+    async fn request(self, request: Request) -> Result<Reply, WorkerError> {
         let state = self.0.get_value();
         let receiver = {
             let mut s = state.borrow_mut();
@@ -193,18 +193,43 @@ impl PageGpu {
             let link = s.link.as_mut().expect("started above");
             link.pending.insert(id, send);
             if link.ready {
-                link.worker.post_message(&message).map_err(|e| format!("the page could not reach the judge ({e:?}); reload the page"))?;
+                link.worker.post_message(&message).map_err(|e| WorkerError::Unreachable(format!("{e:?}")))?;
             } else {
                 link.queued.push(message);
             }
             receive
         };
-        receiver.await.map_err(|_| "the judge stopped before answering; press Run again".to_string())?
+        receiver.await.map_err(|_| WorkerError::Stopped)?.map_err(WorkerError::Judge)
     }
 }
 
-fn unexpected(reply: &Reply) -> String {
-    format!("the judge answered with the wrong kind of reply ({reply:?}); please report this")
+/// Why a request to the judge's worker got no answer, or got a refusal.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WorkerError {
+    /// The worker's own words: what stopped the Run or the debugger (no
+    /// WebGPU and no emulation, a lost device, a case that cannot open),
+    /// and what to do.
+    #[error("{0}")]
+    Judge(String),
+    /// A message that could not be written or read.
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+    /// The browser refused to start the worker: its reason.
+    #[error("the judge's worker could not be started ({0}); reload the page")]
+    NotStarted(String),
+    /// `postMessage` failed: the browser's reason.
+    #[error("the page could not reach the judge ({0}); reload the page")]
+    Unreachable(String),
+    /// The worker stopped before it answered.
+    #[error("the judge stopped before answering; press Run again")]
+    Stopped,
+    /// An answer of another kind than the request's.
+    #[error("the judge answered with the wrong kind of reply ({0}); please report this")]
+    WrongReply(String),
+}
+
+fn unexpected(reply: &Reply) -> WorkerError {
+    WorkerError::WrongReply(format!("{reply:?}"))
 }
 
 /// Starts the worker and wires its replies to `state`'s waiting requests;
@@ -212,8 +237,8 @@ fn unexpected(reply: &Reply) -> String {
 ///
 /// # Errors
 /// The browser refused to start it.
-fn spawn(state: &Rc<RefCell<State>>, s: &mut State) -> Result<Link, String> {
-    let worker = web_sys::Worker::new(&worker_url()).map_err(|e| format!("the judge's worker could not be started ({e:?}); reload the page"))?;
+fn spawn(state: &Rc<RefCell<State>>, s: &mut State) -> Result<Link, WorkerError> {
+    let worker = web_sys::Worker::new(&worker_url()).map_err(|e| WorkerError::NotStarted(format!("{e:?}")))?;
     s.started += 1;
     let serial = s.started;
     let weak = Rc::downgrade(state);

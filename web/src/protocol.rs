@@ -196,11 +196,11 @@ impl WireResult {
     ///
     /// # Errors
     /// A block of words too short for what it says it holds.
-    pub fn into_result(self) -> Result<CaseResult, String> {
+    pub fn into_result(self) -> Result<CaseResult, ProtocolError> {
         let mut words = self.bulk.0.as_slice();
-        let mut take = |n: usize| -> Result<&[u32], String> {
+        let mut take = |n: usize| -> Result<&[u32], ProtocolError> {
             if words.len() < n {
-                return Err("the judge's reply was cut short; please report this".into());
+                return Err(ProtocolError::CutShort);
             }
             let (head, rest) = words.split_at(n);
             words = rest;
@@ -317,21 +317,44 @@ pub struct Snapshot {
 /// (written by `build.rs`), 16 hexadecimal digits.
 const FINGERPRINT: &[u8] = env!("GPU_PUZZLES_PROTOCOL").as_bytes();
 
+/// Why a message between the page and the judge's worker could not be
+/// written or read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProtocolError {
+    /// A result's block of words shorter than it says.
+    #[error("the judge's reply was cut short; please report this")]
+    CutShort,
+    /// Bytes with another build's fingerprint (a page and a worker of two
+    /// deployments).
+    #[error("the message is from another build of the site")]
+    OtherBuild,
+    /// A value that is not a `Uint8Array`.
+    #[error("the message is not a byte array: it is from another build of the site")]
+    NotBytes,
+    /// postcard could not read the bytes: its message.
+    #[error("the message could not be read ({0})")]
+    Unreadable(String),
+    /// postcard could not write the message: its message.
+    #[error("the message could not be written ({0})")]
+    Unwritable(String),
+}
+
 /// The bytes `message` travels as: [`FINGERPRINT`], then its postcard form.
 ///
 /// # Errors
-/// postcard's message (a type it cannot write; none of this file's can fail).
-pub fn encode_bytes<T: Serialize>(message: &T) -> Result<Vec<u8>, String> {
-    postcard::to_extend(message, FINGERPRINT.to_vec()).map_err(|e| e.to_string())
+/// [`ProtocolError::Unwritable`] (a type postcard cannot write; none of
+/// this file's can fail).
+pub fn encode_bytes<T: Serialize>(message: &T) -> Result<Vec<u8>, ProtocolError> {
+    postcard::to_extend(message, FINGERPRINT.to_vec()).map_err(|e| ProtocolError::Unwritable(e.to_string()))
 }
 
 /// The message `bytes` carry.
 ///
 /// # Errors
 /// Bytes of another build (a different fingerprint) or of no message.
-pub fn decode_bytes<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, String> {
-    let body = bytes.strip_prefix(FINGERPRINT).ok_or("the message is from another build of the site")?;
-    postcard::from_bytes(body).map_err(|e| format!("the message could not be read ({e})"))
+pub fn decode_bytes<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, ProtocolError> {
+    let body = bytes.strip_prefix(FINGERPRINT).ok_or(ProtocolError::OtherBuild)?;
+    postcard::from_bytes(body).map_err(|e| ProtocolError::Unreadable(e.to_string()))
 }
 
 /// [`encode_bytes`] as a `Uint8Array`, ready for `postMessage` (its buffer
@@ -339,7 +362,7 @@ pub fn decode_bytes<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, Str
 ///
 /// # Errors
 /// As [`encode_bytes`].
-pub fn encode<T: Serialize>(message: &T) -> Result<js_sys::Uint8Array, String> {
+pub fn encode<T: Serialize>(message: &T) -> Result<js_sys::Uint8Array, ProtocolError> {
     encode_bytes(message).map(|b| js_sys::Uint8Array::from(b.as_slice()))
 }
 
@@ -347,9 +370,9 @@ pub fn encode<T: Serialize>(message: &T) -> Result<js_sys::Uint8Array, String> {
 ///
 /// # Errors
 /// A value that is not a `Uint8Array`, or as [`decode_bytes`].
-pub fn decode<T: for<'de> Deserialize<'de>>(value: wasm_bindgen::JsValue) -> Result<T, String> {
+pub fn decode<T: for<'de> Deserialize<'de>>(value: wasm_bindgen::JsValue) -> Result<T, ProtocolError> {
     use wasm_bindgen::JsCast as _;
-    let array = value.dyn_into::<js_sys::Uint8Array>().map_err(|_| "the message is not a byte array: it is from another build of the site".to_string())?;
+    let array = value.dyn_into::<js_sys::Uint8Array>().map_err(|_| ProtocolError::NotBytes)?;
     decode_bytes(&array.to_vec())
 }
 

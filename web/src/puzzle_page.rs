@@ -30,7 +30,7 @@ pub struct Finished {
 }
 
 /// Where the current Run stands ([`gpu_puzzles_core::session`]).
-pub type RunState = gpu_puzzles_core::session::RunState<Finished>;
+pub type RunState = gpu_puzzles_core::session::RunState<Finished, String>;
 
 /// The random cases of a Run, shared by the views (compared by identity:
 /// each Run draws its own), and the failing ones, kept once per Run as
@@ -112,7 +112,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let origin = RwSignal::new(origin);
     let code = RwSignal::new(initial.clone());
     // The Run state machine, and the state the views draw.
-    let session = RwSignal::new(Session::<Finished>::new());
+    let session = RwSignal::new(Session::<Finished, String>::new());
     let state = Memo::new(move |_| session.with(|s| s.state().clone()));
     // What the page shows. A Run's first [`QUIET_MS`] change nothing on it:
     // a quick Run goes straight from the last results to the new ones, with
@@ -143,7 +143,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         if origin.get_untracked() == Origin::Own && dirty.get_value() {
             let result = storage::save_code(&puzzle.slug, &code.get_untracked());
             dirty.set_value(result.is_err());
-            save_error.set(result.err());
+            save_error.set(result.err().map(|e| e.to_string()));
         }
     };
     let pending_save = StoredValue::new_local(None::<TimeoutHandle>);
@@ -199,6 +199,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                         Ok(Finished { results: Arc::new(out.results), report: Arc::new(report), source, random, peaks: out.peaks })
                     }
                     Err(e) => {
+                        let e = e.to_string();
                         let _ = status.try_set(if gpu::has_webgpu() { status.get_untracked() } else { GpuStatus::Unavailable(e.clone()) });
                         Err(e)
                     }
@@ -280,7 +281,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     };
     let make_link = move |_| {
         let (slug, text) = (puzzle.slug.clone(), editor::text().unwrap_or_else(|| code.get_untracked()));
-        let link = wasm_bindgen_futures::future_to_promise(async move { sharing::link(&slug, &text).await.map(Into::into).map_err(Into::into) });
+        let link = wasm_bindgen_futures::future_to_promise(async move { sharing::link(&slug, &text).await.map(Into::into).map_err(|e| e.to_string().into()) });
         // Handed over now, while the click is being handled (Safari's rule).
         sharing::copy_when_ready(&link);
         leptos::task::spawn_local(async move {

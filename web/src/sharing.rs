@@ -11,11 +11,22 @@ use wasm_bindgen_futures::JsFuture;
 /// # Errors
 /// The browser cannot compress (no `CompressionStream("deflate-raw")`:
 /// Chrome and Edge have it from 103, Safari from 16.4, Firefox from 113).
-pub async fn link(slug: &str, code: &str) -> Result<String, String> {
+pub async fn link(slug: &str, code: &str) -> Result<String, LinkError> {
     let deflated = deflate_raw(code.as_bytes()).await?;
     let (origin, path) =
         web_sys::window().map(|w| (w.location().origin().unwrap_or_default(), w.location().pathname().unwrap_or_default())).unwrap_or_default();
     Ok(format!("{origin}{path}?puzzle={slug}#code={}", share::payload(&deflated)))
+}
+
+/// Why no share link could be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LinkError {
+    /// No `CompressionStream` in this browser.
+    #[error("this browser cannot compress a share link (it has no CompressionStream; Chrome 103, Safari 16.4 and Firefox 113 have it)")]
+    NoCompression,
+    /// The browser failed while compressing: its reason.
+    #[error("the browser could not compress the code ({0})")]
+    Compression(String),
 }
 
 #[wasm_bindgen]
@@ -30,10 +41,9 @@ extern "C" {
 }
 
 /// `bytes` compressed with raw DEFLATE (RFC 1951) by the browser.
-async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    let fail = |e: JsValue| format!("the browser could not compress the code ({})", e.as_string().unwrap_or_else(|| format!("{e:?}")));
-    let compressor = Compressor::new("deflate-raw")
-        .map_err(|_| "this browser cannot compress a share link (it has no CompressionStream; Chrome 103, Safari 16.4 and Firefox 113 have it)".to_string())?;
+async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, LinkError> {
+    let fail = |e: JsValue| LinkError::Compression(e.as_string().unwrap_or_else(|| format!("{e:?}")));
+    let compressor = Compressor::new("deflate-raw").map_err(|_| LinkError::NoCompression)?;
     let mut input = bytes.to_vec();
     let body = web_sys::Response::new_with_opt_u8_array(Some(&mut input)).map_err(fail)?.body().ok_or_else(|| fail(JsValue::from_str("no body")))?;
     let compressed = web_sys::Response::new_with_opt_readable_stream(Some(&body.pipe_through(compressor.unchecked_ref()))).map_err(fail)?;
@@ -43,10 +53,10 @@ async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, String> {
 
 /// What the current URL's fragment carries: nothing, code, or an error to
 /// show.
-pub fn from_url() -> Option<Result<String, String>> {
+pub fn from_url() -> Option<Result<String, share::ShareError>> {
     let hash = web_sys::window()?.location().hash().ok()?;
     let payload = share::payload_from_fragment(&hash)?;
-    Some(share::decode(payload).map_err(|e| e.to_string()))
+    Some(share::decode(payload))
 }
 
 /// Removes the fragment from the URL (without a reload or a history entry).

@@ -35,14 +35,24 @@ pub fn load_code(slug: &str) -> Saved {
     }
 }
 
+/// Why code could not be saved; its words say where the code still is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SaveError {
+    /// No `localStorage` here (disabled, or a sandboxed frame).
+    #[error("this browser keeps no local storage here, so your code lives only in this tab")]
+    NoStorage,
+    /// The browser refused the write (its quota is full).
+    #[error("the browser's storage is full: your code is kept in this tab but not saved")]
+    Full,
+}
+
 /// Saves the code of puzzle `slug`.
 ///
 /// # Errors
-/// A message when the browser refuses (storage disabled or full).
-pub fn save_code(slug: &str, code: &str) -> Result<(), String> {
-    let s = storage().ok_or("this browser keeps no local storage here, so your code lives only in this tab")?;
-    s.set_item(&format!("{PREFIX}:code:{slug}"), &format!("{TAG}{code}"))
-        .map_err(|_| "the browser's storage is full: your code is kept in this tab but not saved".to_string())
+/// [`SaveError`] when the browser refuses (storage disabled or full).
+pub fn save_code(slug: &str, code: &str) -> Result<(), SaveError> {
+    let s = storage().ok_or(SaveError::NoStorage)?;
+    s.set_item(&format!("{PREFIX}:code:{slug}"), &format!("{TAG}{code}")).map_err(|_| SaveError::Full)
 }
 
 /// The value stored under `gpu-puzzles:v1:<key>`, if any.

@@ -147,7 +147,7 @@ impl Puzzle {
     /// The reference function's message, or a length that differs from the
     /// output's declared `len`; for a performance case of a deserialised
     /// puzzle (which has no reference), a message saying so.
-    pub fn expected<'c>(&self, case: &'c Case) -> Result<Vec<Expected<'c>>, String> {
+    pub fn expected<'c>(&self, case: &'c Case) -> Result<Vec<Expected<'c>>, ExpectedError> {
         if let Some(d) = &case.deferred {
             let computed = d.cache.get_or_init(|| d.compute(self, case));
             return computed
@@ -157,7 +157,7 @@ impl Puzzle {
         }
         self.compared_buffers()
             .map(|i| {
-                let values = case.buffers[i].expected.as_ref().ok_or("this case's expected values are computed where it is judged, not here")?;
+                let values = case.buffers[i].expected.as_ref().ok_or(ExpectedError::NotComputedHere)?;
                 Ok(Expected { values, elements: None })
             })
             .collect()
@@ -285,7 +285,51 @@ pub fn sample_elements(len: usize, count: usize, seed: u64) -> Vec<usize> {
 
 /// Per compared buffer: the expected values and, when sampled, their
 /// elements; or why the reference could not compute them.
-type Computed = Result<Vec<(Values, Option<Vec<usize>>)>, String>;
+type Computed = Result<Vec<(Values, Option<Vec<usize>>)>, ExpectedError>;
+
+/// Why a case's expected values could not be had: the reference function
+/// failed on the case, or gave outputs that do not fit the puzzle's.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ExpectedError {
+    /// The reference function refused the case's inputs.
+    #[error("{0}")]
+    Reference(crate::reference::ReferenceError),
+    /// A sampled case of a reference without a per-element form.
+    #[error("the reference function has no per-element form for a sampled case")]
+    NoSampledForm,
+    /// The reference gives another number of outputs than the puzzle compares.
+    #[error("the reference function gives {given} outputs but the puzzle compares {compared}")]
+    OutputCount {
+        /// Outputs the reference gives.
+        given: usize,
+        /// Buffers the puzzle compares.
+        compared: usize,
+    },
+    /// An output of another type or length than the buffer's.
+    #[error("the reference gives {len} {ty} values for `{buffer}`, which has {want} {want_ty} elements to check")]
+    OutputShape {
+        /// The compared buffer.
+        buffer: String,
+        /// Elements the reference gives, and their WGSL type.
+        len: usize,
+        /// Their WGSL type.
+        ty: &'static str,
+        /// Elements to check, and the buffer's WGSL type.
+        want: usize,
+        /// The buffer's WGSL type.
+        want_ty: &'static str,
+    },
+    /// A written case whose expected values the loader left to be computed
+    /// where it is judged (a deserialised puzzle holds no reference).
+    #[error("this case's expected values are computed where it is judged, not here")]
+    NotComputedHere,
+}
+
+impl From<crate::reference::ReferenceError> for ExpectedError {
+    fn from(e: crate::reference::ReferenceError) -> Self {
+        ExpectedError::Reference(e)
+    }
+}
 
 /// The expected outputs of a performance case, computed by its reference
 /// function on first use ([`Puzzle::expected`]): large cases would otherwise
@@ -325,24 +369,18 @@ impl DeferredExpected {
                 let elements = sample_elements(len, count as usize, 0x5A3D_1E5E ^ case.number as u64);
                 (at(&input, &elements)?, Some(elements))
             }
-            (Some(_), None) => return Err("the reference function has no per-element form for a sampled case".into()),
+            (Some(_), None) => return Err(ExpectedError::NoSampledForm),
             (None, _) => ((self.reference.all)(&input)?.into_iter().map(|(v, _)| v).collect(), None),
         };
         if out.len() != compared.len() {
-            return Err(format!("the reference function gives {} outputs but the puzzle compares {}", out.len(), compared.len()));
+            return Err(ExpectedError::OutputCount { given: out.len(), compared: compared.len() });
         }
         let mut values = Vec::with_capacity(out.len());
         for (v, &i) in out.into_iter().zip(&compared) {
             let (b, cb) = (&puzzle.buffers[i], &case.buffers[i]);
             let want = elements.as_ref().map_or(cb.initial.len(), Vec::len);
             if v.element() != b.element || v.len() != want {
-                return Err(format!(
-                    "the reference gives {} {} values for `{}`, which has {want} {} elements to check",
-                    v.len(),
-                    v.element().wgsl(),
-                    b.name,
-                    b.element.wgsl()
-                ));
+                return Err(ExpectedError::OutputShape { buffer: b.name.clone(), len: v.len(), ty: v.element().wgsl(), want, want_ty: b.element.wgsl() });
             }
             values.push((v, elements.clone()));
         }

@@ -7,11 +7,12 @@
 //! The page holds one [`Session`] per puzzle page, starts judging whatever
 //! [`Session::press_run`] and [`Session::finish`] hand back, and draws
 //! [`Session::state`]. `T` is what a finished Run leaves (the page's results
-//! and report).
+//! and report), `E` what a Run that could not judge leaves (the page's
+//! message saying what happened and what to do).
 
 /// Where the current Run stands.
 #[derive(Debug, Clone, PartialEq)]
-pub enum RunState<T> {
+pub enum RunState<T, E> {
     /// Not run yet.
     Idle,
     /// Running; `queued` when another Run is waiting behind it.
@@ -22,31 +23,31 @@ pub enum RunState<T> {
     /// Finished.
     Done(T),
     /// Our own failure (no WebGPU, lost device), with what to do.
-    Error(String),
+    Error(E),
 }
 
 /// The Run state of one puzzle page, and the source of a Run waiting
 /// behind the one in flight.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Session<T> {
-    state: RunState<T>,
+pub struct Session<T, E> {
+    state: RunState<T, E>,
     waiting: Option<String>,
 }
 
-impl<T> Default for Session<T> {
+impl<T, E> Default for Session<T, E> {
     fn default() -> Self {
         Session { state: RunState::Idle, waiting: None }
     }
 }
 
-impl<T> Session<T> {
+impl<T, E> Session<T, E> {
     /// A session before the first Run.
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Where the current Run stands.
-    pub fn state(&self) -> &RunState<T> {
+    pub fn state(&self) -> &RunState<T, E> {
         &self.state
     }
 
@@ -69,7 +70,7 @@ impl<T> Session<T> {
     /// next; otherwise the state becomes [`RunState::Done`] or
     /// [`RunState::Error`] and `None` comes back. A result with no Run in
     /// flight (a page that went away and came back) is dropped.
-    pub fn finish(&mut self, result: Result<T, String>) -> Option<String> {
+    pub fn finish(&mut self, result: Result<T, E>) -> Option<String> {
         if !matches!(self.state, RunState::Running { .. }) {
             return None;
         }
@@ -91,7 +92,7 @@ mod tests {
 
     #[test]
     fn a_run_starts_at_once_and_ends_done_or_in_error() {
-        let mut s = Session::<u32>::new();
+        let mut s = Session::<u32, String>::new();
         assert_eq!(s.state(), &RunState::Idle);
         assert_eq!(s.press_run("a".into()).as_deref(), Some("a"));
         assert_eq!(s.state(), &RunState::Running { queued: false });
@@ -104,7 +105,7 @@ mod tests {
 
     #[test]
     fn the_newest_press_replaces_waiting_ones_and_stale_results_are_dropped() {
-        let mut s = Session::<&str>::new();
+        let mut s = Session::<&str, String>::new();
         assert!(s.press_run("first".into()).is_some());
         assert_eq!(s.press_run("second".into()), None);
         assert_eq!(s.press_run("third".into()), None);
@@ -118,7 +119,7 @@ mod tests {
 
     #[test]
     fn a_result_with_no_run_in_flight_changes_nothing() {
-        let mut s = Session::<u32>::new();
+        let mut s = Session::<u32, String>::new();
         assert_eq!(s.finish(Ok(7)), None);
         assert_eq!(s.state(), &RunState::Idle);
     }

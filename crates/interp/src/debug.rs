@@ -54,6 +54,31 @@ pub struct MemoryView {
 /// Words of memory (region, word index) an invocation touched.
 type Touched = BTreeSet<(Space, u32)>;
 
+/// Why [`Debugger::new`] could not open a case.
+#[derive(Debug, Clone)]
+pub enum OpenError {
+    /// The case does not run: a compile or configuration error, as a Run
+    /// reports it.
+    CannotRun(Box<gpu_puzzles_core::Outcome>),
+    /// The shader uses something the interpreter cannot run.
+    Unsupported(crate::emulate::Unjudged),
+    /// The first workgroup could not start (an entry point input the
+    /// interpreter does not provide), in words with the line.
+    Stopped(String),
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::CannotRun(o) => write!(f, "This case cannot run yet: {}", o.summary()),
+            OpenError::Unsupported(u) => f.write_str(&u.message),
+            OpenError::Stopped(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
+
 /// A debugging session on one case.
 #[derive(Debug, Clone)]
 pub struct Debugger {
@@ -78,14 +103,14 @@ impl Debugger {
     /// # Errors
     /// Why it cannot run: a compile or configuration error (as the Run
     /// reports it), or a construct the debugger cannot run.
-    pub fn new(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Debugger, String> {
+    pub fn new(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Debugger, OpenError> {
         let prepared = match prepare(puzzle, case, source) {
             Ok(p) => p,
-            Err(NotRunnable::Outcome(o)) => return Err(format!("This case cannot run yet: {}", o.summary())),
-            Err(NotRunnable::Unjudged(u)) => return Err(u.message),
+            Err(NotRunnable::Outcome(o)) => return Err(OpenError::CannotRun(o)),
+            Err(NotRunnable::Unjudged(u)) => return Err(OpenError::Unsupported(u)),
         };
         let subgroup_size = crate::subgroup::DEFAULT_SIZE;
-        let dispatch = start(&prepared, 0, prepared.memory.clone(), subgroup_size).map_err(|e| describe_stop(&e, &prepared, source))?;
+        let dispatch = start(&prepared, 0, prepared.memory.clone(), subgroup_size).map_err(|e| OpenError::Stopped(describe_stop(&e, &prepared, source)))?;
         let mut d = Debugger {
             source: source.to_string(),
             buffer_names: puzzle.buffers.iter().map(|b| b.name.clone()).collect(),

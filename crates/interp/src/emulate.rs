@@ -42,6 +42,12 @@ pub struct Unjudged {
     pub message: String,
 }
 
+impl From<gpu_puzzles_core::judge::JudgeError> for Unjudged {
+    fn from(e: gpu_puzzles_core::judge::JudgeError) -> Self {
+        Unjudged { message: e.to_string() }
+    }
+}
+
 /// Judges every ordinary case of `puzzle` and then `extra` (random cases)
 /// with `source` on the CPU, in case order. Performance cases are
 /// [`Outcome::Omitted`].
@@ -49,9 +55,19 @@ pub struct Unjudged {
 /// # Errors
 /// [`Unjudged`] for the first case the interpreter could not run.
 pub fn judge_puzzle(puzzle: &Puzzle, extra: &[Case], source: &str) -> Result<Vec<CaseResult>, Unjudged> {
+    judge_puzzle_at(puzzle, extra, source, crate::subgroup::DEFAULT_SIZE)
+}
+
+/// [`judge_puzzle`] with subgroups of `subgroup_size` lanes for the runs
+/// whose outputs are judged (a GPU's own size, to compare with it); the
+/// subgroup check still tries every size.
+///
+/// # Errors
+/// As [`judge_puzzle`].
+pub fn judge_puzzle_at(puzzle: &Puzzle, extra: &[Case], source: &str, subgroup_size: u32) -> Result<Vec<CaseResult>, Unjudged> {
     let mut results = Vec::new();
     for case in puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra) {
-        results.push(run_case(puzzle, case, source, &SCHEDULES)?);
+        results.push(run_case_at(puzzle, case, source, &SCHEDULES, subgroup_size)?);
     }
     for case in puzzle.cases.iter().filter(|c| c.is_performance()) {
         results.push(CaseResult::new(
@@ -94,6 +110,9 @@ pub struct Prepared {
     /// ([`gpu_puzzles_instrument::as_dispatched`]), as the GPU run's
     /// instrumentation numbers them.
     pub config: gpu_puzzles_core::model::CaseConfig,
+    /// Lanes per subgroup for its runs ([`crate::subgroup::DEFAULT_SIZE`]
+    /// unless a caller chooses).
+    pub subgroup_size: u32,
 }
 
 /// Why a case does not run: the student's error (a configuration or
@@ -177,7 +196,7 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Prepared, N
     }
     let memory = memory(puzzle, case, &program);
     let config = gpu_puzzles_instrument::as_dispatched(&case.config, entries.iter().map(|&e| &program.module.entry_points[e]));
-    Ok(Prepared { program, entries, memory, sub, config })
+    Ok(Prepared { program, entries, memory, sub, config, subgroup_size: crate::subgroup::DEFAULT_SIZE })
 }
 
 /// Judges one case on the CPU under `schedules` (the first one's outputs
@@ -186,13 +205,21 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Prepared, N
 /// # Errors
 /// [`Unjudged`] when the shader uses something the interpreter cannot run.
 pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedule]) -> Result<CaseResult, Unjudged> {
+    run_case_at(puzzle, case, source, schedules, crate::subgroup::DEFAULT_SIZE)
+}
+
+/// [`run_case`] with subgroups of `subgroup_size` lanes.
+///
+/// # Errors
+/// As [`run_case`].
+pub fn run_case_at(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedule], subgroup_size: u32) -> Result<CaseResult, Unjudged> {
     let mut result = CaseResult::new(case, Outcome::Passed);
     let finish = |mut r: CaseResult, outcome| {
         r.outcome = outcome;
         Ok(r)
     };
     let prepared = match prepare(puzzle, case, source) {
-        Ok(p) => p,
+        Ok(p) => Prepared { subgroup_size, ..p },
         Err(NotRunnable::Outcome(o)) => return finish(result, *o),
         Err(NotRunnable::Unjudged(u)) => return Err(u),
     };
@@ -223,7 +250,7 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
     }
     let first = runs.remove(0);
     let findings = findings(&first.record, &prepared, puzzle, source);
-    let mut outcome = judge(puzzle, case, &first.actual).map_err(|message| Unjudged { message })?;
+    let mut outcome = judge(puzzle, case, &first.actual).map_err(Unjudged::from)?;
     if let Some(memory) = memory_outcome(&findings) {
         if outcome.passed() || matches!(outcome, Outcome::Mismatch { .. }) {
             outcome = memory;
@@ -241,7 +268,7 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
     }
     if outcome.passed() {
         for (other, &schedule) in runs.iter().zip(&schedules[1..]) {
-            let judged = judge(puzzle, case, &other.actual).map_err(|message| Unjudged { message })?;
+            let judged = judge(puzzle, case, &other.actual).map_err(Unjudged::from)?;
             if let Some(o) = order_dependent(puzzle, (&first.actual, schedules[0].describe()), (&other.actual, schedule.describe()), &judged) {
                 outcome = o;
                 break;
@@ -301,7 +328,7 @@ pub fn order_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<
             Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => return Err(unjudged(&e, sub, source)),
             Err(_) => return Ok(None),
         };
-        let judged = judge(puzzle, case, &ran.actual).map_err(|message| Unjudged { message })?;
+        let judged = judge(puzzle, case, &ran.actual).map_err(Unjudged::from)?;
         if judged.passed() {
             passing.get_or_insert((ran.actual, schedule));
         } else {
@@ -359,7 +386,7 @@ fn sweep_subgroup_sizes(p: &Prepared, puzzle: &Puzzle, case: &Case, source: &str
     for (ran, &size) in runs.into_iter().zip(&sizes) {
         match ran {
             Ok(ran) => {
-                let judged = judge(puzzle, case, &ran.actual).map_err(|message| Unjudged { message })?;
+                let judged = judge(puzzle, case, &ran.actual).map_err(Unjudged::from)?;
                 tried.push((size, judged.passed()));
                 if let Outcome::Mismatch { mismatches, .. } = judged {
                     if let Some(m) = mismatches.into_iter().next() {
@@ -428,7 +455,7 @@ fn run_all(p: &Prepared, schedules: &[Schedule], puzzle: &Puzzle, detect_races: 
 
 /// Runs every entry point in turn over the case's memory under `schedule`.
 fn run(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool) -> Result<Ran, Stop> {
-    run_with(p, schedule, puzzle, detect_races, crate::subgroup::DEFAULT_SIZE)
+    run_with(p, schedule, puzzle, detect_races, p.subgroup_size)
 }
 
 /// [`run`] with subgroups of `subgroup_size` lanes.

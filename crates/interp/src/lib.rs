@@ -81,6 +81,33 @@ pub enum Stop {
     },
 }
 
+/// Why [`Program::parse`] gave no program.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParseError {
+    /// naga did not parse the text: its message, with the line and column
+    /// (from 1) it points at when it points at one.
+    Syntax {
+        /// naga's message, with the source excerpt it draws.
+        message: String,
+        /// Line and column of the first label.
+        at: Option<(u32, u32)>,
+    },
+    /// naga's validator rejected the module, or a constant could not be
+    /// evaluated.
+    Invalid(Stop),
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParseError::Syntax { message, .. } => f.write_str(message),
+            ParseError::Invalid(stop) => write!(f, "{stop:?}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
 impl Stop {
     /// An unsupported construct, its place filled in by the caller.
     pub fn unsupported(what: impl Into<String>) -> Stop {
@@ -139,15 +166,18 @@ impl Program {
     /// Parses and validates `text` (WGSL) and prepares it.
     ///
     /// # Errors
-    /// naga's message when the text does not parse or validate (a front end
-    /// reports the browser's compiler messages instead; this is a last
-    /// resort), or [`Stop::Unsupported`] for a constant the interpreter
-    /// cannot evaluate.
-    pub fn parse(text: &str) -> Result<Program, String> {
+    /// [`ParseError::Syntax`] when naga does not parse the text (a front
+    /// end reports the browser's compiler messages instead; this is a last
+    /// resort), [`ParseError::Invalid`] when it does not validate or a
+    /// constant cannot be evaluated.
+    pub fn parse(text: &str) -> Result<Program, ParseError> {
         let mut text = text.to_string();
         gpu_puzzles_core::wgsl::blank_enables(&mut text);
-        let module = naga::front::wgsl::parse_str(&text).map_err(|e| e.emit_to_string(&text))?;
-        Program::new(module).map_err(|e| format!("{e:?}"))
+        let module = naga::front::wgsl::parse_str(&text).map_err(|e| ParseError::Syntax {
+            message: e.emit_to_string(&text),
+            at: e.location(&text).map(|l| (l.line_number, l.line_position)),
+        })?;
+        Program::new(module).map_err(ParseError::Invalid)
     }
 
     /// Prepares a parsed module.

@@ -54,13 +54,17 @@ pub enum RunnerError {
     Readback(String),
     /// The puzzle's CPU reference could not compute a case's expected values:
     /// a fault in the puzzle set, never the student's.
-    #[error("the puzzle's reference could not compute case {case}: {message}. This is a fault in the puzzle set; please report it")]
+    #[error("the puzzle's reference could not compute case {case}: {error}. This is a fault in the puzzle set; please report it")]
     Reference {
         /// The case's number.
         case: usize,
         /// Why.
-        message: String,
+        error: gpu_puzzles_core::model::ExpectedError,
     },
+    /// Judging failed: no expected values for the case, or no read-back of
+    /// a compared buffer.
+    #[error("{0}. This is a fault in GPU Puzzles or the puzzle set; please report it")]
+    Judge(#[from] gpu_puzzles_core::judge::JudgeError),
 }
 
 /// Longest a native dispatch may take before [`RunnerError::Timeout`], in
@@ -97,6 +101,9 @@ pub struct AdapterSummary {
     /// WARP, whose name is "Microsoft Basic Render Driver"): it runs invocations on CPU cores, so its timings say nothing
     /// about GPUs and performance lessons are not checked on it.
     pub software: bool,
+    /// The smallest and largest subgroup sizes the adapter reports, when
+    /// the device runs subgroups (`subgroupMinSize`, `subgroupMaxSize`).
+    pub subgroup_sizes: Option<(u32, u32)>,
 }
 
 /// A device and its queue, created once and reused for every run.
@@ -180,6 +187,7 @@ impl Gpu {
                 driver: format!("{} {}", info.driver, info.driver_info).trim().to_string(),
                 timestamps,
                 software,
+                subgroup_sizes: subgroups.then_some((info.subgroup_min_size, info.subgroup_max_size)),
             },
             lost,
             lost_reason,

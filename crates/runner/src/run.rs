@@ -360,11 +360,11 @@ fn explained(diagnostics: Vec<Diagnostic>, rejected: Option<&PassError>, sub: &t
 /// read-backs that are missing are our failures, not the student's
 /// (ARCHITECTURE.md).
 fn verdict(puzzle: &Puzzle, case: &Case, actual: &[Values], findings: Option<&Findings>) -> Result<Outcome, RunnerError> {
-    puzzle.expected(case).map_err(|message| RunnerError::Reference { case: case.number, message })?;
+    puzzle.expected(case).map_err(|error| RunnerError::Reference { case: case.number, error })?;
     if actual.len() != puzzle.compared_buffers().count() {
         return Err(RunnerError::Readback(format!("{} of {} compared buffers came back", actual.len(), puzzle.compared_buffers().count())));
     }
-    let mut outcome = judge(puzzle, case, actual).map_err(RunnerError::Readback)?;
+    let mut outcome = judge(puzzle, case, actual)?;
     if let Some(memory) = findings.and_then(memory_outcome) {
         if outcome.passed() || matches!(outcome, Outcome::Mismatch { .. }) {
             outcome = memory;

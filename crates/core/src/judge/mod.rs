@@ -286,6 +286,25 @@ pub fn close(expected: f64, actual: f64, compare: CompareSpec) -> bool {
     (actual - expected).abs() <= compare.abs + compare.rel * expected.abs()
 }
 
+/// Why [`judge`] could not judge: our failure, never the student's.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum JudgeError {
+    /// The puzzle's reference could not compute case `case`.
+    #[error("the puzzle's reference could not compute case {case}: {error}")]
+    Expected {
+        /// The case's number.
+        case: usize,
+        /// Why.
+        error: crate::model::ExpectedError,
+    },
+    /// A compared buffer was not read back.
+    #[error("no contents were read back for `{buffer}`")]
+    NotReadBack {
+        /// The buffer's name.
+        buffer: String,
+    },
+}
+
 /// Compares the contents of each compared buffer (outputs and input-outputs,
 /// in binding order) with the case's expected values (every element, or a
 /// sampled case's sample).
@@ -296,14 +315,14 @@ pub fn close(expected: f64, actual: f64, compare: CompareSpec) -> bool {
 /// # Errors
 /// Our failures, never the student's: the puzzle's reference could not
 /// compute the case, or a compared buffer was not read back.
-pub fn judge(puzzle: &Puzzle, case: &Case, actual: &[Values]) -> Result<Outcome, String> {
+pub fn judge(puzzle: &Puzzle, case: &Case, actual: &[Values]) -> Result<Outcome, JudgeError> {
     let (mut total, mut sampled) = (0, None::<usize>);
     let mut mismatches = Vec::new();
-    let all_expected = puzzle.expected(case).map_err(|message| format!("the puzzle's reference could not compute this case: {message}"))?;
+    let all_expected = puzzle.expected(case).map_err(|error| JudgeError::Expected { case: case.number, error })?;
     for ((k, i), expected) in puzzle.compared_buffers().enumerate().zip(all_expected) {
         let buffer = &puzzle.buffers[i];
         let cb = &case.buffers[i];
-        let got = actual.get(k).ok_or_else(|| format!("no contents were read back for `{}`", buffer.name))?;
+        let got = actual.get(k).ok_or_else(|| JudgeError::NotReadBack { buffer: buffer.name.clone() })?;
         if let Some(e) = expected.elements {
             *sampled.get_or_insert(0) += e.len();
         }

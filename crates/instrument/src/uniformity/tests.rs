@@ -77,3 +77,25 @@ if (lid.x == 0u) {{ sync(); }}
     let fine = src.replace("if (lid.x == 0u) { sync(); }", "sync();");
     assert_eq!(check_barriers(&fine), None);
 }
+
+#[test]
+fn subgroup_operations_need_uniform_control_flow() {
+    let sub = |body: &str| {
+        let src = format!(
+            "enable subgroups;\n{HEAD}@compute @workgroup_size(64)\nfn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(subgroup_size) n: u32) {{\n{body}\n}}\n"
+        );
+        check_barriers(&src)
+    };
+    let e = sub("    var s = 0.0;\n    if (lid.x < arrayLength(&a)) { s = subgroupAdd(a[lid.x]); }\n    out[lid.x] = s;").unwrap();
+    assert_eq!((e.line, e.cause), (8, Cause::Condition), "{e:?}");
+    assert!(e.message().contains("`subgroupAdd()` must be called in uniform control flow"), "{}", e.message());
+    let e = sub("    if (lid.x == 0u) { return; }\n    out[lid.x] = subgroupShuffleXor(a[lid.x], 1u);").unwrap();
+    assert_eq!(e.cause, Cause::Return);
+    // A neutral value instead of a guard, and a condition on the subgroup
+    // size, which is uniform.
+    assert_eq!(sub("    let v = select(0.0, a[lid.x], lid.x < arrayLength(&a));\n    out[lid.x] = subgroupAdd(v);"), None);
+    assert_eq!(sub("    if (n >= 8u) { out[lid.x] = subgroupAdd(1.0); }"), None);
+    // The diagnostic directive turns the rule off.
+    let src = format!("enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n{HEAD}@compute @workgroup_size(64)\nfn main(@builtin(local_invocation_id) lid: vec3<u32>) {{\n    if (lid.x < 3u) {{ out[0] = subgroupAdd(1.0); }}\n}}\n");
+    assert_eq!(check_barriers(&src), None);
+}
