@@ -408,6 +408,11 @@ const judged = [
   ["dot-product--everyone-clears-the-sum.wgsl", "memory-error", /write conflict: `total` \(workgroup memory\): \d+ invocations of workgroup \(0, 0, 0\) write it at line 16 .*For example, .* wrote `total` at line 16, and .* wrote it at line 16/s],
   ["scan-across-workgroups--offsets-in-one-dispatch.wgsl", "memory-error", /race: `block_sums\[\d+\]`.*\(a storage buffer\): invocations in different workgroups of one dispatch of `scan_blocks`/],
   ["tree-reduction--runaway-loop-with-barrier.wgsl", "runaway-loop", /the loop at line 20/],
+  // Subgroups run for real on SwiftShader (4 lanes); every case is also run
+  // at each size from 4 to 128 lanes on the CPU, and a kernel that assumes
+  // 32 lanes fails with the two sizes named.
+  ["subgroup-sum--assumes-32-lanes.wgsl", "memory-error", /depends on the subgroup size: it is right with \d+-lane subgroups but wrong with \d+-lane ones/],
+  ["subgroup-sum--subgroup-add-under-if.wgsl", "compile-error", /subgroupAdd.*uniform/s],
   // Chromium accepts a pointer parameter into workgroup memory; naga, the
   // checker, does not, so the checks cannot run and the case must not pass.
   ["shared--pointer-parameter.wgsl", "compile-error", /line 9.*memory checker \(naga\) does not/s],

@@ -175,7 +175,14 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
     if !gpu.subgroups() && gpu_puzzles_core::wgsl::uses_subgroups(source) {
         let results = gpu_puzzles_interp::emulate::judge_puzzle(puzzle, &random, source)
             .map_err(|e| format!("This GPU offers no subgroups to the page, so this Run was to be emulated on the CPU, but {}.", e.message))?;
-        return Ok(RunReply { results: wire(puzzle, results), random, recreated: was_lost, peaks: None, software: gpu.adapter().software, emulated: Emulated::NoSubgroups });
+        return Ok(RunReply {
+            results: wire(puzzle, results),
+            random,
+            recreated: was_lost,
+            peaks: None,
+            software: gpu.adapter().software,
+            emulated: Emulated::NoSubgroups,
+        });
     }
     let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions::default()).await;
     if let Ok(results) = &mut out {

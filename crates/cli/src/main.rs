@@ -279,7 +279,8 @@ struct CaseData<'a> {
 
 #[allow(clippy::too_many_arguments)]
 fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, results: &[CaseResult], peaks: Option<&Peaks>, json: bool) -> Result<()> {
-    let words = RunReport::new(puzzle, random, results, RunContext { software: gpu.adapter().software, peaks, emulated: gpu_puzzles_core::report::run::Emulated::No });
+    let words =
+        RunReport::new(puzzle, random, results, RunContext { software: gpu.adapter().software, peaks, emulated: gpu_puzzles_core::report::run::Emulated::No });
     if json {
         let report = Report {
             puzzle: &puzzle.slug,
@@ -482,7 +483,12 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
                     if let Some(perf) = p.cases.get(r.case - 1).and_then(|c| c.performance.as_ref()) {
                         let case = &p.cases[r.case - 1];
                         timings.push(format!("{}: {}{}", case.name, performance_line(&r.timing, perf), share_of_peak(Some(&peaks), &r.timing, perf)));
-                        let words = performance_report(p, r, perf, RunContext { software: gpu.adapter().software, peaks: Some(&peaks), emulated: gpu_puzzles_core::report::run::Emulated::No });
+                        let words = performance_report(
+                            p,
+                            r,
+                            perf,
+                            RunContext { software: gpu.adapter().software, peaks: Some(&peaks), emulated: gpu_puzzles_core::report::run::Emulated::No },
+                        );
                         timings.extend(words.comparisons.into_iter().map(|(label, figures)| format!("  compared with {label}: {figures}")));
                     }
                 }

@@ -538,12 +538,17 @@ impl Values {
     }
 }
 
-/// Formats an `f32` for display: whole numbers without a fraction.
+/// Formats an `f32` for display: whole numbers without a fraction, and
+/// magnitudes from 1e16 up (or below 1e-6) in scientific notation
+/// (`3.4028235e38`), which a grid cell can hold.
 pub fn format_f32(x: f32) -> String {
     if x.is_nan() {
         "NaN".to_string()
     } else if x.is_infinite() {
         if x > 0.0 { "inf" } else { "-inf" }.to_string()
+    } else if x != 0.0 && !(1e-6..1e16).contains(&x.abs()) {
+        // The shortest round-tripping mantissa, with an exponent.
+        format!("{x:e}")
     } else {
         // Rust's `Display` for floats is the shortest round-tripping form.
         format!("{x}")

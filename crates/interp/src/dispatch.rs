@@ -374,9 +374,13 @@ impl Dispatch {
             let lanes = &self.invocations[start..end];
             let earliest = lanes.iter().filter(|i| i.subgroup_wait(&program).is_some()).map(|i| i.place()).min();
             if let Some(place) = earliest {
-                let active: Vec<usize> = (start..end).filter(|&k| self.invocations[k].subgroup_wait(&program).is_some() && self.invocations[k].place() == place).collect();
+                let active: Vec<usize> =
+                    (start..end).filter(|&k| self.invocations[k].subgroup_wait(&program).is_some() && self.invocations[k].place() == place).collect();
                 let op = self.invocations[active[0]].subgroup_wait(&program).expect("waits at one").clone();
-                let offers: Vec<_> = active.iter().map(|&k| self.invocations[k].offer.clone().ok_or_else(|| Stop::internal("a lane waits without an operand".into()))).collect::<Result<_, _>>()?;
+                let offers: Vec<_> = active
+                    .iter()
+                    .map(|&k| self.invocations[k].offer.clone().ok_or_else(|| Stop::internal("a lane waits without an operand".into())))
+                    .collect::<Result<_, _>>()?;
                 let results = crate::subgroup::exchange(&op, &offers, self.subgroup_size)?;
                 for (&k, r) in active.iter().zip(results) {
                     self.invocations[k].receive(&program, r);

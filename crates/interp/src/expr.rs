@@ -130,9 +130,7 @@ impl Invocation {
             | Expression::AtomicResult { .. }
             | Expression::WorkGroupUniformLoadResult { .. }
             | Expression::SubgroupBallotResult
-            | Expression::SubgroupOperationResult { .. } => {
-                return Err(Stop::internal("a result used before its statement ran".into()))
-            }
+            | Expression::SubgroupOperationResult { .. } => return Err(Stop::internal("a result used before its statement ran".into())),
             Expression::Override(_) => return Err(Stop::unsupported("an `override` declaration")),
             Expression::ImageSample { .. } | Expression::ImageLoad { .. } | Expression::ImageQuery { .. } => return Err(Stop::unsupported("a texture")),
             Expression::Derivative { .. } => return Err(Stop::unsupported("a derivative")),

@@ -173,10 +173,8 @@ impl Program {
     pub fn parse(text: &str) -> Result<Program, ParseError> {
         let mut text = text.to_string();
         gpu_puzzles_core::wgsl::blank_enables(&mut text);
-        let module = naga::front::wgsl::parse_str(&text).map_err(|e| ParseError::Syntax {
-            message: e.emit_to_string(&text),
-            at: e.location(&text).map(|l| (l.line_number, l.line_position)),
-        })?;
+        let module = naga::front::wgsl::parse_str(&text)
+            .map_err(|e| ParseError::Syntax { message: e.emit_to_string(&text), at: e.location(&text).map(|l| (l.line_number, l.line_position)) })?;
         Program::new(module).map_err(ParseError::Invalid)
     }
 
@@ -216,7 +214,12 @@ impl Program {
     pub fn uses_subgroups(&self) -> bool {
         let op = self.entries.iter().chain(&self.functions).any(|c| c.insts.iter().any(|i| matches!(i, lower::Inst::Subgroup(_))));
         let subgroup_builtin = |b: &Option<naga::Binding>| {
-            matches!(b, Some(naga::Binding::BuiltIn(naga::BuiltIn::SubgroupSize | naga::BuiltIn::SubgroupInvocationId | naga::BuiltIn::SubgroupId | naga::BuiltIn::NumSubgroups)))
+            matches!(
+                b,
+                Some(naga::Binding::BuiltIn(
+                    naga::BuiltIn::SubgroupSize | naga::BuiltIn::SubgroupInvocationId | naga::BuiltIn::SubgroupId | naga::BuiltIn::NumSubgroups
+                ))
+            )
         };
         let input = self.module.entry_points.iter().flat_map(|e| &e.function.arguments).any(|a| {
             subgroup_builtin(&a.binding)

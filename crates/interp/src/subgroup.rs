@@ -17,9 +17,11 @@
 //!   left a loop or `if` early wait for those still inside);
 //! - reductions and scans fold the active lanes in lane order;
 //! - a shuffle or broadcast from a lane that is not active or past the
-//!   subgroup's size gives the calling lane its own operand. On a GPU the
-//!   value is undefined; the own value keeps a sum or maximum wrong by a
-//!   visible amount instead of silently right.
+//!   subgroup's size gives [`UNDEFINED_F32`] (or [`UNDEFINED_U32`],
+//!   [`UNDEFINED_I32`]): on a GPU the value is undefined (WGSL §17.13, a
+//!   stale register, 0 on lavapipe), and a value that wins a maximum and
+//!   swamps a sum makes a missing guard show as a wrong result at the sizes
+//!   where the lane is missing.
 
 use crate::lower::SubgroupOp;
 use crate::math;
@@ -43,6 +45,14 @@ pub fn sizes_for(invocations: u32) -> Vec<u32> {
     let top = invocations.max(1).next_power_of_two();
     SIZES.iter().copied().filter(|&s| s <= top.max(SIZES[0])).collect()
 }
+
+/// What a shuffle or broadcast from a lane that does not exist gives, for
+/// `f32`: the largest finite `f32`, visible in any sum or maximum.
+pub const UNDEFINED_F32: f32 = f32::MAX;
+/// The same for `u32`: a bit pattern no puzzle computes.
+pub const UNDEFINED_U32: u32 = 0xDEAD_BEEF;
+/// The same for `i32`: the largest `i32`.
+pub const UNDEFINED_I32: i32 = i32::MAX;
 
 /// What one lane brings to a subgroup operation.
 #[derive(Debug, Clone)]
@@ -120,10 +130,25 @@ pub fn exchange(op: &SubgroupOp, offers: &[Offer], size: u32) -> Result<Vec<Opti
                         ),
                     };
                     let from = source.filter(|&s| s < size).and_then(|s| offers.iter().find(|p| p.lane == s));
-                    Some(from.unwrap_or(o).value.clone())
+                    Ok(Some(match from {
+                        Some(p) => p.value.clone(),
+                        None => undefined(&o.value)?,
+                    }))
                 })
-                .collect()
+                .collect::<Result<Vec<_>, Stop>>()?
         }
+    })
+}
+
+/// The value a read from a missing lane gives, of `like`'s type.
+fn undefined(like: &Value) -> Result<Value, Stop> {
+    like.map(|s| {
+        Ok(match s {
+            Scalar::F32(_) => Scalar::F32(UNDEFINED_F32),
+            Scalar::U32(_) => Scalar::U32(UNDEFINED_U32),
+            Scalar::I32(_) => Scalar::I32(UNDEFINED_I32),
+            Scalar::Bool(b) => Scalar::Bool(!b),
+        })
     })
 }
 
@@ -175,10 +200,12 @@ mod tests {
     }
 
     fn floats(v: Vec<Option<Value>>) -> Vec<f32> {
-        v.into_iter().map(|v| match v {
-            Some(Value::Scalar(Scalar::F32(x))) => x,
-            other => panic!("{other:?}"),
-        }).collect()
+        v.into_iter()
+            .map(|v| match v {
+                Some(Value::Scalar(Scalar::F32(x))) => x,
+                other => panic!("{other:?}"),
+            })
+            .collect()
     }
 
     #[test]
@@ -193,15 +220,15 @@ mod tests {
     }
 
     #[test]
-    fn a_shuffle_from_a_missing_lane_gives_the_own_value() {
+    fn a_shuffle_from_a_missing_lane_gives_an_undefined_value() {
         let h = handle();
         let mut o = offers(&[(0, 10.0), (1, 11.0), (2, 12.0)]);
         for x in &mut o {
             x.index = Some(2);
         }
         let xor = exchange(&SubgroupOp::Gather { mode: GatherMode::ShuffleXor(h), argument: h, result: h }, &o, 4).unwrap();
-        // 0^2 = 2 (active), 1^2 = 3 (inactive: own), 2^2 = 0.
-        assert_eq!(floats(xor), [12.0, 11.0, 10.0]);
+        // 0^2 = 2 (active), 1^2 = 3 (inactive: undefined), 2^2 = 0.
+        assert_eq!(floats(xor), [12.0, UNDEFINED_F32, 10.0]);
     }
 
     #[test]

@@ -267,16 +267,16 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
     // instrument the shader.
     let pipeline = match pipeline.take() {
         Some(p) => p,
-        None => match build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), Some(&layout_entries), |m| diagnostic(m, &sub, source))
-            .await
-        {
-            Ok(p) => {
-                let p = p.expect("built with entries");
-                gpu.cache(cache_key(&sub.text, puzzle, &layout_entries, None), Cached { pipeline: p.clone(), meta: None });
-                p
+        None => {
+            match build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), Some(&layout_entries), |m| diagnostic(m, &sub, source)).await {
+                Ok(p) => {
+                    let p = p.expect("built with entries");
+                    gpu.cache(cache_key(&sub.text, puzzle, &layout_entries, None), Cached { pipeline: p.clone(), meta: None });
+                    p
+                }
+                Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics }),
             }
-            Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics }),
-        },
+        }
     };
     let submitted = submit(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes: None, measure: case.is_performance() }).await?;
     Ok(Started::Plain { result, submitted })
