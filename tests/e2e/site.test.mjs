@@ -218,6 +218,26 @@ test("a compile error is marked at the student's line and column", async () => {
   await page.close();
 });
 
+test("findings: the first leads the verdict, the others fold below it, and its lines are marked in the editor", async () => {
+  const { page, p, errors } = await newPage();
+  await p.open(site.url("?puzzle=dot-product"));
+  // Every invocation clears and adds into one workgroup variable: a write conflict at line 16.
+  await p.setCode(fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/dot-product--everyone-clears-the-sum.wgsl"), "utf8"));
+  assert.equal(await p.run(), "failed");
+  assert.match(await p.testid("verdict-lead").innerText(), /^Case \d+.*: write conflict/);
+  // The same mistake in every case is one finding, not one per case.
+  const more = page.locator('[data-testid="verdict-more"] li');
+  const texts = await more.allInnerTexts();
+  assert.ok(texts.every((t) => !/write conflict/.test(t)), `repeated: ${texts}`);
+  // The racing line is marked as a compile error would be: underlined, with a gutter mark and the finding on hover.
+  await page.locator(".cm-lintRange-error").first().waitFor();
+  assert.ok((await page.locator(".cm-lint-marker-error").count()) > 0, "a gutter mark");
+  const marked = await page.locator(".cm-lintRange-error").first().innerText();
+  assert.match(marked, /total/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("Ctrl+Enter runs, and the code survives a reload", async () => {
   const { page, p } = await newPage();
   await p.open(site.url("?puzzle=zip"));

@@ -379,7 +379,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
 
 fn show_squiggles(source: &str, results: &[CaseResult]) {
     let diags = gpu_puzzles_core::report::run::distinct_diagnostics(results);
-    let squiggles: Vec<editor::Squiggle> = diags
+    let mut squiggles: Vec<editor::Squiggle> = diags
         .iter()
         .map(|d| editor::Squiggle {
             offset: d.offset.unwrap_or(0),
@@ -392,5 +392,23 @@ fn show_squiggles(source: &str, results: &[CaseResult]) {
             message: &d.message,
         })
         .collect();
+    // The places the first failing finding names (a race's two accesses, an
+    // out-of-bounds access, a runaway loop), marked as compile errors are:
+    // the first access as an error, the second as a warning.
+    let marks = gpu_puzzles_core::report::finding_marks(results);
+    for m in &marks {
+        let Some((offset, length)) = site_span(source, m.site) else { continue };
+        squiggles.push(editor::Squiggle { offset, length, severity: if m.first { "error" } else { "warning" }, message: &m.message });
+    }
     editor::show_diagnostics(source, &squiggles);
+}
+
+/// The byte span from `site` (line and column from 1, in characters) to the
+/// end of its line, trailing spaces left out; `None` past the text's end.
+fn site_span(source: &str, site: gpu_puzzles_core::trace::Site) -> Option<(usize, usize)> {
+    let line_start = gpu_puzzles_core::template::offset_of_line(source, site.line);
+    let line = source.get(line_start..)?.split('\n').next()?;
+    let column = line.char_indices().nth(site.column.saturating_sub(1)).map_or(0, |(i, _)| i);
+    let rest = line[column..].trim_end();
+    (site.line >= 1 && line_start < source.len()).then_some((line_start + column, rest.len().max(1)))
 }

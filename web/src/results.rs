@@ -19,14 +19,31 @@ use leptos::prelude::*;
 pub fn VerdictBar(state: Memo<RunState>, finished_runs: ReadSignal<u32>) -> impl IntoView {
     move || {
         let run = finished_runs.get();
-        let (status, text) = match state.get() {
-            RunState::Idle => ("idle", "Not run yet. Press Run to judge every case, shown and hidden.".to_string()),
-            RunState::Running { .. } => ("running", "Running on your GPU…".to_string()),
-            RunState::Error(e) => ("error", e),
-            RunState::Done(Finished { report, .. }) => (if report.verdict == Verdict::Passed { "passed" } else { "failed" }, report.headline.clone()),
+        let (status, text, findings) = match state.get() {
+            RunState::Idle => ("idle", "Not run yet. Press Run to judge every case, shown and hidden.".to_string(), Vec::new()),
+            RunState::Running { .. } => ("running", "Running on your GPU…".to_string(), Vec::new()),
+            RunState::Error(e) => ("error", e, Vec::new()),
+            RunState::Done(Finished { report, .. }) => {
+                (if report.verdict == Verdict::Passed { "passed" } else { "failed" }, report.headline.clone(), report.findings.clone())
+            }
         };
+        // The most important finding in one sentence under the verdict; the
+        // others folded below it.
+        let mut findings = findings.into_iter();
+        let lead = findings.next();
+        let others: Vec<String> = findings.collect();
+        let more = others.len();
         view! {
-            <div class="verdict" data-testid="verdict" data-status=status data-run=run role="status" aria-live="polite">{text}</div>
+            <div class="verdict" data-testid="verdict" data-status=status data-run=run role="status" aria-live="polite">
+                {text}
+                {lead.map(|l| view! { <p class="verdict-lead" data-testid="verdict-lead">{l}</p> })}
+                {(more > 0).then(|| view! {
+                    <details class="verdict-more" data-testid="verdict-more">
+                        <summary>{format!("{more} more finding{}", if more == 1 { "" } else { "s" })}</summary>
+                        <ul>{others.into_iter().map(|o| view! { <li>{o}</li> }).collect_view()}</ul>
+                    </details>
+                })}
+            </div>
         }
     }
 }

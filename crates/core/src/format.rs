@@ -356,6 +356,9 @@ pub struct BufferInit {
     /// Seeded pseudo-random integers, uniform in `[min, max]`.
     #[serde(default)]
     pub random: Option<RandomSpec>,
+    /// Row offsets of a sparse matrix in CSR form, with random row lengths.
+    #[serde(default)]
+    pub offsets: Option<OffsetsSpec>,
     /// Number of elements, for `fill` and for outputs.
     #[serde(default)]
     pub len: Option<u32>,
@@ -367,6 +370,26 @@ pub struct BufferInit {
     /// puzzle's `reference` function computes them.
     #[serde(default)]
     pub expected: Option<Vec<f64>>,
+}
+
+/// `offsets = { rows = R, total = N, seed = S }`: the `R + 1` row offsets of
+/// a sparse matrix in compressed sparse row (CSR) form with `N` stored
+/// entries: `0 = o[0] ≤ o[1] ≤ … ≤ o[R] = N`, row `r` holding entries
+/// `o[r] … o[r+1] − 1`. Each entry falls in a row drawn uniformly
+/// ([`crate::generate::row_offsets`]); with `longest = L`, row
+/// `seed mod R` gets `L` of the entries first (a load-imbalanced matrix).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OffsetsSpec {
+    /// Rows: the buffer has `rows + 1` elements.
+    pub rows: u32,
+    /// Stored entries, the last offset.
+    pub total: u32,
+    /// Seed of the draw.
+    pub seed: u64,
+    /// Entries of one long row, taken before the others are spread.
+    #[serde(default)]
+    pub longest: Option<u32>,
 }
 
 /// Seeded pseudo-random numbers: integers uniform in `[min, max]`, or with

@@ -59,9 +59,50 @@ pub fn random_values(spec: &RandomSpec) -> Vec<f64> {
     (0..spec.len).map(|_| rng.range_inclusive(spec.min, spec.max) as f64).collect()
 }
 
+/// The row offsets `spec` describes ([`crate::format::OffsetsSpec`]): `rows
+/// + 1` non-decreasing values from 0 to `total`. `longest` entries go to row
+/// `seed mod rows`, then each other entry to a row drawn uniformly (all
+/// rows when `longest` is absent). `longest ≤ total` and `rows ≥ 1` are the
+/// caller's to check.
+pub fn row_offsets(spec: &crate::format::OffsetsSpec) -> Vec<f64> {
+    let rows = spec.rows.max(1) as usize;
+    let mut rng = SplitMix64::new(spec.seed);
+    let mut counts = vec![0u64; rows];
+    let longest = spec.longest.unwrap_or(0).min(spec.total);
+    let heavy = (spec.seed % rows as u64) as usize;
+    counts[heavy] = longest as u64;
+    for _ in 0..spec.total - longest {
+        counts[rng.range_inclusive(0, rows as i64 - 1) as usize] += 1;
+    }
+    let mut offsets = Vec::with_capacity(rows + 1);
+    let mut at = 0u64;
+    offsets.push(0.0);
+    for c in counts {
+        at += c;
+        offsets.push(at as f64);
+    }
+    offsets
+}
+
 /// `start, start + 1, …, start + n - 1`.
 pub fn arange(n: u32, start: f64) -> Vec<f64> {
     (0..n).map(|i| start + i as f64).collect()
+}
+
+#[cfg(test)]
+mod offsets_tests {
+    use super::*;
+
+    #[test]
+    fn row_offsets_rise_from_zero_to_the_total_with_one_long_row() {
+        let spec = crate::format::OffsetsSpec { rows: 50, total: 1000, seed: 7, longest: Some(600) };
+        let o = row_offsets(&spec);
+        assert_eq!((o.len(), o[0], o[50]), (51, 0.0, 1000.0));
+        assert!(o.windows(2).all(|w| w[0] <= w[1]));
+        let heavy = 7 % 50;
+        assert!(o[heavy + 1] - o[heavy] >= 600.0);
+        assert_eq!(row_offsets(&spec), o, "the same seed gives the same offsets");
+    }
 }
 
 #[cfg(test)]

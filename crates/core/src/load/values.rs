@@ -29,6 +29,11 @@ pub(super) fn checked_len(init: &BufferInit, element: ElementType) -> Result<usi
         check_len(n)?;
         probe.len = Some(n.min(PROBE));
         n as usize
+    } else if let Some(o) = init.offsets {
+        check_len(o.rows.saturating_add(1))?;
+        check_len(o.total)?;
+        // The draw is checked whole: it costs one step per entry.
+        o.rows as usize + 1
     } else if let Some(r) = init.random {
         check_len(r.len)?;
         probe.random = Some(crate::format::RandomSpec { len: r.len.min(PROBE), ..r });
@@ -50,11 +55,11 @@ pub(super) fn checked_len(init: &BufferInit, element: ElementType) -> Result<usi
 }
 
 pub(crate) fn initial_values(init: &BufferInit, element: ElementType) -> Result<Values, String> {
-    let given = [init.values.is_some(), init.arange.is_some(), init.fill.is_some(), init.random.is_some()];
+    let given = [init.values.is_some(), init.arange.is_some(), init.fill.is_some(), init.random.is_some(), init.offsets.is_some()];
     match given.iter().filter(|&&g| g).count() {
-        0 => return Err("needs contents: one of `values`, `arange`, `fill` (with `len`) or `random`".into()),
+        0 => return Err("needs contents: one of `values`, `arange`, `fill` (with `len`), `random` or `offsets`".into()),
         1 => {}
-        _ => return Err("give only one of `values`, `arange`, `fill` and `random`".into()),
+        _ => return Err("give only one of `values`, `arange`, `fill`, `random` and `offsets`".into()),
     }
     let raw = if let Some(v) = &init.values {
         v.clone()
@@ -65,6 +70,16 @@ pub(crate) fn initial_values(init: &BufferInit, element: ElementType) -> Result<
         let n = init.len.ok_or("`fill` needs `len`")?;
         check_len(n)?;
         vec![x; n as usize]
+    } else if let Some(o) = init.offsets {
+        check_len(o.rows.saturating_add(1))?;
+        check_len(o.total)?;
+        if o.rows == 0 {
+            return Err("offsets: `rows` must be at least 1".into());
+        }
+        if o.longest.is_some_and(|l| l > o.total) {
+            return Err(format!("offsets: `longest` ({}) is more than `total` ({})", o.longest.unwrap_or(0), o.total));
+        }
+        generate::row_offsets(&o)
     } else {
         let r = init.random.expect("counted above");
         check_len(r.len)?;

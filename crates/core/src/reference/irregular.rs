@@ -1,5 +1,5 @@
 //! Irregular work, whose size or place is known only at run time: stream
-//! compaction.
+//! compaction and the sparse matrix–vector product.
 
 use super::{Outputs, ReferenceError, ReferenceInput, Values};
 
@@ -43,4 +43,42 @@ mod tests {
         assert_eq!(outs[1].0, Values::U32(vec![3]));
         assert_eq!(outs[2].0, Values::U32(vec![1, 2, 0]));
     }
+}
+
+/// `y = A·x` for a sparse matrix `A` in compressed sparse row form (Sparse
+/// Matrix–Vector Product): `row_offsets` (`u32`, rows + 1 elements,
+/// non-decreasing from 0), `col_indices` (`u32`, one per stored entry, each
+/// below `len(x)`), `values` (`f32`, one per stored entry) and `x` (`f32`).
+/// `y[r] = Σ values[k] · x[col_indices[k]]` over `k` in
+/// `row_offsets[r] .. row_offsets[r + 1]`, summed in `f64` and rounded
+/// once; `rows` elements.
+///
+/// # Errors
+/// A missing or mistyped buffer, offsets that decrease or do not end at the
+/// number of stored entries, or a column index past the end of `x`.
+pub fn spmv_csr(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let offsets = input.u32s("row_offsets")?;
+    let cols = input.u32s("col_indices")?;
+    let values = input.f32("values")?;
+    let x = input.f32("x")?;
+    let entries = values.len();
+    if cols.len() != entries {
+        return Err(ReferenceError::WrongLength { name: "col_indices".into(), len: cols.len(), want: entries });
+    }
+    let rows = offsets.len().saturating_sub(1);
+    let mut y = Vec::with_capacity(rows);
+    for r in 0..rows {
+        let (start, end) = (offsets[r] as usize, offsets[r + 1] as usize);
+        if start > end || end > entries {
+            return Err(ReferenceError::IndexPastEnd { name: "row_offsets".into(), at: r + 1, index: offsets[r + 1], len: entries });
+        }
+        let mut sum = 0.0f64;
+        for k in start..end {
+            let c = cols[k] as usize;
+            let xc = *x.get(c).ok_or(ReferenceError::IndexPastEnd { name: "col_indices".into(), at: k, index: cols[k], len: x.len() })?;
+            sum += values[k] as f64 * xc as f64;
+        }
+        y.push(sum as f32);
+    }
+    Ok(vec![(Values::F32(y), None)])
 }

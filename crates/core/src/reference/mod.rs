@@ -24,7 +24,7 @@ mod reductions;
 mod stencils;
 
 pub use basics::{add_ten, broadcast_add, window_sum_3, zip_add};
-pub use irregular::compact_positive;
+pub use irregular::{compact_positive, spmv_csr};
 pub use kernels::{attention, attention_out, layer_norm_rows, softmax_rows};
 pub use matrices::{matmul, matmul_at, matvec, transpose};
 pub use reductions::{block_inclusive_scan, block_max_broadcast, block_sum, dot, histogram, inclusive_scan, inclusive_scan_blocks, row_sum};
@@ -206,6 +206,17 @@ pub enum ReferenceError {
         /// How many bins the case gives `bins`.
         bins: usize,
     },
+    /// An index buffer holds an index past the end of what it indexes.
+    IndexPastEnd {
+        /// The index buffer.
+        name: String,
+        /// The element holding the index.
+        at: usize,
+        /// The index.
+        index: u32,
+        /// Elements of what it indexes.
+        len: usize,
+    },
 }
 
 impl fmt::Display for ReferenceError {
@@ -222,6 +233,7 @@ impl fmt::Display for ReferenceError {
             ReferenceError::MissingUniform { name } => write!(f, "the reference needs a value for the uniform field `{name}`"),
             ReferenceError::WrongLength { name, len, want } => write!(f, "`{name}` has {len} elements but the reference needs {want}"),
             ReferenceError::OutsideBins { index, value, bins } => write!(f, "`a[{index}]` = {value} falls outside the {bins} bins"),
+            ReferenceError::IndexPastEnd { name, at, index, len } => write!(f, "`{name}[{at}]` = {index} is past the end of the {len} elements it indexes"),
         }
     }
 }
@@ -294,6 +306,7 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("matvec", matvec),
     ("transpose", transpose),
     ("compact_positive", compact_positive),
+    ("spmv_csr", spmv_csr),
 ];
 
 /// The reference functions that also have a per-element form, by name.
@@ -427,6 +440,26 @@ mod tests {
     fn block_sum_keeps_a_short_last_block() {
         let out = run(block_sum, &[("a", (0..10).map(|x| x as f32).collect(), None)], 8);
         assert_eq!(out, [28.0, 17.0]);
+    }
+
+    #[test]
+    fn spmv_sums_each_rows_entries() {
+        // [[1, 0, 2], [0, 0, 0], [0, 3, 0]] · [1, 10, 100]
+        let config = CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let (o, c, v, x) = (Values::U32(vec![0, 2, 2, 3]), Values::U32(vec![0, 2, 1]), Values::F32(vec![1.0, 2.0, 3.0]), Values::F32(vec![1.0, 10.0, 100.0]));
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("row_offsets", (&o, None)), ("col_indices", (&c, None)), ("values", (&v, None)), ("x", (&x, None))]),
+            uniforms: BTreeMap::new(),
+            output_lens: BTreeMap::new(),
+        };
+        assert_eq!(spmv_csr(&input).unwrap()[0].0, Values::F32(vec![201.0, 0.0, 30.0]));
+        let past = Values::U32(vec![0, 2, 3]);
+        let input = ReferenceInput {
+            buffers: BTreeMap::from([("row_offsets", (&o, None)), ("col_indices", (&past, None)), ("values", (&v, None)), ("x", (&x, None))]),
+            ..input
+        };
+        assert!(matches!(spmv_csr(&input).unwrap_err(), ReferenceError::IndexPastEnd { at: 2, index: 3, .. }));
     }
 
     #[test]

@@ -11,6 +11,8 @@ pub mod run;
 
 pub use hazards::{gist, group_hazards, hazard_group, HazardGroup, HazardPattern};
 pub use run::{Context, RunReport};
+mod marks;
+pub use marks::{finding_marks, FindingMark};
 
 /// The finding that fails a case, as data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

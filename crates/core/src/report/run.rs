@@ -52,6 +52,11 @@ pub struct RunReport {
     pub diagnostics: Vec<Diagnostic>,
     /// One per result, in case order.
     pub cases: Vec<CaseReport>,
+    /// The failing cases' distinct findings, most important first ("Case
+    /// 3: lost update: …"): the first is the verdict bar's second line, the
+    /// others are folded below it. A finding repeated in later cases is
+    /// listed once, at the first case that shows it.
+    pub findings: Vec<String>,
     /// This device's measured peaks as a sentence, when measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub peaks: Option<String>,
@@ -210,6 +215,7 @@ impl RunReport {
             })
             .collect();
         say_repeated_findings_once(&mut cases);
+        let findings = distinct_findings(&cases);
         RunReport {
             verdict,
             fully_checked,
@@ -217,6 +223,7 @@ impl RunReport {
             headline,
             diagnostics: distinct_diagnostics(results),
             cases,
+            findings,
             peaks: context.peaks.map(peaks_line),
         }
     }
@@ -276,6 +283,27 @@ impl RunReport {
         });
         out
     }
+}
+
+/// The failing cases' findings for the verdict bar: each failing case's
+/// summary under its title, a mistake repeated in later cases (the same
+/// [`CaseReport::finding`], or the same summary) once; a memory error or
+/// runaway loop before wrong values, since it explains them.
+fn distinct_findings(cases: &[CaseReport]) -> Vec<String> {
+    let mut seen: Vec<(&Option<String>, &str)> = Vec::new();
+    let mut out: Vec<(bool, String)> = Vec::new();
+    for c in cases.iter().filter(|c| c.status == CaseStatus::Failed) {
+        let Some(summary) = c.summary.as_deref() else { continue };
+        if seen.iter().any(|(f, s)| (c.finding.is_some() && *f == &c.finding) || *s == summary) {
+            continue;
+        }
+        seen.push((&c.finding, summary));
+        let serious = matches!(c.outcome, "memory-error" | "runaway-loop" | "compile-error" | "config-error");
+        out.push((!serious, format!("{}: {summary}", c.title)));
+    }
+    // Stable: cases keep their order within each rank.
+    out.sort_by_key(|(rank, _)| *rank);
+    out.into_iter().map(|(_, s)| s).collect()
 }
 
 /// The compiler's messages over every case of a Run, each once: errors
