@@ -122,3 +122,26 @@ test("without WebGPU, Map is solved by emulation on the CPU, and Step still work
     await plain.close();
   }
 });
+
+test("Show me: a race's finding opens the debugger at the racing access, both invocations highlighted", async () => {
+  const { page, p, errors } = await openPage(browser);
+  await p.open(site.url("?puzzle=dot-product"));
+  // Every invocation clears the shared total at line 16: a write conflict.
+  const source = fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/dot-product--everyone-clears-the-sum.wgsl"), "utf8");
+  const line = source.split("\n").findIndex((l) => l.trim() === "total = 0.0;") + 1;
+  await p.setCode(source);
+  assert.equal(await p.run(), "failed");
+  const button = page.locator('[data-testid^="show-me-"]').first();
+  await button.click();
+  await p.testid("debugger").waitFor();
+  const cells = p.testid("debugger-invocations").locator("button");
+  await cells.first().waitFor();
+  // Run on to the access: the invocations stand at its line.
+  await page.waitForFunction((l) => [...document.querySelectorAll('[data-testid="debugger-invocations"] button')].some((b) => b.dataset.line === String(l)), line);
+  const focused = await cells.evaluateAll((bs) => bs.filter((b) => b.dataset.focus === "true").map((b) => b.dataset.line));
+  assert.equal(focused.length, 2, "the two racing invocations are highlighted");
+  assert.ok(focused.every((l) => l === String(line)), `both at line ${line}: ${focused}`);
+  assert.match(await page.locator(".cm-debug-line").first().innerText(), /total = 0\.0/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

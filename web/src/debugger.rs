@@ -31,6 +31,62 @@ const MAX_CELLS: usize = 1024;
 #[derive(Clone, Copy)]
 pub struct DebugRequest(pub RwSignal<Option<&'static Case>>);
 
+/// Where "Show me" opens the debugger: the place of a finding (an entry
+/// point, a workgroup and a line) and the invocations it names, by
+/// `local_invocation_id`, to be highlighted there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Focus {
+    /// The entry point the access ran in.
+    pub entry_point: Option<String>,
+    /// Its workgroup.
+    pub workgroup: [u32; 3],
+    /// The line of the first access, from 1.
+    pub line: usize,
+    /// The invocations the finding names, the first selected.
+    pub invocations: Vec<[u32; 3]>,
+}
+
+/// The focus of the next case the debugger opens ("Show me"), if any;
+/// provided as a context by the puzzle page next to [`DebugRequest`].
+#[derive(Clone, Copy)]
+pub struct DebugFocus(pub RwSignal<Option<Focus>>);
+
+/// Where a failing result's finding happened, when the debugger can show
+/// it: a race's first access (both invocations named) or an out-of-bounds
+/// access, at a known line.
+pub fn focus_of(result: &gpu_puzzles_core::CaseResult) -> Option<Focus> {
+    use gpu_puzzles_core::report::MemoryError;
+    match &result.outcome {
+        gpu_puzzles_core::Outcome::MemoryError { error: MemoryError::Hazard(h), .. } => Some(Focus {
+            entry_point: Some(h.entry_point.clone()),
+            workgroup: h.first.invocation.workgroup_id,
+            line: h.first.site?.line,
+            invocations: vec![h.first.invocation.local_invocation_id, h.second.invocation.local_invocation_id],
+        }),
+        gpu_puzzles_core::Outcome::MemoryError { error: MemoryError::OutOfBounds(o), .. } => {
+            let a = o.first.first()?;
+            Some(Focus { entry_point: None, workgroup: a.invocation.workgroup_id, line: a.site?.line, invocations: vec![a.invocation.local_invocation_id] })
+        }
+        _ => None,
+    }
+}
+
+/// A failing case's "Show me" button (`show-me-N`): opens the debugger on
+/// the case, runs it to the finding's first access and highlights the
+/// invocations the finding names.
+#[component]
+pub fn ShowMeButton(case: &'static Case, focus: Focus) -> impl IntoView {
+    let request = expect_context::<DebugRequest>();
+    let debug_focus = expect_context::<DebugFocus>();
+    view! {
+        <button class="step show-me" data-testid=format!("show-me-{}", case.number) title="Open this case in the debugger at the access the finding names, with the invocations it names highlighted"
+            on:click=move |_| {
+                debug_focus.0.set(Some(focus.clone()));
+                request.0.set(Some(case));
+            }>"Show me ▸"</button>
+    }
+}
+
 /// Whether `case` can be opened in the debugger: shown (its data is not
 /// secret), not a performance case, and small enough.
 pub fn steppable(case: &Case) -> bool {
@@ -42,9 +98,13 @@ pub fn steppable(case: &Case) -> bool {
 #[component]
 pub fn StepButton(case: &'static Case) -> impl IntoView {
     let request = expect_context::<DebugRequest>();
+    let debug_focus = expect_context::<DebugFocus>();
     view! {
         <button class="step" data-testid=format!("step-case-{}", case.number) title="Open this case in the debugger: step every invocation of a workgroup together"
-            on:click=move |_| request.0.set(Some(case))>"Step ▸"</button>
+            on:click=move |_| {
+                debug_focus.0.set(None);
+                request.0.set(Some(case));
+            }>"Step ▸"</button>
     }
 }
 
@@ -71,6 +131,7 @@ fn shape(s: &Snapshot) -> Shape {
 #[component]
 pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl IntoView {
     let request = expect_context::<DebugRequest>();
+    let debug_focus = expect_context::<DebugFocus>();
     let judge = expect_context::<PageGpu>();
     let snapshot = RwSignal::new(Snapshot::default());
     let shape = Memo::new(move |_| snapshot.with(shape));
@@ -116,6 +177,15 @@ pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl In
         generation.update_value(|g| *g = g.wrapping_add(1));
         opening.set(true);
         send(DebugAction::Open { slug: puzzle.slug.clone(), case: case.number, seed: case.random_seed, source });
+        // "Show me": on to the finding's access, its first invocation chosen.
+        if let Some(f) = debug_focus.0.get_untracked() {
+            send(DebugAction::Act(DebugStep::RunTo { entry_point: f.entry_point.clone(), workgroup: f.workgroup, line: f.line }));
+            let [x, y, z] = f.invocations[0];
+            let [sx, sy, _] = case.config.workgroup_size;
+            let k = x + y * sx + z * sx * sy;
+            selected.set(k);
+            send(DebugAction::Select(k));
+        }
         if let Some(p) = panel.get_untracked() {
             p.scroll_into_view();
         }
@@ -179,7 +249,7 @@ pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl In
                     })}
                 </div>
                 <p class="debugger-state" data-testid="debugger-state" role="status">{move || snapshot.with(|s| s.message.clone())}</p>
-                {invocation_grid(locals, snapshot, selected, choose)}
+                {invocation_grid(locals, snapshot, selected, choose, debug_focus)}
                 <div class="debugger-detail">
                     <table class="variables" data-testid="debugger-variables">
                         <caption>{move || format!("Invocation {}", selected.get())}</caption>
@@ -210,7 +280,13 @@ pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl In
 
 /// The workgroup's invocations by local id: built once per shape, each
 /// cell's status and line updated after every step.
-fn invocation_grid(locals: Vec<[u32; 3]>, snapshot: RwSignal<Snapshot>, selected: RwSignal<u32>, choose: impl Fn(u32) + Copy + 'static) -> impl IntoView {
+fn invocation_grid(
+    locals: Vec<[u32; 3]>,
+    snapshot: RwSignal<Snapshot>,
+    selected: RwSignal<u32>,
+    choose: impl Fn(u32) + Copy + 'static,
+    focus: DebugFocus,
+) -> impl IntoView {
     let columns = locals.iter().map(|l| l[0]).max().unwrap_or(0) + 1;
     let cells = locals
         .into_iter()
@@ -232,6 +308,8 @@ fn invocation_grid(locals: Vec<[u32; 3]>, snapshot: RwSignal<Snapshot>, selected
                 format!("local_invocation_id ({}, {}, {}){lane}: {}{}", local[0], local[1], local[2], status_name(status), line.map(|l| format!(" at line {l}")).unwrap_or_default())
             };
             let is_selected = Memo::new(move |_| selected.get() == index);
+            // The invocations a finding names ("Show me").
+            let focused = Memo::new(move |_| focus.0.with(|f| f.as_ref().is_some_and(|f| f.invocations.contains(&local))));
             // Alternate shades mark where one subgroup ends and the next begins.
             let class = move || {
                 let shade = match subgroup.get() {
@@ -239,10 +317,10 @@ fn invocation_grid(locals: Vec<[u32; 3]>, snapshot: RwSignal<Snapshot>, selected
                     Some(_) => " subgroup-even",
                     None => "",
                 };
-                format!("inv {}{shade}{}", status_name(view_of().0), if is_selected.get() { " selected" } else { "" })
+                format!("inv {}{shade}{}{}", status_name(view_of().0), if is_selected.get() { " selected" } else { "" }, if focused.get() { " focus" } else { "" })
             };
             view! {
-                <button class=class data-status=move || status_name(view_of().0) data-subgroup=move || subgroup.get().map(|[s, _]| s.to_string()).unwrap_or_default() data-line=move || view_of().1.map(|l| l.to_string()).unwrap_or_default() title=title
+                <button class=class data-focus=move || focused.get().to_string() data-status=move || status_name(view_of().0) data-subgroup=move || subgroup.get().map(|[s, _]| s.to_string()).unwrap_or_default() data-line=move || view_of().1.map(|l| l.to_string()).unwrap_or_default() title=title
                     on:click=move |_| choose(index)>{label}</button>
             }
         })

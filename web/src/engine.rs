@@ -263,6 +263,7 @@ fn debug(action: DebugAction) -> Result<Snapshot, String> {
                     DebugStep::RunToEnd => s.debugger.run_to_end(),
                     DebugStep::Restart => s.debugger.restart(),
                     DebugStep::SubgroupSize(n) => s.debugger.set_subgroup_size(n),
+                    DebugStep::RunTo { entry_point, workgroup, line } => s.debugger.run_to(entry_point.as_deref(), workgroup, line),
                 }
             }
         }),

@@ -62,7 +62,7 @@ pub enum Request {
 }
 
 /// What the debugger is asked to do ([`gpu_puzzles_interp::debug::Debugger`]).
-#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum DebugStep {
     /// One statement for every running invocation.
     Step,
@@ -74,6 +74,16 @@ pub enum DebugStep {
     Restart,
     /// Back to the start with subgroups of this many lanes.
     SubgroupSize(u32),
+    /// On until the invocations of a workgroup of an entry point stand at
+    /// a line, about to run it (a finding's "Show me").
+    RunTo {
+        /// The entry point, by name, when the finding names one.
+        entry_point: Option<String>,
+        /// `workgroup_id`.
+        workgroup: [u32; 3],
+        /// The line, from 1.
+        line: usize,
+    },
 }
 
 /// A debugger request.

@@ -135,6 +135,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let heatmaps = RwSignal::new(storage::heatmaps());
     provide_context(crate::heatmaps::ShowHeatmaps(heatmaps.read_only()));
     provide_context(crate::debugger::DebugRequest(RwSignal::new(None)));
+    provide_context(crate::debugger::DebugFocus(RwSignal::new(None)));
 
     // Edits not yet in localStorage. Only those are saved when the page
     // goes away, so a stale tab never overwrites what another tab saved.

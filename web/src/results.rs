@@ -224,6 +224,7 @@ fn case_view(
                 <h3>{title.clone()}</h3>
                 <span class=format!("badge {status}")>{badge}</span>
                 {crate::debugger::steppable(case).then(|| view! { <crate::debugger::StepButton case=case/> })}
+                {result.as_ref().and_then(crate::debugger::focus_of).filter(|_| crate::debugger::steppable(case)).map(|focus| view! { <crate::debugger::ShowMeButton case=case focus=focus/> })}
                 {timing.map(|t| view! { <span class="timing">{t}</span> })}
             </header>
             <p class="config">

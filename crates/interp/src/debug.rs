@@ -79,6 +79,9 @@ impl std::fmt::Display for OpenError {
 
 impl std::error::Error for OpenError {}
 
+/// Most rounds [`Debugger::run_to`] runs looking for its place.
+pub const RUN_TO_LIMIT: u32 = 1_000_000;
+
 /// A debugging session on one case.
 #[derive(Debug, Clone)]
 pub struct Debugger {
@@ -167,6 +170,24 @@ impl Debugger {
     /// runaway loop, a construct the debugger cannot run), with the line.
     pub fn stopped(&self) -> Option<&str> {
         self.stop.as_deref()
+    }
+
+    /// Steps until the invocations of workgroup `workgroup` of entry point
+    /// `entry_point` (by name; any when `None`) stand at `line` (the
+    /// student's, from 1), about to run it: where a finding says an access
+    /// happened ("Show me"). Stops at the end, or after
+    /// [`RUN_TO_LIMIT`] rounds, wherever it is.
+    pub fn run_to(&mut self, entry_point: Option<&str>, workgroup: [u32; 3], line: usize) {
+        for _ in 0..RUN_TO_LIMIT {
+            if self.finished() {
+                return;
+            }
+            let here = entry_point.is_none_or(|e| e == self.entry_point()) && self.workgroup_id() == workgroup && !self.dispatch.is_done();
+            if here && self.dispatch.invocations.iter().any(|i| i.status == Status::Running && self.line_of(i) == Some(line)) {
+                return;
+            }
+            self.step();
+        }
     }
 
     /// Rounds run so far.
