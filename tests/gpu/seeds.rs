@@ -1,6 +1,7 @@
 //! A verdict must not depend on the random draw: every reference solution
 //! and every held solution of `solutions/` is judged by the CPU interpreter
-//! (no GPU, so it is quick) on the random cases of seeds 1 to [`SEEDS`],
+//! (no GPU, so it is quick) on the random cases of seeds 1 to [`SEEDS`]
+//! ([`SUBGROUP_SEEDS`] for a shader that uses subgroups),
 //! and the verdict of every seed must be the one its expectation names:
 //! passed for a reference and for `// expect: passed`, failed for every
 //! wrong solution. A seed that gives another verdict fails the test, naming
@@ -30,6 +31,11 @@ use std::sync::Arc;
 /// The last seed swept; the first is 1.
 const SEEDS: u64 = 200;
 
+/// The last seed swept for a shader that uses subgroups: each of its cases
+/// runs again at every subgroup size (up to six more runs), so 50 seeds
+/// judge more runs than 200 of another shader, at a quarter of the draws.
+const SUBGROUP_SEEDS: u64 = 50;
+
 /// Judges `source` over every seed and checks each seed's verdict.
 fn sweep(puzzle: &Puzzle, source: &str, want: Verdict) -> Result<(), Failed> {
     let written = emulate::judge_puzzle(puzzle, &[], source).map_err(|e| Failed::from(format!("the interpreter could not judge it: {}", e.message)))?;
@@ -46,7 +52,8 @@ fn sweep(puzzle: &Puzzle, source: &str, want: Verdict) -> Result<(), Failed> {
         return if want == Verdict::Passed { Ok(()) } else { Err("passes every written case, and the puzzle draws no random cases".into()) };
     }
     let mut wrong = Vec::new();
-    for seed in 1..=SEEDS {
+    let seeds = if gpu_puzzles_core::wgsl::uses_subgroups(source) { SUBGROUP_SEEDS } else { SEEDS };
+    for seed in 1..=seeds {
         let random = random_cases(puzzle, seed).map_err(Failed::from)?;
         if random.is_empty() {
             return Err(format!("seed {seed}: the generator drew no case").into());
@@ -64,7 +71,7 @@ fn sweep(puzzle: &Puzzle, source: &str, want: Verdict) -> Result<(), Failed> {
         Ok(())
     } else {
         let want = if want == Verdict::Passed { "pass" } else { "fail" };
-        Err(format!("should {want} on every seed, but {} of {SEEDS} seeds give the other verdict:\n{}", wrong.len(), wrong.join("\n")).into())
+        Err(format!("should {want} on every seed, but {} of {seeds} seeds give the other verdict:\n{}", wrong.len(), wrong.join("\n")).into())
     }
 }
 

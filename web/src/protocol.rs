@@ -429,7 +429,7 @@ mod tests {
         sent.actual = vec![Values::U32(vec![1, 2, 3])];
         let mut wire = WireResult::new(sent);
         wire.bulk.0.truncate(3);
-        assert!(wire.into_result().unwrap_err().contains("cut short"));
+        assert_eq!(wire.into_result().unwrap_err(), ProtocolError::CutShort);
     }
 
     #[test]
@@ -438,8 +438,8 @@ mod tests {
         assert!(decode_bytes::<Envelope<Reply>>(&bytes).is_ok());
         let mut other = bytes.clone();
         other[0] ^= 1;
-        assert!(decode_bytes::<Envelope<Reply>>(&other).unwrap_err().contains("another build"));
-        assert!(decode_bytes::<Envelope<Reply>>(&bytes[..bytes.len() - 3]).unwrap_err().contains("could not be read"));
+        assert_eq!(decode_bytes::<Envelope<Reply>>(&other).unwrap_err(), ProtocolError::OtherBuild);
+        assert!(matches!(decode_bytes::<Envelope<Reply>>(&bytes[..bytes.len() - 3]).unwrap_err(), ProtocolError::Unreadable(_)));
         assert!(decode_bytes::<Envelope<Reply>>(&[]).is_err());
     }
 

@@ -14,7 +14,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use gpu_puzzles_core::judge::{performance_line, verdict, CaseResult, Timing, Verdict};
 use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
-use gpu_puzzles_core::report::run::{peaks_line, performance_report, share_of_peak, Context as RunContext, RunReport};
+use gpu_puzzles_core::report::run::{peaks_line, performance_report, share_of_peak, Context as RunContext, Emulated, RunReport};
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
 use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, judge_with, measure_peaks, time_kernel, Gpu, RunOptions, YardstickCache};
@@ -279,8 +279,7 @@ struct CaseData<'a> {
 
 #[allow(clippy::too_many_arguments)]
 fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, results: &[CaseResult], peaks: Option<&Peaks>, json: bool) -> Result<()> {
-    let words =
-        RunReport::new(puzzle, random, results, RunContext { software: gpu.adapter().software, peaks, emulated: gpu_puzzles_core::report::run::Emulated::No });
+    let words = RunReport::new(puzzle, random, results, RunContext { software: gpu.adapter().software, peaks, emulated: Emulated::No });
     if json {
         let report = Report {
             puzzle: &puzzle.slug,
@@ -483,12 +482,8 @@ fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
                     if let Some(perf) = p.cases.get(r.case - 1).and_then(|c| c.performance.as_ref()) {
                         let case = &p.cases[r.case - 1];
                         timings.push(format!("{}: {}{}", case.name, performance_line(&r.timing, perf), share_of_peak(Some(&peaks), &r.timing, perf)));
-                        let words = performance_report(
-                            p,
-                            r,
-                            perf,
-                            RunContext { software: gpu.adapter().software, peaks: Some(&peaks), emulated: gpu_puzzles_core::report::run::Emulated::No },
-                        );
+                        let words =
+                            performance_report(p, r, perf, RunContext { software: gpu.adapter().software, peaks: Some(&peaks), emulated: Emulated::No });
                         timings.extend(words.comparisons.into_iter().map(|(label, figures)| format!("  compared with {label}: {figures}")));
                     }
                 }

@@ -287,49 +287,8 @@ pub fn sample_elements(len: usize, count: usize, seed: u64) -> Vec<usize> {
 /// elements; or why the reference could not compute them.
 type Computed = Result<Vec<(Values, Option<Vec<usize>>)>, ExpectedError>;
 
-/// Why a case's expected values could not be had: the reference function
-/// failed on the case, or gave outputs that do not fit the puzzle's.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ExpectedError {
-    /// The reference function refused the case's inputs.
-    #[error("{0}")]
-    Reference(crate::reference::ReferenceError),
-    /// A sampled case of a reference without a per-element form.
-    #[error("the reference function has no per-element form for a sampled case")]
-    NoSampledForm,
-    /// The reference gives another number of outputs than the puzzle compares.
-    #[error("the reference function gives {given} outputs but the puzzle compares {compared}")]
-    OutputCount {
-        /// Outputs the reference gives.
-        given: usize,
-        /// Buffers the puzzle compares.
-        compared: usize,
-    },
-    /// An output of another type or length than the buffer's.
-    #[error("the reference gives {len} {ty} values for `{buffer}`, which has {want} {want_ty} elements to check")]
-    OutputShape {
-        /// The compared buffer.
-        buffer: String,
-        /// Elements the reference gives, and their WGSL type.
-        len: usize,
-        /// Their WGSL type.
-        ty: &'static str,
-        /// Elements to check, and the buffer's WGSL type.
-        want: usize,
-        /// The buffer's WGSL type.
-        want_ty: &'static str,
-    },
-    /// A written case whose expected values the loader left to be computed
-    /// where it is judged (a deserialised puzzle holds no reference).
-    #[error("this case's expected values are computed where it is judged, not here")]
-    NotComputedHere,
-}
-
-impl From<crate::reference::ReferenceError> for ExpectedError {
-    fn from(e: crate::reference::ReferenceError) -> Self {
-        ExpectedError::Reference(e)
-    }
-}
+mod expected;
+pub use expected::ExpectedError;
 
 /// The expected outputs of a performance case, computed by its reference
 /// function on first use ([`Puzzle::expected`]): large cases would otherwise

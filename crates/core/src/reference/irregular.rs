@@ -27,24 +27,6 @@ pub fn compact_positive(input: &ReferenceInput) -> Result<Outputs, ReferenceErro
     Ok(vec![(Values::F32(out), None), (Values::U32(vec![count]), None), (Values::U32(blocks), None)])
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::CaseConfig;
-    use std::collections::BTreeMap;
-
-    #[test]
-    fn compaction_keeps_positive_elements_in_order_and_counts_blocks() {
-        let config = CaseConfig { workgroup_size: [3, 1, 1], workgroups: [3, 1, 1], workgroup_memory: None };
-        let a = Values::F32(vec![-1.0, 4.0, 0.0, 2.0, 7.0, -3.0, 0.0]);
-        let input = ReferenceInput { config: &config, buffers: BTreeMap::from([("a", (&a, None))]), uniforms: BTreeMap::new(), output_lens: BTreeMap::new() };
-        let outs = compact_positive(&input).unwrap();
-        assert_eq!(outs[0].0, Values::F32(vec![4.0, 2.0, 7.0, 0.0, 0.0, 0.0, 0.0]));
-        assert_eq!(outs[1].0, Values::U32(vec![3]));
-        assert_eq!(outs[2].0, Values::U32(vec![1, 2, 0]));
-    }
-}
-
 /// `y = A·x` for a sparse matrix `A` in compressed sparse row form (Sparse
 /// Matrix–Vector Product): `row_offsets` (`u32`, rows + 1 elements,
 /// non-decreasing from 0), `col_indices` (`u32`, one per stored entry, each
@@ -81,4 +63,22 @@ pub fn spmv_csr(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
         y.push(sum as f32);
     }
     Ok(vec![(Values::F32(y), None)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::CaseConfig;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn compaction_keeps_positive_elements_in_order_and_counts_blocks() {
+        let config = CaseConfig { workgroup_size: [3, 1, 1], workgroups: [3, 1, 1], workgroup_memory: None };
+        let a = Values::F32(vec![-1.0, 4.0, 0.0, 2.0, 7.0, -3.0, 0.0]);
+        let input = ReferenceInput { config: &config, buffers: BTreeMap::from([("a", (&a, None))]), uniforms: BTreeMap::new(), output_lens: BTreeMap::new() };
+        let outs = compact_positive(&input).unwrap();
+        assert_eq!(outs[0].0, Values::F32(vec![4.0, 2.0, 7.0, 0.0, 0.0, 0.0, 0.0]));
+        assert_eq!(outs[1].0, Values::U32(vec![3]));
+        assert_eq!(outs[2].0, Values::U32(vec![1, 2, 0]));
+    }
 }

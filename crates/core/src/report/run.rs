@@ -368,12 +368,34 @@ fn say_repeated_findings_once(cases: &mut [CaseReport]) {
             None => firsts.push((gist, i, Vec::new())),
         }
     }
+    // The other findings of a case ("also: …") once too: a later case's is
+    // shortened to its kind and variable when an earlier case said it.
+    let mut said: Vec<(String, String)> = Vec::new();
+    for c in cases.iter_mut() {
+        for n in c.notes.iter_mut().filter(|n| n.kind == NoteKind::Finding) {
+            let Some(key) = finding_key(&n.text) else { continue };
+            match said.iter().find(|(k, _)| *k == key) {
+                Some((_, title)) => n.text = format!("{key}: as in {title}."),
+                None => said.push((key, c.title.clone())),
+            }
+        }
+    }
     for (_, first, later) in firsts.into_iter().filter(|(_, _, l)| !l.is_empty()) {
         if let Some(s) = &mut cases[first].summary {
             let n = later.len();
             s.push_str(&format!(" The same mistake fails {n} more case{}: {}.", if n == 1 { "" } else { "s" }, later.join(", ")));
         }
     }
+}
+
+/// What an "also:" finding is about, for telling a repeated one: its label,
+/// kind and the variable it names without indices ("also: read-after-write
+/// race on `w`"); `None` for other notes.
+fn finding_key(text: &str) -> Option<String> {
+    let rest = text.strip_prefix("also: ")?;
+    let (kind, after) = rest.split_once(": ")?;
+    let name = after.strip_prefix('`')?.split(['`', '[', '.']).next()?;
+    Some(format!("also: {kind} on `{name}`"))
 }
 
 fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -> CaseReport {
