@@ -67,6 +67,8 @@ for (const slug of order) {
     const verdict = await p.run({ timeout: 240_000 });
     const statuses = await p.caseStatuses();
     assert.equal(verdict, "passed", `cases: ${statuses}`);
+    // Judged on SwiftShader's WebGPU, subgroups included (4 lanes there), not emulated.
+    assert.doesNotMatch(await p.testid("verdict").innerText(), /Emulated/);
     // SwiftShader is a software adapter: hardware-only cases (Register-Tiled
     // Matrix Multiply's 2048³) are omitted, every other case passes.
     const data = manifest(slug);
