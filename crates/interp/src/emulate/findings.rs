@@ -60,6 +60,10 @@ pub(super) fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &
         }
     };
     let mut out_of_bounds: Vec<OutOfBounds> = Vec::new();
+    // The GPU run lists its spaces as storage buffers in binding order, then
+    // workgroup variables in declaration order, then the rest: the same
+    // order here, so both name the same access first.
+    let mut order: Vec<(u8, u32)> = Vec::new();
     for (id, a) in &record.out_of_bounds {
         let oob = a.out_of_bounds.expect("recorded as out of bounds");
         // Elsewhere, by what the access indexes, as the GPU run's bounds
@@ -76,10 +80,20 @@ pub(super) fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &
                     o.first.push(access);
                 }
             }
-            None => out_of_bounds.push(OutOfBounds { space: name, memory, kind: a.kind, total: 1, elements: oob.length, first: vec![access] }),
+            None => {
+                order.push(match a.space {
+                    Space::Storage(k) => (0, k),
+                    Space::Workgroup(g) => (1, g),
+                    _ => (2, order.len() as u32),
+                });
+                out_of_bounds.push(OutOfBounds { space: name, memory, kind: a.kind, total: 1, elements: oob.length, first: vec![access] });
+            }
         }
     }
-    let buffers = (0..record.reads.len())
+    let mut keyed: Vec<((u8, u32), OutOfBounds)> = order.into_iter().zip(out_of_bounds).collect();
+    keyed.sort_by_key(|(k, _)| *k);
+    let out_of_bounds: Vec<OutOfBounds> = keyed.into_iter().map(|(_, o)| o).collect();
+        let buffers = (0..record.reads.len())
         .map(|k| BufferTrace { reads: record.reads[k].clone(), writes: record.writes[k].clone(), writer: record.writer[k].clone() })
         .collect();
     let hazards = record
