@@ -1,5 +1,6 @@
 //! Heat maps and memory findings of one case, drawn as SVG from core's view
-//! models (`gpu_puzzles_core::heatmap`). Counts use the viridis scale and
+//! models (`gpu_puzzles_core::heatmap`). Counts use the viridis scale (from
+//! `colorous`) and
 //! writers the Okabe–Ito palette, both readable with the common forms of
 //! colour blindness; idle cells are hatched, not only coloured.
 
@@ -12,18 +13,13 @@ use gpu_puzzles_core::{Case, Puzzle};
 use leptos::prelude::*;
 use std::fmt::Write as _;
 
-/// Viridis at five stops (van der Walt and Smith, matplotlib 2015).
-const VIRIDIS: [(f64, f64, f64); 5] = [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];
 /// Okabe and Ito's colour-blind-safe palette (2008), for workgroup numbers.
 const OKABE_ITO: [&str; 8] = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999"];
 
+/// Viridis (van der Walt and Smith, matplotlib 2015) at `t` in [0, 1], as
+/// `#rrggbb`, from the `colorous` crate.
 fn viridis(t: f64) -> String {
-    let t = t.clamp(0.0, 1.0) * (VIRIDIS.len() - 1) as f64;
-    let i = (t.floor() as usize).min(VIRIDIS.len() - 2);
-    let f = t - i as f64;
-    let (a, b) = (VIRIDIS[i], VIRIDIS[i + 1]);
-    let mix = |x: f64, y: f64| (x + (y - x) * f).round() as u8;
-    format!("#{:02x}{:02x}{:02x}", mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+    format!("#{:x}", colorous::VIRIDIS.eval_continuous(t.clamp(0.0, 1.0)))
 }
 
 /// Whether the heat maps are shown, provided by the puzzle page (its

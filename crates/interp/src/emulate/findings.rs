@@ -93,7 +93,7 @@ pub(super) fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &
     let mut keyed: Vec<((u8, u32), OutOfBounds)> = order.into_iter().zip(out_of_bounds).collect();
     keyed.sort_by_key(|(k, _)| *k);
     let out_of_bounds: Vec<OutOfBounds> = keyed.into_iter().map(|(_, o)| o).collect();
-        let buffers = (0..record.reads.len())
+    let buffers = (0..record.reads.len())
         .map(|k| BufferTrace { reads: record.reads[k].clone(), writes: record.writes[k].clone(), writer: record.writer[k].clone() })
         .collect();
     let hazards = record
