@@ -145,3 +145,34 @@ test("Show me: a race's finding opens the debugger at the racing access, both in
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("without WebGPU, subgroup shaders are judged at every subgroup size, and the debugger picks a size", async () => {
+  const plain = await launch({ webgpu: false });
+  try {
+    const { page, p, errors } = await openPage(plain);
+    await page.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, "gpu", { get: () => undefined, configurable: true });
+    });
+    await p.open(site.url("?puzzle=subgroup-sum"));
+    await p.testid("no-webgpu").waitFor({ timeout: 30_000 });
+    await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/subgroup-sum.wgsl"), "utf8"));
+    assert.equal(await p.run({ timeout: 120_000 }), "passed");
+    assert.match(await p.testid("verdict").innerText(), /Solved!.*Emulated on the CPU/s);
+    // A kernel that assumes 32 lanes fails, with the sizes named.
+    await p.setCode(fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/subgroup-sum--assumes-32-lanes.wgsl"), "utf8"));
+    assert.equal(await p.run({ timeout: 120_000 }), "failed");
+    assert.match(await p.testid("verdict-lead").innerText(), /depends on the subgroup size: it is right with \d+-lane subgroups but wrong with \d+-lane ones/);
+    // The debugger shows subgroups: a size chooser, and each cell's subgroup.
+    await p.testid("step-case-1").click();
+    const cells = p.testid("debugger-invocations").locator("button");
+    await cells.first().waitFor();
+    await p.testid("debugger-subgroup-size").selectOption("8");
+    await page.waitForFunction(() => /subgroups of 8 lanes/.test(document.querySelector('[data-testid="debugger"] .where')?.innerText ?? ""));
+    const subgroups = await cells.evaluateAll((bs) => bs.slice(0, 17).map((b) => b.dataset.subgroup));
+    assert.deepEqual(subgroups, [...Array(8).fill("0"), ...Array(8).fill("1"), "2"]);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await plain.close();
+  }
+});
