@@ -314,15 +314,42 @@ fn order_dependent(puzzle: &Puzzle, passing: (&[Values], String), failing: (&[Va
 /// [`Unjudged`] when the interpreter cannot run the shader; the case keeps
 /// its verdict and says the order check did not run.
 pub fn order_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Outcome>, Unjudged> {
+    match prepare(puzzle, case, source) {
+        Ok(p) => order_check_prepared(&p, puzzle, case, source),
+        Err(NotRunnable::Outcome(_)) => Ok(None),
+        Err(NotRunnable::Unjudged(u)) => Err(u),
+    }
+}
+
+/// The checks behind a GPU judgement, on one preparation of the case: the
+/// order check ([`order_check`]) when the GPU's outputs `passed`, then,
+/// when it found nothing, the subgroup check ([`subgroup_check`]).
+///
+/// # Errors
+/// As [`order_check`].
+pub fn checks_behind_the_gpu(puzzle: &Puzzle, case: &Case, source: &str, passed: bool) -> Result<Option<Outcome>, Unjudged> {
     let prepared = match prepare(puzzle, case, source) {
         Ok(p) => p,
         Err(NotRunnable::Outcome(_)) => return Ok(None),
         Err(NotRunnable::Unjudged(u)) => return Err(u),
     };
+    if passed {
+        if let Some(o) = order_check_prepared(&prepared, puzzle, case, source)? {
+            return Ok(Some(o));
+        }
+    }
+    if !prepared.program.uses_subgroups() {
+        return Ok(None);
+    }
+    sweep_subgroup_sizes(&prepared, puzzle, case, source)
+}
+
+/// [`order_check`] on a prepared case.
+fn order_check_prepared(prepared: &Prepared, puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Outcome>, Unjudged> {
     let sub = &prepared.sub;
     let mut passing = None;
     let mut failing = None;
-    for (ran, &schedule) in run_all(&prepared, &SCHEDULES, puzzle, false).into_iter().zip(&SCHEDULES) {
+    for (ran, &schedule) in run_all(prepared, &SCHEDULES, puzzle, false).into_iter().zip(&SCHEDULES) {
         let ran = match ran {
             Ok(ran) => ran,
             Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => return Err(unjudged(&e, sub, source)),
@@ -353,15 +380,7 @@ pub fn order_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<
 /// # Errors
 /// [`Unjudged`] when the interpreter cannot run the shader.
 pub fn subgroup_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Outcome>, Unjudged> {
-    let prepared = match prepare(puzzle, case, source) {
-        Ok(p) => p,
-        Err(NotRunnable::Outcome(_)) => return Ok(None),
-        Err(NotRunnable::Unjudged(u)) => return Err(u),
-    };
-    if !prepared.program.uses_subgroups() {
-        return Ok(None);
-    }
-    sweep_subgroup_sizes(&prepared, puzzle, case, source)
+    checks_behind_the_gpu(puzzle, case, source, false)
 }
 
 /// [`subgroup_check`] on a prepared case.

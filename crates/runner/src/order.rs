@@ -24,13 +24,8 @@ pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str,
     let key = h.finish();
     let known = gpu.order_checks.lock().ok().and_then(|c| c.get(&key).cloned());
     let checked = known.unwrap_or_else(|| {
-        use gpu_puzzles_interp::emulate;
-        let order = if passed { emulate::order_check(puzzle, case, source) } else { Ok(None) };
-        let checked = match order {
-            Ok(None) => emulate::subgroup_check(puzzle, case, source),
-            other => other,
-        }
-        .map_err(|u| u.message);
+        // One preparation (parse, validation) for both checks.
+        let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu(puzzle, case, source, passed).map_err(|u| u.message);
         if let Ok(mut c) = gpu.order_checks.lock() {
             if c.len() >= MAX_ORDER_CHECKS {
                 c.clear();

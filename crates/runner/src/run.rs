@@ -79,7 +79,7 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
     if options.instrument {
         // Wrong outputs of a subgroup shader are checked too: if another
         // subgroup size gives the right ones, the finding says so.
-        let subgroups = source.contains("subgroup");
+        let subgroups = gpu_puzzles_core::wgsl::uses_subgroups(source);
         let checked = |o: &Outcome| o.passed() || (subgroups && matches!(o, Outcome::Mismatch { .. }));
         crate::order::order_checks(gpu, puzzle, source, ordinary.iter_mut().filter(|(_, r)| checked(&r.outcome)).map(|(c, r)| (*c, r)).collect());
     }
