@@ -124,3 +124,32 @@ fn a_seed_sweep_names_the_seeds_whose_verdict_differs() {
     let (ok, text) = gpu_puzzles(&["check", "--puzzle", "map", "--solution", reference.to_str().unwrap(), "--seeds", "9..2"], &root());
     assert!(!ok && text.contains("the first seed is after the last"), "{text}");
 }
+
+/// Issue 34's two learners' kernels: the findings are one per mistake, told
+/// in full once, with the advice that fits, a line for every access, and a
+/// bounded amount of text (it was 137 and 140 lines before grouping).
+#[test]
+fn a_beginners_race_is_one_finding_told_once_with_advice_that_fits() {
+    let judge = |slug: &str, file: &str| {
+        let path = root().join("tests/gpu/solutions").join(file);
+        let (ok, text) = gpu_puzzles(&["check", "--puzzle", slug, "--solution", path.to_str().unwrap(), "--seed", "7"], &root());
+        assert!(!ok, "{text}");
+        text
+    };
+    let cases = |text: &str| text.lines().filter(|l| l.starts_with("  Case ") || l.starts_with("  random case ")).count();
+
+    // Every invocation adds into out[0]: a lost update, which no barrier fixes.
+    let text = judge("dot-product", "dot-product--accumulates-into-one-element.wgsl");
+    assert_eq!(text.matches("lost update: `out[0]`").count(), 1, "told in full once: {text}");
+    assert!(text.contains("No barrier fixes this") && text.contains("atomicAdd"), "{text}");
+    assert!(!text.contains("storageBarrier") && !text.contains("scan"), "no barrier or scan advice for a lost update: {text}");
+    assert!(text.contains("the same mistake as in Case 1"), "{text}");
+    assert!(text.lines().count() <= 3 * cases(&text) + 4, "{} lines: {text}", text.lines().count());
+
+    // Every invocation computes every output through one shared window.
+    let text = judge("conv-1d", "conv-1d--every-invocation-every-output.wgsl");
+    assert_eq!(text.matches("write conflict: `window[0]`").count(), 1, "told in full once: {text}");
+    assert!(text.contains("read-after-write race") && text.contains("workgroupBarrier()"), "{text}");
+    assert!(!text.contains("at no line"), "every access has its line: {text}");
+    assert!(text.lines().count() <= 4 * cases(&text) + 4, "{} lines: {text}", text.lines().count());
+}
