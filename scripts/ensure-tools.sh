@@ -14,11 +14,15 @@ as_root() {
     echo "need root to run: $*" >&2; return 1; fi
 }
 
-# Debian packages: lavapipe (Vulkan on the CPU) for native GPU tests, Chromium
-# for browser tests, Node.js for the editor bundle and the test driver.
+# Debian packages: lavapipe (Vulkan on the CPU) for native GPU tests and
+# Firefox's WebGPU, Chromium, Firefox ESR and WebKitGTK for browser tests, Node.js for the
+# editor bundle and the test drivers.
 missing=()
 dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 || missing+=(mesa-vulkan-drivers)
 dpkg -s chromium >/dev/null 2>&1 || missing+=(chromium)
+dpkg -s firefox-esr >/dev/null 2>&1 || missing+=(firefox-esr)
+# Safari's engine without WebGPU: WebKitGTK's WebDriver and MiniBrowser, under Xvfb.
+for pkg in webkit2gtk-driver xvfb xauth; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
@@ -45,8 +49,8 @@ if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BIND
 fi
 
 # npm packages: CodeMirror, esbuild and binaryen (wasm-opt) for the site;
-# playwright-core for the browser tests (it drives Debian's Chromium; it never
-# downloads a browser).
+# playwright-core and puppeteer-core for the browser tests (they drive Debian's
+# Chromium and Firefox ESR; neither downloads a browser).
 for dir in web/editor tests/e2e; do
   if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
     say "npm ci in $dir"

@@ -2,7 +2,9 @@
 # Runs every test: the pure crate's tests, the native GPU tests on a real
 # adapter (lavapipe without a GPU), the command-line tool's tests, then the
 # browser tests: the release site in headless Chromium with WebGPU
-# (SwiftShader), solving every puzzle through the page.
+# (SwiftShader), solving every puzzle through the page, then in Firefox ESR
+# with its own WebGPU (wgpu on lavapipe): every puzzle once, and the journeys;
+# then the no-WebGPU journeys in WebKitGTK, Safari's engine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,7 +54,14 @@ scripts/build-site.sh --no-default-features --dist dist-nosolutions
 phase "browser: headless Chromium with WebGPU"
 e2e_log=$(mktemp)
 (cd tests/e2e && npm test) 2>&1 | tee "$e2e_log"
+
+phase "browser: Firefox ESR with WebGPU (wgpu on lavapipe): every puzzle once, and the journeys"
+(cd tests/e2e && npm run test:firefox) 2>&1 | tee -a "$e2e_log"
+
+phase "browser: WebKitGTK (Safari's engine) without WebGPU, under Xvfb: the journeys"
+(cd tests/e2e && npm run test:webkit) 2>&1 | tee -a "$e2e_log"
 summary
 # The browser suite's counts last, as the test runner's closing line.
-printf 'browser: %d passed, %d failed\n' "$(grep -oP '^ℹ pass \K\d+' "$e2e_log")" "$(grep -oP '^ℹ fail \K\d+' "$e2e_log")"
+sum() { grep -oP "^ℹ $1 \\K\\d+" "$e2e_log" | awk '{ s += $1 } END { print s + 0 }'; }
+printf 'browser: %d passed, %d failed\n' "$(sum pass)" "$(sum fail)"
 rm -f "$e2e_log"

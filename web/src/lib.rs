@@ -183,8 +183,8 @@ fn NoWebGpu() -> impl IntoView {
                 <ul>
                     <li>"Chrome or Edge 113 or later on Windows, macOS and ChromeOS; Chrome 121 or later on Android."</li>
                     <li>"Safari 26 or later on macOS, iOS and iPadOS."</li>
-                    <li>"Firefox 141 or later on Windows; other platforms behind " <code>"dom.webgpu.enabled"</code> " in about:config."</li>
-                    <li>"Chrome on Linux: enable " <code>"chrome://flags/#enable-unsafe-webgpu"</code> " and " <code>"chrome://flags/#enable-vulkan"</code> ", then restart the browser."</li>
+                    <li>"Firefox 141 or later on Windows, 145 or later on macOS with Apple silicon; other platforms behind " <code>"dom.webgpu.enabled"</code> " in about:config."</li>
+                    <li>"Chrome on Linux: on by default from 144 with an Intel GPU and from 147 with an NVIDIA GPU; otherwise enable " <code>"chrome://flags/#enable-unsafe-webgpu"</code> " and " <code>"chrome://flags/#enable-vulkan"</code> ", then restart the browser."</li>
                     <li>"Check that hardware acceleration is on in the browser's settings, and that the page is served over https or from localhost."</li>
                 </ul>
             </section>

@@ -1,0 +1,205 @@
+// The site in Safari's engine: WebKitGTK's MiniBrowser (JavaScriptCore,
+// WebKit's layout and wasm, CompressionStream) driven by WebKitWebDriver
+// under Xvfb. Debian's WebKitGTK has no GPU behind WebGPU, so this is the
+// path of a browser without WebGPU: the notice, Runs emulated on the CPU, a
+// failing case's grids, the debugger, saved code and share links.
+// Expected values come from the puzzle data, never from a run.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import net from "node:net";
+import { spawn } from "node:child_process";
+import { ROOT, serve } from "./harness.mjs";
+
+const DRIVER = process.env.WEBKIT_DRIVER || "/usr/bin/WebKitWebDriver";
+// Debian ships MiniBrowser with WebKitGTK's 4.1 API (webkit2gtk-driver's) or its 6.0 API.
+const MINIBROWSER = process.env.WEBKIT_MINIBROWSER
+  || ["webkit2gtk-4.1", "webkitgtk-6.0"].map((api) => `/usr/lib/x86_64-linux-gnu/${api}/MiniBrowser`).find((f) => fs.existsSync(f))
+  || "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
+const read = (...p) => fs.readFileSync(path.join(ROOT, ...p), "utf8");
+
+/** A free TCP port on 127.0.0.1 for the driver. */
+const freePort = () => new Promise((resolve) => {
+  const s = net.createServer();
+  s.listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => resolve(port)); });
+});
+
+/**
+ * The few W3C WebDriver commands these tests need, over HTTP
+ * (https://www.w3.org/TR/webdriver2/): a session, navigation and scripts.
+ */
+class WebDriver {
+  constructor(base) { this.base = base; }
+  async call(method, url, body) {
+    const res = await fetch(`${this.base}${url}`, { method, headers: { "content-type": "application/json" }, body: body && JSON.stringify(body) });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`WebDriver ${method} ${url}: ${json.value?.error}: ${json.value?.message}`);
+    return json.value;
+  }
+  async start() {
+    const caps = { capabilities: { alwaysMatch: { "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] } } } };
+    this.session = (await this.call("POST", "/session", caps)).sessionId;
+  }
+  go(url) { return this.call("POST", `/session/${this.session}/url`, { url }); }
+  /** Runs `fn` (a function's source) in the page with `args`; returns what it returns (a promise is awaited). */
+  run(fn, ...args) { return this.call("POST", `/session/${this.session}/execute/async`, { script: `const done = arguments[arguments.length - 1]; Promise.resolve((${fn}).apply(null, Array.from(arguments).slice(0, -1))).then(done, (e) => done({ thrown: String(e) }));`, args }); }
+  /** Waits until `fn` returns something truthy in the page; returns it. */
+  async until(fn, what, timeout = 60_000, ...args) {
+    const end = Date.now() + timeout;
+    for (;;) {
+      const v = await this.run(fn, ...args);
+      if (v && !v.thrown) return v;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}${v?.thrown ? `: ${v.thrown}` : ""}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  /** Presses keys through the Actions API: each entry a character or a WebDriver key code ("\uE004" is Tab), with `mod` held. */
+  keys(keys, mod) {
+    const actions = [];
+    if (mod) actions.push({ type: "keyDown", value: mod });
+    for (const k of keys) actions.push({ type: "keyDown", value: k }, { type: "keyUp", value: k });
+    if (mod) actions.push({ type: "keyUp", value: mod });
+    return this.call("POST", `/session/${this.session}/actions`, { actions: [{ type: "key", id: "keyboard", actions }] });
+  }
+  stop() { return this.session && this.call("DELETE", `/session/${this.session}`); }
+}
+
+let site, driverProcess, wd;
+const started = Date.now();
+
+before(async () => {
+  for (const f of [DRIVER, MINIBROWSER]) if (!fs.existsSync(f)) throw new Error(`no ${f}: install Debian's webkit2gtk-driver and xvfb (scripts/ensure-tools.sh does)`);
+  site = await serve();
+  const port = await freePort();
+  driverProcess = spawn("xvfb-run", ["-a", DRIVER, `--port=${port}`], { stdio: "ignore", detached: true });
+  wd = new WebDriver(`http://127.0.0.1:${port}`);
+  const end = Date.now() + 30_000;
+  for (;;) {
+    try { await wd.call("GET", "/status"); break; } catch (e) {
+      if (Date.now() > end) throw new Error(`WebKitWebDriver did not start: ${e.message}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  await wd.start();
+});
+after(async () => {
+  await wd?.stop().catch(() => {});
+  if (driverProcess) try { process.kill(-driverProcess.pid); } catch { /* already gone */ }
+  site?.server.close();
+  console.log(`WebKit: ${((Date.now() - started) / 1000).toFixed(1)} s for this file`);
+});
+
+/** Opens a puzzle and waits for its editor. */
+async function open(query) {
+  await wd.go(site.url(query));
+  await wd.until(() => Boolean(document.querySelector('[data-testid="editor"] .cm-editor')?.editorView), "the editor");
+}
+const code = () => wd.run(() => document.querySelector('[data-testid="editor"] .cm-editor').editorView.state.doc.toString());
+/** Replaces the editor's text as a paste does. */
+async function setCode(text) {
+  await wd.run((text) => {
+    const view = document.querySelector('[data-testid="editor"] .cm-editor').editorView;
+    view.focus();
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: "input.paste" });
+  }, text);
+  assert.equal(await code(), text);
+}
+/** Clicks Run and waits for this Run's verdict; returns its status and text. */
+async function run() {
+  const before = await wd.run(() => Number(document.querySelector('[data-testid="verdict"]').dataset.run));
+  await wd.run(() => document.querySelector('[data-testid="run-button"]').click());
+  return wd.until((before) => {
+    const v = document.querySelector('[data-testid="verdict"]');
+    return v && Number(v.dataset.run) > before && ["passed", "failed", "error"].includes(v.dataset.status) && { status: v.dataset.status, text: v.innerText };
+  }, "the verdict", 120_000, before);
+}
+const click = (id) => wd.run((id) => document.querySelector(`[data-testid="${id}"]`).click(), id);
+
+test("WebKit: the page says it has no WebGPU, and judges Runs on the CPU", async () => {
+  await open("?puzzle=map");
+  const notice = await wd.until(() => document.querySelector('[data-testid="no-webgpu"]')?.innerText, "the no-WebGPU notice", 30_000);
+  assert.match(notice, /WebGPU/);
+  await setCode(read("shaders/map.wgsl"));
+  const verdict = await run();
+  assert.equal(verdict.status, "passed");
+  assert.match(verdict.text, /Emulated on the CPU/);
+});
+
+test("WebKit: a failing case shows its grids with the mismatches marked", async () => {
+  await open("?puzzle=broadcast");
+  await setCode(read("tests/gpu/solutions/broadcast--swapped-a-b.wgsl"));
+  assert.equal((await run()).status, "failed");
+  // The first shown case that failed: its expected and actual grids, the wrong cells marked.
+  const grids = await wd.run(() => {
+    const failed = [...document.querySelectorAll('[data-testid^="case-"]')].map((e) => e.dataset.testid.slice(5))
+      .find((n) => document.querySelector(`[data-testid="case-${n}"]`).dataset.status !== "passed" && document.querySelector(`[data-testid="grid-expected-${n}"] td`));
+    const cells = (id) => [...document.querySelectorAll(`[data-testid="${id}"] td`)].map((td) => td.dataset.value);
+    return { n: failed, expected: cells(`grid-expected-${failed}`), actual: cells(`grid-actual-${failed}`), marked: document.querySelectorAll(`[data-testid="grid-actual-${failed}"] td.mismatch`).length };
+  });
+  assert.ok(grids.expected.length > 0 && grids.expected.length === grids.actual.length, JSON.stringify(grids));
+  assert.notDeepEqual(grids.actual, grids.expected);
+  assert.ok(grids.marked > 0, "mismatching cells are marked");
+});
+
+test("WebKit: a subgroup shader is judged at every subgroup size, and the debugger steps a workgroup", async () => {
+  await open("?puzzle=subgroup-sum");
+  await setCode(read("shaders/subgroup-sum.wgsl"));
+  const verdict = await run();
+  assert.equal(verdict.status, "passed", verdict.text);
+  assert.match(verdict.text, /Emulated on the CPU/);
+  await open("?puzzle=shared");
+  await setCode(read("shaders/shared.wgsl"));
+  await click("step-case-1");
+  await wd.until(() => document.querySelectorAll('[data-testid="debugger-invocations"] button').length, "the debugger's invocations");
+  await click("debugger-next-barrier");
+  const state = await wd.until(() => {
+    const cells = [...document.querySelectorAll('[data-testid="debugger-invocations"] button')];
+    return cells.every((b) => b.dataset.status === "waiting") && document.querySelector('[data-testid="debugger-state"]').innerText;
+  }, "every invocation at the barrier");
+  assert.match(state, /wait at the barrier on line \d+/);
+});
+
+test("WebKit: code is kept across a reload, and a share link (CompressionStream) opens", async () => {
+  await open("?puzzle=guards");
+  await setCode("// my work in progress\n");
+  await new Promise((r) => setTimeout(r, 700)); // past the save delay
+  await open("?puzzle=guards");
+  assert.equal(await code(), "// my work in progress\n");
+
+  const shared = read("shaders/map.wgsl");
+  await open("?puzzle=map");
+  await setCode(shared);
+  await click("share-button");
+  const link = await wd.until(() => {
+    const v = document.querySelector('[data-testid="share-link"]')?.value ?? "";
+    return /#code=[A-Za-z0-9_-]+$/.test(v) && v;
+  }, "the share link");
+  await wd.go("about:blank");
+  await open(link.slice(link.indexOf("?")));
+  await wd.until(() => Boolean(document.querySelector('[data-testid="shared-banner"]')), "the shared-code banner");
+  assert.equal(await code(), shared);
+});
+
+test("WebKit: the whole flow works by keyboard alone", async () => {
+  const TAB = "\uE004", ENTER = "\uE007", CONTROL = "\uE009";
+  await wd.go(site.url());
+  await wd.until(() => Boolean(document.querySelector('[data-testid="puzzle-list"] a')), "the list");
+  // Tab to the first puzzle and open it.
+  for (let i = 0; i < 10 && !(await wd.run(() => document.activeElement?.closest('[data-testid="puzzle-list"]') !== null)); i++) await wd.keys([TAB]);
+  await wd.keys([ENTER]);
+  await wd.until(() => /^1\. Map/.test(document.querySelector('[data-testid="puzzle-title"]')?.textContent ?? ""), "Map's page");
+  await wd.until(() => Boolean(document.querySelector('[data-testid="editor"] .cm-editor')?.editorView), "the editor");
+  // Tab into the editor, and run with Ctrl+Enter.
+  const inEditor = () => wd.run(() => document.activeElement?.classList.contains("cm-content"));
+  for (let i = 0; i < 30 && !(await inEditor()); i++) await wd.keys([TAB]);
+  assert.ok(await inEditor(), "the editor takes focus by Tab");
+  await setCode(read("shaders/map.wgsl"));
+  const before = await wd.run(() => Number(document.querySelector('[data-testid="verdict"]').dataset.run));
+  await wd.keys([ENTER], CONTROL);
+  const status = await wd.until((before) => {
+    const v = document.querySelector('[data-testid="verdict"]');
+    return Number(v.dataset.run) > before && ["passed", "failed", "error"].includes(v.dataset.status) && v.dataset.status;
+  }, "the verdict", 60_000, before);
+  assert.equal(status, "passed");
+});
