@@ -1,5 +1,6 @@
 //! Irregular work, whose size or place is known only at run time: stream
-//! compaction and the sparse matrix–vector product.
+//! compaction, the sparse matrix–vector product, a radix sort and a sort of
+//! blocks merged by rank.
 
 use super::{Outputs, ReferenceError, ReferenceInput, Values};
 
@@ -65,6 +66,72 @@ pub fn spmv_csr(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     Ok(vec![(Values::F32(y), None)])
 }
 
+/// LSD radix sort of `u32` keys below 256 in two passes of 4-bit digits
+/// (Radix Sort), for a dispatch of `workgroup_size.x`-element blocks. Each
+/// pass sorts stably by one digit: the low pass by `key & 15` from `keys`
+/// into `tmp`, the high pass by `key >> 4` from `tmp` into `out`. Three
+/// outputs, in binding order:
+///
+/// - `tmp`, `len(keys)` elements: the keys sorted by their low digit, keys
+///   with the same low digit in their order in `keys`;
+/// - `out`, `len(keys)` elements: the keys sorted ascending (the high pass
+///   on `tmp`);
+/// - `block_counts`, 16 `u32` per block of `workgroup_size.x` consecutive
+///   elements of `tmp` (the last block may be short), `ceil(len(keys) /
+///   workgroup_size.x)` blocks, shown one row per block:
+///   `block_counts[16·k + d]` is how many keys of block `k` have high digit
+///   `d`. These are the high pass's counts, which overwrite the low pass's.
+///
+/// # Errors
+/// A missing `keys`, one that is not `u32`, or a key above 255.
+pub fn radix_sort_u8_keys(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let keys = input.u32s("keys")?;
+    if let Some(at) = keys.iter().position(|&k| k > 255) {
+        return Err(ReferenceError::KeyAboveLimit { name: "keys".into(), at, key: keys[at], limit: 255 });
+    }
+    let block = (input.config.workgroup_size[0] as usize).max(1);
+    // `sort_by_key` is stable: equal digits keep their order.
+    let pass = |from: &[u32], shift: u32| {
+        let mut to = from.to_vec();
+        to.sort_by_key(|&k| (k >> shift) & 15);
+        to
+    };
+    let tmp = pass(keys, 0);
+    let out = pass(&tmp, 4);
+    let mut counts = Vec::with_capacity(16 * tmp.len().div_ceil(block));
+    for b in tmp.chunks(block) {
+        let mut c = [0u32; 16];
+        for &k in b {
+            c[((k >> 4) & 15) as usize] += 1;
+        }
+        counts.extend(c);
+    }
+    let rows = (counts.len() / 16) as u32;
+    let shape = (rows > 0).then_some([rows, 16]);
+    Ok(vec![(Values::U32(tmp), None), (Values::U32(out), None), (Values::U32(counts), shape)])
+}
+
+/// Sorting in blocks, then as a whole (Bitonic Sort), for `keys` (`u32`)
+/// cut into blocks of `P` consecutive keys, `P` being the product of the
+/// case's `workgroup_memory` (1 when it gives none, as `{{smemSize}}`); the
+/// last block may be short. Two outputs, in binding order:
+///
+/// - `blocks`, `len(keys)` elements: the keys with each block sorted
+///   ascending in its place (the last block: only its real keys);
+/// - `out`, `len(keys)` elements: all the keys sorted ascending.
+///
+/// # Errors
+/// A missing `keys`, or one that is not `u32`.
+pub fn sort_blocks_then_all(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let keys = input.u32s("keys")?;
+    let block = input.config.workgroup_memory.map_or(1, |m| m.iter().product::<u32>()).max(1) as usize;
+    let mut blocks = keys.to_vec();
+    blocks.chunks_mut(block).for_each(<[u32]>::sort_unstable);
+    let mut out = keys.to_vec();
+    out.sort_unstable();
+    Ok(vec![(Values::U32(blocks), None), (Values::U32(out), None)])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +147,46 @@ mod tests {
         assert_eq!(outs[0].0, Values::F32(vec![4.0, 2.0, 7.0, 0.0, 0.0, 0.0, 0.0]));
         assert_eq!(outs[1].0, Values::U32(vec![3]));
         assert_eq!(outs[2].0, Values::U32(vec![1, 2, 0]));
+    }
+
+    #[test]
+    fn radix_sort_passes_are_stable_and_count_the_high_digits() {
+        // The statement's example: 4 keys per block.
+        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };
+        let keys = Values::U32(vec![37, 19, 33, 21, 18, 35]);
+        let input =
+            ReferenceInput { config: &config, buffers: BTreeMap::from([("keys", (&keys, None))]), uniforms: BTreeMap::new(), output_lens: BTreeMap::new() };
+        let outs = radix_sort_u8_keys(&input).unwrap();
+        assert_eq!(outs[0].0, Values::U32(vec![33, 18, 19, 35, 37, 21]));
+        assert_eq!(outs[1].0, Values::U32(vec![18, 19, 21, 33, 35, 37]));
+        let mut counts = vec![0; 32];
+        counts[1] = 2;
+        counts[2] = 2;
+        counts[17] = 1;
+        counts[18] = 1;
+        assert_eq!(outs[2], (Values::U32(counts), Some([2, 16])));
+        // Every key from 255 down to 0, twice: sorted, whatever the blocks.
+        let keys = Values::U32((0..512).map(|i| 255 - i / 2).collect());
+        let input = ReferenceInput { buffers: BTreeMap::from([("keys", (&keys, None))]), ..input };
+        assert_eq!(radix_sort_u8_keys(&input).unwrap()[1].0, Values::U32((0..512).map(|i| i / 2).collect()));
+        let big = Values::U32(vec![3, 256]);
+        let input = ReferenceInput { buffers: BTreeMap::from([("keys", (&big, None))]), ..input };
+        assert!(matches!(radix_sort_u8_keys(&input).unwrap_err(), ReferenceError::KeyAboveLimit { at: 1, key: 256, limit: 255, .. }));
+    }
+
+    #[test]
+    fn block_sort_sorts_each_block_then_all_keys() {
+        // Blocks of 4; the last holds 2 keys, one of them the largest u32.
+        let config = CaseConfig { workgroup_size: [2, 1, 1], workgroups: [3, 1, 1], workgroup_memory: Some([4, 1, 1]) };
+        let keys = Values::U32(vec![7, 3, 9, 3, 0, 8, 5, 1, u32::MAX, 3]);
+        let input =
+            ReferenceInput { config: &config, buffers: BTreeMap::from([("keys", (&keys, None))]), uniforms: BTreeMap::new(), output_lens: BTreeMap::new() };
+        let outs = sort_blocks_then_all(&input).unwrap();
+        assert_eq!(outs[0].0, Values::U32(vec![3, 3, 7, 9, 0, 1, 5, 8, 3, u32::MAX]));
+        assert_eq!(outs[1].0, Values::U32(vec![0, 1, 3, 3, 3, 5, 7, 8, 9, u32::MAX]));
+        // Without workgroup memory every key is a block of its own.
+        let config = CaseConfig { workgroup_memory: None, ..config };
+        let input = ReferenceInput { config: &config, ..input };
+        assert_eq!(sort_blocks_then_all(&input).unwrap()[0].0, keys);
     }
 }

@@ -24,7 +24,7 @@ mod reductions;
 mod stencils;
 
 pub use basics::{add_ten, broadcast_add, window_sum_3, zip_add};
-pub use irregular::{compact_positive, spmv_csr};
+pub use irregular::{compact_positive, radix_sort_u8_keys, sort_blocks_then_all, spmv_csr};
 pub use kernels::{attention, attention_out, layer_norm_rows, softmax_rows};
 pub use matrices::{matmul, matmul_at, matvec, transpose};
 pub use reductions::{block_inclusive_scan, block_max_broadcast, block_sum, dot, histogram, inclusive_scan, inclusive_scan_blocks, row_sum};
@@ -217,6 +217,17 @@ pub enum ReferenceError {
         /// Elements of what it indexes.
         len: usize,
     },
+    /// A key above the largest the reference sorts (Radix Sort's 255).
+    KeyAboveLimit {
+        /// The key buffer.
+        name: String,
+        /// The element holding the key.
+        at: usize,
+        /// The key.
+        key: u32,
+        /// The largest key allowed.
+        limit: u32,
+    },
 }
 
 impl fmt::Display for ReferenceError {
@@ -234,6 +245,7 @@ impl fmt::Display for ReferenceError {
             ReferenceError::WrongLength { name, len, want } => write!(f, "`{name}` has {len} elements but the reference needs {want}"),
             ReferenceError::OutsideBins { index, value, bins } => write!(f, "`a[{index}]` = {value} falls outside the {bins} bins"),
             ReferenceError::IndexPastEnd { name, at, index, len } => write!(f, "`{name}[{at}]` = {index} is past the end of the {len} elements it indexes"),
+            ReferenceError::KeyAboveLimit { name, at, key, limit } => write!(f, "`{name}[{at}]` = {key} is above {limit}, the largest key the reference sorts"),
         }
     }
 }
@@ -307,6 +319,8 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("transpose", transpose),
     ("compact_positive", compact_positive),
     ("spmv_csr", spmv_csr),
+    ("radix_sort_u8_keys", radix_sort_u8_keys),
+    ("sort_blocks_then_all", sort_blocks_then_all),
 ];
 
 /// The reference functions that also have a per-element form, by name.
