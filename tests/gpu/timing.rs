@@ -6,7 +6,7 @@
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
 use gpu_puzzles_core::model::Performance;
 use gpu_puzzles_core::{PuzzleSet, Values};
-use gpu_puzzles_runner::{run_case, Gpu, RunOptions};
+use gpu_puzzles_runner::{measure_peaks, run_case, Gpu, RunOptions};
 use std::path::Path;
 
 fn set() -> PuzzleSet {
@@ -61,4 +61,25 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     if !gpu.adapter().software {
         assert!(m.dispatches_per_run > 1, "a tiny kernel is batched on a GPU: {m:?}");
     }
+}
+
+#[test]
+fn a_figure_on_a_gpu_carries_its_clock_probe_and_the_peaks_are_measured_once() {
+    let set = set();
+    let puzzle = set.get("map").unwrap();
+    let mut case = puzzle.cases[0].clone();
+    case.performance = Some(Performance { bytes: Some(8 * case.buffers[0].initial.len() as u64), ..Default::default() });
+    let gpu = gpu();
+    let r = pollster::block_on(run_case(&gpu, puzzle, &case, puzzle.solution.as_deref().unwrap(), RunOptions::default())).unwrap();
+    assert!(r.outcome.passed(), "{:?}", r.outcome);
+    let m = r.timing.measured.expect("timed");
+    // Timed between two runs of the clock probe on a GPU; on a software
+    // adapter there is no probe (its figures teach nothing about clocks).
+    assert_eq!(m.clock.is_some(), !gpu.adapter().software, "{m:?}");
+    if let Some(c) = m.clock {
+        assert!(c > 0.0 && c <= 1.0, "{m:?}");
+    }
+    // The peaks the probe is held to are measured once per device.
+    let first = pollster::block_on(measure_peaks(&gpu)).unwrap();
+    assert_eq!(pollster::block_on(measure_peaks(&gpu)).unwrap(), first);
 }

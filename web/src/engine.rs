@@ -196,7 +196,9 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
         }
     }
     // The yardstick for "how close to the hardware": measured once per
-    // device, when a performance case first has figures to place.
+    // device, when a performance case first has figures to place (on a
+    // hardware GPU the runner has already measured them, before the first
+    // timing, for its clock probe, and this returns those).
     let timed = out.as_ref().is_ok_and(|r| r.iter().any(|r| r.timing.measured.is_some()));
     if timed && DEVICE.with_borrow(|d| d.peaks.is_none()) {
         match measure_peaks(&gpu).await {

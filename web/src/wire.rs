@@ -150,6 +150,7 @@ struct MeasurementDef {
     dispatches_per_run: u32,
     timer: Timer,
     quantum_ms: Option<f64>,
+    clock: Option<f64>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -303,8 +304,16 @@ mod tests {
             ConfigProblem::UnknownBinding { binding: 5, known: vec![(m("a"), 0), (m("out"), 1)] },
             ConfigProblem::UniformForStorage { binding: 2, buffer: m("dims") },
         ];
-        let measured =
-            Measurement { median_ms: 1.5, min_ms: 1.25, max_ms: 2.0, runs: 9, dispatches_per_run: 4, timer: Timer::Timestamps, quantum_ms: Some(0.001) };
+        let measured = Measurement {
+            median_ms: 1.5,
+            min_ms: 1.25,
+            max_ms: 2.0,
+            runs: 9,
+            dispatches_per_run: 4,
+            timer: Timer::Timestamps,
+            quantum_ms: Some(0.001),
+            clock: Some(0.3),
+        };
         let timing = |measured| Timing { wall_ms: 3.5, gpu_ms: Some(1.0), measured };
         let mut outcomes = vec![
             Outcome::Passed,
@@ -356,7 +365,7 @@ mod tests {
                 if k % 3 == 0 {
                     r.instrumented_timing = Some(timing(None));
                     r.reference_timing = Some(timing(Some(measured)));
-                    r.comparison_timings = vec![None, Some(timing(Some(Measurement { quantum_ms: None, ..measured })))];
+                    r.comparison_timings = vec![None, Some(timing(Some(Measurement { quantum_ms: None, clock: None, ..measured })))];
                     r.findings = Some(Findings {
                         hazard_total: 3,
                         runaway_loop: Some(RunawayLoop { line: None, invocation: inv }),

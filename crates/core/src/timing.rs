@@ -40,11 +40,14 @@ pub const WARM_UP_MS: f64 = 200.0;
 pub const MAX_WARM_UP_MS: f64 = 2000.0;
 
 /// Whether warm-up can stop: at least [`WARM_UP_MS`] of work has run
-/// (`total_ms`) and the last three batches (`last3_ms`) agree within 2 %, or
-/// [`MAX_WARM_UP_MS`] have run.
+/// (`total_ms`) and the last three batches (`last3_ms`; not yet run:
+/// infinite) agree within 2 %, or [`MAX_WARM_UP_MS`] have run. Batches that
+/// agree can still all run at low clocks (an NVIDIA H100 idling at 345 MHz
+/// took 0.2–0.5 s of work to reach 1,980 MHz): the clock probe around the
+/// timed runs is what catches that.
 pub fn warmed_up(total_ms: f64, last3_ms: [f64; 3]) -> bool {
     let (lo, hi) = last3_ms.iter().fold((f64::INFINITY, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
-    let settled = hi - lo <= 0.02 * hi;
+    let settled = hi.is_finite() && hi - lo <= 0.02 * hi;
     (total_ms >= WARM_UP_MS && settled) || total_ms >= MAX_WARM_UP_MS
 }
 
@@ -56,6 +59,34 @@ pub const MAX_SPREAD: f64 = 1.05;
 /// Sets of timed runs tried at most, when their spread is above
 /// [`MAX_SPREAD`].
 pub const MAX_ATTEMPTS: u32 = 3;
+
+/// A measurement counts as taken under low clocks when the device's clock
+/// probe (the FP32 kernel of the peaks, `gpu-puzzles-runner`'s
+/// `measure_peaks`), timed just before and just after its timed runs, ran
+/// below this fraction of the probe's reference rate (the rate measured at
+/// start, or a faster one seen since). A steady low clock (an NVIDIA H100
+/// sampled at 345 MHz instead of 1,980 MHz) looks exactly like a slow
+/// kernel, with a tight spread; the probe is what tells them apart.
+pub const LOW_CLOCKS: f64 = 0.8;
+
+/// Times the timed runs (with their probes) are tried at most while the
+/// probes say the clocks are low; the set taken at the highest clocks is
+/// reported, marked as taken under low clocks if it still was.
+pub const MAX_CLOCK_ATTEMPTS: u32 = 3;
+
+/// The clock probe's rate around a measurement as a fraction of its
+/// reference rate: `reference_ms` (the probe's time per dispatch at its
+/// reference rate) over the slowest of `probes_ms` (its times per dispatch
+/// just before and just after the timed runs), at most 1. `None` without
+/// probes or with a time that is not a positive, finite number.
+pub fn clock_fraction(reference_ms: f64, probes_ms: &[f64]) -> Option<f64> {
+    let valid = |x: f64| x.is_finite() && x > 0.0;
+    if probes_ms.is_empty() || !valid(reference_ms) || !probes_ms.iter().all(|&p| valid(p)) {
+        return None;
+    }
+    let slowest = probes_ms.iter().copied().fold(0f64, f64::max);
+    Some((reference_ms / slowest).min(1.0))
+}
 
 impl Measurement {
     /// The slowest batch over the fastest (1 for a single run).
@@ -108,6 +139,12 @@ pub struct Measurement {
     /// one ([`detect_quantum_ns`]): Chrome's is 0.1 ms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quantum_ms: Option<f64>,
+    /// The device's clock probe around the timed runs, as a fraction of its
+    /// reference rate ([`clock_fraction`]; below [`LOW_CLOCKS`] the figure
+    /// was taken under low clocks). `None` where no probe ran: a software
+    /// adapter, and the peaks' own kernels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<f64>,
 }
 
 impl Measurement {
@@ -122,7 +159,35 @@ impl Measurement {
         per.sort_by(f64::total_cmp);
         let n = per.len();
         let median = if n % 2 == 1 { per[n / 2] } else { (per[n / 2 - 1] + per[n / 2]) / 2.0 };
-        Some(Measurement { median_ms: median, min_ms: per[0], max_ms: per[n - 1], runs: n as u32, dispatches_per_run: dispatches, timer, quantum_ms })
+        Some(Measurement {
+            median_ms: median,
+            min_ms: per[0],
+            max_ms: per[n - 1],
+            runs: n as u32,
+            dispatches_per_run: dispatches,
+            timer,
+            quantum_ms,
+            clock: None,
+        })
+    }
+
+    /// Whether the GPU's clocks were low while this was measured: its clock
+    /// probe ran below [`LOW_CLOCKS`] of its reference rate, so the figure
+    /// may be several times too slow, and no lesson or target is judged on it.
+    pub fn low_clocks(&self) -> bool {
+        self.clock.is_some_and(|c| c < LOW_CLOCKS)
+    }
+
+    /// What a reader is told next to a figure taken under low clocks
+    /// ([`Measurement::low_clocks`]), e.g. `the GPU's clocks were low while
+    /// this was measured (its FP32 rate at 24 % of the rate measured at
+    /// start); the figure may be slow`; `None` otherwise.
+    pub fn clock_warning(&self) -> Option<String> {
+        let c = self.clock.filter(|_| self.low_clocks())?;
+        Some(format!(
+            "the GPU's clocks were low while this was measured (its FP32 rate at {:.0} % of the rate measured at start); the figure may be slow",
+            c * 100.0
+        ))
     }
 
     /// `0.20 ms (median of 7 runs × 64 dispatches, 0.19–0.22, GPU timestamps)`.
@@ -272,10 +337,36 @@ mod tests {
         assert!(!warmed_up(10.0, [1.0, 1.0, 1.0]), "too short");
         assert!(!warmed_up(250.0, [1.3, 1.25, 0.9]), "still getting faster");
         assert!(!warmed_up(250.0, [0.5, 0.262, 0.26]), "two agreeing are not enough");
+        assert!(!warmed_up(250.0, [f64::INFINITY, 0.26, 0.26]), "nor are two batches run after the first submission");
         assert!(warmed_up(250.0, [0.261, 0.26, 0.262]));
         assert!(warmed_up(MAX_WARM_UP_MS, [1.0, 0.7, 0.5]), "capped");
         let m = Measurement::from_spans(&[1.0, 1.2], 1, Timer::Timestamps, None).unwrap();
         assert!((m.spread() - 1.2).abs() < 1e-12 && m.spread() > MAX_SPREAD);
+    }
+
+    #[test]
+    fn a_slow_probe_marks_the_figure_as_taken_under_low_clocks() {
+        // The probe's reference: 0.62 ms per dispatch (55.8 TFLOP/s on an H100).
+        let fraction = |probes: &[f64]| clock_fraction(0.62, probes);
+        assert_eq!(fraction(&[0.62, 0.63]).map(|f| (f * 1000.0).round()), Some(984.0), "the slower probe counts");
+        assert_eq!(fraction(&[0.6, 0.61]), Some(1.0), "a faster probe than the reference is full clocks");
+        // 345 MHz against 1,980 MHz: the probe runs 5.7 times slower.
+        let held = fraction(&[0.62 * 1980.0 / 345.0, 0.62]).unwrap();
+        assert!((held - 345.0 / 1980.0).abs() < 1e-9);
+        // Just below and just above the threshold.
+        let at = |f: f64| Measurement { clock: Some(f), ..Measurement::from_spans(&[1.0], 1, Timer::Timestamps, None).unwrap() };
+        assert!(at(0.79).low_clocks() && !at(LOW_CLOCKS).low_clocks() && !at(0.97).low_clocks());
+        assert!(!Measurement::from_spans(&[1.0], 1, Timer::Timestamps, None).unwrap().low_clocks(), "not probed: not marked");
+        assert_eq!(
+            at(held).clock_warning().unwrap(),
+            "the GPU's clocks were low while this was measured (its FP32 rate at 17 % of the rate measured at start); the figure may be slow"
+        );
+        assert_eq!(at(0.97).clock_warning(), None);
+        // Nothing to decide on.
+        assert_eq!(fraction(&[]), None);
+        assert_eq!(fraction(&[0.62, f64::NAN]), None);
+        assert_eq!(fraction(&[0.0]), None);
+        assert_eq!(clock_fraction(0.0, &[0.62]), None);
     }
 
     #[test]

@@ -1,10 +1,14 @@
 //! Uploading a case's buffers, dispatching, reading back; and timing a
 //! kernel repeatedly for a performance case.
 
+use crate::peak::ClockProbe;
 use crate::pipeline::Pipeline;
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::Timing;
-use gpu_puzzles_core::timing::{detect_quantum_ns, next_batch, target_span_ms, warmed_up, Measurement, Timer, MAX_ATTEMPTS, MAX_SPREAD, RUNS, WARM_UP_MS};
+use gpu_puzzles_core::timing::{
+    clock_fraction, detect_quantum_ns, next_batch, target_span_ms, warmed_up, Measurement, Timer, MAX_ATTEMPTS, MAX_CLOCK_ATTEMPTS, MAX_SPREAD, RUNS,
+    WARM_UP_MS,
+};
 
 /// The most dispatches the warm-up submits at once (each costs the CPU a
 /// few microseconds to encode).
@@ -25,10 +29,11 @@ pub(crate) struct DispatchOptions {
     /// Bind a zeroed trace buffer of `.0` bytes and read back its first
     /// `.1` bytes (an instrumented run).
     pub trace_bytes: Option<(u64, u64)>,
-    /// Time the kernel repeatedly first ([`measure`]), for a performance
-    /// case; every storage buffer is then reset to its initial contents
-    /// before the judged dispatch, so kernels that accumulate into their
-    /// outputs are judged on one dispatch's worth.
+    /// Time the kernel repeatedly first ([`measure`], between the device's
+    /// clock probes on a hardware adapter), for a performance case; every
+    /// storage buffer is then reset to its initial contents before the
+    /// judged dispatch, so kernels that accumulate into their outputs are
+    /// judged on one dispatch's worth.
     pub measure: bool,
 }
 
@@ -62,6 +67,9 @@ pub(crate) struct Submitted {
 pub(crate) async fn submit(gpu: &Gpu, puzzle: &Puzzle, case: &Case, p: &Pipeline, options: DispatchOptions) -> Result<Submitted, RunnerError> {
     let trace_bytes = options.trace_bytes;
     let device = &gpu.device;
+    // The clock probe (measuring the peaks first, once per device) before
+    // the case's buffers exist: the two need not share the GPU's memory.
+    let probe = if options.measure && !gpu.adapter().software { Some(ClockProbe::of(gpu).await?) } else { None };
     let storage_usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
     let initial: Vec<Vec<u8>> = case.buffers.iter().map(|cb| cb.initial.to_bytes()).collect();
     let storage: Vec<wgpu::Buffer> = puzzle
@@ -93,7 +101,7 @@ pub(crate) async fn submit(gpu: &Gpu, puzzle: &Puzzle, case: &Case, p: &Pipeline
     }
     let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("puzzle bindings"), layout: &p.bind_group_layout, entries: &entries });
     let measured = if options.measure {
-        let m = measure(gpu, &p.pipelines, &bind_group, case.config.workgroups).await?;
+        let m = measure(gpu, &p.pipelines, &bind_group, case.config.workgroups, probe.as_ref()).await?;
         for (buffer, bytes) in storage.iter().zip(&initial) {
             gpu.queue.write_buffer(buffer, 0, bytes);
         }
@@ -247,6 +255,13 @@ pub(crate) async fn read_back(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8
 /// timed batches, repeated up to [`MAX_ATTEMPTS`] times while their spread
 /// is above [`MAX_SPREAD`] (the steadiest set is kept).
 ///
+/// With a `probe`, the timed runs are preceded and followed by one run of
+/// the device's clock probe, and the figure records the slower probe's rate
+/// against the probe's reference (`Measurement::clock`); while that says
+/// the clocks were low, the probes and timed runs are repeated, up to
+/// [`MAX_CLOCK_ATTEMPTS`] times, and the set taken at the highest clocks is
+/// kept (still marked, if its clocks were low too).
+///
 /// # Errors
 /// As [`read_back`]; [`RunnerError::Readback`] when the timer gave no
 /// usable figures.
@@ -255,6 +270,7 @@ pub(crate) async fn measure(
     pipelines: &[wgpu::ComputePipeline],
     bind_group: &wgpu::BindGroup,
     workgroups: [u32; 3],
+    probe: Option<&ClockProbe>,
 ) -> Result<Measurement, RunnerError> {
     let software = gpu.adapter().software;
     let timer = if gpu.timestamps { Timer::Timestamps } else { Timer::Wall };
@@ -288,18 +304,38 @@ pub(crate) async fn measure(
             break;
         }
     }
-    // Timed runs, repeated while the clocks still move under them.
+    // Timed runs between clock probes, repeated while the probes say the
+    // clocks were low.
     let mut best: Option<Measurement> = None;
-    for _ in 0..MAX_ATTEMPTS {
-        let mut spans = Vec::with_capacity(RUNS as usize);
-        for _ in 0..RUNS {
-            spans.push(timed_run(gpu, pipelines, bind_group, workgroups, k, &mut readings).await?);
+    for _ in 0..MAX_CLOCK_ATTEMPTS {
+        let before = match probe {
+            Some(p) => Some(p.time(gpu).await?.0),
+            None => None,
+        };
+        // Timed runs, repeated while the clocks still move under them.
+        let mut steadiest: Option<Measurement> = None;
+        for _ in 0..MAX_ATTEMPTS {
+            let mut spans = Vec::with_capacity(RUNS as usize);
+            for _ in 0..RUNS {
+                spans.push(timed_run(gpu, pipelines, bind_group, workgroups, k, &mut readings).await?);
+            }
+            let m = Measurement::from_spans(&spans, k, timer, quantum(&readings)).ok_or_else(unusable)?;
+            if steadiest.is_none_or(|b| m.spread() < b.spread()) {
+                steadiest = Some(m);
+            }
+            if m.spread() <= MAX_SPREAD {
+                break;
+            }
         }
-        let m = Measurement::from_spans(&spans, k, timer, quantum(&readings)).ok_or_else(unusable)?;
-        if best.is_none_or(|b| m.spread() < b.spread()) {
+        let mut m = steadiest.ok_or_else(unusable)?;
+        if let (Some(p), Some(before)) = (probe, before) {
+            let (after, reference) = p.time(gpu).await?;
+            m.clock = clock_fraction(reference, &[before, after]);
+        }
+        if best.is_none_or(|b| m.clock > b.clock) {
             best = Some(m);
         }
-        if m.spread() <= MAX_SPREAD {
+        if !m.low_clocks() {
             break;
         }
     }
@@ -310,7 +346,7 @@ pub(crate) async fn measure(
 /// compute pass, between one pair of timestamps (or, without timestamp
 /// queries, from submission until the queue is idle). Returns the span in
 /// milliseconds and adds the raw timestamps, in nanoseconds, to `readings`.
-async fn timed_run(
+pub(crate) async fn timed_run(
     gpu: &Gpu,
     pipelines: &[wgpu::ComputePipeline],
     bind_group: &wgpu::BindGroup,

@@ -122,6 +122,9 @@ pub struct Gpu {
     /// Order checks made ([`order::OrderChecks`]): a Run of unchanged code
     /// interprets nothing again.
     pub(crate) order_checks: Mutex<order::OrderChecks>,
+    /// The peaks, once measured ([`measure_peaks`]), with the clock probe
+    /// that performance cases are timed between.
+    pub(crate) peaks: Mutex<Option<peak::Kept>>,
 }
 
 impl Gpu {
@@ -193,6 +196,7 @@ impl Gpu {
             lost_reason,
             pipelines: Mutex::default(),
             order_checks: Mutex::default(),
+            peaks: Mutex::default(),
         })
     }
 

@@ -1,10 +1,11 @@
 //! This GPU's own attainable peaks, measured with the same timing method as
 //! the performance cases: memory bandwidth with a streaming copy, and FP32
-//! arithmetic with a kernel of independent fused multiply-adds.
+//! arithmetic with a kernel of independent fused multiply-adds, kept as the
+//! device's clock probe.
 
-use crate::dispatch::measure;
+use crate::dispatch::{measure, timed_run};
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::timing::{Measurement, Peaks};
+use gpu_puzzles_core::timing::Peaks;
 
 /// `vec4<f32>` elements copied by the bandwidth kernel: 8 Mi of them, so
 /// 128 MiB read and 128 MiB written (WebGPU's default limit on one storage
@@ -55,8 +56,9 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) n:
     )
 }
 
-/// Measures [`Peaks`] on `gpu` (a front end does it once per device and
-/// keeps the result): about 256 MiB of buffers and, on a GPU, well under a
+/// Measures [`Peaks`] on `gpu`, once per device: later calls return the
+/// same figures (the rate a performance case's clock probe is held to,
+/// [`ClockProbe`]). About 256 MiB of buffers and, on a GPU, well under a
 /// second; on a software adapter a sixteenth of that.
 ///
 /// # Errors
@@ -64,21 +66,113 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) n:
 /// this device is [`RunnerError::Readback`] with the compiler's message,
 /// since it is ours.
 pub async fn measure_peaks(gpu: &Gpu) -> Result<Peaks, RunnerError> {
+    if let Some(kept) = gpu.peaks.lock().ok().and_then(|k| k.as_ref().map(|k| k.peaks)) {
+        return Ok(kept);
+    }
     // A software adapter's peaks are a CPU's, shown for completeness: a
     // sixteenth of the work keeps them to a second or so.
     let scale = if gpu.adapter().software { 16 } else { 1 };
     let (vec4s, invocations) = (COPY_VEC4S / scale, FMA_INVOCATIONS / scale);
     let copy_bytes = u64::from(vec4s) * 16;
-    let copy = time_kernel_source(gpu, COPY_WGSL, &[copy_bytes, copy_bytes], vec4s / 256).await?;
-    let fma = time_kernel_source(gpu, &fma_wgsl(), &[8, u64::from(invocations) * 4], invocations / 256).await?;
+    let copy_kernel = kernel(gpu, COPY_WGSL, &[copy_bytes, copy_bytes], vec4s / 256).await?;
+    let copy = measure(gpu, &copy_kernel.pipelines, &copy_kernel.bind_group, copy_kernel.grid, None).await;
+    copy_kernel.destroy();
+    let copy = copy?;
+    let fma_kernel = kernel(gpu, &fma_wgsl(), &[8, u64::from(invocations) * 4], invocations / 256).await?;
+    let fma = match measure(gpu, &fma_kernel.pipelines, &fma_kernel.bind_group, fma_kernel.grid, None).await {
+        Ok(m) => m,
+        Err(e) => {
+            fma_kernel.destroy();
+            return Err(e);
+        }
+    };
     let flops = f64::from(invocations) * f64::from(FMA_ITERATIONS) * f64::from(FMA_CHAINS) * 2.0;
-    Ok(Peaks { bandwidth_gbs: 2.0 * copy_bytes as f64 / (copy.median_ms * 1e6), gflops: flops / (fma.median_ms * 1e6), copy, fma })
+    let peaks = Peaks { bandwidth_gbs: 2.0 * copy_bytes as f64 / (copy.median_ms * 1e6), gflops: flops / (fma.median_ms * 1e6), copy, fma };
+    let probe = ClockProbe { kernel: fma_kernel, dispatches: fma.dispatches_per_run };
+    if let Ok(mut k) = gpu.peaks.lock() {
+        *k = Some(Kept { peaks, probe, reference_ms: fma.median_ms });
+    }
+    Ok(peaks)
+}
+
+/// What [`measure_peaks`] measured on a device, kept on its [`Gpu`].
+#[derive(Debug)]
+pub(crate) struct Kept {
+    peaks: Peaks,
+    probe: ClockProbe,
+    /// The clock probe's reference time per dispatch, in milliseconds: the
+    /// FP32 peak's median, or a faster probe since (so a peak measured
+    /// while the clocks were low does not hide later low clocks).
+    reference_ms: f64,
+}
+
+/// The FP32 kernel of the peaks, kept on the device to check its clocks
+/// around a performance case's timed runs (`dispatch::measure`): one probe
+/// is one timed run of as many dispatches as the peak's timed runs had
+/// (a span of at least [`gpu_puzzles_core::timing::MIN_SPAN_MS`] at the
+/// peak's rate), and its time per dispatch against the reference says how
+/// fast the GPU runs now ([`gpu_puzzles_core::timing::clock_fraction`]).
+#[derive(Debug, Clone)]
+pub(crate) struct ClockProbe {
+    kernel: Kernel,
+    /// Dispatches per probe.
+    dispatches: u32,
+}
+
+impl ClockProbe {
+    /// The device's probe, measuring the peaks first where they have not
+    /// been ([`measure_peaks`]).
+    ///
+    /// # Errors
+    /// As [`measure_peaks`].
+    pub(crate) async fn of(gpu: &Gpu) -> Result<ClockProbe, RunnerError> {
+        let kept = || gpu.peaks.lock().ok().and_then(|k| k.as_ref().map(|k| k.probe.clone()));
+        if let Some(probe) = kept() {
+            return Ok(probe);
+        }
+        measure_peaks(gpu).await?;
+        kept().ok_or_else(|| RunnerError::Readback("the clock probe was not kept".into()))
+    }
+
+    /// Runs the probe once: its time per dispatch in milliseconds, and the
+    /// reference time after it (lowered to this probe's where it ran faster).
+    ///
+    /// # Errors
+    /// As [`measure`].
+    pub(crate) async fn time(&self, gpu: &Gpu) -> Result<(f64, f64), RunnerError> {
+        let k = &self.kernel;
+        let span = timed_run(gpu, &k.pipelines, &k.bind_group, k.grid, self.dispatches, &mut Vec::new()).await?;
+        let ms = span / f64::from(self.dispatches);
+        let mut kept = gpu.peaks.lock().map_err(|_| RunnerError::Readback("the clock probe's reference was poisoned".into()))?;
+        let kept = kept.as_mut().ok_or_else(|| RunnerError::Readback("the clock probe was not kept".into()))?;
+        if ms > 0.0 && ms < kept.reference_ms {
+            kept.reference_ms = ms;
+        }
+        Ok((ms, kept.reference_ms))
+    }
+}
+
+/// A compiled peak kernel with its buffers.
+#[derive(Debug, Clone)]
+struct Kernel {
+    pipelines: [wgpu::ComputePipeline; 1],
+    bind_group: wgpu::BindGroup,
+    buffers: Vec<wgpu::Buffer>,
+    grid: [u32; 3],
+}
+
+impl Kernel {
+    fn destroy(&self) {
+        for b in &self.buffers {
+            b.destroy();
+        }
+    }
 }
 
 /// Compiles `wgsl` (bindings 0: read-only storage, 1: read-write storage,
-/// of the given sizes in bytes) and times `workgroups` workgroups of it,
+/// of the given sizes in bytes) to run `workgroups` workgroups of it,
 /// spread over a 2-D grid within WebGPU's 65,535 per dimension.
-async fn time_kernel_source(gpu: &Gpu, wgsl: &str, sizes: &[u64; 2], workgroups: u32) -> Result<Measurement, RunnerError> {
+async fn kernel(gpu: &Gpu, wgsl: &str, sizes: &[u64; 2], workgroups: u32) -> Result<Kernel, RunnerError> {
     let device = &gpu.device;
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some("peak"), source: wgpu::ShaderSource::Wgsl(wgsl.into()) });
@@ -104,10 +198,5 @@ async fn time_kernel_source(gpu: &Gpu, wgsl: &str, sizes: &[u64; 2], workgroups:
         return Err(RunnerError::Readback(format!("the peak-measuring kernel did not compile on this device: {e}")));
     }
     let x = workgroups.min(4096);
-    let grid = [x, workgroups.div_ceil(x), 1];
-    let m = measure(gpu, &[pipeline], &bind_group, grid).await;
-    for b in &buffers {
-        b.destroy();
-    }
-    m
+    Ok(Kernel { pipelines: [pipeline], bind_group, buffers, grid: [x, workgroups.div_ceil(x), 1] })
 }

@@ -37,7 +37,10 @@ pub type YardstickCache = std::collections::HashMap<(String, usize, usize), Opti
 /// again, back to back, and the target is checked on those figures. A GPU's
 /// clocks can change between two measurements (a cached reference taken at
 /// full clocks against a student's run at low ones would fail a correct
-/// kernel), and back to back they share the same clocks.
+/// kernel), and back to back they share the same clocks. Nor is it failed
+/// on a figure taken under low clocks
+/// ([`gpu_puzzles_core::timing::Measurement::low_clocks`]): the target is
+/// then not checked, and such a yardstick is not kept in `cache`.
 ///
 /// # Errors
 /// As [`run_case`].
@@ -56,7 +59,10 @@ pub async fn add_yardsticks(gpu: &Gpu, puzzle: &Puzzle, source: &str, results: &
                         Some(s) => time_kernel(gpu, puzzle, case, s).await?,
                         None => None,
                     };
-                    cache.insert(key, t);
+                    // A figure taken under low clocks is measured again next time.
+                    if !t.is_some_and(|t| t.low_clocks()) {
+                        cache.insert(key, t);
+                    }
                     t
                 }
             };
@@ -79,7 +85,9 @@ pub async fn add_yardsticks(gpu: &Gpu, puzzle: &Puzzle, source: &str, results: &
         };
         r.timing = student;
         r.reference_timing = Some(reference);
-        cache.insert((puzzle.slug.clone(), case.number, 0), Some(reference));
+        if !reference.low_clocks() {
+            cache.insert((puzzle.slug.clone(), case.number, 0), Some(reference));
+        }
         if let Some(Outcome::BelowTarget { fraction, target, message }) = target_outcome(puzzle, case, r, gpu.adapter().software) {
             let message = format!("{message} (Measured twice; the second time your kernel and the reference ran back to back.)");
             r.outcome = Outcome::BelowTarget { fraction, target, message };

@@ -41,6 +41,9 @@ pub fn performance_line(timing: &Timing, performance: &crate::model::Performance
     if let Some(r) = performance.bytes.and_then(|b| timing.rate(b)) {
         line += &format!(" · {} GB/s", three_figures(r));
     }
+    if let Some(warning) = timing.measured.and_then(|m| m.clock_warning()) {
+        line += &format!(" · {warning}");
+    }
     line
 }
 
@@ -58,6 +61,8 @@ fn three_figures(x: f64) -> String {
 /// passes the target, is not a passed performance case, the puzzle has no
 /// target or no reference timing, or on a software adapter (`software`),
 /// whose timings say nothing about GPUs: there the target is not enforced.
+/// Nor is it when either figure was taken under low clocks
+/// ([`Timing::low_clocks`]): the target cannot be checked on it.
 /// When the kernel runs within 15 % of a comparison kernel's time, the
 /// message says so, since that is the approach the puzzle teaches to avoid.
 pub fn target_outcome(puzzle: &Puzzle, case: &Case, result: &CaseResult, software: bool) -> Option<Outcome> {
@@ -65,8 +70,12 @@ pub fn target_outcome(puzzle: &Puzzle, case: &Case, result: &CaseResult, softwar
     if software || !case.is_performance() || !result.outcome.passed() {
         return None;
     }
+    let reference = result.reference_timing?;
+    if result.timing.low_clocks() || reference.low_clocks() {
+        return None;
+    }
     let (ms, _) = result.timing.best();
-    let (reference_ms, _) = result.reference_timing?.best();
+    let (reference_ms, _) = reference.best();
     if ms <= 0.0 || reference_ms <= 0.0 {
         return None;
     }
@@ -208,13 +217,21 @@ pub fn budget_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Opti
 }
 
 /// For `u32` count outputs (histograms): when the counts the dispatch wrote
-/// add up to less than the expected counts and the racecheck found a race on
-/// that buffer (`findings`), a sentence saying how many increments were
-/// lost; `None` otherwise (counts that are short for another reason, such as
-/// a count never written, are not put down to a race).
+/// add up to less than the expected counts and the racecheck found a lost
+/// update on that buffer (`findings`: a read-modify-write by several
+/// invocations at one line, [`crate::report::HazardPattern::LostUpdate`]),
+/// a sentence saying how many increments were lost; `None` otherwise (counts
+/// that are short for another reason, such as a count never written, or a
+/// write conflict in a buffer of keys, are not put down to lost increments).
 pub fn lost_counts(puzzle: &Puzzle, case: &Case, actual: &[Values], findings: Option<&Findings>) -> Option<String> {
     let expected = puzzle.expected(case).ok()?;
-    let raced = |name: &str| findings.is_some_and(|f| f.hazards.iter().any(|h| h.space == name && !h.workgroup_memory));
+    let raced = |name: &str| {
+        findings.is_some_and(|f| {
+            crate::report::group_hazards(&f.hazards)
+                .iter()
+                .any(|g| g.pattern == crate::report::HazardPattern::LostUpdate && g.hazards.iter().any(|h| h.space == name && !h.workgroup_memory))
+        })
+    };
     for ((k, i), e) in puzzle.compared_buffers().enumerate().zip(expected) {
         let (Some(Values::U32(e)), Some(Values::U32(a))) = (e.whole(), actual.get(k)) else { continue };
         if !raced(&puzzle.buffers[i].name) {
@@ -405,6 +422,9 @@ mod tests {
         let t = Timing { wall_ms: 50.0, gpu_ms: Some(11.0), measured };
         let line = performance_line(&t, &crate::model::Performance { flops: Some(2_000_000_000), ..Default::default() });
         assert_eq!(line, "10.50 ms (median of 3 runs × 4 dispatches, 10.00–11.00, GPU timestamps) · 190 GFLOP/s");
+        let low = Timing { measured: measured.map(|m| crate::timing::Measurement { clock: Some(0.24), ..m }), ..t };
+        let line = performance_line(&low, &crate::model::Performance { flops: Some(2_000_000_000), ..Default::default() });
+        assert!(line.ends_with(" · 190 GFLOP/s · the GPU's clocks were low while this was measured (its FP32 rate at 24 % of the rate measured at start); the figure may be slow"), "{line}");
     }
 
     #[test]
@@ -428,6 +448,13 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(target_outcome(puzzle, case, &result(0.37, 0.36), true), None, "not enforced on a software adapter");
+        // The same kernel timed while the GPU's clocks were held down: not judged on that figure.
+        let measured = crate::timing::Measurement::from_spans(&[0.37], 1, crate::timing::Timer::Timestamps, None).unwrap();
+        let low =
+            CaseResult { timing: Timing { measured: Some(crate::timing::Measurement { clock: Some(0.3), ..measured }), ..ms(0.37) }, ..result(0.37, 0.36) };
+        assert_eq!(target_outcome(puzzle, case, &low, false), None, "a figure taken under low clocks is not held to the target");
+        let full = CaseResult { timing: Timing { measured: Some(crate::timing::Measurement { clock: Some(0.97), ..measured }), ..ms(0.37) }, ..low };
+        assert!(matches!(target_outcome(puzzle, case, &full, false), Some(Outcome::BelowTarget { .. })), "at full clocks it is");
         assert_eq!(target_outcome(puzzle, case, &result(0.08, 0.36), false), None, "75 % of the reference's rate is enough");
         let ordinary = &puzzle.cases[0];
         assert_eq!(target_outcome(puzzle, ordinary, &result(0.37, 0.36), false), None);

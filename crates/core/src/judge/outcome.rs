@@ -474,6 +474,13 @@ impl Timing {
         }
     }
 
+    /// Whether the repeated measurement was taken under low clocks
+    /// ([`crate::timing::Measurement::low_clocks`]): its figure may be
+    /// several times too slow, and no lesson or target is judged on it.
+    pub fn low_clocks(&self) -> bool {
+        self.measured.is_some_and(|m| m.low_clocks())
+    }
+
     /// Work per second for `count` units (FLOPs or bytes) done in this time,
     /// in billions per second (GFLOP/s or GB/s); `None` for a zero time.
     pub fn rate(&self, count: u64) -> Option<f64> {

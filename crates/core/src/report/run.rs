@@ -504,6 +504,9 @@ pub fn performance_report(puzzle: &Puzzle, r: &CaseResult, perf: &Performance, c
         _ if context.software => {
             format!("{:.0} % of the reference kernel's rate; not enforced on this software adapter, whose timings say nothing about GPUs", t * 100.0)
         }
+        Some(_) if [Some(r.timing), r.reference_timing].iter().flatten().any(crate::judge::Timing::low_clocks) => {
+            format!("{:.0} % of the reference kernel's rate; not checked: the GPU's clocks were low while these figures were measured", t * 100.0)
+        }
         Some(m) => format!("{:.0} % of the reference kernel's rate; yours reaches {:.0} %", t * 100.0, m / ms * 100.0),
         None => format!("{:.0} % of the reference kernel's rate; not checked without a reference timing", t * 100.0),
     });

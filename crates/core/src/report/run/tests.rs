@@ -96,6 +96,24 @@ fn a_performance_run_gives_figures_peaks_targets_and_omitted_cases() {
     let software = RunReport::new(p, &[], &results, Context { software: true, peaks: Some(&peaks), emulated: Emulated::No });
     let target = software.cases.iter().find_map(|c| c.performance.as_ref()?.target.clone()).unwrap();
     assert!(target.contains("not enforced on this software adapter"), "{target}");
+    // The reference timed while the GPU's clocks were held down: the figure
+    // says so, and the target is not checked on it.
+    for r in results.iter_mut().filter(|r| r.reference_timing.is_some()) {
+        let t = r.reference_timing.as_mut().unwrap();
+        t.measured = t.measured.map(|m| Measurement { clock: Some(0.3), ..m });
+    }
+    let low = RunReport::new(p, &[], &results, Context { software: false, peaks: Some(&peaks), emulated: Emulated::No });
+    let perf = low.cases.iter().find_map(|c| c.performance.clone()).unwrap();
+    assert!(perf.target.as_deref().unwrap().contains("not checked: the GPU's clocks were low"), "{:?}", perf.target);
+    assert!(
+        perf.reference
+            .as_deref()
+            .unwrap()
+            .ends_with("the GPU's clocks were low while this was measured (its FP32 rate at 30 % of the rate measured at start); the figure may be slow"),
+        "{:?}",
+        perf.reference
+    );
+    assert!(!perf.yours.contains("clocks"), "{}", perf.yours);
 }
 
 #[test]
