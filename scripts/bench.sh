@@ -11,6 +11,9 @@ scripts/build-site.sh
 cargo build --release --locked -p gpu-puzzles-cli
 node tests/e2e/bench.mjs
 echo
+echo "== Run latency in Firefox ESR (its WebGPU), against the same baseline there"
+node tests/e2e/bench-firefox.mjs
+echo
 echo "== the CPU interpreter in the page (no WebGPU), and the debugger"
 node tests/e2e/bench-debugger.mjs
 echo

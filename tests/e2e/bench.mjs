@@ -8,18 +8,18 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { execFileSync } from "node:child_process";
 import { ROOT, DIST, serve, launch, PuzzlePage } from "./harness.mjs";
+import { SETTLE_MS, FRAME_MS, timePageRun, baselineRuns } from "./bench-page.mjs";
 
 const LOADS = Number(process.env.BENCH_LOADS || 10);
 const RUNS = Number(process.env.BENCH_RUNS || 20);
 // The pause before every timed Run, page and baseline alike, in
-// milliseconds: at least three 60 Hz frames, so the last Run's frame is
-// drawn, plus up to one more at random. A Run's "painted" waits for the next
-// frame, so its time depends on where in the frame it started; a fixed
-// pause would start every Run at the same point, and a side whose work
-// ends just past a frame boundary would lose a whole frame every time.
-// Spread over the frame, both sides pay the frame's wait alike.
-const SETTLE_MS = 50;
-const FRAME_MS = 1000 / 60;
+// milliseconds (SETTLE_MS, from bench-page.mjs): at least three 60 Hz
+// frames, so the last Run's frame is drawn, plus up to one more at random.
+// A Run's "painted" waits for the next frame, so its time depends on where
+// in the frame it started; a fixed pause would start every Run at the same
+// point, and a side whose work ends just past a frame boundary would lose a
+// whole frame every time. Spread over the frame, both sides pay the frame's
+// wait alike.
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const kb = (n) => (n / 1024).toFixed(1);
 const results = { date: new Date().toISOString(), machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30) } };
@@ -75,7 +75,9 @@ console.log(`\nStart-up, median of ${LOADS} loads: editor ready ${median(editor)
 
 // 3. Run latency: click Run to every result rendered, against a minimal
 // hand-written WebGPU harness doing the same work for every case.
-const exported = JSON.parse(execFileSync(path.join(ROOT, "target/release/gpu-puzzles"), ["export", "--root", ROOT], { maxBuffer: 1 << 28 }).toString());
+// GPU_PUZZLES_BIN names another build of the CLI (scripts/bench.sh builds the release one).
+const CLI = process.env.GPU_PUZZLES_BIN || path.join(ROOT, "target/release/gpu-puzzles");
+const exported = JSON.parse(execFileSync(CLI, ["export", "--root", ROOT], { maxBuffer: 1 << 28 }).toString());
 const page = await browser.newPage();
 const p = new PuzzlePage(page);
 const latency = [];
@@ -94,22 +96,7 @@ for (const puzzle of comparable) {
   // Every timed Run, the page's and the baseline's, starts from a settled
   // page (SETTLE_MS with no frame asked for): timed back to back, each would
   // start while the last one's frame is still drawn, and wait for it.
-  const timeRun = () => page.evaluate(({ settle, frame }) => new Promise((resolve) => setTimeout(resolve, settle + Math.random() * frame)).then(() => new Promise((resolve) => {
-    const verdict = document.querySelector('[data-testid="verdict"]');
-    const before = Number(verdict.dataset.run);
-    const t0 = performance.now();
-    // This Run's verdict: a quick Run never shows `running`.
-    const done = () => Number(verdict.dataset.run) > before && ["passed", "failed", "error"].includes(verdict.dataset.status);
-    const obs = new MutationObserver(() => {
-      if (done()) {
-        obs.disconnect();
-        const judged = performance.getEntriesByName("run-judged").at(-1).startTime - performance.getEntriesByName("run-start").at(-1).startTime;
-        requestAnimationFrame(() => resolve({ rendered: performance.now() - t0, judged }));
-      }
-    });
-    obs.observe(document.querySelector(".workspace"), { attributes: true, childList: true, subtree: true });
-    document.querySelector('[data-testid="run-button"]').click();
-  })), { settle: SETTLE_MS, frame: FRAME_MS });
+  const timeRun = () => page.evaluate(timePageRun, { settle: SETTLE_MS, frame: FRAME_MS });
   let first = null;
   const measure = async () => {
     const xs = [], js = [];
@@ -122,72 +109,7 @@ for (const puzzle of comparable) {
   await p.testid("heatmaps-toggle").uncheck();
   const [plain, plainJudged] = await measure();
   await p.testid("heatmaps-toggle").check();
-  const base = await page.evaluate(async ({ puzzle, runs, settle, frame }) => {
-    // The baseline: module, pipeline, buffers, dispatch and read-back per case, nothing else.
-    const adapter = await navigator.gpu.requestAdapter();
-    const device = await adapter.requestDevice();
-    const once = async () => {
-      const values = [];
-      for (const c of puzzle.cases) {
-        const code = puzzle.solution.replaceAll("{{workgroupSize}}", c.workgroupSize.join(", ")).replaceAll("{{totalWorkgroups}}", c.workgroups.join(", ")).replaceAll("{{smemSize}}", String(c.smemSize));
-        const module = device.createShaderModule({ code });
-        // An explicit layout, as the page builds one (inputs read-only), so
-        // both sides meet the browser's pipeline cache alike.
-        const bindGroupLayout = device.createBindGroupLayout({
-          entries: c.buffers.map((b) => ({ binding: b.binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: b.role === "Input" ? "read-only-storage" : "storage" } })),
-        });
-        const pipeline = device.createComputePipeline({ layout: device.createPipelineLayout({ bindGroupLayouts: [bindGroupLayout] }), compute: { module, entryPoint: "main" } });
-        const entries = [], outputs = [];
-        for (const b of c.buffers) {
-          const array = b.type === "f32" ? new Float32Array(b.data) : b.type === "i32" ? new Int32Array(b.data) : new Uint32Array(b.data);
-          const buf = device.createBuffer({ size: array.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
-          device.queue.writeBuffer(buf, 0, array);
-          entries.push({ binding: b.binding, resource: { buffer: buf } });
-          if (b.role !== "Input") outputs.push(buf);
-        }
-        const bindGroup = device.createBindGroup({ layout: bindGroupLayout, entries });
-        const encoder = device.createCommandEncoder();
-        const pass = encoder.beginComputePass();
-        pass.setPipeline(pipeline);
-        pass.setBindGroup(0, bindGroup);
-        pass.dispatchWorkgroups(...c.workgroups);
-        pass.end();
-        const reads = outputs.map((o) => {
-          const r = device.createBuffer({ size: o.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-          encoder.copyBufferToBuffer(o, 0, r, 0, o.size);
-          return r;
-        });
-        device.queue.submit([encoder.finish()]);
-        for (const r of reads) { await r.mapAsync(GPUMapMode.READ); values.push(new Float32Array(r.getMappedRange().slice(0))); r.unmap(); r.destroy(); }
-        for (const e of entries) e.resource.buffer.destroy();
-      }
-      return values;
-    };
-    // To painted, as the page is timed: the outputs written into the
-    // document as tables (one innerHTML), then the next frame.
-    const host = document.body.appendChild(document.createElement("div"));
-    const paint = async (values) => {
-      host.innerHTML = values.map((a) => `<table><tr>${Array.from(a, (v) => `<td>${v}</td>`).join("")}</tr></table>`).join("");
-      await new Promise((resolve) => requestAnimationFrame(resolve));
-    };
-    const xs = [], ps = [];
-    const settled = () => new Promise((resolve) => setTimeout(resolve, settle + Math.random() * frame));
-    await paint(await once());
-    for (let i = 0; i < runs; i++) {
-      await settled();
-      let t0 = performance.now();
-      await once();
-      xs.push(performance.now() - t0);
-      await settled();
-      t0 = performance.now();
-      await paint(await once());
-      ps.push(performance.now() - t0);
-    }
-    host.remove();
-    device.destroy();
-    const mid = (v) => v.sort((a, b) => a - b)[Math.floor(v.length / 2)];
-    return { judged: mid(xs), painted: mid(ps) };
-  }, { puzzle, runs: RUNS, settle: SETTLE_MS, frame: FRAME_MS });
+  const base = await page.evaluate(baselineRuns, { puzzle, runs: RUNS, settle: SETTLE_MS, frame: FRAME_MS });
   const baseline = base.judged, painted = base.painted;
   latency.push({ puzzle: puzzle.slug, cases: puzzle.cases.length, firstRunMs: first.rendered, firstRunJudgedMs: first.judged, withHeatMapsMs: withMaps, plainMs: plain, plainJudgedMs: plainJudged, baselineMs: baseline, baselinePaintedMs: painted, ratioFirst: first.rendered / painted, ratioPlain: plain / painted, ratioPlainJudged: plainJudged / baseline, ratioWithHeatMaps: withMaps / painted });
   console.log(`  ${puzzle.slug.padEnd(14)} first ${first.rendered.toFixed(1).padStart(7)}  again ${withMaps.toFixed(1).padStart(7)} ${plain.toFixed(1).padStart(7)} ${plainJudged.toFixed(1).padStart(7)}  baseline ${baseline.toFixed(1).padStart(6)} ${painted.toFixed(1).padStart(6)}   first/baseline ${(first.rendered / painted).toFixed(2)}×, again (maps hidden) ${(plain / painted).toFixed(2)}× (judged ${(plainJudged / baseline).toFixed(2)}×), maps shown ${(withMaps / painted).toFixed(2)}×`);
@@ -202,7 +124,7 @@ site.server.close();
 const checks = [];
 for (let i = 0; i < (process.env.BENCH_NATIVE === "0" ? 0 : 3); i++) {
   const t0 = performance.now();
-  execFileSync(path.join(ROOT, "target/release/gpu-puzzles"), ["check", "--root", ROOT], { env: { ...process.env, WGPU_BACKEND: "vulkan", XDG_RUNTIME_DIR: "/tmp" } });
+  execFileSync(CLI, ["check", "--root", ROOT], { env: { ...process.env, WGPU_BACKEND: "vulkan", XDG_RUNTIME_DIR: "/tmp" } });
   checks.push(performance.now() - t0);
 }
 if (checks.length) {
