@@ -126,7 +126,7 @@ test("WebKit: the page says it has no WebGPU, and judges Runs on the CPU", async
   assert.match(verdict.text, /Emulated on the CPU/);
 });
 
-test("WebKit: a failing case shows its grids with the mismatches marked", async () => {
+test("WebKit: a failing case shows its grids with the mismatches marked, and a race its finding", async () => {
   await open("?puzzle=broadcast");
   await setCode(read("tests/gpu/solutions/broadcast--swapped-a-b.wgsl"));
   assert.equal((await run()).status, "failed");
@@ -140,6 +140,12 @@ test("WebKit: a failing case shows its grids with the mismatches marked", async 
   assert.ok(grids.expected.length > 0 && grids.expected.length === grids.actual.length, JSON.stringify(grids));
   assert.notDeepEqual(grids.actual, grids.expected);
   assert.ok(grids.marked > 0, "mismatching cells are marked");
+  // A race, found by the emulated judge, leads the verdict as one finding.
+  await open("?puzzle=dot-product");
+  await setCode(read("tests/gpu/solutions/dot-product--accumulates-into-one-element.wgsl"));
+  const raced = await run();
+  assert.equal(raced.status, "failed");
+  assert.match(raced.text, /lost update: `out\[0\]`/);
 });
 
 test("WebKit: a subgroup shader is judged at every subgroup size, and the debugger steps a workgroup", async () => {
