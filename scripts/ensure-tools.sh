@@ -15,8 +15,8 @@ as_root() {
 }
 
 # Debian packages: lavapipe (Vulkan on the CPU) for native GPU tests and
-# Firefox's WebGPU, Chromium, Firefox ESR and WebKitGTK for browser tests, Node.js for the
-# editor bundle and the test drivers.
+# Firefox's WebGPU; Chromium, Firefox ESR and WebKitGTK for browser tests;
+# Node.js for the editor bundle and the test drivers.
 missing=()
 dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 || missing+=(mesa-vulkan-drivers)
 dpkg -s chromium >/dev/null 2>&1 || missing+=(chromium)

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import puppeteer from "puppeteer-core";
-import { ROOT, serve } from "./harness.mjs";
+import { ROOT, serve, pasteIntoEditor } from "./harness.mjs";
 import { SETTLE_MS, FRAME_MS, timePageRun, baselineRuns } from "./bench-page.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS || 20);
@@ -31,9 +31,7 @@ const page = await browser.newPage();
 for (const puzzle of comparable) {
   await page.goto(site.url(`?puzzle=${puzzle.slug}&seed=1`));
   await page.waitForSelector('[data-testid="editor"] .cm-content');
-  await page.$eval('[data-testid="editor"] .cm-editor', (el, text) => {
-    el.editorView.dispatch({ changes: { from: 0, to: el.editorView.state.doc.length, insert: text }, userEvent: "input.paste" });
-  }, puzzle.solution);
+  await page.evaluate(pasteIntoEditor, puzzle.solution);
   const timeRun = () => page.evaluate(timePageRun, { settle: SETTLE_MS, frame: FRAME_MS });
   let first = null;
   const measure = async () => {

@@ -11,15 +11,13 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import puppeteer from "puppeteer-core";
-import { ROOT, serve } from "./harness.mjs";
+import { ROOT, serve, puzzleOrder, verdictAfter, pasteIntoEditor } from "./harness.mjs";
 
 const FIREFOX = process.env.FIREFOX || "/usr/bin/firefox-esr";
 /** Firefox ESR hides WebGPU behind these two preferences (either alone: no adapter). */
 const WEBGPU_PREFS = { "dom.webgpu.enabled": true, "gfx.webgpu.ignore-blocklist": true };
 
-// The chapters' `puzzles = [...]` lists of index.toml, in order.
-const order = [...fs.readFileSync(path.join(ROOT, "puzzles/index.toml"), "utf8").matchAll(/^puzzles = \[(.*)\]$/gm)]
-  .flatMap((m) => m[1].match(/"([a-z0-9-]+)"/g).map((s) => s.slice(1, -1)));
+const order = puzzleOrder();
 const read = (...p) => fs.readFileSync(path.join(ROOT, ...p), "utf8");
 
 let site, browser;
@@ -50,17 +48,9 @@ async function open(target, query) {
 
 const code = (page) => page.$eval(`${sel("editor")} .cm-editor`, (el) => el.editorView.state.doc.toString());
 
-/**
- * Replaces the editor's text as a paste does (one transaction marked as a
- * paste, which CodeMirror does not re-indent). Over BiDi a key press types
- * one character, and typed input is re-indented.
- */
+/** Pastes `text` into the editor ([`pasteIntoEditor`]) and checks it is there. */
 async function setCode(page, text) {
-  await page.$eval(`${sel("editor")} .cm-editor`, (el, text) => {
-    const view = el.editorView;
-    view.focus();
-    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: "input.paste" });
-  }, text);
+  await page.evaluate(pasteIntoEditor, text);
   assert.equal(await code(page), text, "the text is in the editor");
 }
 
@@ -68,10 +58,7 @@ async function setCode(page, text) {
 async function run(page, timeout = 180_000) {
   const before = await page.$eval(sel("verdict"), (v) => Number(v.dataset.run));
   await page.click(sel("run-button"));
-  await page.waitForFunction((before) => {
-    const v = document.querySelector('[data-testid="verdict"]');
-    return v && Number(v.dataset.run) > before && ["passed", "failed", "error"].includes(v.dataset.status);
-  }, { timeout }, before);
+  await page.waitForFunction(verdictAfter, { timeout }, before);
   return page.$eval(sel("verdict"), (v) => v.dataset.status);
 }
 

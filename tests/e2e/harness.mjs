@@ -12,6 +12,33 @@ export const DIST = process.env.GPU_PUZZLES_DIST || path.join(ROOT, "dist");
 /** The site is served under this sub-path, as a workshop host might. */
 export const BASE = "/workshop/gpu-puzzles/";
 
+/** The puzzles in the order of `puzzles/index.toml` (its chapters' `puzzles = [...]` lists, one after another). */
+export function puzzleOrder() {
+  return [...fs.readFileSync(path.join(ROOT, "puzzles/index.toml"), "utf8").matchAll(/^puzzles = \[(.*)\]$/gm)]
+    .flatMap((m) => m[1].match(/"([a-z0-9-]+)"/g).map((s) => s.slice(1, -1)));
+}
+
+/**
+ * In the page, for any driver's wait: the verdict of a Run that finished
+ * after `before` Runs (the verdict's data-run counts finished Runs, since a
+ * quick Run never shows `running`), as `{ status, text }`, or false.
+ */
+export const verdictAfter = (before) => {
+  const v = document.querySelector('[data-testid="verdict"]');
+  return Boolean(v) && Number(v.dataset.run) > before && ["passed", "failed", "error"].includes(v.dataset.status) && { status: v.dataset.status, text: v.innerText };
+};
+
+/**
+ * In the page: replaces the editor's text as a paste does, one CodeMirror
+ * transaction marked as a paste (not re-indented). Drivers that speak
+ * WebDriver type one character per key press, and typed text is re-indented.
+ */
+export const pasteIntoEditor = (text) => {
+  const view = document.querySelector('[data-testid="editor"] .cm-editor').editorView;
+  view.focus();
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: "input.paste" });
+};
+
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".png": "image/png", ".json": "application/json" };
 
 /** Serves `dist` (DIST by default) under BASE on 127.0.0.1 (a plain static server: no rewrites). */
@@ -79,10 +106,7 @@ export class PuzzlePage {
   async run({ timeout = 60_000 } = {}) {
     const before = await this.finishedRuns();
     await this.testid("run-button").click();
-    await this.page.waitForFunction((before) => {
-      const v = document.querySelector('[data-testid="verdict"]');
-      return v && Number(v.dataset.run) > before && ["passed", "failed", "error"].includes(v.dataset.status);
-    }, before, { timeout });
+    await this.page.waitForFunction(verdictAfter, before, { timeout });
     return this.testid("verdict").getAttribute("data-status");
   }
 

@@ -6,11 +6,9 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { ROOT, serve, launch, openPage } from "./harness.mjs";
+import { ROOT, serve, launch, openPage, puzzleOrder } from "./harness.mjs";
 
-// The chapters' `puzzles = [...]` lists of index.toml, in order.
-const order = [...fs.readFileSync(path.join(ROOT, "puzzles/index.toml"), "utf8").matchAll(/^puzzles = \[(.*)\]$/gm)]
-  .flatMap((m) => m[1].match(/"([a-z0-9-]+)"/g).map((s) => s.slice(1, -1)));
+const order = puzzleOrder();
 
 /** What a puzzle's manifest promises the page shows, read from its data so that a new puzzle needs no list here. */
 function manifest(slug) {

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import net from "node:net";
 import { spawn } from "node:child_process";
-import { ROOT, serve } from "./harness.mjs";
+import { ROOT, serve, verdictAfter, pasteIntoEditor } from "./harness.mjs";
 
 const DRIVER = process.env.WEBKIT_DRIVER || "/usr/bin/WebKitWebDriver";
 // Debian ships MiniBrowser with WebKitGTK's 4.1 API (webkit2gtk-driver's) or its 6.0 API.
@@ -96,23 +96,16 @@ async function open(query) {
   await wd.until(() => Boolean(document.querySelector('[data-testid="editor"] .cm-editor')?.editorView), "the editor");
 }
 const code = () => wd.run(() => document.querySelector('[data-testid="editor"] .cm-editor').editorView.state.doc.toString());
-/** Replaces the editor's text as a paste does. */
+/** Pastes `text` into the editor ([`pasteIntoEditor`]). */
 async function setCode(text) {
-  await wd.run((text) => {
-    const view = document.querySelector('[data-testid="editor"] .cm-editor').editorView;
-    view.focus();
-    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, userEvent: "input.paste" });
-  }, text);
+  await wd.run(pasteIntoEditor, text);
   assert.equal(await code(), text);
 }
 /** Clicks Run and waits for this Run's verdict; returns its status and text. */
 async function run() {
   const before = await wd.run(() => Number(document.querySelector('[data-testid="verdict"]').dataset.run));
   await wd.run(() => document.querySelector('[data-testid="run-button"]').click());
-  return wd.until((before) => {
-    const v = document.querySelector('[data-testid="verdict"]');
-    return v && Number(v.dataset.run) > before && ["passed", "failed", "error"].includes(v.dataset.status) && { status: v.dataset.status, text: v.innerText };
-  }, "the verdict", 120_000, before);
+  return wd.until(verdictAfter, "the verdict", 120_000, before);
 }
 const click = (id) => wd.run((id) => document.querySelector(`[data-testid="${id}"]`).click(), id);
 
@@ -203,9 +196,6 @@ test("WebKit: the whole flow works by keyboard alone", async () => {
   await setCode(read("shaders/map.wgsl"));
   const before = await wd.run(() => Number(document.querySelector('[data-testid="verdict"]').dataset.run));
   await wd.keys([ENTER], CONTROL);
-  const status = await wd.until((before) => {
-    const v = document.querySelector('[data-testid="verdict"]');
-    return Number(v.dataset.run) > before && ["passed", "failed", "error"].includes(v.dataset.status) && v.dataset.status;
-  }, "the verdict", 60_000, before);
+  const { status } = await wd.until(verdictAfter, "the verdict", 60_000, before);
   assert.equal(status, "passed");
 });

@@ -79,13 +79,12 @@ pub async fn measure_peaks(gpu: &Gpu) -> Result<Peaks, RunnerError> {
     copy_kernel.destroy();
     let copy = copy?;
     let fma_kernel = kernel(gpu, &fma_wgsl(), &[8, u64::from(invocations) * 4], invocations / 256).await?;
-    let fma = match measure(gpu, &fma_kernel.pipelines, &fma_kernel.bind_group, fma_kernel.grid, None).await {
-        Ok(m) => m,
-        Err(e) => {
-            fma_kernel.destroy();
-            return Err(e);
-        }
-    };
+    // The FMA kernel stays alive as the clock probe, unless timing it failed.
+    let fma = measure(gpu, &fma_kernel.pipelines, &fma_kernel.bind_group, fma_kernel.grid, None).await;
+    if fma.is_err() {
+        fma_kernel.destroy();
+    }
+    let fma = fma?;
     let flops = f64::from(invocations) * f64::from(FMA_ITERATIONS) * f64::from(FMA_CHAINS) * 2.0;
     let peaks = Peaks { bandwidth_gbs: 2.0 * copy_bytes as f64 / (copy.median_ms * 1e6), gflops: flops / (fma.median_ms * 1e6), copy, fma };
     let probe = ClockProbe { kernel: fma_kernel, dispatches: fma.dispatches_per_run };
