@@ -286,6 +286,7 @@ mod tests {
                 workgroup_memory: true,
                 element: Some(2),
                 entry_point: m("main"),
+                dispatch: 1,
                 across_workgroups: false,
                 first: access(AccessKind::Write),
                 second: access(AccessKind::Read),

@@ -60,8 +60,9 @@ pub struct Record {
     /// invocation's row-major number.
     pub out_of_bounds: Vec<(u32, Access)>,
     /// Races the detector found (when it ran), with the entry point's
-    /// index, and how many in all.
-    pub races: Vec<(crate::race::Race, usize)>,
+    /// index in the module and the dispatch's place in the case's dispatch
+    /// order (from 0).
+    pub races: Vec<(crate::race::Race, usize, u32)>,
     /// All races found.
     pub race_total: u32,
 }

@@ -481,7 +481,7 @@ fn run(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool) ->
 fn run_with(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool, subgroup_size: u32) -> Result<Ran, Stop> {
     let mut memory = p.memory.clone();
     let mut total: Option<Record> = None;
-    for &entry in &p.entries {
+    for (dispatch, &entry) in (0u32..).zip(&p.entries) {
         let mut d = Dispatch::with_subgroup_size(p.program.clone(), entry, p.config, memory, schedule, subgroup_size)?;
         if detect_races {
             d.detect_races();
@@ -489,7 +489,7 @@ fn run_with(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: boo
         d.run()?;
         if let Some(races) = d.races.take() {
             d.record.race_total += races.total;
-            d.record.races.extend(races.sorted().into_iter().map(|r| (r, entry)));
+            d.record.races.extend(races.sorted().into_iter().map(|r| (r, entry, dispatch)));
         }
         memory = d.memory;
         total = Some(match total {

@@ -277,6 +277,7 @@ mod tests {
             workgroup_memory: space == "smem",
             element: Some(element),
             entry_point: "main".into(),
+            dispatch: 0,
             across_workgroups: wa != wb,
             first: side(a, wa, ka, la),
             second: side(b, wb, kb, lb),

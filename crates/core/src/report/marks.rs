@@ -83,6 +83,7 @@ mod tests {
             workgroup_memory: true,
             element: Some(0),
             entry_point: "main".into(),
+            dispatch: 0,
             across_workgroups: false,
             first: access(a, 16),
             second: access(b, 16),

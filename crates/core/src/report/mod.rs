@@ -179,15 +179,34 @@ pub fn budget_exceeded(b: &crate::judge::BudgetExceeded) -> String {
 }
 
 /// The memory error that fails a case, if any, in order of precedence:
-/// out-of-bounds writes and atomics, write conflicts, other hazards,
+/// out-of-bounds writes and atomics, hazards ([`leading_hazard`]),
 /// out-of-bounds reads. (A runaway loop is reported before all of them, as
 /// its own outcome.)
 pub fn memory_error(findings: &Findings) -> Option<MemoryError> {
     let oob = |kind| findings.out_of_bounds_of(kind).next().cloned().map(MemoryError::OutOfBounds);
     oob(AccessKind::Write)
         .or_else(|| oob(AccessKind::Atomic))
-        .or_else(|| findings.hazards.first().cloned().map(MemoryError::Hazard))
+        .or_else(|| leading_hazard(&findings.hazards).cloned().map(MemoryError::Hazard))
         .or_else(|| oob(AccessKind::Read))
+}
+
+/// The hazard most likely to be the cause of the others, which the verdict
+/// leads with: one in the earliest dispatch that has any (what later
+/// dispatches read may be its consequence); in it, a hazard between
+/// workgroups on a variable with no write conflict in that dispatch; else
+/// the first listed (write conflicts come first in [`Findings::hazards`]).
+///
+/// A hazard between workgroups lets a workgroup read values that depend on
+/// the order workgroups ran in, so anything it computes from them, a write
+/// conflict among its own invocations included, may be the consequence,
+/// different from run to run. When the same variable also has write
+/// conflicts (`bins[k] += 1` in every workgroup) they are one mistake, which
+/// the write conflict tells better.
+pub fn leading_hazard(hazards: &[Hazard]) -> Option<&Hazard> {
+    let first = hazards.iter().map(|h| h.dispatch).min()?;
+    let in_first = || hazards.iter().filter(move |h| h.dispatch == first);
+    let conflicted = |h: &Hazard| in_first().any(|c| c.kind == HazardKind::WriteAfterWrite && c.space == h.space && c.workgroup_memory == h.workgroup_memory);
+    in_first().find(|h| h.across_workgroups && !conflicted(h)).or_else(|| in_first().next())
 }
 
 pub(super) fn at(site: Option<Site>) -> String {
@@ -400,6 +419,7 @@ mod tests {
             workgroup_memory,
             element: Some(3),
             entry_point: "main".into(),
+            dispatch: 0,
             across_workgroups,
             first: access(1, kind.accesses().0, 12),
             second: access(2, kind.accesses().1, 14),
@@ -457,5 +477,37 @@ mod tests {
         let f = Findings { out_of_bounds: vec![read.clone()], ..Default::default() };
         assert_eq!(memory_error(&f), Some(MemoryError::OutOfBounds(read)));
         assert_eq!(memory_error(&Findings::default()), None);
+    }
+
+    #[test]
+    fn a_hazard_between_workgroups_fails_before_a_write_conflict_within_one() {
+        let h = |kind: HazardKind, across_workgroups| Hazard {
+            kind,
+            space: if across_workgroups { "blocks" } else { "out" }.into(),
+            workgroup_memory: false,
+            element: Some(3),
+            entry_point: "main".into(),
+            dispatch: 0,
+            across_workgroups,
+            first: access(1, kind.accesses().0, 12),
+            second: access(2, kind.accesses().1, 14),
+        };
+        let within = h(HazardKind::WriteAfterWrite, false);
+        let across = h(HazardKind::ReadAfterWrite, true);
+        // The racecheck lists write conflicts first; the hazard between
+        // workgroups still leads.
+        let f = Findings { hazards: vec![within.clone(), across.clone()], hazard_total: 2, ..Default::default() };
+        assert_eq!(memory_error(&f), Some(MemoryError::Hazard(across.clone())));
+        let f = Findings { hazards: vec![within.clone()], hazard_total: 1, ..Default::default() };
+        assert_eq!(memory_error(&f), Some(MemoryError::Hazard(within.clone())));
+        // The same variable's write conflicts are the same mistake, told
+        // better by the conflict (`bins[k] += 1` in every workgroup).
+        let same = Hazard { space: "out".into(), ..across.clone() };
+        let f = Findings { hazards: vec![within.clone(), same], hazard_total: 2, ..Default::default() };
+        assert_eq!(memory_error(&f), Some(MemoryError::Hazard(within.clone())));
+        // An earlier dispatch's hazard leads whatever its kind.
+        let later = Hazard { dispatch: 1, ..across };
+        let f = Findings { hazards: vec![later, within.clone()], hazard_total: 2, ..Default::default() };
+        assert_eq!(memory_error(&f), Some(MemoryError::Hazard(within)));
     }
 }

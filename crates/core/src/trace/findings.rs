@@ -192,6 +192,9 @@ pub struct Hazard {
     pub element: Option<u32>,
     /// The entry point whose dispatch raced.
     pub entry_point: String,
+    /// That dispatch's place in the case's dispatch order, from 0.
+    #[serde(default)]
+    pub dispatch: u32,
     /// The invocations are in different workgroups.
     pub across_workgroups: bool,
     /// The access the GPU ran first.
@@ -321,6 +324,7 @@ impl TraceMeta {
             workgroup_memory,
             element,
             entry_point: self.entry_points.get(w(at + hw::DISPATCH) as usize).cloned().unwrap_or_default(),
+            dispatch: w(at + hw::DISPATCH),
             across_workgroups: across,
             first: HazardAccess { invocation: invocation_in_workgroup(workgroup(a), a.local, config), kind: first_kind, site: other_site },
             second: HazardAccess { invocation: invocation_in_workgroup(workgroup(b), b.local, config), kind: second_kind, site: self.site(w(at + hw::SITE)) },

@@ -99,7 +99,7 @@ pub(super) fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &
     let hazards = record
         .races
         .iter()
-        .map(|(r, entry)| {
+        .map(|(r, entry, dispatch)| {
             let (space, memory) = name_of(r.space);
             let workgroup_memory = memory == MemoryKind::Workgroup;
             let side = |m: &crate::race::Mark| HazardAccess { invocation: invocation(m.id, config), kind: m.kind, site: site(m.span) };
@@ -113,6 +113,7 @@ pub(super) fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &
                     _ => Some(r.word),
                 },
                 entry_point: program.module.entry_points[*entry].name.clone(),
+                dispatch: *dispatch,
                 across_workgroups: r.first.workgroup != r.second.workgroup,
                 first: side(&r.first),
                 second: side(&r.second),
