@@ -12,15 +12,17 @@
 //! cases are not emulated.
 //!
 //! A machine with no adapter fails every test; nothing passes silently.
+//! These trials run in the `puzzles` binary, so the GPU's judgement of each
+//! kernel is made once for them and the expectation tests
+//! ([`gpu_puzzles_tests::judged`]).
 
-use gpu_puzzles_core::judge::{CaseResult, Outcome};
+use gpu_puzzles_core::judge::Outcome;
 use gpu_puzzles_core::load::random_cases;
 use gpu_puzzles_core::report::MemoryError;
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
 use gpu_puzzles_interp::emulate;
-use gpu_puzzles_runner::{judge_with, RunOptions};
-use gpu_puzzles_tests::{gpu, held_solutions, shipped_set};
-use libtest_mimic::{Arguments, Failed, Trial};
+use gpu_puzzles_tests::{gpu, held_solutions, judged};
+use libtest_mimic::{Failed, Trial};
 use std::sync::Arc;
 
 /// Whether the GPU's outcome and the interpreter's agree (module doc).
@@ -35,9 +37,15 @@ fn agree(gpu: &Outcome, cpu: &Outcome) -> bool {
     gpu.status() == cpu.status() && check(gpu) == check(cpu)
 }
 
-fn compare(puzzle: &Puzzle, source: &str, extra: &[Case]) -> Result<(), Failed> {
-    let on_gpu: Vec<CaseResult> =
-        pollster::block_on(judge_with(gpu().map_err(Failed::from)?, puzzle, extra, source, RunOptions::default())).map_err(|e| Failed::from(e.to_string()))?;
+/// Judges `source` in the interpreter on the puzzle's cases and, with a
+/// seed, that seed's random cases, and compares with the GPU's judgement.
+fn compare(puzzle: &Puzzle, source: &str, seed: Option<u64>) -> Result<(), Failed> {
+    let on_gpu = judged(puzzle, source, seed).map_err(Failed::from)?;
+    let extra = match seed {
+        Some(seed) => random_cases(puzzle, seed).map_err(Failed::from)?,
+        None => Vec::new(),
+    };
+    let extra = &extra[..];
     // At the GPU's own subgroup size, so that both run the same kernel.
     let size = gpu().map_err(Failed::from)?.adapter().subgroup_sizes.map_or(emulate_default(), |(min, _)| min);
     let emulated =
@@ -74,9 +82,8 @@ fn emulate_default() -> u32 {
     gpu_puzzles_interp::subgroup::DEFAULT_SIZE
 }
 
-fn main() {
-    let args = Arguments::from_args();
-    let set: Arc<PuzzleSet> = Arc::new(shipped_set());
+/// One trial per puzzle and kernel: `emulate::<slug>::<kernel>`.
+pub fn trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
     let held = held_solutions();
     let mut trials = Vec::new();
     for (i, p) in set.puzzles.iter().enumerate() {
@@ -86,12 +93,8 @@ fn main() {
         kernels.extend(held.iter().filter(|h| h.slug == p.slug).map(|h| (h.label.clone(), h.source.clone(), false)));
         for (label, source, random) in kernels {
             let s = set.clone();
-            trials.push(Trial::test(format!("emulate::{}::{label}", p.slug), move || {
-                let p = &s.puzzles[i];
-                let extra = if random { random_cases(p, 1).map_err(Failed::from)? } else { Vec::new() };
-                compare(p, &source, &extra)
-            }));
+            trials.push(Trial::test(format!("emulate::{}::{label}", p.slug), move || compare(&s.puzzles[i], &source, random.then_some(1))));
         }
     }
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }

@@ -24,20 +24,18 @@
 //! get one; nothing passes silently.
 
 use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Verdict};
-use gpu_puzzles_core::load::random_cases;
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
-use gpu_puzzles_runner::{judge_puzzle, judge_with, RunOptions};
-use gpu_puzzles_tests::{held_solutions, shipped_set};
+use gpu_puzzles_tests::{held_solutions, judged, shipped_set};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::sync::Arc;
 
-/// The shared device, or the failure every test that needs it reports.
-fn gpu() -> Result<&'static gpu_puzzles_runner::Gpu, Failed> {
-    gpu_puzzles_tests::gpu().map_err(Failed::from)
-}
+#[path = "emulate.rs"]
+mod emulate;
 
-fn judge(puzzle: &Puzzle, source: &str) -> Result<Vec<CaseResult>, Failed> {
-    pollster::block_on(judge_puzzle(gpu()?, puzzle, source, RunOptions::default())).map_err(|e| Failed::from(e.to_string()))
+/// The GPU's judgement of the puzzle's written cases, made once per binary
+/// ([`judged`]).
+fn judge(puzzle: &Puzzle, source: &str) -> Result<Arc<Vec<CaseResult>>, Failed> {
+    judged(puzzle, source, None).map_err(Failed::from)
 }
 
 /// Seeds of the random cases the tests draw (fixed, so a failure
@@ -45,12 +43,8 @@ fn judge(puzzle: &Puzzle, source: &str) -> Result<Vec<CaseResult>, Failed> {
 const SEEDS: [u64; 4] = [1, 2, 3, 4];
 
 /// Judges the puzzle's ordinary cases and the random cases of `seed`.
-fn judge_random(puzzle: &Puzzle, source: &str, seed: u64) -> Result<Vec<CaseResult>, Failed> {
-    let random = random_cases(puzzle, seed).map_err(Failed::from)?;
-    if puzzle.generator.is_some() && random.is_empty() {
-        return Err("the generator drew no case".into());
-    }
-    pollster::block_on(judge_with(gpu()?, puzzle, &random, source, RunOptions::default())).map_err(|e| Failed::from(e.to_string()))
+fn judge_random(puzzle: &Puzzle, source: &str, seed: u64) -> Result<Arc<Vec<CaseResult>>, Failed> {
+    judged(puzzle, source, Some(seed)).map_err(Failed::from)
 }
 
 fn describe(results: &[CaseResult]) -> String {
@@ -203,6 +197,7 @@ fn main() {
         }));
     }
     trials.extend(heatmap_trials(&set));
+    trials.extend(emulate::trials(&set));
     for held in held_solutions() {
         let i = set.position(&held.slug).unwrap_or_else(|| panic!("{}--{}: no puzzle `{}`", held.slug, held.label, held.slug));
         let s = set.clone();
@@ -216,9 +211,9 @@ fn traced(set: &PuzzleSet, slug: &str) -> Result<Vec<(gpu_puzzles_core::Case, gp
     let p = set.get(slug).ok_or("no such puzzle")?;
     let results = judge(p, p.solution.as_deref().ok_or("no solution")?)?;
     results
-        .into_iter()
+        .iter()
         .map(|r| {
-            let f = r.findings.ok_or_else(|| format!("case {}: no findings: {:?}", r.case, r.instrumentation))?;
+            let f = r.findings.clone().ok_or_else(|| format!("case {}: no findings: {:?}", r.case, r.instrumentation))?;
             Ok((p.cases[r.case - 1].clone(), f))
         })
         .collect()

@@ -1,11 +1,14 @@
 //! Test-only crate; see `puzzles.rs`. What its test binaries share: the
-//! repository's root, the shipped puzzle set, and one device per binary.
+//! repository's root, the shipped puzzle set, one device per binary, and
+//! that device's judgements, each made once.
 
-use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
-use gpu_puzzles_core::PuzzleSet;
-use gpu_puzzles_runner::Gpu;
+use gpu_puzzles_core::judge::CaseResult;
+use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
+use gpu_puzzles_core::{Puzzle, PuzzleSet};
+use gpu_puzzles_runner::{judge_with, Gpu, RunOptions};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The repository's root.
 pub fn root() -> PathBuf {
@@ -32,6 +35,44 @@ pub fn shipped_set() -> PuzzleSet {
 pub fn gpu() -> Result<&'static Gpu, String> {
     static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
     GPU.get_or_init(|| pollster::block_on(Gpu::new()).map_err(|e| e.to_string())).as_ref().map_err(|e| format!("no GPU adapter, so nothing can be judged: {e}"))
+}
+
+/// One judgement on [`gpu`], shared by every test that asks for it.
+type Judgement = Arc<OnceLock<Result<Arc<Vec<CaseResult>>, String>>>;
+
+/// What a judgement is of: the puzzle's slug, the source, the random
+/// cases' seed.
+type JudgementKey = (String, String, Option<u64>);
+
+/// The GPU's judgement of `source` on `puzzle`'s cases and, with a seed,
+/// the random cases of that seed ([`random_cases`], numbered after the
+/// puzzle's), made once per test binary: the expectation tests and the
+/// interpreter's comparison judge the same kernels, and a judgement on
+/// lavapipe is the slow part of both. Tests that run at the same time and
+/// ask for the same judgement wait for the one that makes it.
+///
+/// # Errors
+/// No adapter, a generator that draws no case, or the runner's error, as
+/// text.
+pub fn judged(puzzle: &Puzzle, source: &str, seed: Option<u64>) -> Result<Arc<Vec<CaseResult>>, String> {
+    static MADE: OnceLock<Mutex<HashMap<JudgementKey, Judgement>>> = OnceLock::new();
+    let key = (puzzle.slug.clone(), source.to_string(), seed);
+    let slot = MADE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner()).entry(key).or_default().clone();
+    slot.get_or_init(|| {
+        let extra = match seed {
+            Some(seed) => {
+                let random = random_cases(puzzle, seed).map_err(|e| e.to_string())?;
+                if puzzle.generator.is_some() && random.is_empty() {
+                    return Err(format!("seed {seed}: the generator drew no case"));
+                }
+                random
+            }
+            None => Vec::new(),
+        };
+        let results = pollster::block_on(judge_with(gpu()?, puzzle, &extra, source, RunOptions::default())).map_err(|e| e.to_string())?;
+        Ok(Arc::new(results))
+    })
+    .clone()
 }
 
 /// A file of `tests/gpu/solutions/`: `<slug>--<label>.wgsl`, whose first
