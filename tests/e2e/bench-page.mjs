@@ -31,19 +31,45 @@ export const timePageRun = ({ settle, frame }) => new Promise((resolve) => setTi
 }));
 
 /**
+ * What a benchmark appends to a solution to make it new code that computes
+ * the same: an unused function with a number no other edit has. A comment
+ * would not do: the page's instrumented shader is written back from naga's
+ * IR, which drops comments, so the browser would find it compiled already;
+ * naga keeps unused functions, and so do the browsers' compilers' caches'
+ * keys (the source text). Used by the page's edited Runs and the baseline's
+ * Runs of new code alike.
+ */
+export const editSuffix = (k) => `\nfn bench_edit_${k}_${Math.floor(Math.random() * 1e9)}() -> u32 {\n    return ${k}u;\n}\n`;
+
+/** The suffixes `baselineRuns` needs for `runs` timed Runs of new code (two per timed Run, one to warm up). */
+export const freshSuffixes = (runs) => Array.from({ length: 2 * runs + 1 }, (_, k) => editSuffix(k));
+
+/**
  * In the page: the hand-written WebGPU baseline for one puzzle (`puzzle` as
  * `gpu-puzzles export` gives it): per case a module, pipeline, buffers,
  * dispatch and read-back, `runs` times; resolves with the median
  * milliseconds to results read back (`judged`) and to them painted.
+ *
+ * With `suffixes` (`freshSuffixes(runs)`), every Run is of new code, as
+ * the first Run after a student's edit is: each Run's shaders end in an
+ * `editSuffix` no earlier Run had, so the browser compiles a module and
+ * pipeline per case again, as it does for the page's edited code. Without
+ * them the browser's caches hold every shader after the first Run (the
+ * Runs of unchanged code).
  */
-export const baselineRuns = async ({ puzzle, runs, settle, frame }) => {
+export const baselineRuns = async ({ puzzle, runs, settle, frame, suffixes = null }) => {
   // The baseline: module, pipeline, buffers, dispatch and read-back per case, nothing else.
   const adapter = await navigator.gpu.requestAdapter();
-  const device = await adapter.requestDevice();
+  // Subgroups where the adapter has them, as the page asks for them: without
+  // the feature a subgroup puzzle's shader fails to compile, quickly.
+  const device = await adapter.requestDevice({ requiredFeatures: adapter.features.has("subgroups") ? ["subgroups"] : [] });
+  let edits = 0;
   const once = async () => {
     const values = [];
+    // One suffix per Run of new code, so no Run finds another's shaders.
+    const edit = suffixes ? suffixes[edits++] : "";
     for (const c of puzzle.cases) {
-      const code = puzzle.solution.replaceAll("{{workgroupSize}}", c.workgroupSize.join(", ")).replaceAll("{{totalWorkgroups}}", c.workgroups.join(", ")).replaceAll("{{smemSize}}", String(c.smemSize));
+      const code = puzzle.solution.replaceAll("{{workgroupSize}}", c.workgroupSize.join(", ")).replaceAll("{{totalWorkgroups}}", c.workgroups.join(", ")).replaceAll("{{smemSize}}", String(c.smemSize)) + edit;
       const module = device.createShaderModule({ code });
       // An explicit layout, as the page builds one (inputs read-only), so
       // both sides meet the browser's pipeline cache alike.
