@@ -1,18 +1,25 @@
 // Bitonic Sort: each workgroup sorts its block of P keys in workgroup memory
-// with a bitonic network (sort_blocks); then, in a second dispatch, every key
-// finds its place in the whole sorted array by binary searches in the other
-// sorted blocks (merge_blocks).
+// with a bitonic network and writes it to `out` in its place (sort_blocks);
+// then the rest of a bitonic network over B·P places merges the sorted
+// blocks in `out`, one dispatch per step (merge_step), because each step
+// reads what other workgroups wrote in the step before.
 const wgs = vec3({{workgroupSize}});
 const W = u32(wgs.x);          // invocations per workgroup: any number from 1 to P / 2
 const P = u32({{smemSize}});   // keys per block: a power of two
 
+// The merge step a dispatch of merge_step runs (zeros in sort_blocks).
+struct Step {
+    size: u32, // the length of the runs this stage sorts: 2·P, 4·P, … B·P
+    dist: u32, // size / 2 (the flip), then size / 4, … 1 (half-cleaners)
+}
+
 @group(0) @binding(0) var<storage, read> keys: array<u32>;
-@group(0) @binding(1) var<storage, read_write> blocks: array<u32>;
-@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> step: Step;
 
 var<workgroup> tile: array<u32, {{smemSize}}>;
 
-// Dispatch 1: sort keys[k·P … k·P + P - 1] in workgroup k.
+// Dispatched once: sort keys[k·P … k·P + P - 1] in workgroup k, into out.
 @compute @workgroup_size({{workgroupSize}})
 fn sort_blocks(
     @builtin(local_invocation_id) local_id: vec3<u32>,
@@ -22,6 +29,7 @@ fn sort_blocks(
     let first = workgroup_id.x * P;
     // Load the block; past the end of keys, pad with the largest u32, which
     // sorts after every real key (or next to an equal one: the same value).
+    // A block that starts past the end is all padding, and writes nothing.
     for (var i = local_id.x; i < P; i += W) {
         var key = 0xffffffffu;
         if (first + i < n) {
@@ -56,52 +64,51 @@ fn sort_blocks(
     }
     // The real keys come first; the padding stays behind.
     for (var i = local_id.x; i < P && first + i < n; i += W) {
-        blocks[first + i] = tile[i];
+        out[first + i] = tile[i];
     }
 }
 
-// How many keys of the sorted block j come before the key x in the whole
-// sorted array: those below x and, when `ties` (block j comes before x's
-// block), those equal to x too. A binary search over the block's real keys:
-// at most log2(P) + 1 reads.
-fn count_before(j: u32, x: u32, ties: bool) -> u32 {
-    let start = j * P;
-    var lo = 0u;
-    var hi = min(P, arrayLength(&blocks) - start);
-    while (lo < hi) {
-        let mid = (lo + hi) / 2u;
-        let y = blocks[start + mid];
-        if (y < x || (ties && y == x)) {
-            lo = mid + 1u;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
-
-// Dispatch 2: every block of dispatch 1 is sorted and visible now.
+// Dispatched once per merge step, in order, each after the one before has
+// finished. A stage starts (dist = size / 2) with every run of size / 2
+// places of out sorted ascending and ends (dist = 1) with every run of size
+// places sorted. The places from arrayLength(&out) on count as +infinity
+// (the padding) and are never stored: a pair that reaches them is in order.
 @compute @workgroup_size({{workgroupSize}})
-fn merge_blocks(
+fn merge_step(
     @builtin(local_invocation_id) local_id: vec3<u32>,
     @builtin(workgroup_id) workgroup_id: vec3<u32>,
-    @builtin(num_workgroups) num_workgroups: vec3<u32>,
 ) {
-    let n = arrayLength(&blocks);
-    let k = workgroup_id.x;
-    let first = k * P;
-    let real = min(P, n - first);
-    for (var r = local_id.x; r < real; r += W) {
-        let x = blocks[first + r];
-        // r keys of its own block come before it; equal keys of earlier
-        // blocks come before it, those of later blocks after it, so equal
-        // keys get distinct places.
-        var place = r;
-        for (var j = 0u; j < num_workgroups.x; j++) {
-            if (j != k) {
-                place += count_before(j, x, j < k);
+    let n = arrayLength(&out);
+    let size = step.size;
+    let dist = step.dist;
+    let half = size / 2u;
+    // B·P / 2 pairs in all, P / 2 per workgroup: at most P reads each. No
+    // workgroup memory and no barrier: in one step every place belongs to
+    // one pair, and the end of the dispatch is what the next step waits for.
+    for (var t = local_id.x; t < P / 2u; t += W) {
+        let i = workgroup_id.x * (P / 2u) + t;
+        var lo: u32;
+        var hi: u32;
+        if (dist == half) {
+            // The flip: place lo of the lower half of its run of `size`
+            // with its mirror in the upper half. Two ascending runs, one
+            // read backwards, make a bitonic sequence.
+            lo = size * (i / half) + i % half;
+            hi = lo ^ (size - 1u);
+        } else {
+            // A half-cleaner, as in the block sort, all ascending.
+            lo = 2u * dist * (i / dist) + i % dist;
+            hi = lo + dist;
+        }
+        // hi > lo, so a pair with hi past the end pairs a key (or padding)
+        // with padding: in order already. Skip it, and touch only real keys.
+        if (hi < n) {
+            let a = out[lo];
+            let b = out[hi];
+            if (a > b) {
+                out[lo] = b;
+                out[hi] = a;
             }
         }
-        out[place] = x;
     }
 }

@@ -5,12 +5,18 @@ const twg = vec3({{totalWorkgroups}}); // workgroups in the dispatch (x, y, z)
 const W = u32(wgs.x);                  // invocations per workgroup: 1 to P / 2
 const P = u32({{smemSize}});           // keys per block: a power of two
 
+// Set before each dispatch: the merge step it runs (zeros in sort_blocks).
+struct Step {
+    size: u32, // 2·P, 4·P, … up to u32(twg.x) · P
+    dist: u32, // size / 2, size / 4, … 1
+}
+
 @group(0) @binding(0) var<storage, read> keys: array<u32>;
-@group(0) @binding(1) var<storage, read_write> blocks: array<u32>;
-@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> step: Step;
 var<workgroup> tile: array<u32, {{smemSize}}>;
 
-// Dispatched first: workgroup k sorts the block keys[k·P … k·P + P - 1].
+// Dispatched once, first: workgroup k sorts the block keys[k·P … k·P + P - 1].
 @compute @workgroup_size({{workgroupSize}})
 fn sort_blocks(
     @builtin(local_invocation_id) local_id: vec3<u32>,
@@ -21,18 +27,19 @@ fn sort_blocks(
     // local_id.x, local_id.x + W, …), padding past the end of keys with
     // 0xffffffffu; sort tile with the bitonic network, a workgroupBarrier()
     // after the load and after every step; write the block's real keys, now
-    // sorted, to blocks[first + i].
+    // sorted, to out[first + i].
 }
 
-// Dispatched second, once every workgroup of sort_blocks has finished.
+// Dispatched once per merge step, in order, each after the one before has
+// finished: step.size and step.dist say which step.
 @compute @workgroup_size({{workgroupSize}})
-fn merge_blocks(
+fn merge_step(
     @builtin(local_invocation_id) local_id: vec3<u32>,
     @builtin(workgroup_id) workgroup_id: vec3<u32>,
 ) {
-    let k = workgroup_id.x;
-    // TODO: write each key x of block k (at rank r in it) to out[r + the
-    // keys of the other blocks that come before it]: in each earlier block
-    // those at most x, in each later block those below x, counted by a
-    // binary search in the sorted block.
+    // TODO: compare-exchange the pairs i = workgroup_id.x * (P / 2) + t for
+    // t = local_id.x, local_id.x + W, … below P / 2, all ascending, in out:
+    // the flip (lo with its mirror in its run of step.size) where
+    // step.dist * 2 == step.size, else (lo, lo + step.dist). Skip a pair
+    // whose upper place is arrayLength(&out) or more.
 }

@@ -52,8 +52,8 @@ mod tests {
         for (p, j) in page.puzzles.iter().zip(&judged.puzzles) {
             assert_eq!((p.number, &p.slug, &p.title, &p.starter, &p.solution), (j.number, &j.slug, &j.title, &j.starter, &j.solution));
             assert_eq!(
-                (&p.buffers, &p.uniforms, &p.entry_points, &p.budget, &p.comparisons),
-                (&j.buffers, &j.uniforms, &j.entry_points, &j.budget, &j.comparisons)
+                (&p.buffers, &p.uniforms, &p.entry_points, &p.dispatch_plan, &p.budget, &p.comparisons),
+                (&j.buffers, &j.uniforms, &j.entry_points, &j.dispatch_plan, &j.budget, &j.comparisons)
             );
             assert_eq!(p.performance_target, j.performance_target);
             assert_eq!(p.hints.len(), j.hints.len(), "{}", p.slug);
@@ -68,6 +68,7 @@ mod tests {
                     "{at}"
                 );
                 assert_eq!(c.uniforms, d.uniforms, "{at}");
+                assert_eq!(c.dispatches, d.dispatches, "{at}");
                 for (b, e) in c.buffers.iter().zip(&d.buffers) {
                     assert_eq!((b.initial.len(), b.shape), (e.initial.len(), e.shape), "{at}");
                     // Large performance inputs are compared by their first elements.

@@ -303,11 +303,21 @@ fn snapshot(s: &Session) -> Snapshot {
         }
     };
     let (reads, writes) = d.touched(s.selected);
+    // Several dispatches: which one, and its per-dispatch uniform's values.
+    let (number, dispatches) = d.dispatch_number();
+    let mut entry = d.entry_point().to_string();
+    if dispatches > 1 {
+        entry = format!("{entry} (dispatch {number} of {dispatches}");
+        for (field, value) in d.dispatch_values() {
+            entry = format!("{entry}, {field} = {value}");
+        }
+        entry.push(')');
+    }
     Snapshot {
         header: format!(
             "Case {} · entry point {} · workgroup ({}, {}, {}){} · step {}",
             s.case,
-            d.entry_point(),
+            entry,
             w[0],
             w[1],
             w[2],

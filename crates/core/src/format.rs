@@ -72,6 +72,12 @@ pub struct ManifestFile {
     /// dispatches in a pass). `["main"]` when absent.
     #[serde(default)]
     pub entry_points: Option<Vec<String>>,
+    /// The dispatches of every case, in order, instead of `entry_points`:
+    /// an entry point may be dispatched several times, each time with its
+    /// own values of a per-dispatch uniform ([`DispatchSpec`]). The entry
+    /// points are then those named here, in order of first appearance.
+    #[serde(rename = "dispatch", default)]
+    pub dispatches: Vec<DispatchSpec>,
     /// Memory-access budget, checked by the instrumented run's per-invocation
     /// counters.
     #[serde(default)]
@@ -91,6 +97,56 @@ pub struct ManifestFile {
     /// Random cases drawn fresh on every Run ([`crate::random`]).
     #[serde(default)]
     pub generator: Option<GeneratorSpec>,
+}
+
+/// `[[dispatch]]`: one entry of a case's dispatch list. Without `loop` the
+/// entry point is dispatched once; with it, once per value of the loop
+/// variables (the first loop outermost), each dispatch with the per-dispatch
+/// uniform `uniform` holding the loop variables' values. Every dispatch uses
+/// the case's workgroup size and count and the same storage buffers, and
+/// sees the storage writes of the dispatches before it (WebGPU orders
+/// dispatches). See `puzzles/FORMAT.md`, "Dispatch lists".
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DispatchSpec {
+    /// The entry point's name, a WGSL identifier.
+    pub entry_point: String,
+    /// A `[[uniform]]` whose every field is set by one loop variable of the
+    /// same name; cases give no values for it, and it holds zeros in the
+    /// dispatches of other `[[dispatch]]` entries.
+    #[serde(default)]
+    pub uniform: Option<String>,
+    /// The loops, outermost first.
+    #[serde(rename = "loop", default)]
+    pub loops: Vec<LoopSpec>,
+}
+
+/// One loop of a [`DispatchSpec`]: the variable `field` runs from `from`
+/// while it stays on the near side of `to` (inclusive), multiplied by
+/// `times`, divided by `divide` (rounding down) or increased by `add` after
+/// each value. `from` and `to` are numbers or formulas (`"=..."`) over the
+/// budget variables (`wgs_x`, `groups_x`, `len_<buffer>`, …, `smem`) and
+/// the outer loops' variables.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoopSpec {
+    /// The uniform field the variable sets, and the variable's name in the
+    /// inner loops' formulas.
+    pub field: String,
+    /// The first value.
+    pub from: LimitSpec,
+    /// The last value allowed: the loop goes up to it with `times` or
+    /// `add`, down to it with `divide`.
+    pub to: LimitSpec,
+    /// Multiply by this (at least 2) after each value.
+    #[serde(default)]
+    pub times: Option<u32>,
+    /// Divide by this (at least 2) after each value.
+    #[serde(default)]
+    pub divide: Option<u32>,
+    /// Add this (at least 1) after each value.
+    #[serde(default)]
+    pub add: Option<u32>,
 }
 
 /// `[generator]`: random cases drawn on every Run from integer variables and
@@ -154,8 +210,10 @@ pub struct BudgetSpec {
 /// expression language (`+ - * / %`, `min`, `max`, `ceil_div`, `pow2`),
 /// e.g. `"=(wgs_x + 2) * (wgs_y + 2)"`. Its variables: `wgs_x`, `wgs_y`,
 /// `wgs_z` (the workgroup size the shader ran with), `groups_x`,
-/// `groups_y`, `groups_z` (workgroups dispatched), `len_<buffer>` (a
-/// storage buffer's element count) and `<uniform>_<field>` (a uniform
+/// `groups_y`, `groups_z` (workgroups dispatched), `smem` (the workgroup
+/// memory's size in elements), `dispatches` (the case's dispatch count),
+/// `len_<buffer>` (a storage buffer's element count) and
+/// `<uniform>_<field>` (a uniform
 /// field's value, e.g. `dims_k`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]

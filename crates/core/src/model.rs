@@ -108,6 +108,9 @@ pub struct Puzzle {
     /// Entry points dispatched in order for every case; `["main"]` for a
     /// single-dispatch puzzle.
     pub entry_points: Vec<String>,
+    /// The dispatch list every case expands ([`Case::dispatches`]): each
+    /// entry point once, in order, unless the manifest has `[[dispatch]]`.
+    pub dispatch_plan: Vec<DispatchPlan>,
     /// Memory-access budget checked by instrumented runs, if any.
     pub budget: Option<Budget>,
     /// Kernels timed next to the student's on performance cases.
@@ -222,6 +225,10 @@ pub struct Case {
     /// Bytes of each uniform buffer, aligned with [`Puzzle::uniforms`];
     /// little-endian, padded with zeros to a multiple of 16 bytes.
     pub uniforms: Vec<Vec<u8>>,
+    /// The case's dispatches in order ([`Puzzle::dispatch_plan`] expanded
+    /// for its sizes): at least one (a loop may make none of its entry
+    /// point).
+    pub dispatches: Vec<DispatchStep>,
     /// How outputs are compared.
     pub compare: CompareSpec,
     /// Set on performance cases: what is counted for rates.
@@ -287,7 +294,9 @@ pub fn sample_elements(len: usize, count: usize, seed: u64) -> Vec<usize> {
 /// elements; or why the reference could not compute them.
 type Computed = Result<Vec<(Values, Option<Vec<usize>>)>, ExpectedError>;
 
+mod dispatch;
 mod expected;
+pub use dispatch::{expand as expand_dispatches, DispatchPlan, DispatchStep, LoopPlan, LoopStep, MAX_DISPATCHES};
 pub use expected::ExpectedError;
 
 /// The expected outputs of a performance case, computed by its reference

@@ -100,6 +100,44 @@ fn budgets_and_entry_points_are_checked() {
 }
 
 #[test]
+fn dispatch_lists_expand_per_case_and_are_checked() {
+    let set = load_puzzle_set(&shipped(), None).expect("the shipped set loads");
+    let bitonic = set.puzzles.iter().find(|p| p.slug == "bitonic-sort").expect("Bitonic Sort is shipped");
+    assert_eq!(bitonic.entry_points, ["sort_blocks", "merge_step"]);
+    for case in &bitonic.cases {
+        // sort_blocks once, then one merge step per (size, dist): for B
+        // blocks of P keys, sizes 2P … BP and log2(size) steps each.
+        let p = case.config.workgroup_memory.expect("blocks").iter().product::<u32>();
+        let b = case.config.workgroups[0];
+        let expected: u32 = 1 + (1..=b.trailing_zeros()).map(|s| (p << s).trailing_zeros()).sum::<u32>();
+        assert_eq!(case.dispatches.len() as u32, expected, "case {}", case.number);
+        assert_eq!(case.dispatches[0].entry, 0);
+        assert!(case.dispatches[0].uniform.is_none());
+        let mut last = (0u32, u32::MAX);
+        for d in &case.dispatches[1..] {
+            let (u, bytes) = d.uniform.as_ref().expect("merge steps set `step`");
+            assert_eq!((d.entry, *u as usize, bytes.len()), (1, 0, 16));
+            let word = |k: usize| u32::from_le_bytes(bytes[4 * k..4 * k + 4].try_into().unwrap());
+            let (size, dist) = (word(0), word(1));
+            assert!(size.is_power_of_two() && dist < size && (size, dist) != last, "case {}: {size} {dist}", case.number);
+            assert!(if size == last.0 { dist == last.1 / 2 } else { dist == size / 2 }, "case {}", case.number);
+            last = (size, dist);
+        }
+    }
+    let toml = "bitonic-sort/puzzle.toml";
+    let p = problems_after(|f| replace(f, toml, "divide = 2", "divide = 1"));
+    assert!(p.contains("bitonic-sort/puzzle.toml: dispatch 2 › loop 2: give one of `times`"), "{p}");
+    let p = problems_after(|f| replace(f, toml, "field = \"dist\"", "field = \"distance\""));
+    assert!(p.contains("`distance` is not a field of uniform `step`") && p.contains("no loop sets field `dist`"), "{p}");
+    let p = problems_after(|f| replace(f, toml, "uniform = \"step\"", "uniform = \"steps\""));
+    assert!(p.contains("dispatch 2 › uniform: no `[[uniform]]` is named `steps`"), "{p}");
+    let p = problems_after(|f| replace(f, toml, "to = \"=1\"", "to = \"=1 / wgs_q\""));
+    assert!(p.contains("case 1 › dispatch") && p.contains("wgs_q"), "{p}");
+    let p = problems_after(|f| replace(f, toml, "format_version = 1\n", "format_version = 1\nentry_points = [\"sort_blocks\"]\n"));
+    assert!(p.contains("give `entry_points` or `[[dispatch]]`, not both"), "{p}");
+}
+
+#[test]
 fn budget_formulas_parse_and_read_only_the_case() {
     let formula = "global_reads_per_workgroup = \"=2 * (wgs_x + 2) * (wgs_y + 2)\"";
     let p = problems_after(|f| replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"=(wgs_x + 2 * (wgs_y + 2)\""));

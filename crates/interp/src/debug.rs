@@ -88,6 +88,9 @@ pub struct Debugger {
     prepared: Prepared,
     source: String,
     buffer_names: Vec<String>,
+    /// Each uniform's name and field names, for [`Debugger::dispatch_values`].
+    uniform_fields: Vec<(String, Vec<String>)>,
+    /// The dispatch running: an index into the case's dispatches.
     entry: usize,
     dispatch: Dispatch,
     stop: Option<String>,
@@ -117,6 +120,7 @@ impl Debugger {
         let mut d = Debugger {
             source: source.to_string(),
             buffer_names: puzzle.buffers.iter().map(|b| b.name.clone()).collect(),
+            uniform_fields: puzzle.uniforms.iter().map(|u| (u.name.clone(), u.fields.iter().map(|f| f.0.clone()).collect())).collect(),
             entry: 0,
             dispatch,
             stop: None,
@@ -163,7 +167,7 @@ impl Debugger {
 
     /// Whether every entry point has run to its end, or the run stopped.
     pub fn finished(&self) -> bool {
-        self.stop.is_some() || (self.dispatch.is_done() && self.entry + 1 >= self.prepared.entries.len())
+        self.stop.is_some() || (self.dispatch.is_done() && self.entry + 1 >= self.prepared.steps.len())
     }
 
     /// Why the run stopped early (a barrier not every invocation reaches, a
@@ -252,6 +256,20 @@ impl Debugger {
         while !self.finished() {
             self.step();
         }
+    }
+
+    /// The dispatch running, from 1, and how many the case makes
+    /// ([`gpu_puzzles_core::Case::dispatches`]).
+    pub fn dispatch_number(&self) -> (usize, usize) {
+        (self.entry + 1, self.prepared.steps.len())
+    }
+
+    /// The fields of the per-dispatch uniform in the dispatch running, as
+    /// `("step.size", 8)`: empty when it sets none.
+    pub fn dispatch_values(&self) -> Vec<(String, u32)> {
+        let Some((u, words)) = &self.prepared.steps[self.entry].uniform else { return Vec::new() };
+        let Some((name, fields)) = self.uniform_fields.get(*u) else { return Vec::new() };
+        fields.iter().zip(words).map(|(f, &w)| (format!("{name}.{f}"), w)).collect()
     }
 
     /// The entry point running.
@@ -399,10 +417,11 @@ pub fn lines_of(invocations: &[InvocationView]) -> Vec<usize> {
     set.into_iter().collect()
 }
 
-/// A dispatch of entry point number `k` (in dispatch order), stepped in
+/// Dispatch number `k` of the case, stepped in
 /// lock step with its accesses kept.
 fn start(p: &Prepared, k: usize, memory: crate::exec::Memory, subgroup_size: u32) -> Result<Dispatch, Stop> {
-    let mut d = Dispatch::with_subgroup_size(p.program.clone(), p.entries[k], p.config, memory, Schedule::Lockstep, subgroup_size)?;
+    let memory = p.memory_for(k, memory);
+    let mut d = Dispatch::with_subgroup_size(p.program.clone(), p.steps[k].entry, p.config, memory, Schedule::Lockstep, subgroup_size)?;
     d.keep_accesses = true;
     Ok(d)
 }

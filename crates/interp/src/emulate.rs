@@ -10,7 +10,6 @@
 
 use crate::dispatch::{Dispatch, Record, Schedule};
 use crate::exec::Memory;
-use crate::value::Space;
 use crate::{Program, Stop};
 use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome};
 use gpu_puzzles_core::limits::{bindings, check_config, Limits};
@@ -22,7 +21,10 @@ use gpu_puzzles_instrument::{PassError, Shader};
 use std::sync::Arc;
 
 mod findings;
+mod memory;
 use findings::{empty_findings, findings};
+use memory::memory;
+pub use memory::Step;
 
 /// Out-of-bounds accesses recorded in detail per space and kind (all are
 /// counted), as many as the instrumented run records.
@@ -99,8 +101,11 @@ pub fn place(sub: &Substituted, source: &str, span: naga::Span) -> Option<Source
 pub struct Prepared {
     /// The program.
     pub program: Arc<Program>,
-    /// Entry points, in the puzzle's dispatch order.
+    /// The puzzle's entry points (indices into the module's), in the order
+    /// of [`Puzzle::entry_points`].
     pub entries: Vec<usize>,
+    /// The case's dispatches in order ([`Case::dispatches`]).
+    pub steps: Vec<Step>,
     /// The case's buffers, bound.
     pub memory: Memory,
     /// The shader with the case's configuration substituted.
@@ -196,7 +201,13 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Prepared, N
     }
     let memory = memory(puzzle, case, &program);
     let config = gpu_puzzles_instrument::as_dispatched(&case.config, entries.iter().map(|&e| &program.module.entry_points[e]));
-    Ok(Prepared { program, entries, memory, sub, config, subgroup_size: crate::subgroup::DEFAULT_SIZE })
+    let words = |bytes: &[u8]| bytes.chunks(4).map(|c| c.iter().rev().fold(0u32, |w, b| (w << 8) | *b as u32)).collect::<Vec<u32>>();
+    let steps = case
+        .dispatches
+        .iter()
+        .map(|d| Step { entry: entries[d.entry as usize], dispatch: d.entry, uniform: d.uniform.as_ref().map(|(u, b)| (*u as usize, words(b))) })
+        .collect();
+    Ok(Prepared { program, entries, steps, memory, sub, config, subgroup_size: crate::subgroup::DEFAULT_SIZE })
 }
 
 /// Judges one case on the CPU under `schedules` (the first one's outputs
@@ -436,28 +447,6 @@ fn sweep_subgroup_sizes(p: &Prepared, puzzle: &Puzzle, case: &Case, source: &str
     Ok(Some(Outcome::MemoryError { message: memory_error_message(&error), error }))
 }
 
-/// The case's buffers as the interpreter's memory, bound to the shader's
-/// variables by binding number.
-fn memory(puzzle: &Puzzle, case: &Case, program: &Program) -> Memory {
-    let words = |bytes: &[u8]| bytes.chunks(4).map(|c| c.iter().rev().fold(0u32, |w, b| (w << 8) | *b as u32)).collect::<Vec<u32>>();
-    let mut m = Memory {
-        storage: case.buffers.iter().map(|cb| words(&cb.initial.to_bytes())).collect(),
-        uniforms: case.uniforms.iter().map(|u| words(u)).collect(),
-        workgroup: Vec::new(),
-        bindings: vec![None; program.module.global_variables.len()],
-    };
-    for (h, g) in program.module.global_variables.iter() {
-        let Some(rb) = &g.binding else { continue };
-        let space = match g.space {
-            naga::AddressSpace::Storage { .. } => puzzle.buffers.iter().position(|b| b.binding == rb.binding).map(|k| Space::Storage(k as u32)),
-            naga::AddressSpace::Uniform => puzzle.uniforms.iter().position(|u| u.binding == rb.binding).map(|k| Space::Uniform(k as u32)),
-            _ => None,
-        };
-        m.bindings[h.index()] = space;
-    }
-    m
-}
-
 /// [`run`] under each of `schedules`, in that order, the race detector on
 /// for the first when `detect_races`: natively on a thread each (they share
 /// nothing but the program and the case), in a browser one after another.
@@ -472,7 +461,7 @@ fn run_all(p: &Prepared, schedules: &[Schedule], puzzle: &Puzzle, detect_races: 
     schedules.iter().enumerate().map(|(k, &s)| run(p, s, puzzle, detect_races && k == 0)).collect()
 }
 
-/// Runs every entry point in turn over the case's memory under `schedule`.
+/// Runs the case's dispatches in turn over its memory under `schedule`.
 fn run(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool) -> Result<Ran, Stop> {
     run_with(p, schedule, puzzle, detect_races, p.subgroup_size)
 }
@@ -481,8 +470,10 @@ fn run(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool) ->
 fn run_with(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool, subgroup_size: u32) -> Result<Ran, Stop> {
     let mut memory = p.memory.clone();
     let mut total: Option<Record> = None;
-    for (dispatch, &entry) in (0u32..).zip(&p.entries) {
-        let mut d = Dispatch::with_subgroup_size(p.program.clone(), entry, p.config, memory, schedule, subgroup_size)?;
+    for (k, step) in p.steps.iter().enumerate() {
+        let (entry, dispatch) = (step.entry, step.dispatch);
+        let memory_k = p.memory_for(k, memory);
+        let mut d = Dispatch::with_subgroup_size(p.program.clone(), entry, p.config, memory_k, schedule, subgroup_size)?;
         if detect_races {
             d.detect_races();
         }

@@ -58,13 +58,21 @@ pub(crate) struct Submitted {
 }
 
 /// Uploads the case's buffers (and binds a zeroed trace buffer, when
-/// asked), optionally times the kernel, dispatches once more with a copy of
+/// asked, laid out as `shadows` says), optionally times the kernel,
+/// dispatches the case's dispatch list once more with a copy of
 /// every compared buffer and the trace's read part into one read-back
 /// buffer, and requests its mapping.
 ///
 /// # Errors
 /// As [`measure`], for a performance case.
-pub(crate) async fn submit(gpu: &Gpu, puzzle: &Puzzle, case: &Case, p: &Pipeline, options: DispatchOptions) -> Result<Submitted, RunnerError> {
+pub(crate) async fn submit(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    case: &Case,
+    p: &Pipeline,
+    options: DispatchOptions,
+    shadows: Option<&gpu_puzzles_core::trace::TraceLayout>,
+) -> Result<Submitted, RunnerError> {
     let trace_bytes = options.trace_bytes;
     let device = &gpu.device;
     // The clock probe (measuring the peaks first, once per device) before
@@ -93,15 +101,36 @@ pub(crate) async fn submit(gpu: &Gpu, puzzle: &Puzzle, case: &Case, p: &Pipeline
     // WebGPU zero-initialises new buffers, which is the trace's initial state.
     let trace_buffer = trace_bytes
         .map(|(size, _)| device.create_buffer(&wgpu::BufferDescriptor { label: Some("trace"), size, usage: storage_usage, mapped_at_creation: false }));
-    let mut entries: Vec<wgpu::BindGroupEntry> =
-        puzzle.buffers.iter().zip(&storage).map(|(b, buf)| wgpu::BindGroupEntry { binding: b.binding, resource: buf.as_entire_binding() }).collect();
-    entries.extend(puzzle.uniforms.iter().zip(&uniforms).map(|(u, buf)| wgpu::BindGroupEntry { binding: u.binding, resource: buf.as_entire_binding() }));
-    if let Some(t) = &trace_buffer {
-        entries.push(wgpu::BindGroupEntry { binding: TRACE_BINDING, resource: t.as_entire_binding() });
-    }
-    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("puzzle bindings"), layout: &p.bind_group_layout, entries: &entries });
+    // One bind group for the case, and one per dispatch that sets a
+    // per-dispatch uniform, with that dispatch's values in place of the case's.
+    let overrides: Vec<Option<(u32, wgpu::Buffer)>> = case
+        .dispatches
+        .iter()
+        .map(|d| {
+            d.uniform.as_ref().map(|(u, bytes)| {
+                let usage = wgpu::BufferUsages::UNIFORM;
+                (*u, device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(&puzzle.uniforms[*u as usize].name), contents: bytes, usage }))
+            })
+        })
+        .collect();
+    let bind_group_with = |over: Option<&(u32, wgpu::Buffer)>| {
+        let mut entries: Vec<wgpu::BindGroupEntry> =
+            puzzle.buffers.iter().zip(&storage).map(|(b, buf)| wgpu::BindGroupEntry { binding: b.binding, resource: buf.as_entire_binding() }).collect();
+        entries.extend(puzzle.uniforms.iter().zip(&uniforms).enumerate().map(|(k, (u, buf))| {
+            let buf = over.filter(|(o, _)| *o as usize == k).map_or(buf, |(_, b)| b);
+            wgpu::BindGroupEntry { binding: u.binding, resource: buf.as_entire_binding() }
+        }));
+        if let Some(t) = &trace_buffer {
+            entries.push(wgpu::BindGroupEntry { binding: TRACE_BINDING, resource: t.as_entire_binding() });
+        }
+        device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("puzzle bindings"), layout: &p.bind_group_layout, entries: &entries })
+    };
+    let bind_group = bind_group_with(None);
+    let own: Vec<Option<wgpu::BindGroup>> = overrides.iter().map(|o| o.as_ref().map(|o| bind_group_with(Some(o)))).collect();
+    let steps: Vec<(&wgpu::ComputePipeline, &wgpu::BindGroup)> =
+        case.dispatches.iter().zip(&own).map(|(d, g)| (&p.pipelines[d.entry as usize], g.as_ref().unwrap_or(&bind_group))).collect();
     let measured = if options.measure {
-        let m = measure(gpu, &p.pipelines, &bind_group, case.config.workgroups, probe.as_ref()).await?;
+        let m = measure(gpu, &steps, case.config.workgroups, probe.as_ref()).await?;
         for (buffer, bytes) in storage.iter().zip(&initial) {
             gpu.queue.write_buffer(buffer, 0, bytes);
         }
@@ -146,20 +175,40 @@ pub(crate) async fn submit(gpu: &Gpu, puzzle: &Puzzle, case: &Case, p: &Pipeline
     });
 
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(&puzzle.slug) });
-    {
+    // The dispatches in one compute pass, except that an entry point
+    // dispatched again first has its racecheck shadows zeroed, between
+    // passes: WebGPU makes each dispatch's storage writes visible to the
+    // next, so its earlier dispatch's accesses cannot race with its new one's.
+    let mut seen = vec![false; p.pipelines.len()];
+    let mut passes: Vec<(usize, Vec<(u64, u64)>)> = vec![(0, Vec::new())];
+    for (k, d) in case.dispatches.iter().enumerate() {
+        let again = std::mem::replace(&mut seen[d.entry as usize], true);
+        if let (true, Some(layout), Some(_)) = (again, shadows, &trace_buffer) {
+            let ranges = layout.shadow_ranges(d.entry);
+            if !ranges.is_empty() && k > 0 {
+                passes.push((k, ranges));
+            }
+        }
+    }
+    let [x, y, z] = case.config.workgroups;
+    for (i, (first, clear)) in passes.iter().enumerate() {
+        if let Some(t) = &trace_buffer {
+            for &(word, words) in clear {
+                encoder.clear_buffer(t, word * 4, Some(words * 4));
+            }
+        }
+        let end = passes.get(i + 1).map_or(steps.len(), |n| n.0);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some(&puzzle.slug),
-            timestamp_writes: timestamps.as_ref().map(|(set, _)| wgpu::ComputePassTimestampWrites {
+            // The first pass writes the first timestamp, the last the second.
+            timestamp_writes: timestamps.as_ref().filter(|_| i == 0 || i + 1 == passes.len()).map(|(set, _)| wgpu::ComputePassTimestampWrites {
                 query_set: set,
-                beginning_of_pass_write_index: Some(0),
-                end_of_pass_write_index: Some(1),
+                beginning_of_pass_write_index: (i == 0).then_some(0),
+                end_of_pass_write_index: (i + 1 == passes.len()).then_some(1),
             }),
         });
-        pass.set_bind_group(0, &bind_group, &[]);
-        let [x, y, z] = case.config.workgroups;
-        // One dispatch per entry point; WebGPU makes each dispatch's storage
-        // writes visible to the next.
-        for pipeline in &p.pipelines {
+        for &(pipeline, group) in &steps[*first..end] {
+            pass.set_bind_group(0, group, &[]);
             pass.set_pipeline(pipeline);
             pass.dispatch_workgroups(x, y, z);
         }
@@ -174,7 +223,7 @@ pub(crate) async fn submit(gpu: &Gpu, puzzle: &Puzzle, case: &Case, p: &Pipeline
     let started = Instant::now();
     gpu.queue.submit([encoder.finish()]);
     let mapped = request_map(&readback);
-    let mut buffers: Vec<wgpu::Buffer> = storage.into_iter().chain(uniforms).chain(trace_buffer).collect();
+    let mut buffers: Vec<wgpu::Buffer> = storage.into_iter().chain(uniforms).chain(overrides.into_iter().flatten().map(|o| o.1)).chain(trace_buffer).collect();
     let timestamp_offset = timestamps.map(|(_, resolve)| {
         buffers.push(resolve);
         timestamp_offset
@@ -245,8 +294,8 @@ pub(crate) async fn read_back(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8
     Ok(await_map(gpu, buffer, rx).await?.0)
 }
 
-/// Times `pipelines` (dispatched in order, each over `workgroups`, with
-/// `bind_group`) as [`gpu_puzzles_core::timing`] describes: batches grown
+/// Times `steps` (pipelines dispatched in order, each over `workgroups`
+/// with its bind group) as [`gpu_puzzles_core::timing`] describes: batches grown
 /// until one spans [`gpu_puzzles_core::timing::MIN_SPAN_MS`], then
 /// [`WARM_UP_MS`] of back-to-back work in one submission and batches until
 /// three in a row agree (not on a software adapter, where one dispatch of a
@@ -267,8 +316,7 @@ pub(crate) async fn read_back(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8
 /// usable figures.
 pub(crate) async fn measure(
     gpu: &Gpu,
-    pipelines: &[wgpu::ComputePipeline],
-    bind_group: &wgpu::BindGroup,
+    steps: &[(&wgpu::ComputePipeline, &wgpu::BindGroup)],
     workgroups: [u32; 3],
     probe: Option<&ClockProbe>,
 ) -> Result<Measurement, RunnerError> {
@@ -280,7 +328,7 @@ pub(crate) async fn measure(
     let mut k = 1;
     let mut span;
     loop {
-        span = timed_run(gpu, pipelines, bind_group, workgroups, k, &mut readings).await?;
+        span = timed_run(gpu, steps, workgroups, k, &mut readings).await?;
         match next_batch(k, span, target_span_ms(quantum(&readings))) {
             Some(next) => k = next,
             None => break,
@@ -294,10 +342,10 @@ pub(crate) async fn measure(
     // Warm-up: WARM_UP_MS of back-to-back work in one submission, then
     // batches until three in a row agree.
     let dispatches = (WARM_UP_MS / span.max(1e-3) * f64::from(k)).ceil().min(f64::from(MAX_WARM_UP_DISPATCHES)) as u32;
-    let mut total = timed_run(gpu, pipelines, bind_group, workgroups, dispatches.max(k), &mut readings).await?;
+    let mut total = timed_run(gpu, steps, workgroups, dispatches.max(k), &mut readings).await?;
     let mut last3 = [f64::INFINITY, f64::INFINITY, span];
     loop {
-        let s = timed_run(gpu, pipelines, bind_group, workgroups, k, &mut readings).await?;
+        let s = timed_run(gpu, steps, workgroups, k, &mut readings).await?;
         total += s;
         last3 = [last3[1], last3[2], s];
         if warmed_up(total, last3) {
@@ -317,7 +365,7 @@ pub(crate) async fn measure(
         for _ in 0..MAX_ATTEMPTS {
             let mut spans = Vec::with_capacity(RUNS as usize);
             for _ in 0..RUNS {
-                spans.push(timed_run(gpu, pipelines, bind_group, workgroups, k, &mut readings).await?);
+                spans.push(timed_run(gpu, steps, workgroups, k, &mut readings).await?);
             }
             let m = Measurement::from_spans(&spans, k, timer, quantum(&readings)).ok_or_else(unusable)?;
             if steadiest.is_none_or(|b| m.spread() < b.spread()) {
@@ -342,14 +390,13 @@ pub(crate) async fn measure(
     best.ok_or_else(unusable)
 }
 
-/// One timed run: `k` back-to-back dispatches of every pipeline in one
+/// One timed run: `k` back-to-back runs of every step in one
 /// compute pass, between one pair of timestamps (or, without timestamp
 /// queries, from submission until the queue is idle). Returns the span in
 /// milliseconds and adds the raw timestamps, in nanoseconds, to `readings`.
 pub(crate) async fn timed_run(
     gpu: &Gpu,
-    pipelines: &[wgpu::ComputePipeline],
-    bind_group: &wgpu::BindGroup,
+    steps: &[(&wgpu::ComputePipeline, &wgpu::BindGroup)],
     [x, y, z]: [u32; 3],
     k: u32,
     readings: &mut Vec<u64>,
@@ -373,9 +420,9 @@ pub(crate) async fn timed_run(
                 end_of_pass_write_index: Some(1),
             }),
         });
-        pass.set_bind_group(0, bind_group, &[]);
         for _ in 0..k {
-            for pipeline in pipelines {
+            for &(pipeline, group) in steps {
+                pass.set_bind_group(0, group, &[]);
                 pass.set_pipeline(pipeline);
                 pass.dispatch_workgroups(x, y, z);
             }

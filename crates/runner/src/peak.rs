@@ -75,12 +75,12 @@ pub async fn measure_peaks(gpu: &Gpu) -> Result<Peaks, RunnerError> {
     let (vec4s, invocations) = (COPY_VEC4S / scale, FMA_INVOCATIONS / scale);
     let copy_bytes = u64::from(vec4s) * 16;
     let copy_kernel = kernel(gpu, COPY_WGSL, &[copy_bytes, copy_bytes], vec4s / 256).await?;
-    let copy = measure(gpu, &copy_kernel.pipelines, &copy_kernel.bind_group, copy_kernel.grid, None).await;
+    let copy = measure(gpu, &copy_kernel.steps(), copy_kernel.grid, None).await;
     copy_kernel.destroy();
     let copy = copy?;
     let fma_kernel = kernel(gpu, &fma_wgsl(), &[8, u64::from(invocations) * 4], invocations / 256).await?;
     // The FMA kernel stays alive as the clock probe, unless timing it failed.
-    let fma = measure(gpu, &fma_kernel.pipelines, &fma_kernel.bind_group, fma_kernel.grid, None).await;
+    let fma = measure(gpu, &fma_kernel.steps(), fma_kernel.grid, None).await;
     if fma.is_err() {
         fma_kernel.destroy();
     }
@@ -140,7 +140,7 @@ impl ClockProbe {
     /// As [`measure`].
     pub(crate) async fn time(&self, gpu: &Gpu) -> Result<(f64, f64), RunnerError> {
         let k = &self.kernel;
-        let span = timed_run(gpu, &k.pipelines, &k.bind_group, k.grid, self.dispatches, &mut Vec::new()).await?;
+        let span = timed_run(gpu, &k.steps(), k.grid, self.dispatches, &mut Vec::new()).await?;
         let ms = span / f64::from(self.dispatches);
         let mut kept = gpu.peaks.lock().map_err(|_| RunnerError::Readback("the clock probe's reference was poisoned".into()))?;
         let kept = kept.as_mut().ok_or_else(|| RunnerError::Readback("the clock probe was not kept".into()))?;
@@ -161,6 +161,11 @@ struct Kernel {
 }
 
 impl Kernel {
+    /// Its one dispatch, as [`measure`] and [`timed_run`] take it.
+    fn steps(&self) -> [(&wgpu::ComputePipeline, &wgpu::BindGroup); 1] {
+        [(&self.pipelines[0], &self.bind_group)]
+    }
+
     fn destroy(&self) {
         for b in &self.buffers {
             b.destroy();

@@ -278,7 +278,7 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
             }
         }
     };
-    let submitted = submit(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes: None, measure: case.is_performance() }).await?;
+    let submitted = submit(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes: None, measure: case.is_performance() }, None).await?;
     Ok(Started::Plain { result, submitted })
 }
 
@@ -411,7 +411,7 @@ async fn run_instrumented(
     let (pipeline, meta) = compiled;
     let layout = &meta.layout;
     let trace_bytes = Some((layout.total_words * 4, layout.readback_words * 4));
-    let submitted = submit(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes, measure: false }).await?;
+    let submitted = submit(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes, measure: false }, Some(layout)).await?;
     Ok(Instrumentation::Submitted { submitted, meta })
 }
 

@@ -119,7 +119,9 @@ pub fn too_slow_for_case(earlier_flops: Option<u64>, earlier_ms: f64, flops: Opt
 
 /// The variables a budget formula may read, for `case` run with `config`
 /// (the workgroup size the shader declared): `wgs_x`, `wgs_y`, `wgs_z`,
-/// `groups_x`, `groups_y`, `groups_z`, `len_<buffer>` (element count) and
+/// `groups_x`, `groups_y`, `groups_z`, `smem` (the workgroup memory's size
+/// in elements, `{{smemSize}}`; 1 without), `dispatches` (the case's
+/// dispatch count, [`Case::dispatches`]), `len_<buffer>` (element count) and
 /// `<uniform>_<field>` (integer fields; an `f32` field rounds down).
 pub fn budget_env(buffers: &[crate::model::Buffer], uniforms: &[crate::model::Uniform], case: &Case, config: &crate::CaseConfig) -> BTreeMap<String, i64> {
     let mut env = BTreeMap::new();
@@ -127,6 +129,8 @@ pub fn budget_env(buffers: &[crate::model::Buffer], uniforms: &[crate::model::Un
         env.insert(format!("wgs_{axis}"), i64::from(*w));
         env.insert(format!("groups_{axis}"), i64::from(*g));
     }
+    env.insert("smem".into(), config.workgroup_memory.map_or(1, |m| m.iter().map(|&v| i64::from(v)).product()));
+    env.insert("dispatches".into(), case.dispatches.len() as i64);
     for (b, c) in buffers.iter().zip(&case.buffers) {
         env.insert(format!("len_{}", b.name), c.initial.len() as i64);
     }

@@ -12,6 +12,7 @@ use crate::reference::{self};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+mod dispatch;
 mod files;
 mod validate;
 mod values;
@@ -19,7 +20,7 @@ mod values;
 use files::{is_comparison_file, is_valid_slug, stray_files};
 #[cfg(not(target_arch = "wasm32"))]
 pub use files::{read_dir, read_solutions, ReadError};
-use validate::{is_identifier, Interface, Validator};
+use validate::{Interface, Validator};
 pub(crate) use values::initial_values;
 pub use values::MAX_ELEMENTS;
 
@@ -259,17 +260,7 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             v.at(None, "case", "no hidden case: add one (`hidden = true`) so that special-casing the shown sizes fails");
         }
     }
-    let entry_points = manifest.entry_points.clone().unwrap_or_else(|| vec!["main".to_string()]);
-    if entry_points.is_empty() {
-        v.at(None, "entry_points", "lists no entry point (leave it out for the usual `main`)");
-    }
-    for (i, e) in entry_points.iter().enumerate() {
-        if !is_identifier(e) {
-            v.at(None, "entry_points", &format!("`{e}` is not a WGSL identifier"));
-        } else if entry_points[..i].contains(e) {
-            v.at(None, "entry_points", &format!("`{e}` is listed twice"));
-        }
-    }
+    let (entry_points, dispatch_plan) = dispatch::plan(&manifest, &uniforms, &mut v);
     let budget = manifest.budget.as_ref().map(|b| budget(b, &mut v));
     let mut comparisons = Vec::new();
     for c in &manifest.comparisons {
@@ -315,7 +306,7 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
     for (i, spec) in manifest.cases.iter().enumerate() {
         let line = case_lines.get(i).copied();
         let compare = spec.compare.or(manifest.compare).unwrap_or_default();
-        let interface = Interface { buffers: &buffers, uniforms: &uniforms, reference, names_reference: manifest.reference.is_some() };
+        let interface = Interface { buffers: &buffers, uniforms: &uniforms, plan: &dispatch_plan, reference, names_reference: manifest.reference.is_some() };
         if let Some(c) = v.check_case(spec, i + 1, line, &interface, compare) {
             cases.push(c);
         }
@@ -360,7 +351,8 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
         // Draw a few cases now, so that a generator that can draw a bad case
         // fails the check before a class, not during one.
         for k in 0..GENERATOR_SAMPLES {
-            let interface = Interface { buffers: &buffers, uniforms: &uniforms, reference, names_reference: manifest.reference.is_some() };
+            let interface =
+                Interface { buffers: &buffers, uniforms: &uniforms, plan: &dispatch_plan, reference, names_reference: manifest.reference.is_some() };
             match draw_case(&random, &interface, manifest.cases.len(), k as u64, 0) {
                 Err(e) => {
                     v.at(None, "generator", &format!("sample {k}: {e}"));
@@ -386,6 +378,7 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             buffers,
             uniforms,
             entry_points,
+            dispatch_plan,
             budget,
             comparisons,
             performance_target: manifest.performance_target,
@@ -517,8 +510,13 @@ pub fn random_cases(puzzle: &Puzzle, run_seed: u64) -> Result<Vec<Case>, DrawErr
     let Some(random) = &puzzle.generator else { return Ok(Vec::new()) };
     (0..random.generator.count)
         .map(|k| {
-            let interface =
-                Interface { buffers: &puzzle.buffers, uniforms: &puzzle.uniforms, reference: random.reference, names_reference: random.reference.is_some() };
+            let interface = Interface {
+                buffers: &puzzle.buffers,
+                uniforms: &puzzle.uniforms,
+                plan: &puzzle.dispatch_plan,
+                reference: random.reference,
+                names_reference: random.reference.is_some(),
+            };
             draw_case(random, &interface, puzzle.cases.len(), run_seed, k)
         })
         .collect()

@@ -13,6 +13,8 @@ pub(super) struct Interface<'a> {
     pub buffers: &'a [Buffer],
     /// Uniform buffers, sorted by binding.
     pub uniforms: &'a [Uniform],
+    /// The dispatch list each case expands.
+    pub plan: &'a [crate::model::DispatchPlan],
     /// The reference, when the manifest names a known one.
     pub reference: Option<reference::Reference>,
     /// The manifest names a reference (known or not: an unknown name is
@@ -88,7 +90,7 @@ impl Validator {
     /// against the puzzle's `interface` and turns it into the model, with
     /// its expected values; `None` after reporting its problems.
     pub(super) fn check_case(&mut self, spec: &CaseSpec, number: usize, line: Option<usize>, interface: &Interface, compare: CompareSpec) -> Option<Case> {
-        let Interface { buffers, uniforms, reference, names_reference } = *interface;
+        let Interface { buffers, uniforms, plan, reference, names_reference } = *interface;
         let before = self.problems.len();
         let at = format!("case {number}");
         let mut err = |s: &mut Self, field: &str, msg: &str| s.at(line, &format!("{at} › {field}"), msg);
@@ -164,7 +166,7 @@ impl Validator {
                 }
             });
         }
-        let uniform_bytes = self.check_uniforms(spec, line, &at, uniforms);
+        let uniform_bytes = self.check_uniforms(spec, line, &at, uniforms, plan);
         if self.problems.len() > before {
             return None;
         }
@@ -198,18 +200,24 @@ impl Validator {
             if self.problems.len() > before {
                 return None;
             }
-            return Some(Case {
-                number,
-                name: spec.name.clone().unwrap_or_else(|| format!("Case {number}")),
-                hidden: false,
-                config,
-                buffers: case_buffers,
-                uniforms: uniform_bytes,
-                compare,
-                performance: Some(p),
-                deferred: Some(DeferredExpected::new(reference, spec.uniforms.clone(), p.sample)),
-                random_seed: None,
-            });
+            return self.with_dispatches(
+                Case {
+                    number,
+                    name: spec.name.clone().unwrap_or_else(|| format!("Case {number}")),
+                    hidden: false,
+                    config,
+                    buffers: case_buffers,
+                    uniforms: uniform_bytes,
+                    compare,
+                    performance: Some(p),
+                    deferred: Some(DeferredExpected::new(reference, spec.uniforms.clone(), p.sample)),
+                    random_seed: None,
+                    dispatches: Vec::new(),
+                },
+                interface,
+                line,
+                &at,
+            );
         }
         // Expected values: literal ones first, the rest from the reference.
         let compared: Vec<usize> = (0..buffers.len()).filter(|&i| buffers[i].role != Role::Input).collect();
@@ -283,28 +291,61 @@ impl Validator {
         if self.problems.len() > before {
             return None;
         }
-        Some(Case {
-            number,
-            name: spec.name.clone().unwrap_or_else(|| format!("Case {number}")),
-            hidden: spec.hidden,
-            config,
-            buffers: case_buffers,
-            uniforms: uniform_bytes,
-            compare,
-            performance: None,
-            deferred: None,
-            random_seed: None,
-        })
+        self.with_dispatches(
+            Case {
+                number,
+                name: spec.name.clone().unwrap_or_else(|| format!("Case {number}")),
+                hidden: spec.hidden,
+                config,
+                buffers: case_buffers,
+                uniforms: uniform_bytes,
+                compare,
+                performance: None,
+                deferred: None,
+                random_seed: None,
+                dispatches: Vec::new(),
+            },
+            interface,
+            line,
+            &at,
+        )
     }
 
-    pub(super) fn check_uniforms(&mut self, spec: &CaseSpec, line: Option<usize>, at: &str, uniforms: &[Uniform]) -> Vec<Vec<u8>> {
+    /// `case` with its dispatch list expanded, or `None` after reporting
+    /// why it cannot be.
+    fn with_dispatches(&mut self, mut case: Case, interface: &Interface, line: Option<usize>, at: &str) -> Option<Case> {
+        match super::dispatch::expand_for(interface.plan, interface.buffers, interface.uniforms, &mut case) {
+            Ok(()) => Some(case),
+            Err(e) => {
+                self.at(line, &format!("{at} › dispatch"), &e);
+                None
+            }
+        }
+    }
+
+    pub(super) fn check_uniforms(
+        &mut self,
+        spec: &CaseSpec,
+        line: Option<usize>,
+        at: &str,
+        uniforms: &[Uniform],
+        plan: &[crate::model::DispatchPlan],
+    ) -> Vec<Vec<u8>> {
         for name in spec.uniforms.keys() {
             if !uniforms.iter().any(|u| &u.name == name) {
                 self.at(line, &format!("{at} › uniforms.{name}"), "no `[[uniform]]` has this name");
             }
         }
         let mut out = Vec::new();
-        for u in uniforms {
+        for (k, u) in uniforms.iter().enumerate() {
+            // A per-dispatch uniform holds zeros outside its dispatches.
+            if super::dispatch::per_dispatch(plan).any(|p| p as usize == k) {
+                if spec.uniforms.contains_key(&u.name) {
+                    self.at(line, &format!("{at} › uniforms.{}", u.name), "is set per dispatch by `[[dispatch]]`: leave it out of the case");
+                }
+                out.push(vec![0; (4 * u.fields.len()).div_ceil(16).max(1) * 16]);
+                continue;
+            }
             let given = spec.uniforms.get(&u.name).cloned().unwrap_or_default();
             let mut bytes = Vec::new();
             for (fname, scalar) in &u.fields {

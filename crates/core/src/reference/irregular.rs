@@ -111,25 +111,16 @@ pub fn radix_sort_u8_keys(input: &ReferenceInput) -> Result<Outputs, ReferenceEr
     Ok(vec![(Values::U32(tmp), None), (Values::U32(out), None), (Values::U32(counts), shape)])
 }
 
-/// Sorting in blocks, then as a whole (Bitonic Sort), for `keys` (`u32`)
-/// cut into blocks of `P` consecutive keys, `P` being the product of the
-/// case's `workgroup_memory` (1 when it gives none, as `{{smemSize}}`); the
-/// last block may be short. Two outputs, in binding order:
-///
-/// - `blocks`, `len(keys)` elements: the keys with each block sorted
-///   ascending in its place (the last block: only its real keys);
-/// - `out`, `len(keys)` elements: all the keys sorted ascending.
+/// Sorting: `out`, `len(keys)` elements, the `u32` keys of `keys` sorted
+/// ascending (the one compared output of Bitonic Sort, whatever blocks and
+/// dispatches the kernel sorts them in).
 ///
 /// # Errors
 /// A missing `keys`, or one that is not `u32`.
-pub fn sort_blocks_then_all(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
-    let keys = input.u32s("keys")?;
-    let block = input.config.workgroup_memory.map_or(1, |m| m.iter().product::<u32>()).max(1) as usize;
-    let mut blocks = keys.to_vec();
-    blocks.chunks_mut(block).for_each(<[u32]>::sort_unstable);
-    let mut out = keys.to_vec();
+pub fn sort_keys(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let mut out = input.u32s("keys")?.to_vec();
     out.sort_unstable();
-    Ok(vec![(Values::U32(blocks), None), (Values::U32(out), None)])
+    Ok(vec![(Values::U32(out), None)])
 }
 
 #[cfg(test)]
@@ -175,18 +166,13 @@ mod tests {
     }
 
     #[test]
-    fn block_sort_sorts_each_block_then_all_keys() {
-        // Blocks of 4; the last holds 2 keys, one of them the largest u32.
-        let config = CaseConfig { workgroup_size: [2, 1, 1], workgroups: [3, 1, 1], workgroup_memory: Some([4, 1, 1]) };
+    fn sorting_keeps_duplicates_and_the_largest_u32() {
+        let config = CaseConfig { workgroup_size: [2, 1, 1], workgroups: [4, 1, 1], workgroup_memory: Some([4, 1, 1]) };
         let keys = Values::U32(vec![7, 3, 9, 3, 0, 8, 5, 1, u32::MAX, 3]);
         let input =
             ReferenceInput { config: &config, buffers: BTreeMap::from([("keys", (&keys, None))]), uniforms: BTreeMap::new(), output_lens: BTreeMap::new() };
-        let outs = sort_blocks_then_all(&input).unwrap();
-        assert_eq!(outs[0].0, Values::U32(vec![3, 3, 7, 9, 0, 1, 5, 8, 3, u32::MAX]));
-        assert_eq!(outs[1].0, Values::U32(vec![0, 1, 3, 3, 3, 5, 7, 8, 9, u32::MAX]));
-        // Without workgroup memory every key is a block of its own.
-        let config = CaseConfig { workgroup_memory: None, ..config };
-        let input = ReferenceInput { config: &config, ..input };
-        assert_eq!(sort_blocks_then_all(&input).unwrap()[0].0, keys);
+        let outs = sort_keys(&input).unwrap();
+        assert_eq!(outs.len(), 1);
+        assert_eq!(outs[0].0, Values::U32(vec![0, 1, 3, 3, 3, 5, 7, 8, 9, u32::MAX]));
     }
 }

@@ -24,7 +24,7 @@ mod reductions;
 mod stencils;
 
 pub use basics::{add_ten, broadcast_add, window_sum_3, zip_add};
-pub use irregular::{compact_positive, radix_sort_u8_keys, sort_blocks_then_all, spmv_csr};
+pub use irregular::{compact_positive, radix_sort_u8_keys, sort_keys, spmv_csr};
 pub use kernels::{attention, attention_out, layer_norm_rows, softmax_rows};
 pub use matrices::{matmul, matmul_at, matvec, transpose};
 pub use reductions::{block_inclusive_scan, block_max_broadcast, block_sum, dot, histogram, inclusive_scan, inclusive_scan_blocks, row_sum};
@@ -320,7 +320,7 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("compact_positive", compact_positive),
     ("spmv_csr", spmv_csr),
     ("radix_sort_u8_keys", radix_sort_u8_keys),
-    ("sort_blocks_then_all", sort_blocks_then_all),
+    ("sort_keys", sort_keys),
 ];
 
 /// The reference functions that also have a per-element form, by name.

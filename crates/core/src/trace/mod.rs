@@ -372,6 +372,19 @@ impl TraceLayout {
         }
     }
 
+    /// The racecheck's shadows of dispatch `dispatch` (an index into the
+    /// instrumented entry points), as `(first word, words)` ranges: zeroed
+    /// before an entry point is dispatched again in the same case, so that
+    /// the accesses of its earlier dispatch, which the end of that dispatch
+    /// ordered, do not count as a race with the new one's.
+    pub fn shadow_ranges(&self, dispatch: u32) -> Vec<(u64, u64)> {
+        let d = u64::from(dispatch);
+        let storage = self.race_base.iter().flatten().min().map(|&base| (base + d * self.race_dispatch_stride, self.race_dispatch_stride));
+        let workgroup =
+            (self.workgroup_dispatch_stride > 0).then(|| (self.workgroup_race_base + d * self.workgroup_dispatch_stride, self.workgroup_dispatch_stride));
+        storage.into_iter().chain(workgroup).filter(|r| r.1 > 0).collect()
+    }
+
     /// Word of heat-map counter `which` (0 reads, 1 writes, 2 largest
     /// writer + 1) of word `index` of buffer `buffer`.
     pub fn element_word(&self, buffer: usize, which: u64, index: u64) -> u64 {

@@ -1,22 +1,28 @@
-// expect: memory-error in some cases
-// message: write conflict: `out[
-// Wrong on purpose: every other block counts only its keys below x, the earlier blocks too
-// (count_before(j, x, false) instead of count_before(j, x, j < k)). The first of the keys
-// equal to x in each block then goes to the same place, the number of keys below x in the
-// whole array: two workgroups write one element of out in one dispatch, a write conflict
-// (and a place further on is never written). The cases where no two blocks share a key (one
-// block, distinct keys) pass.
+// expect: failed
+// Wrong on purpose: every merge step is a half-cleaner (lo, lo + dist), the first of each stage
+// too, where the all-ascending network pairs lo with its mirror, lo XOR (size - 1). Half-cleaners
+// sort a bitonic sequence, and two ascending runs side by side are not one: the runs
+// [2, 3, 9, 9 | 0, 1, 1, 5] give [0, 1, 1, 5, 2, 3, 9, 9] (the first step swaps every pair,
+// the others find them in order). The flip reads the second run backwards, which makes the two
+// a bitonic sequence. The cases with one block (no merge step) pass, and so do those whose
+// keys end up in order anyway (sorted, all equal).
 const wgs = vec3({{workgroupSize}});
 const W = u32(wgs.x);          // invocations per workgroup: any number from 1 to P / 2
 const P = u32({{smemSize}});   // keys per block: a power of two
 
+// The merge step a dispatch of merge_step runs (zeros in sort_blocks).
+struct Step {
+    size: u32, // the length of the runs this stage sorts: 2·P, 4·P, … B·P
+    dist: u32, // size / 2 (the flip), then size / 4, … 1 (half-cleaners)
+}
+
 @group(0) @binding(0) var<storage, read> keys: array<u32>;
-@group(0) @binding(1) var<storage, read_write> blocks: array<u32>;
-@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<uniform> step: Step;
 
 var<workgroup> tile: array<u32, {{smemSize}}>;
 
-// Dispatch 1: sort keys[k·P … k·P + P - 1] in workgroup k.
+// Dispatched once: sort keys[k·P … k·P + P - 1] in workgroup k, into out.
 @compute @workgroup_size({{workgroupSize}})
 fn sort_blocks(
     @builtin(local_invocation_id) local_id: vec3<u32>,
@@ -26,6 +32,7 @@ fn sort_blocks(
     let first = workgroup_id.x * P;
     // Load the block; past the end of keys, pad with the largest u32, which
     // sorts after every real key (or next to an equal one: the same value).
+    // A block that starts past the end is all padding, and writes nothing.
     for (var i = local_id.x; i < P; i += W) {
         var key = 0xffffffffu;
         if (first + i < n) {
@@ -60,52 +67,37 @@ fn sort_blocks(
     }
     // The real keys come first; the padding stays behind.
     for (var i = local_id.x; i < P && first + i < n; i += W) {
-        blocks[first + i] = tile[i];
+        out[first + i] = tile[i];
     }
 }
 
-// How many keys of the sorted block j come before the key x in the whole
-// sorted array: those below x and, when `ties` (block j comes before x's
-// block), those equal to x too. A binary search over the block's real keys:
-// at most log2(P) + 1 reads.
-fn count_before(j: u32, x: u32, ties: bool) -> u32 {
-    let start = j * P;
-    var lo = 0u;
-    var hi = min(P, arrayLength(&blocks) - start);
-    while (lo < hi) {
-        let mid = (lo + hi) / 2u;
-        let y = blocks[start + mid];
-        if (y < x || (ties && y == x)) {
-            lo = mid + 1u;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
-
-// Dispatch 2: every block of dispatch 1 is sorted and visible now.
+// Dispatched once per merge step, in order, each after the one before has
+// finished. A stage starts (dist = size / 2) with every run of size / 2
+// places of out sorted ascending and ends (dist = 1) with every run of size
+// places sorted. The places from arrayLength(&out) on count as +infinity
+// (the padding) and are never stored: a pair that reaches them is in order.
 @compute @workgroup_size({{workgroupSize}})
-fn merge_blocks(
+fn merge_step(
     @builtin(local_invocation_id) local_id: vec3<u32>,
     @builtin(workgroup_id) workgroup_id: vec3<u32>,
-    @builtin(num_workgroups) num_workgroups: vec3<u32>,
 ) {
-    let n = arrayLength(&blocks);
-    let k = workgroup_id.x;
-    let first = k * P;
-    let real = min(P, n - first);
-    for (var r = local_id.x; r < real; r += W) {
-        let x = blocks[first + r];
-        // r keys of its own block come before it; equal keys of earlier
-        // blocks come before it, those of later blocks after it, so equal
-        // keys get distinct places.
-        var place = r;
-        for (var j = 0u; j < num_workgroups.x; j++) {
-            if (j != k) {
-                place += count_before(j, x, false);
+    let n = arrayLength(&out);
+    let dist = step.dist;
+    // B·P / 2 pairs in all, P / 2 per workgroup: at most P reads each.
+    for (var t = local_id.x; t < P / 2u; t += W) {
+        let i = workgroup_id.x * (P / 2u) + t;
+        // Every step a half-cleaner, the first of a stage too: no flip.
+        let lo = 2u * dist * (i / dist) + i % dist;
+        let hi = lo + dist;
+        // hi > lo, so a pair with hi past the end pairs a key (or padding)
+        // with padding: in order already. Skip it, and touch only real keys.
+        if (hi < n) {
+            let a = out[lo];
+            let b = out[hi];
+            if (a > b) {
+                out[lo] = b;
+                out[hi] = a;
             }
         }
-        out[place] = x;
     }
 }
