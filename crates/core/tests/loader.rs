@@ -135,6 +135,8 @@ fn dispatch_lists_expand_per_case_and_are_checked() {
     assert!(p.contains("case 1 › dispatch") && p.contains("wgs_q"), "{p}");
     let p = problems_after(|f| replace(f, toml, "format_version = 1\n", "format_version = 1\nentry_points = [\"sort_blocks\"]\n"));
     assert!(p.contains("give `entry_points` or `[[dispatch]]`, not both"), "{p}");
+    let p = problems_after(|f| replace(f, toml, "[[case]]\n", "[[case]]\nuniforms.step = { size = 8, dist = 4 }\n"));
+    assert!(p.contains("case 1 › uniforms.step: is set per dispatch by `[[dispatch]]`"), "{p}");
 }
 
 #[test]
@@ -146,7 +148,7 @@ fn budget_formulas_parse_and_read_only_the_case() {
     assert!(p.contains("is neither a number nor a formula"), "{p}");
     // A variable the case does not have is named, with the ones it has.
     let p = problems_after(|f| replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"=dims_k * 9\""));
-    assert!(p.contains("case 1: `dims_k` is not a variable") && p.contains("dims_cols, dims_rows, groups_x"), "{p}");
+    assert!(p.contains("case 1: `dims_k` is not a variable") && p.contains("dims_cols, dims_rows, dispatches, groups_x"), "{p}");
     let p = problems_after(|f| replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"=wgs_x - 100\""));
     assert!(p.contains("not a count"), "{p}");
 }
