@@ -2,7 +2,7 @@
 // message: in different workgroups of one dispatch of `merge_step`
 // Wrong on purpose: one dispatch should be enough for the merge, so the first dispatch of
 // merge_step runs every stage and every step of it by itself, with a storageBarrier() between
-// the steps, and the later dispatches return at once (they would find out sorted). But a step
+// the steps, and the later dispatches return at once (they would find `out` sorted). But a step
 // reads keys that other workgroups wrote in the step before, and storageBarrier() only orders
 // the accesses of one workgroup's invocations: nothing orders workgroups within a dispatch,
 // and not all of them need even be running at once. The judge reports the race between
