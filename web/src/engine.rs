@@ -167,7 +167,15 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
         Err(_) => {
             let results = gpu_puzzles_interp::emulate::judge_puzzle(puzzle, &random, source)
                 .map_err(|e| format!("Without WebGPU this Run was to be emulated on the CPU, but {}.", e.message))?;
-            return Ok(RunReply { results: wire(puzzle, results), random, recreated: false, peaks: None, software: true, emulated: Emulated::NoWebGpu });
+            return Ok(RunReply {
+                results: wire(puzzle, results),
+                random,
+                recreated: false,
+                peaks: None,
+                software: true,
+                emulated: Emulated::NoWebGpu,
+                phases: None,
+            });
         }
     };
     // A subgroup shader on a device without `subgroups` (Safari, Firefox,
@@ -182,6 +190,7 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
             peaks: None,
             software: gpu.adapter().software,
             emulated: Emulated::NoSubgroups,
+            phases: None,
         });
     }
     let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions::default()).await;
@@ -209,7 +218,18 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
     match out {
         Ok(results) => {
             let peaks = DEVICE.with_borrow(|d| d.peaks);
-            Ok(RunReply { results: wire(puzzle, results), random, recreated: was_lost, peaks, software: gpu.adapter().software, emulated: Emulated::No })
+            let phases = gpu
+                .last_phases()
+                .map(|p| [p.submit_ms, p.read_back_ms, p.checks_ms, p.performance_ms, p.plain_compile_ms, p.instrument_ms, p.instrumented_compile_ms]);
+            Ok(RunReply {
+                results: wire(puzzle, results),
+                random,
+                recreated: was_lost,
+                peaks,
+                software: gpu.adapter().software,
+                emulated: Emulated::No,
+                phases,
+            })
         }
         Err(e @ RunnerError::DeviceLost(_)) => {
             DEVICE.with_borrow_mut(|d| *d = Device::default());

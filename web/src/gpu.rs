@@ -104,6 +104,8 @@ pub struct RunOutput {
     /// Whether, and why, the CPU interpreter judged the Run
     /// ([`gpu_puzzles_interp::emulate`]).
     pub emulated: gpu_puzzles_core::report::run::Emulated,
+    /// Where the worker's time went ([`crate::protocol::RunReply::phases`]).
+    pub phases: Option<[f64; 7]>,
 }
 
 impl PageGpu {
@@ -144,6 +146,7 @@ impl PageGpu {
             peaks: reply.peaks,
             software: reply.software,
             emulated: reply.emulated,
+            phases: reply.phases,
         })
     }
 

@@ -142,6 +142,11 @@ pub struct RunReply {
     pub software: bool,
     /// Whether, and why, the CPU interpreter judged the Run.
     pub emulated: gpu_puzzles_core::report::run::Emulated,
+    /// Where the worker's time went, in milliseconds: starting the cases,
+    /// their read-backs, the CPU checks, the performance cases, then of the
+    /// first: plain compiles, the instrumentation pass, instrumented
+    /// compiles ([`gpu_puzzles_runner::RunPhases`]); `None` when emulated.
+    pub phases: Option<[f64; 7]>,
 }
 
 /// A [`CaseResult`] (in [`crate::wire`]'s form) and, as one block of words

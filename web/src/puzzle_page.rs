@@ -184,6 +184,9 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
             while let Some(source) = next.take() {
                 let out = device.run(puzzle, &source).await;
                 crate::mark("run-judged");
+                if let Ok(o) = &out {
+                    crate::note_phases(o.phases);
+                }
                 let finished = match out {
                     Ok(out) => {
                         if matches!(status.get_untracked(), GpuStatus::JudgeDown(_)) {

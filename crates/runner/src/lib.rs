@@ -125,6 +125,35 @@ pub struct Gpu {
     /// The peaks, once measured ([`measure_peaks`]), with the clock probe
     /// that performance cases are timed between.
     pub(crate) peaks: Mutex<Option<peak::Kept>>,
+    /// Where the last [`judge_with`]'s time went ([`Gpu::last_phases`]).
+    pub(crate) phases: Mutex<Option<RunPhases>>,
+}
+
+/// Where a Run's time went, in milliseconds of wall time, in order: for the
+/// benchmarks, which set it beside the page's own times.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RunPhases {
+    /// Starting the ordinary cases: each one's checks, the instrumentation
+    /// pass, compiling (or the cache) and submitting its dispatches.
+    pub submit_ms: f64,
+    /// Awaiting their read-backs and judging them against the expected
+    /// values and the trace (natively each case is awaited as it starts,
+    /// so this time is in `submit_ms` there).
+    pub read_back_ms: f64,
+    /// The order and subgroup checks on the CPU interpreter.
+    pub checks_ms: f64,
+    /// The performance cases, timed (0 when there are none or they were
+    /// skipped).
+    pub performance_ms: f64,
+    /// Of `submit_ms`: compiling the plain shaders, for the compiler's
+    /// messages (creating the module and awaiting its error scope).
+    pub plain_compile_ms: f64,
+    /// Of `submit_ms`: the instrumentation pass (naga's parse is not in
+    /// it) and, in a browser, writing its WGSL.
+    pub instrument_ms: f64,
+    /// Of `submit_ms`: compiling the instrumented shaders (module, layout
+    /// and pipelines, awaiting their error scope).
+    pub instrumented_compile_ms: f64,
 }
 
 impl Gpu {
@@ -197,6 +226,7 @@ impl Gpu {
             pipelines: Mutex::default(),
             order_checks: Mutex::default(),
             peaks: Mutex::default(),
+            phases: Mutex::default(),
         })
     }
 
@@ -221,6 +251,18 @@ impl Gpu {
     /// instrumented; a Run on unchanged code compiles none).
     pub fn compiled_shaders(&self) -> usize {
         self.pipelines.lock().map_or(0, |c| c.len())
+    }
+
+    /// Where the last Run on this device spent its time, once one has run.
+    pub fn last_phases(&self) -> Option<RunPhases> {
+        self.phases.lock().ok().and_then(|p| *p)
+    }
+
+    /// Adds to the Run's phases as it goes.
+    pub(crate) fn note_phase(&self, add: impl FnOnce(&mut RunPhases)) {
+        if let Ok(mut p) = self.phases.lock() {
+            add(p.get_or_insert_with(RunPhases::default));
+        }
     }
 
     /// True once the device has been lost; create a new [`Gpu`] then.

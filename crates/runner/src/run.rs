@@ -10,6 +10,7 @@ use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, too_slow_fo
 use gpu_puzzles_core::trace::{Findings, TraceMeta};
 use gpu_puzzles_core::{template, Case, Puzzle, Values};
 use gpu_puzzles_instrument::{Options, PassError, Shader, Traced, TRACE_BINDING};
+use web_time::Instant;
 
 /// How to run a case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +59,10 @@ pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str, options: Run
 /// As [`judge_puzzle`].
 pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str, options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
     let mut results = Vec::with_capacity(puzzle.cases.len() + extra.len());
+    if let Ok(mut p) = gpu.phases.lock() {
+        *p = Some(crate::RunPhases::default());
+    }
+    let mut since = Instant::now();
     // In a browser every ordinary case is submitted before any read-back is
     // awaited: each await is a round trip to the GPU process. Natively the
     // map callbacks only run when the device is polled, so a case's time
@@ -72,9 +77,13 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
             ordinary.push((case, complete(gpu, puzzle, case, s).await?));
         }
     }
+    let submit_ms = ms(since);
+    since = Instant::now();
     for (case, s) in started {
         ordinary.push((case, complete(gpu, puzzle, case, s).await?));
     }
+    let read_back_ms = ms(since);
+    since = Instant::now();
     // Then, with every read-back in, the order checks (CPU work).
     if options.instrument {
         // Wrong outputs of a subgroup shader are checked too: if another
@@ -84,6 +93,8 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
         crate::order::order_checks(gpu, puzzle, source, ordinary.iter_mut().filter(|(_, r)| checked(&r.outcome)).map(|(c, r)| (*c, r)).collect());
     }
     results.extend(ordinary.into_iter().map(|(_, r)| r));
+    let checks_ms = ms(since);
+    since = Instant::now();
     let all_passed = results.iter().all(|r| r.outcome.passed());
     // The last performance case timed: its operations and time per dispatch.
     let mut timed: Option<(Option<u64>, f64)> = None;
@@ -105,8 +116,17 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
         }
         results.push(r);
     }
+    let performance_ms = ms(since);
+    gpu.note_phase(|p| {
+        (p.submit_ms, p.read_back_ms, p.checks_ms, p.performance_ms) = (submit_ms, read_back_ms, checks_ms, performance_ms);
+    });
     results.sort_by_key(|r| r.case);
     Ok(results)
+}
+
+/// Milliseconds since `since`.
+fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1000.0
 }
 
 /// The result of a performance case left out because another case failed.
@@ -201,7 +221,9 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
     let known_to_compile = compiled_before || pipeline.is_some() || (instrumented && NAGA_COMPILES && parsed.is_ok());
     if !known_to_compile {
         let entries = if instrumented { None } else { layout_entries.as_deref().ok() };
+        let since = Instant::now();
         let built = build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), entries, |m| diagnostic(m, &sub, source)).await;
+        gpu.note_phase(|p| p.plain_compile_ms += ms(since));
         match built {
             Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics: explained(diagnostics, parsed.as_ref().err(), &sub, source) }),
             Ok(p) => {
@@ -432,6 +454,7 @@ async fn instrument_and_build(
     let entry_points: Vec<&str> = puzzle.entry_points.iter().map(String::as_str).collect();
     let max = gpu.device.limits().max_storage_buffer_binding_size.min(gpu.device.limits().max_buffer_size);
     let mut inst = None;
+    let since = Instant::now();
     // With the racecheck first; without it when its shadow memory would not
     // fit this device's limit (the findings then say the check was skipped).
     for racecheck in [true, false] {
@@ -466,7 +489,11 @@ async fn instrument_and_build(
         Ok(text) => wgpu::ShaderSource::Wgsl(text.into()),
         Err(why) => return Err(Instrumentation::Skipped(Unchecked::Unsupported { why: why.to_string() })),
     };
-    let pipeline = match build(gpu, puzzle, "instrumented", module, Some(&entries), without_position).await {
+    gpu.note_phase(|p| p.instrument_ms += ms(since));
+    let since = Instant::now();
+    let built = build(gpu, puzzle, "instrumented", module, Some(&entries), without_position).await;
+    gpu.note_phase(|p| p.instrumented_compile_ms += ms(since));
+    let pipeline = match built {
         Ok(p) => p.expect("built with entries"),
         Err(d) => {
             let message = d.first().map(|d| d.message.clone()).unwrap_or_default();
