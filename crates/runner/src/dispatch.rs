@@ -183,11 +183,9 @@ pub(crate) async fn submit(
     let mut passes: Vec<(usize, Vec<(u64, u64)>)> = vec![(0, Vec::new())];
     for (k, d) in case.dispatches.iter().enumerate() {
         let again = std::mem::replace(&mut seen[d.entry as usize], true);
-        if let (true, Some(layout), Some(_)) = (again, shadows, &trace_buffer) {
-            let ranges = layout.shadow_ranges(d.entry);
-            if !ranges.is_empty() && k > 0 {
-                passes.push((k, ranges));
-            }
+        let ranges = shadows.filter(|_| again).map(|layout| layout.shadow_ranges(d.entry)).unwrap_or_default();
+        if !ranges.is_empty() {
+            passes.push((k, ranges));
         }
     }
     let [x, y, z] = case.config.workgroups;
@@ -207,11 +205,7 @@ pub(crate) async fn submit(
                 end_of_pass_write_index: (i + 1 == passes.len()).then_some(1),
             }),
         });
-        for &(pipeline, group) in &steps[*first..end] {
-            pass.set_bind_group(0, group, &[]);
-            pass.set_pipeline(pipeline);
-            pass.dispatch_workgroups(x, y, z);
-        }
+        encode(&mut pass, &steps[*first..end], [x, y, z]);
     }
     for ((b, &off), &bytes) in sources.iter().zip(&offsets).zip(&copied) {
         encoder.copy_buffer_to_buffer(b, 0, &readback, off, bytes);
@@ -229,6 +223,21 @@ pub(crate) async fn submit(
         timestamp_offset
     });
     Ok(Submitted { readback, mapped, offsets, copied, compared, traced: trace_bytes.is_some(), timestamp_offset, started, buffers, measured })
+}
+
+/// Records `steps` into `pass`, each over `workgroups`, setting a bind
+/// group only where it differs from the step before's (most puzzles have
+/// one for every dispatch).
+fn encode(pass: &mut wgpu::ComputePass<'_>, steps: &[(&wgpu::ComputePipeline, &wgpu::BindGroup)], [x, y, z]: [u32; 3]) {
+    let mut bound: Option<&wgpu::BindGroup> = None;
+    for &(pipeline, group) in steps {
+        if bound != Some(group) {
+            pass.set_bind_group(0, group, &[]);
+            bound = Some(group);
+        }
+        pass.set_pipeline(pipeline);
+        pass.dispatch_workgroups(x, y, z);
+    }
 }
 
 /// Awaits a submitted dispatch's read-back. Returns the compared buffers'
@@ -421,11 +430,7 @@ pub(crate) async fn timed_run(
             }),
         });
         for _ in 0..k {
-            for &(pipeline, group) in steps {
-                pass.set_bind_group(0, group, &[]);
-                pass.set_pipeline(pipeline);
-                pass.dispatch_workgroups(x, y, z);
-            }
+            encode(&mut pass, steps, [x, y, z]);
         }
     }
     if let Some((set, resolve, read)) = &stamps {

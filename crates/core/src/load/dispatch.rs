@@ -91,7 +91,10 @@ pub(super) fn plan(manifest: &ManifestFile, uniforms: &[Uniform], v: &mut Valida
     (entry_points, plans)
 }
 
-fn limit(spec: &LimitSpec, field: &str, v: &mut Validator) -> Option<Limit> {
+/// A number or a formula (`"=…"`, parsed and kept as its text) from a
+/// budget limit or a loop bound; `None` after reporting at `field` a formula
+/// that does not parse or a string that is neither.
+pub(super) fn limit(spec: &LimitSpec, field: &str, v: &mut Validator) -> Option<Limit> {
     match spec {
         LimitSpec::Fixed(n) => Some(Limit::Fixed(*n)),
         LimitSpec::Formula(text) => match text.strip_prefix('=').map(|t| (t.trim(), crate::random::parse(t.trim()))) {

@@ -7,7 +7,7 @@
 
 use crate::format::LimitSpec;
 use crate::format::{IndexFile, ManifestFile, FORMAT_VERSION};
-use crate::model::{Budget, Case, Chapter, Comparison, Limit, Puzzle, PuzzleSet, RandomCases};
+use crate::model::{Budget, Case, Chapter, Comparison, Puzzle, PuzzleSet, RandomCases};
 use crate::reference::{self};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -394,21 +394,7 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
 /// kept as their text after `=`), a problem for each formula that does not
 /// parse and for a budget with no limit.
 fn budget(spec: &crate::format::BudgetSpec, v: &mut Validator) -> Budget {
-    let mut limit = |field: &str, l: &Option<LimitSpec>| match l {
-        None => None,
-        Some(LimitSpec::Fixed(n)) => Some(Limit::Fixed(*n)),
-        Some(LimitSpec::Formula(text)) => match text.strip_prefix('=').map(|t| (t, crate::random::parse(t.trim()))) {
-            Some((t, Ok(_))) => Some(Limit::Formula(t.trim().to_string())),
-            Some((_, Err(e))) => {
-                v.at(None, &format!("budget › {field}"), &format!("`{text}`: {e}"));
-                None
-            }
-            None => {
-                v.at(None, &format!("budget › {field}"), &format!("`{text}` is neither a number nor a formula: write a formula as `\"=…\"`"));
-                None
-            }
-        },
-    };
+    let mut limit = |field: &str, l: &Option<LimitSpec>| l.as_ref().and_then(|l| dispatch::limit(l, &format!("budget › {field}"), v));
     let budget = Budget {
         global_reads_per_invocation: limit("global_reads_per_invocation", &spec.global_reads_per_invocation),
         global_reads_per_workgroup: limit("global_reads_per_workgroup", &spec.global_reads_per_workgroup),
