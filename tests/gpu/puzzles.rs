@@ -24,6 +24,7 @@
 //! get one; nothing passes silently.
 
 use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Verdict};
+use gpu_puzzles_core::trace::HazardKind;
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
 use gpu_puzzles_tests::{held_solutions, judged, shipped_set};
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -197,6 +198,7 @@ fn main() {
         }));
     }
     trials.extend(heatmap_trials(&set));
+    trials.extend(racecheck_trials(&set));
     trials.extend(emulate::trials(&set));
     for held in held_solutions() {
         let i = set.position(&held.slug).unwrap_or_else(|| panic!("{}--{}: no puzzle `{}`", held.slug, held.label, held.slug));
@@ -270,4 +272,57 @@ fn heatmap_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
         Ok(())
     });
     vec![guards, prefix, shared]
+}
+
+/// The racecheck of a write looks at three shadows (the last writer, the
+/// highest and the lowest reader of the interval) and records the first
+/// race it finds in that order. These shaders race on purpose in
+/// Shared's cases; each hazard must name the lines of both accesses.
+fn racecheck_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
+    // Line 5 is the first statement of `main` in both.
+    const HEAD: &str = "@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+var<workgroup> smem: array<f32, {{smemSize}}>;
+@compute @workgroup_size({{workgroupSize}}) fn main(@builtin(local_invocation_id) l: vec3<u32>) {
+";
+    // Every invocation writes smem[0]: writes after writes.
+    let after_write = format!("{HEAD}    smem[0] = 1.0;\n    workgroupBarrier();\n}}\n");
+    // Every invocation reads smem[0]; the last one then writes it. Where
+    // the GPU ran the reads first, the write finds the other readers in
+    // the lowest-reader shadow (the highest reader is the writer itself).
+    let after_read = format!("{HEAD}    let x = smem[0];\n    if (l.x == {{{{workgroupSize}}}}.x - 1u) {{ smem[0] = 2.0; }}\n    workgroupBarrier();\n}}\n")
+        .replace("{{workgroupSize}}.x", "vec3({{workgroupSize}}).x");
+    let cases: [(&str, String, &[HazardKind], [usize; 2]); 2] = [
+        ("racecheck::write-after-write-names-both-writes", after_write, &[HazardKind::WriteAfterWrite], [5, 5]),
+        ("racecheck::read-and-write-name-both-lines", after_read, &[HazardKind::WriteAfterRead, HazardKind::ReadAfterWrite], [5, 6]),
+    ];
+    cases
+        .into_iter()
+        .map(|(name, source, kinds, lines)| {
+            let s = set.clone();
+            Trial::test(name, move || {
+                let p = s.get("shared").ok_or("no puzzle `shared`")?;
+                let results = judge(p, &source)?;
+                let mut seen = 0;
+                for r in results.iter().filter(|r| p.cases[r.case - 1].config.workgroup_size[0] > 1) {
+                    let f = r.findings.as_ref().ok_or_else(|| format!("case {}: no findings: {:?}", r.case, r.instrumentation))?;
+                    if f.hazards.is_empty() {
+                        return Err(format!("case {}: no hazard found: {:?}", r.case, r.outcome).into());
+                    }
+                    for h in &f.hazards {
+                        let mut got = [h.first.site.map(|s| s.line), h.second.site.map(|s| s.line)];
+                        got.sort();
+                        if !kinds.contains(&h.kind) || got != lines.map(Some) || !h.workgroup_memory {
+                            return Err(format!("case {}: expected {kinds:?} on lines {lines:?} in workgroup memory, got {h:?}", r.case).into());
+                        }
+                    }
+                    seen += 1;
+                }
+                if seen == 0 {
+                    return Err("no case of Shared has more than one invocation per workgroup".into());
+                }
+                Ok(())
+            })
+        })
+        .collect()
 }

@@ -311,36 +311,53 @@ impl Cx<'_> {
                 b.atomic_store(self.trace, rs, site_word);
             }
             RaceSide::Write => {
+                // The writer's shadow, then both readers' (read-modify-writes,
+                // so they are ordered with the readers' `atomicMax`), then one
+                // record of the first race found, in this order: another
+                // writer, the highest reader, the lowest reader. One call of
+                // `gp_hazard` per helper, not one per outcome: SwiftShader
+                // inlines every call, and its compile time grows with the
+                // trace accesses it inlines (docs/performance.md).
                 let wr_at = at(b, ra::WRITER);
                 let old = b.atomic_result(self.trace, wr_at, AtomicFunction::Max, key, self.u32_ty);
-                let some = b.bin(BinaryOperator::NotEqual, old, zero);
-                let racing = self.unordered(b, old, key, format);
-                let cond = b.bin(BinaryOperator::LogicalAnd, some, racing);
-                b.if_else(
-                    cond,
-                    |b| hazard(b, HazardKind::WriteAfterWrite, old, ra::WRITE_SITE),
-                    |b| {
-                        let hi_at = at(b, ra::READER_HIGH);
-                        let hi = b.atomic_result(self.trace, hi_at, AtomicFunction::InclusiveOr, zero, self.u32_ty);
-                        let some = b.bin(BinaryOperator::NotEqual, hi, zero);
-                        let racing = self.unordered(b, hi, key, format);
-                        let cond = b.bin(BinaryOperator::LogicalAnd, some, racing);
-                        b.if_else(
-                            cond,
-                            |b| hazard(b, HazardKind::WriteAfterRead, hi, ra::READ_SITE),
-                            |b| {
-                                let lo_at = at(b, ra::READER_LOW);
-                                let lo = b.atomic_result(self.trace, lo_at, AtomicFunction::InclusiveOr, zero, self.u32_ty);
-                                let some = b.bin(BinaryOperator::NotEqual, lo, zero);
-                                let low_mask = b.lit(format.low(0));
-                                let reader = b.bin(BinaryOperator::ExclusiveOr, lo, low_mask);
-                                let racing = self.unordered(b, reader, key, format);
-                                let cond = b.bin(BinaryOperator::LogicalAnd, some, racing);
-                                b.if_(cond, |b| hazard(b, HazardKind::WriteAfterRead, reader, ra::READ_SITE));
-                            },
-                        );
-                    },
-                );
+                let hi_at = at(b, ra::READER_HIGH);
+                let hi = b.atomic_result(self.trace, hi_at, AtomicFunction::InclusiveOr, zero, self.u32_ty);
+                let lo_at = at(b, ra::READER_LOW);
+                let lo = b.atomic_result(self.trace, lo_at, AtomicFunction::InclusiveOr, zero, self.u32_ty);
+                let low_mask = b.lit(format.low(0));
+                let reader = b.bin(BinaryOperator::ExclusiveOr, lo, low_mask);
+                let found = |b: &mut Builder, shadow: Handle<Expression>, other: Handle<Expression>| {
+                    let some = b.bin(BinaryOperator::NotEqual, shadow, zero);
+                    let racing = self.unordered(b, other, key, format);
+                    b.bin(BinaryOperator::LogicalAnd, some, racing)
+                };
+                let after_write = found(b, old, old);
+                let after_high = found(b, hi, hi);
+                let after_low = found(b, lo, reader);
+                let after_read = b.bin(BinaryOperator::LogicalOr, after_high, after_low);
+                let any = b.bin(BinaryOperator::LogicalOr, after_write, after_read);
+                b.if_(any, |b| {
+                    let select = |b: &mut Builder, condition, accept, reject| b.emit(Expression::Select { condition, accept, reject });
+                    let read_other = select(b, after_high, hi, reader);
+                    let other = select(b, after_write, old, read_other);
+                    let (waw, war) = (HazardKind::WriteAfterWrite, HazardKind::WriteAfterRead);
+                    let pick = |b: &mut Builder, w: u64, r: u64| {
+                        let (w, r) = (b.lit(w as u32), b.lit(r as u32));
+                        select(b, after_write, w, r)
+                    };
+                    let site_array = pick(b, ra::WRITE_SITE, ra::READ_SITE);
+                    let off = b.mul(site_array, n);
+                    let base = b.add(region, off);
+                    let sa = b.add(base, w);
+                    let other_site = b.atomic_load(self.trace, sa);
+                    let counter = pick(b, header::HAZARD_COUNTS + waw as u64, header::HAZARD_COUNTS + war as u64);
+                    let record = pick(b, self.layout.hazard_record_word(waw, 0), self.layout.hazard_record_word(war, 0));
+                    b.stmt(Statement::Call {
+                        function: self.helpers.hazard,
+                        arguments: vec![counter, record, space, w, key, other, site, other_site],
+                        result: None,
+                    });
+                });
                 let ws = at(b, ra::WRITE_SITE);
                 b.atomic_store(self.trace, ws, site_word);
             }
