@@ -26,7 +26,8 @@
 use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Verdict};
 use gpu_puzzles_core::trace::HazardKind;
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
-use gpu_puzzles_tests::{held_solutions, judged, shipped_set};
+use gpu_puzzles_runner::RunOptions;
+use gpu_puzzles_tests::{held_solutions, judged, judged_with, shipped_set};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::sync::Arc;
 
@@ -199,6 +200,7 @@ fn main() {
     }
     trials.extend(heatmap_trials(&set));
     trials.extend(racecheck_trials(&set));
+    trials.extend(cpu_checks_trials(&set));
     trials.extend(emulate::trials(&set));
     for held in held_solutions() {
         let i = set.position(&held.slug).unwrap_or_else(|| panic!("{}--{}: no puzzle `{}`", held.slug, held.label, held.slug));
@@ -320,6 +322,69 @@ var<workgroup> smem: array<f32, {{smemSize}}>;
                 }
                 if seen == 0 {
                     return Err("no case of Shared has more than one invocation per workgroup".into());
+                }
+                Ok(())
+            })
+        })
+        .collect()
+}
+
+/// A browser judges with [`RunOptions::cpu_checks`]: a case the CPU
+/// interpreter finds clean runs as written, with the interpreter's
+/// findings; any other runs instrumented. Every reference, starter and held
+/// solution must get the same outcome in every case both ways (a
+/// reference's random cases too), and where the CPU checked a case, the same heat-map counts
+/// as the GPU's trace.
+fn cpu_checks_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
+    let mut kernels: Vec<(String, String, String)> = set
+        .puzzles
+        .iter()
+        .flat_map(|p| {
+            let reference = p.solution.clone().map(|s| (p.slug.clone(), "reference".to_string(), s));
+            reference.into_iter().chain([(p.slug.clone(), "starter".to_string(), p.starter.clone())])
+        })
+        .collect();
+    kernels.extend(held_solutions().into_iter().map(|h| (h.slug, h.label, h.source)));
+    kernels
+        .into_iter()
+        .map(|(slug, label, source)| {
+            let s = set.clone();
+            Trial::test(format!("cpu-checks::{slug}::{label}"), move || {
+                let p = s.get(&slug).ok_or("no such puzzle")?;
+                let browser = RunOptions { cpu_checks: true, ..RunOptions::default() };
+                // A reference's random cases too (that judgement is shared
+                // with its `reference-random-cases` trial); the written ones
+                // of the rest (shared with their expectation trials).
+                let seed = (label == "reference").then_some(SEEDS[0]);
+                let gpu = judged_with(p, &source, seed, RunOptions::default()).map_err(Failed::from)?;
+                let cpu = judged_with(p, &source, seed, browser).map_err(Failed::from)?;
+                let mut checked = 0;
+                for (g, c) in gpu.iter().zip(cpu.iter()) {
+                    if g.outcome.status() != c.outcome.status() {
+                        return Err(
+                            format!("case {}: instrumented on the GPU {}, checked on the CPU {}", g.case, g.outcome.summary(), c.outcome.summary()).into()
+                        );
+                    }
+                    let (Some(gf), Some(cf)) = (&g.findings, &c.findings) else { continue };
+                    if c.instrumented_timing.is_some() {
+                        continue; // the CPU found a problem: this case ran instrumented
+                    }
+                    checked += 1;
+                    for (k, (gb, cb)) in gf.buffers.iter().zip(&cf.buffers).enumerate() {
+                        if (&gb.reads, &gb.writes, &gb.writer) != (&cb.reads, &cb.writes, &cb.writer) {
+                            return Err(format!("case {}: buffer {k}'s counts differ:\nGPU {gb:?}\nCPU {cb:?}", g.case).into());
+                        }
+                    }
+                    if gf.invocations != cf.invocations {
+                        return Err(format!("case {}: per-invocation counts differ:\nGPU {:?}\nCPU {:?}", g.case, gf.invocations, cf.invocations).into());
+                    }
+                }
+                // A reference is clean: the CPU must have checked its cases,
+                // unless it is one the runner always instruments.
+                let substituted = gpu_puzzles_core::template::substitute(&source, &p.cases[0].config);
+                let may_wait = gpu_puzzles_instrument::Shader::parse(&substituted.text).map_or(true, |s| s.may_wait_across_workgroups());
+                if label == "reference" && !substituted.uses_subgroups() && !may_wait && checked == 0 {
+                    return Err("no case was checked on the CPU".into());
                 }
                 Ok(())
             })

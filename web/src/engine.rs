@@ -150,10 +150,12 @@ fn describe(gpu: &Gpu) -> String {
 }
 
 /// Judges `source` on every case of `puzzle` and the random cases `seed`
-/// draws, on the worker's device, every case but the performance ones
-/// instrumented (the memory checks are part of the verdict, so they are
-/// never switched off), recreating the device first if it was lost; with
-/// the CPU interpreter when there is no WebGPU.
+/// draws, on the worker's device, recreating the device first if it was
+/// lost. The memory checks are part of the verdict, so they are never
+/// switched off: each ordinary case is checked by the CPU interpreter
+/// first, and runs on the GPU as written when it is clean, instrumented
+/// otherwise ([`RunOptions::cpu_checks`]). With the CPU interpreter alone
+/// when there is no WebGPU.
 ///
 /// # Errors
 /// Our own failures, as a message saying what happened and what to do.
@@ -193,7 +195,9 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
             phases: None,
         });
     }
-    let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions::default()).await;
+    // The interpreter checks each case first: a case it finds clean runs as
+    // written, the others instrumented (RunOptions::cpu_checks).
+    let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions { cpu_checks: true, ..RunOptions::default() }).await;
     if let Ok(results) = &mut out {
         // The cache is taken out for the duration: nothing is borrowed
         // across an await.
@@ -218,9 +222,9 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
     match out {
         Ok(results) => {
             let peaks = DEVICE.with_borrow(|d| d.peaks);
-            let phases = gpu
-                .last_phases()
-                .map(|p| [p.submit_ms, p.read_back_ms, p.checks_ms, p.performance_ms, p.plain_compile_ms, p.instrument_ms, p.instrumented_compile_ms]);
+            let phases = gpu.last_phases().map(|p| {
+                [p.submit_ms, p.read_back_ms, p.checks_ms, p.performance_ms, p.plain_compile_ms, p.instrument_ms, p.instrumented_compile_ms, p.cpu_checks_ms]
+            });
             Ok(RunReply {
                 results: wire(puzzle, results),
                 random,

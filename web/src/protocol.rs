@@ -145,8 +145,9 @@ pub struct RunReply {
     /// Where the worker's time went, in milliseconds: starting the cases,
     /// their read-backs, the CPU checks, the performance cases, then of the
     /// first: plain compiles, the instrumentation pass, instrumented
-    /// compiles ([`gpu_puzzles_runner::RunPhases`]); `None` when emulated.
-    pub phases: Option<[f64; 7]>,
+    /// compiles, the interpreter's checks of the cases
+    /// ([`gpu_puzzles_runner::RunPhases`]); `None` when emulated.
+    pub phases: Option<[f64; 8]>,
 }
 
 /// A [`CaseResult`] (in [`crate::wire`]'s form) and, as one block of words

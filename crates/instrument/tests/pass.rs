@@ -123,3 +123,28 @@ fn second(@builtin(global_invocation_id) g: vec3<u32>) {
     let missing = instrument(src, &[], &config(), &["third"], ON).unwrap_err();
     assert!(matches!(&missing, PassError::Unsupported(m) if m.contains("`third`")), "{missing:?}");
 }
+
+#[test]
+fn a_loop_beside_storage_atomics_may_wait_for_another_workgroup() {
+    let spin = "@group(0) @binding(0) var<storage, read_write> flag: atomic<u32>;
+@compute @workgroup_size(4, 1, 1)
+fn main(@builtin(workgroup_id) w: vec3<u32>) {
+    if (w.x == 1u) {
+        while (atomicLoad(&flag) == 0u) {}
+    } else {
+        atomicStore(&flag, 1u);
+    }
+}
+";
+    let count = "@group(0) @binding(0) var<storage, read_write> bins: array<atomic<u32>>;
+@compute @workgroup_size(4, 1, 1)
+fn main(@builtin(local_invocation_id) l: vec3<u32>) {
+    atomicAdd(&bins[l.x], 1u);
+}
+";
+    let looped = LOOP;
+    let shader = |s| gpu_puzzles_instrument::Shader::parse(s).unwrap().may_wait_across_workgroups();
+    assert!(shader(spin), "a spin on an atomic flag");
+    assert!(!shader(count), "atomics without a loop cannot wait");
+    assert!(!shader(looped), "a loop without atomics cannot wait for another workgroup");
+}

@@ -326,7 +326,7 @@ fn order_dependent(puzzle: &Puzzle, passing: (&[Values], String), failing: (&[Va
 /// its verdict and says the order check did not run.
 pub fn order_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Outcome>, Unjudged> {
     match prepare(puzzle, case, source) {
-        Ok(p) => order_check_prepared(&p, puzzle, case, source),
+        Ok(p) => order_check_prepared(&p, puzzle, case, source, None),
         Err(NotRunnable::Outcome(_)) => Ok(None),
         Err(NotRunnable::Unjudged(u)) => Err(u),
     }
@@ -339,13 +339,20 @@ pub fn order_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<
 /// # Errors
 /// As [`order_check`].
 pub fn checks_behind_the_gpu(puzzle: &Puzzle, case: &Case, source: &str, passed: bool) -> Result<Option<Outcome>, Unjudged> {
+    checks_behind_the_gpu_after(puzzle, case, source, passed, None)
+}
+
+/// [`checks_behind_the_gpu`]; with `lockstep`, the outputs of the case's
+/// run in the first schedule ([`run_case`] with `&SCHEDULES[..1]`), which
+/// the order check then does not repeat. Errors as [`order_check`].
+pub fn checks_behind_the_gpu_after(puzzle: &Puzzle, case: &Case, source: &str, passed: bool, lockstep: Option<&[Values]>) -> Result<Option<Outcome>, Unjudged> {
     let prepared = match prepare(puzzle, case, source) {
         Ok(p) => p,
         Err(NotRunnable::Outcome(_)) => return Ok(None),
         Err(NotRunnable::Unjudged(u)) => return Err(u),
     };
     if passed {
-        if let Some(o) = order_check_prepared(&prepared, puzzle, case, source)? {
+        if let Some(o) = order_check_prepared(&prepared, puzzle, case, source, lockstep)? {
             return Ok(Some(o));
         }
     }
@@ -355,22 +362,28 @@ pub fn checks_behind_the_gpu(puzzle: &Puzzle, case: &Case, source: &str, passed:
     sweep_subgroup_sizes(&prepared, puzzle, case, source)
 }
 
-/// [`order_check`] on a prepared case.
-fn order_check_prepared(prepared: &Prepared, puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Outcome>, Unjudged> {
+/// [`order_check`] on a prepared case; with `lockstep`, the outputs of the
+/// first schedule, run already.
+fn order_check_prepared(prepared: &Prepared, puzzle: &Puzzle, case: &Case, source: &str, lockstep: Option<&[Values]>) -> Result<Option<Outcome>, Unjudged> {
+    use std::borrow::Cow;
     let sub = &prepared.sub;
-    let mut passing = None;
-    let mut failing = None;
-    for (ran, &schedule) in run_all(prepared, &SCHEDULES, puzzle, false).into_iter().zip(&SCHEDULES) {
-        let ran = match ran {
-            Ok(ran) => ran,
+    let mut outputs: Vec<(Cow<[Values]>, Schedule)> = lockstep.map(|v| (Cow::Borrowed(v), SCHEDULES[0])).into_iter().collect();
+    let rest = &SCHEDULES[outputs.len()..];
+    for (ran, &schedule) in run_all(prepared, rest, puzzle, false).into_iter().zip(rest) {
+        match ran {
+            Ok(ran) => outputs.push((Cow::Owned(ran.actual), schedule)),
             Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => return Err(unjudged(&e, sub, source)),
             Err(_) => return Ok(None),
-        };
-        let judged = judge(puzzle, case, &ran.actual).map_err(Unjudged::from)?;
+        }
+    }
+    let mut passing = None;
+    let mut failing = None;
+    for (actual, schedule) in outputs {
+        let judged = judge(puzzle, case, &actual).map_err(Unjudged::from)?;
         if judged.passed() {
-            passing.get_or_insert((ran.actual, schedule));
+            passing.get_or_insert((actual, schedule));
         } else {
-            failing.get_or_insert((ran.actual, schedule, judged));
+            failing.get_or_insert((actual, schedule, judged));
         }
     }
     Ok(match (passing, failing) {

@@ -294,7 +294,7 @@ impl Invocation {
                 let p = self.get(program, memory, accesses, *pointer, span)?.pointer()?;
                 let v = self.get(program, memory, accesses, *value, span)?;
                 let ty = self.pointee(program, *pointer)?;
-                self.write(program, memory, accesses, p, ty, &v, AccessKind::Write, span)?;
+                self.write(program, memory, accesses, p, ty, &v, plain_or_atomic(program, ty, AccessKind::Write), span)?;
             }
             Inst::UniformLoad { pointer, result } => {
                 let p = self.get(program, memory, accesses, *pointer, span)?.pointer()?;
@@ -506,4 +506,15 @@ fn atomic(
         }
     };
     Ok((Some(new), Value::Scalar(old)))
+}
+
+/// `plain`, or [`AccessKind::Atomic`] for a load or store of an atomic
+/// (`atomicLoad`, `atomicStore`, which naga represents as a plain load and
+/// store): as the instrumentation counts them (a read and a write each),
+/// and atomics never race.
+pub(crate) fn plain_or_atomic(program: &Program, ty: Ty<'_>, plain: AccessKind) -> AccessKind {
+    match ty {
+        Ty::Handle(h) if matches!(program.module.types[h].inner, TypeInner::Atomic(_)) => AccessKind::Atomic,
+        _ => plain,
+    }
 }

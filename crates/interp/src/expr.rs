@@ -84,7 +84,7 @@ impl Invocation {
             Expression::Load { pointer } => {
                 let p = get!(*pointer).pointer()?;
                 let ty = self.pointee(program, *pointer)?;
-                self.read(program, memory, accesses, p, ty, AccessKind::Read, span)?
+                self.read(program, memory, accesses, p, ty, crate::exec::plain_or_atomic(program, ty, AccessKind::Read), span)?
             }
             Expression::Unary { op, expr } => unary(*op, &get!(*expr))?,
             Expression::Binary { op, left, right } => binary(*op, &get!(*left), &get!(*right))?,

@@ -10,6 +10,7 @@
 //! [`Outcome`](gpu_puzzles_core::Outcome); [`RunnerError`] is for our own
 //! failures (no adapter, lost device).
 
+mod cpu_checks;
 mod dispatch;
 mod limits;
 mod messages;
@@ -122,6 +123,8 @@ pub struct Gpu {
     /// Order checks made ([`order::OrderChecks`]): a Run of unchanged code
     /// interprets nothing again.
     pub(crate) order_checks: Mutex<order::OrderChecks>,
+    /// The interpreter's findings of cases ([`cpu_checks::CpuFindings`]).
+    pub(crate) cpu_findings: Mutex<cpu_checks::CpuFindings>,
     /// The peaks, once measured ([`measure_peaks`]), with the clock probe
     /// that performance cases are timed between.
     pub(crate) peaks: Mutex<Option<peak::Kept>>,
@@ -145,8 +148,9 @@ pub struct RunPhases {
     /// The performance cases, timed (0 when there are none or they were
     /// skipped).
     pub performance_ms: f64,
-    /// Of `submit_ms`: compiling the plain shaders, for the compiler's
-    /// messages (creating the module and awaiting its error scope).
+    /// Of `submit_ms`: compiling the plain shaders (creating the module,
+    /// and the pipeline where the case runs as written, and awaiting the
+    /// error scope), for the compiler's messages.
     pub plain_compile_ms: f64,
     /// Of `submit_ms`: the instrumentation pass (naga's parse is not in
     /// it) and, in a browser, writing its WGSL.
@@ -154,6 +158,9 @@ pub struct RunPhases {
     /// Of `submit_ms`: compiling the instrumented shaders (module, layout
     /// and pipelines, awaiting their error scope).
     pub instrumented_compile_ms: f64,
+    /// Of `submit_ms`: the interpreter's runs of the cases for their
+    /// findings ([`RunOptions::cpu_checks`]), cached ones included.
+    pub cpu_checks_ms: f64,
 }
 
 impl Gpu {
@@ -225,6 +232,7 @@ impl Gpu {
             lost_reason,
             pipelines: Mutex::default(),
             order_checks: Mutex::default(),
+            cpu_findings: Mutex::default(),
             peaks: Mutex::default(),
             phases: Mutex::default(),
         })

@@ -24,8 +24,12 @@ pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str,
     let key = h.finish();
     let known = gpu.order_checks.lock().ok().and_then(|c| c.get(&key).cloned());
     let checked = known.unwrap_or_else(|| {
-        // One preparation (parse, validation) for both checks.
-        let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu(puzzle, case, source, passed).map_err(|u| u.message);
+        // One preparation (parse, validation) for both checks; a case the
+        // interpreter ran already (RunOptions::cpu_checks) is not run in
+        // lockstep again.
+        let clean = crate::cpu_checks::kept(gpu, crate::cpu_checks::case_key(puzzle, case, source)).flatten();
+        let lockstep = clean.as_ref().map(|c| c.lockstep.as_slice());
+        let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(puzzle, case, source, passed, lockstep).map_err(|u| u.message);
         if let Ok(mut c) = gpu.order_checks.lock() {
             if c.len() >= MAX_ORDER_CHECKS {
                 c.clear();

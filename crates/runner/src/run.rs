@@ -21,11 +21,19 @@ pub struct RunOptions {
     /// kernel ([`crate::time_kernel`]): without it nothing catches a race, an
     /// out-of-bounds access or a loop that never ends.
     pub instrument: bool,
+    /// With `instrument`: run each ordinary case on the CPU interpreter
+    /// first, and dispatch a case it finds clean as written, with the
+    /// interpreter's findings, instead of instrumented (a wrong kernel's
+    /// cases still run instrumented). For browsers, whose compilers take
+    /// far longer over the instrumented shader than the interpreter takes
+    /// over the case (docs/performance.md). Shaders that use subgroups
+    /// always run instrumented: the GPU's subgroup size decides them.
+    pub cpu_checks: bool,
 }
 
 impl Default for RunOptions {
     fn default() -> Self {
-        Self { instrument: true }
+        Self { instrument: true, cpu_checks: false }
     }
 }
 
@@ -170,8 +178,9 @@ pub(crate) enum Started {
     Done(CaseResult),
     /// The instrumented dispatch is in flight; `meta` reads its trace.
     Instrumented { result: CaseResult, submitted: Submitted, meta: std::sync::Arc<TraceMeta> },
-    /// The plain dispatch is in flight.
-    Plain { result: CaseResult, submitted: Submitted },
+    /// The plain dispatch is in flight, with the interpreter's findings
+    /// when it checked the case ([`RunOptions::cpu_checks`]).
+    Plain { result: CaseResult, submitted: Submitted, findings: Option<std::sync::Arc<Findings>> },
 }
 
 /// [`run_case`] up to the dispatch's submission.
@@ -206,6 +215,12 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
     // device's compiler is naga itself, so a shader naga accepted needs no
     // plain module at all.
     let instrumented = options.instrument && !case.is_performance();
+    // A case the interpreter may find clean is compiled plain here, which
+    // gives the compiler's messages and the pipeline in one compile.
+    // Not a shader that uses subgroups (the GPU's subgroup size decides
+    // it), nor one that might wait for another workgroup in a loop (only
+    // the instrumented run's loop guard would stop it).
+    let plain_first = instrumented && options.cpu_checks && !sub.uses_subgroups() && parsed.as_ref().is_ok_and(|s| !s.may_wait_across_workgroups());
     let layout_entries = layout_entries(puzzle, source);
     // A shader compiled before on this device (a Run on unchanged code)
     // compiled without errors: the cache holds its pipelines.
@@ -216,11 +231,11 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
         _ => Vec::new(),
     };
     let compiled_before = instrumented_keys.iter().any(|(k, _)| gpu.cached(*k).is_some());
-    let mut pipeline = if instrumented { None } else { plain_key.and_then(|k| gpu.cached(k)).map(|c| c.pipeline) };
+    let mut pipeline = if instrumented && !plain_first { None } else { plain_key.and_then(|k| gpu.cached(k)).map(|c| c.pipeline) };
     // Natively naga is the device's compiler: a shader it parsed compiles.
     let known_to_compile = compiled_before || pipeline.is_some() || (instrumented && NAGA_COMPILES && parsed.is_ok());
     if !known_to_compile {
-        let entries = if instrumented { None } else { layout_entries.as_deref().ok() };
+        let entries = if instrumented && !plain_first { None } else { layout_entries.as_deref().ok() };
         let since = Instant::now();
         let built = build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), entries, |m| diagnostic(m, &sub, source)).await;
         gpu.note_phase(|p| p.plain_compile_ms += ms(since));
@@ -259,7 +274,15 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
     if options.instrument && case.is_performance() {
         result.instrumentation = Some(Unchecked::PerformanceCase);
     }
-    if instrumented {
+    let cpu_findings = if plain_first {
+        let since = Instant::now();
+        let clean = crate::cpu_checks::clean_run(gpu, puzzle, case, source);
+        gpu.note_phase(|p| p.cpu_checks_ms += ms(since));
+        clean.map(|c| c.findings)
+    } else {
+        None
+    };
+    if instrumented && cpu_findings.is_none() {
         let shader = match &parsed {
             Ok(shader) => Ok(shader),
             Err(PassError::Rejected { message, span }) => Err(Instrumentation::Rejected { message: message.clone(), span: span.clone() }),
@@ -285,8 +308,8 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
         }
     }
 
-    // 5. The plain run, for performance cases and where the pass could not
-    // instrument the shader.
+    // 5. The plain run, for performance cases, for cases the interpreter
+    // found clean, and where the pass could not instrument the shader.
     let pipeline = match pipeline.take() {
         Some(p) => p,
         None => {
@@ -301,7 +324,7 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
         }
     };
     let submitted = submit(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes: None, measure: case.is_performance() }, None).await?;
-    Ok(Started::Plain { result, submitted })
+    Ok(Started::Plain { result, submitted, findings: cpu_findings })
 }
 
 /// Awaits a started case's read-back and judges it: the outputs against
@@ -328,10 +351,11 @@ pub(crate) async fn complete(gpu: &Gpu, puzzle: &Puzzle, case: &Case, started: S
             result.actual = actual;
             Ok(result)
         }
-        Started::Plain { mut result, submitted } => {
+        Started::Plain { mut result, submitted, findings } => {
             let (actual, _, timing) = finish(gpu, puzzle, submitted).await?;
             result.timing = timing;
-            result.outcome = verdict(puzzle, case, &actual, None)?;
+            result.outcome = verdict(puzzle, case, &actual, findings.as_deref())?;
+            result.findings = findings.map(|f| (*f).clone());
             result.actual = actual;
             Ok(result)
         }

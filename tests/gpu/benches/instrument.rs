@@ -64,10 +64,10 @@ fn main() {
         let mut instr_disp = Vec::new();
         for i in 0..=RUNS {
             let t = Instant::now();
-            let p = pollster::block_on(run_case(&gpu, puzzle, case, source, RunOptions { instrument: false })).unwrap();
+            let p = pollster::block_on(run_case(&gpu, puzzle, case, source, RunOptions { instrument: false, cpu_checks: false })).unwrap();
             let plain_ms = t.elapsed().as_secs_f64() * 1e3;
             let t = Instant::now();
-            let r = pollster::block_on(run_case(&gpu, puzzle, case, source, RunOptions { instrument: true })).unwrap();
+            let r = pollster::block_on(run_case(&gpu, puzzle, case, source, RunOptions { instrument: true, cpu_checks: false })).unwrap();
             let instr_ms = t.elapsed().as_secs_f64() * 1e3;
             assert!(p.outcome.passed() && r.outcome.passed(), "{}: {:?} / {:?}", case.name, p.outcome, r.outcome);
             let it = r.instrumented_timing.expect("the instrumented run happened");

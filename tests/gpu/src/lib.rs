@@ -41,8 +41,9 @@ pub fn gpu() -> Result<&'static Gpu, String> {
 type Judgement = Arc<OnceLock<Result<Arc<Vec<CaseResult>>, String>>>;
 
 /// What a judgement is of: the puzzle's slug, the source, the random
-/// cases' seed.
-type JudgementKey = (String, String, Option<u64>);
+/// cases' seed, and whether the CPU checked the cases first
+/// ([`RunOptions::cpu_checks`], as in a browser).
+type JudgementKey = (String, String, Option<u64>, bool);
 
 /// The GPU's judgement of `source` on `puzzle`'s cases and, with a seed,
 /// the random cases of that seed ([`random_cases`], numbered after the
@@ -55,8 +56,18 @@ type JudgementKey = (String, String, Option<u64>);
 /// No adapter, a generator that draws no case, or the runner's error, as
 /// text.
 pub fn judged(puzzle: &Puzzle, source: &str, seed: Option<u64>) -> Result<Arc<Vec<CaseResult>>, String> {
+    judged_with(puzzle, source, seed, RunOptions::default())
+}
+
+/// [`judged`] with `options`: natively every case runs instrumented
+/// ([`RunOptions::default`]); a browser's worker also sets
+/// [`RunOptions::cpu_checks`].
+///
+/// # Errors
+/// As [`judged`].
+pub fn judged_with(puzzle: &Puzzle, source: &str, seed: Option<u64>, options: RunOptions) -> Result<Arc<Vec<CaseResult>>, String> {
     static MADE: OnceLock<Mutex<HashMap<JudgementKey, Judgement>>> = OnceLock::new();
-    let key = (puzzle.slug.clone(), source.to_string(), seed);
+    let key = (puzzle.slug.clone(), source.to_string(), seed, options.cpu_checks);
     let slot = MADE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner()).entry(key).or_default().clone();
     slot.get_or_init(|| {
         let extra = match seed {
@@ -69,7 +80,7 @@ pub fn judged(puzzle: &Puzzle, source: &str, seed: Option<u64>) -> Result<Arc<Ve
             }
             None => Vec::new(),
         };
-        let results = pollster::block_on(judge_with(gpu()?, puzzle, &extra, source, RunOptions::default())).map_err(|e| e.to_string())?;
+        let results = pollster::block_on(judge_with(gpu()?, puzzle, &extra, source, options)).map_err(|e| e.to_string())?;
         Ok(Arc::new(results))
     })
     .clone()

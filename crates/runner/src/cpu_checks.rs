@@ -1,0 +1,82 @@
+//! The checks of a case made on the CPU before its GPU dispatch
+//! ([`RunOptions::cpu_checks`](crate::RunOptions::cpu_checks)), kept per
+//! device for Runs of unchanged code.
+//!
+//! Why: a browser compiles the instrumented shader with the GPU's own
+//! compiler, and that shader is several times the student's (every access
+//! gains its trace and shadow-memory updates). On SwiftShader those
+//! compiles were 84-96 % of a Run after an edit, while the interpreter ran
+//! the same cases in a few milliseconds (docs/performance.md). So a case
+//! the interpreter finds clean (no out-of-bounds access, no race, every
+//! loop within its budget, every barrier reached) is dispatched as the
+//! student wrote it, with the interpreter's findings (heat maps, counts
+//! for the budget) beside the GPU's outputs; any other case, or one the
+//! interpreter cannot run, is dispatched instrumented as before, so every
+//! finding shown for a wrong kernel still comes from the GPU's trace. The
+//! interpreter follows the racecheck's and memcheck's rules (the native
+//! tests judge every held solution both ways and compare the verdicts).
+
+use crate::Gpu;
+use gpu_puzzles_core::judge::{memory_outcome, Outcome};
+use gpu_puzzles_core::trace::Findings;
+use gpu_puzzles_core::{Case, Puzzle, Values};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// What the interpreter's run of a clean case left: its findings and its
+/// outputs (which the order check reuses as its first schedule's).
+#[derive(Debug, Clone)]
+pub(crate) struct Clean {
+    /// Heat-map counts and the rest, with nothing wrong in them.
+    pub(crate) findings: Arc<Findings>,
+    /// The compared buffers' contents after the run, in lockstep.
+    pub(crate) lockstep: Arc<Vec<Values>>,
+}
+
+/// Cases by [`case_key`]: what the interpreter left when the case is
+/// clean, `None` when it is not (or the interpreter cannot run it).
+pub(crate) type CpuFindings = HashMap<u64, Option<Clean>>;
+
+/// Cases a device keeps before starting over (each holds a case's
+/// per-element and per-invocation counts and its outputs).
+const MAX_KEPT: usize = 256;
+
+/// A hash of the puzzle, the case (its number and random seed) and the
+/// student's text.
+pub(crate) fn case_key(puzzle: &Puzzle, case: &Case, source: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (&puzzle.slug, case.number, case.random_seed, source).hash(&mut h);
+    h.finish()
+}
+
+/// The interpreter's run of `case` in lockstep, when it shows nothing
+/// wrong: no memory error, no runaway loop, and an outcome that the
+/// outputs alone decide (passed, wrong values, or over budget). `None` when
+/// the interpreter found a problem, stopped, or cannot run the shader: the
+/// case is then judged instrumented on the GPU.
+pub(crate) fn clean_run(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> Option<Clean> {
+    let key = case_key(puzzle, case, source);
+    if let Some(known) = kept(gpu, key) {
+        return known;
+    }
+    let schedules = &gpu_puzzles_interp::emulate::SCHEDULES[..1];
+    let clean = gpu_puzzles_interp::emulate::run_case(puzzle, case, source, schedules).ok().and_then(|r| {
+        let decided_by_outputs = matches!(r.outcome, Outcome::Passed | Outcome::Mismatch { .. } | Outcome::OverBudget { .. });
+        let findings = r.findings.filter(|f| decided_by_outputs && memory_outcome(f).is_none())?;
+        Some(Clean { findings: Arc::new(findings), lockstep: Arc::new(r.actual) })
+    });
+    if let Ok(mut c) = gpu.cpu_findings.lock() {
+        if c.len() >= MAX_KEPT {
+            c.clear();
+        }
+        c.insert(key, clean.clone());
+    }
+    clean
+}
+
+/// The interpreter's run of `case` kept by [`clean_run`], if any: `None`
+/// when it never ran, `Some(None)` when the case was not clean.
+pub(crate) fn kept(gpu: &Gpu, key: u64) -> Option<Option<Clean>> {
+    gpu.cpu_findings.lock().ok().and_then(|c| c.get(&key).cloned())
+}
