@@ -10,8 +10,10 @@
 //! the interpreter finds clean (no out-of-bounds access, no race, every
 //! loop within its budget, every barrier reached) is dispatched as the
 //! student wrote it, with the interpreter's findings (heat maps, counts
-//! for the budget) beside the GPU's outputs; any other case, or one the
-//! interpreter cannot run, is dispatched instrumented as before, so every
+//! for the budget) beside the GPU's outputs (a shader that uses subgroups
+//! only on an adapter with one subgroup size, at which the interpreter
+//! runs); any other case, or one the interpreter cannot run, is dispatched
+//! instrumented as before, so every
 //! finding shown for a wrong kernel still comes from the GPU's trace. The
 //! interpreter follows the racecheck's and memcheck's rules (the native
 //! tests judge every held solution both ways and compare the verdicts).
@@ -29,8 +31,11 @@ use std::sync::Arc;
 pub(crate) struct Clean {
     /// Heat-map counts and the rest, with nothing wrong in them.
     pub(crate) findings: Arc<Findings>,
-    /// The compared buffers' contents after the run, in lockstep.
-    pub(crate) lockstep: Arc<Vec<Values>>,
+    /// The compared buffers' contents after the run, in lockstep, when
+    /// the order check can reuse them: not for a shader that uses
+    /// subgroups, which ran at the GPU's subgroup size, not the order
+    /// check's.
+    pub(crate) lockstep: Option<Arc<Vec<Values>>>,
 }
 
 /// Cases by [`case_key`]: what the interpreter left when the case is
@@ -52,19 +57,20 @@ pub(crate) fn case_key(puzzle: &Puzzle, case: &Case, source: &str) -> u64 {
 
 /// The interpreter's run of `case` in lockstep, when it shows nothing
 /// wrong: no memory error, no runaway loop, and an outcome that the
-/// outputs alone decide (passed, wrong values, or over budget). `None` when
-/// the interpreter found a problem, stopped, or cannot run the shader: the
-/// case is then judged instrumented on the GPU.
-pub(crate) fn clean_run(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> Option<Clean> {
+/// outputs alone decide (passed, wrong values, or over budget). A shader
+/// that uses subgroups runs with `subgroup_size` lanes, the GPU's. `None`
+/// when the interpreter found a problem, stopped, or cannot run the
+/// shader: the case is then judged instrumented on the GPU.
+pub(crate) fn clean_run(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, subgroups: Option<u32>) -> Option<Clean> {
     let key = case_key(puzzle, case, source);
     if let Some(known) = kept(gpu, key) {
         return known;
     }
-    let schedules = &gpu_puzzles_interp::emulate::SCHEDULES[..1];
-    let clean = gpu_puzzles_interp::emulate::run_case(puzzle, case, source, schedules).ok().and_then(|r| {
+    let size = subgroups.unwrap_or(gpu_puzzles_interp::subgroup::DEFAULT_SIZE);
+    let clean = gpu_puzzles_interp::emulate::lockstep_at(puzzle, case, source, size).ok().and_then(|r| {
         let decided_by_outputs = matches!(r.outcome, Outcome::Passed | Outcome::Mismatch { .. } | Outcome::OverBudget { .. });
         let findings = r.findings.filter(|f| decided_by_outputs && memory_outcome(f).is_none())?;
-        Some(Clean { findings: Arc::new(findings), lockstep: Arc::new(r.actual) })
+        Some(Clean { findings: Arc::new(findings), lockstep: subgroups.is_none().then(|| Arc::new(r.actual)) })
     });
     if let Ok(mut c) = gpu.cpu_findings.lock() {
         if c.len() >= MAX_KEPT {

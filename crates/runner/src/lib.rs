@@ -238,6 +238,14 @@ impl Gpu {
         })
     }
 
+    /// The adapter's subgroup size when it has only one
+    /// (`subgroupMinSize` = `subgroupMaxSize`) and the device runs
+    /// subgroups: every subgroup then has that many lanes (the last one of
+    /// a workgroup may be partly filled).
+    pub(crate) fn fixed_subgroup_size(&self) -> Option<u32> {
+        self.summary.subgroup_sizes.filter(|(min, max)| min == max).map(|(size, _)| size)
+    }
+
     /// Whether the device runs shaders that use WGSL's `subgroups`
     /// extension (`subgroupAdd`, `subgroup_size`, …). Where it does not, the
     /// page judges such a shader with the CPU interpreter.

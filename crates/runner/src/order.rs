@@ -28,7 +28,7 @@ pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str,
         // interpreter ran already (RunOptions::cpu_checks) is not run in
         // lockstep again.
         let clean = crate::cpu_checks::kept(gpu, crate::cpu_checks::case_key(puzzle, case, source)).flatten();
-        let lockstep = clean.as_ref().map(|c| c.lockstep.as_slice());
+        let lockstep = clean.as_ref().and_then(|c| c.lockstep.as_deref()).map(Vec::as_slice);
         let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(puzzle, case, source, passed, lockstep).map_err(|u| u.message);
         if let Ok(mut c) = gpu.order_checks.lock() {
             if c.len() >= MAX_ORDER_CHECKS {

@@ -26,8 +26,9 @@ pub struct RunOptions {
     /// interpreter's findings, instead of instrumented (a wrong kernel's
     /// cases still run instrumented). For browsers, whose compilers take
     /// far longer over the instrumented shader than the interpreter takes
-    /// over the case (docs/performance.md). Shaders that use subgroups
-    /// always run instrumented: the GPU's subgroup size decides them.
+    /// over the case (docs/performance.md). A shader that uses subgroups
+    /// runs instrumented unless the adapter has one subgroup size (the
+    /// interpreter then runs at that size).
     pub cpu_checks: bool,
 }
 
@@ -217,10 +218,13 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
     let instrumented = options.instrument && !case.is_performance();
     // A case the interpreter may find clean is compiled plain here, which
     // gives the compiler's messages and the pipeline in one compile.
-    // Not a shader that uses subgroups (the GPU's subgroup size decides
-    // it), nor one that might wait for another workgroup in a loop (only
-    // the instrumented run's loop guard would stop it).
-    let plain_first = instrumented && options.cpu_checks && !sub.uses_subgroups() && parsed.as_ref().is_ok_and(|s| !s.may_wait_across_workgroups());
+    // A shader that uses subgroups only where the GPU's subgroup size is
+    // known (the interpreter runs at that size), and not one that might
+    // wait for another workgroup in a loop (only the instrumented run's
+    // loop guard would stop it).
+    let subgroups = sub.uses_subgroups().then(|| gpu.fixed_subgroup_size());
+    let plain_first =
+        instrumented && options.cpu_checks && subgroups.is_none_or(|s| s.is_some()) && parsed.as_ref().is_ok_and(|s| !s.may_wait_across_workgroups());
     let layout_entries = layout_entries(puzzle, source);
     // A shader compiled before on this device (a Run on unchanged code)
     // compiled without errors: the cache holds its pipelines.
@@ -276,7 +280,7 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
     }
     let cpu_findings = if plain_first {
         let since = Instant::now();
-        let clean = crate::cpu_checks::clean_run(gpu, puzzle, case, source);
+        let clean = crate::cpu_checks::clean_run(gpu, puzzle, case, source, subgroups.flatten());
         gpu.note_phase(|p| p.cpu_checks_ms += ms(since));
         clean.map(|c| c.findings)
     } else {
