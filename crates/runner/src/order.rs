@@ -18,16 +18,17 @@ use gpu_puzzles_core::{Case, Puzzle};
 /// findings say the order check did not run.
 pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, r: &mut CaseResult) {
     use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let case_key = crate::cpu_checks::case_key(puzzle, case, source);
     let passed = r.outcome.passed();
-    (&puzzle.slug, case.number, case.random_seed, source, passed).hash(&mut h);
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (case_key, passed).hash(&mut h);
     let key = h.finish();
     let known = gpu.order_checks.lock().ok().and_then(|c| c.get(&key).cloned());
     let checked = known.unwrap_or_else(|| {
         // One preparation (parse, validation) for both checks; a case the
         // interpreter ran already (RunOptions::cpu_checks) is not run in
         // lockstep again.
-        let clean = crate::cpu_checks::kept(gpu, crate::cpu_checks::case_key(puzzle, case, source)).flatten();
+        let clean = crate::cpu_checks::kept(gpu, case_key).flatten();
         let lockstep = clean.as_ref().and_then(|c| c.lockstep.as_deref()).map(Vec::as_slice);
         let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(puzzle, case, source, passed, lockstep).map_err(|u| u.message);
         if let Ok(mut c) = gpu.order_checks.lock() {
