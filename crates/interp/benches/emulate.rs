@@ -1,7 +1,8 @@
 //! How long the interpreter takes to judge each puzzle's reference solution
 //! (every ordinary case under the three schedules, as the order check and
 //! emulated judging do), slowest first. A benchmark that prints figures,
-//! not a test: `cargo bench -p gpu-puzzles-interp`.
+//! not a test: `cargo bench -p gpu-puzzles-interp`; `EMULATE_PUZZLES=block-sum,shuffle`
+//! picks puzzles by slug.
 
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
 use gpu_puzzles_interp::emulate::judge_puzzle;
@@ -15,7 +16,9 @@ fn main() {
     let set = load_puzzle_set(&files, Some(&solutions)).expect("the shipped set loads");
     let mut rows = Vec::new();
     let all = Instant::now();
-    for p in &set.puzzles {
+    let only = std::env::var("EMULATE_PUZZLES").ok();
+    let picked = |slug: &str| only.as_deref().is_none_or(|o| o.split(',').any(|s| s == slug));
+    for p in set.puzzles.iter().filter(|p| picked(&p.slug)) {
         let source = p.solution.as_deref().expect("a reference solution");
         let t = Instant::now();
         let results = judge_puzzle(p, &[], source).expect("the interpreter runs every reference");

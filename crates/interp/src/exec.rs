@@ -164,7 +164,7 @@ impl Invocation {
             });
         }
         let mut inv = Invocation { ids, frames: Vec::new(), private, status: Status::Running, steps: 0, offer: None };
-        inv.push_frame(program, FuncId::Entry(entry), args, None)?;
+        inv.push_frame(program, FuncId::Entry(entry as u32), args, None)?;
         Ok(inv)
     }
 
@@ -377,6 +377,7 @@ impl Invocation {
     }
 
     /// The type a pointer expression points at.
+    #[inline]
     pub(crate) fn pointee<'p>(&self, program: &'p Program, pointer: Handle<Expression>) -> Result<Ty<'p>, Stop> {
         let info = program.function_info(self.frames.last().expect("running").func);
         match &info[pointer].ty {
@@ -512,6 +513,7 @@ fn atomic(
 /// (`atomicLoad`, `atomicStore`, which naga represents as a plain load and
 /// store): as the instrumentation counts them (a read and a write each),
 /// and atomics never race.
+#[inline]
 pub(crate) fn plain_or_atomic(program: &Program, ty: Ty<'_>, plain: AccessKind) -> AccessKind {
     match ty {
         Ty::Handle(h) if matches!(program.module.types[h].inner, TypeInner::Atomic(_)) => AccessKind::Atomic,

@@ -142,7 +142,7 @@ impl Stop {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FuncId {
     /// `module.entry_points[k]`.
-    Entry(usize),
+    Entry(u32),
     /// `module.functions[h]`.
     Function(Handle<naga::Function>),
 }
@@ -239,7 +239,7 @@ impl Program {
     /// A function's IR.
     pub fn function(&self, f: FuncId) -> &naga::Function {
         match f {
-            FuncId::Entry(k) => &self.module.entry_points[k].function,
+            FuncId::Entry(k) => &self.module.entry_points[k as usize].function,
             FuncId::Function(h) => &self.module.functions[h],
         }
     }
@@ -247,7 +247,7 @@ impl Program {
     /// A function's instructions.
     pub fn code(&self, f: FuncId) -> &Code {
         match f {
-            FuncId::Entry(k) => &self.entries[k],
+            FuncId::Entry(k) => &self.entries[k as usize],
             FuncId::Function(h) => &self.functions[h.index()],
         }
     }
@@ -255,7 +255,7 @@ impl Program {
     /// naga's analysis of a function (its expressions' types).
     pub fn function_info(&self, f: FuncId) -> &FunctionInfo {
         match f {
-            FuncId::Entry(k) => self.info.get_entry_point(k),
+            FuncId::Entry(k) => self.info.get_entry_point(k as usize),
             FuncId::Function(h) => &self.info[h],
         }
     }

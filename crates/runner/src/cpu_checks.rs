@@ -36,6 +36,8 @@ pub(crate) struct Clean {
     /// subgroups, which ran at the GPU's subgroup size, not the order
     /// check's.
     pub(crate) lockstep: Option<Arc<Vec<Values>>>,
+    /// Whether the case passed in that run.
+    pub(crate) passed: bool,
 }
 
 /// Cases by [`case_key`]: what the interpreter left when the case is
@@ -69,8 +71,9 @@ pub(crate) fn clean_run(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, s
     let size = subgroups.unwrap_or(gpu_puzzles_interp::subgroup::DEFAULT_SIZE);
     let clean = gpu_puzzles_interp::emulate::lockstep_at(puzzle, case, source, size).ok().and_then(|r| {
         let decided_by_outputs = matches!(r.outcome, Outcome::Passed | Outcome::Mismatch { .. } | Outcome::OverBudget { .. });
+        let passed = r.outcome.passed();
         let findings = r.findings.filter(|f| decided_by_outputs && memory_outcome(f).is_none())?;
-        Some(Clean { findings: Arc::new(findings), lockstep: subgroups.is_none().then(|| Arc::new(r.actual)) })
+        Some(Clean { findings: Arc::new(findings), lockstep: subgroups.is_none().then(|| Arc::new(r.actual)), passed })
     });
     if let Ok(mut c) = gpu.cpu_findings.lock() {
         if c.len() >= MAX_KEPT {

@@ -17,14 +17,30 @@ use gpu_puzzles_core::{Case, Puzzle};
 /// interpreter cannot run the shader, the case keeps its verdict and its
 /// findings say the order check did not run.
 pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, r: &mut CaseResult) {
+    let checked = order_check_outcome(gpu, puzzle, case, source, r.outcome.passed());
+    match checked {
+        Ok(Some(outcome)) => r.outcome = outcome,
+        Ok(None) => {}
+        Err(why) => {
+            if let Some(f) = r.findings.as_mut() {
+                f.unchecked.push(format!("the order check (the case run on the CPU in several orders of its invocations) did not run: {why}"));
+            }
+        }
+    }
+}
+
+/// What [`order_check`] imposes on a case judged `passed` (or not) on the
+/// GPU: a failing outcome, nothing, or why the check did not run. Kept per
+/// device, so a case checked while its shader compiled
+/// ([`crate::run`]'s step 3) is not checked again after its read-back.
+pub(crate) fn order_check_outcome(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, passed: bool) -> Result<Option<Outcome>, String> {
     use std::hash::{Hash, Hasher};
     let case_key = crate::cpu_checks::case_key(puzzle, case, source);
-    let passed = r.outcome.passed();
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (case_key, passed).hash(&mut h);
     let key = h.finish();
     let known = gpu.order_checks.lock().ok().and_then(|c| c.get(&key).cloned());
-    let checked = known.unwrap_or_else(|| {
+    known.unwrap_or_else(|| {
         // One preparation (parse, validation) for both checks; a case the
         // interpreter ran already (RunOptions::cpu_checks) is not run in
         // lockstep again.
@@ -38,16 +54,7 @@ pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str,
             c.insert(key, checked.clone());
         }
         checked
-    });
-    match checked {
-        Ok(Some(outcome)) => r.outcome = outcome,
-        Ok(None) => {}
-        Err(why) => {
-            if let Some(f) = r.findings.as_mut() {
-                f.unchecked.push(format!("the order check (the case run on the CPU in several orders of its invocations) did not run: {why}"));
-            }
-        }
-    }
+    })
 }
 
 /// [`order_check`] on each of `cases`: one after another in a browser (one

@@ -20,6 +20,28 @@ pub(crate) async fn build(
     entries: Option<&[wgpu::BindGroupLayoutEntry]>,
     map: impl Fn(&wgpu::CompilationMessage) -> Diagnostic,
 ) -> Result<Option<Pipeline>, Vec<Diagnostic>> {
+    start_build(gpu, puzzle, label, source, entries).finish(puzzle, map).await
+}
+
+/// A [`build`] whose objects are created and whose error scope is popped,
+/// with its outcome not yet awaited: in a browser the GPU process compiles
+/// while the page's thread does other work (the interpreter's checks) once
+/// the commands are flushed ([`yield_to_gpu_process`]).
+pub(crate) struct PendingBuild {
+    module: wgpu::ShaderModule,
+    built: Option<Pipeline>,
+    error: std::pin::Pin<Box<dyn std::future::Future<Output = Option<wgpu::Error>>>>,
+}
+
+/// The synchronous half of [`build`]: creates everything and pops the
+/// error scope, awaiting nothing.
+pub(crate) fn start_build(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    label: &str,
+    source: wgpu::ShaderSource<'_>,
+    entries: Option<&[wgpu::BindGroupLayoutEntry]>,
+) -> PendingBuild {
     let device = &gpu.device;
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source });
@@ -46,16 +68,37 @@ pub(crate) async fn build(
             .collect();
         Pipeline { pipelines, bind_group_layout }
     });
-    let Some(error) = scope.pop().await else { return Ok(built) };
-    let info = module.get_compilation_info().await;
-    let mut diagnostics: Vec<_> = info.messages.iter().map(map).filter(|d| d.severity == Severity::Error).collect();
-    diagnostics.sort_by_key(|d| (d.line, d.column));
-    if diagnostics.is_empty() {
-        let mut d = unpositioned(&error.to_string());
-        d.message = pipeline_hint(puzzle, &d.message);
-        diagnostics.push(d);
+    PendingBuild { module, built, error: Box::pin(scope.pop()) }
+}
+
+impl PendingBuild {
+    /// The asynchronous half of [`build`]: awaits the error scope and, when
+    /// something failed, the compiler's messages.
+    pub(crate) async fn finish(self, puzzle: &Puzzle, map: impl Fn(&wgpu::CompilationMessage) -> Diagnostic) -> Result<Option<Pipeline>, Vec<Diagnostic>> {
+        let PendingBuild { module, built, error } = self;
+        let Some(error) = error.await else { return Ok(built) };
+        let info = module.get_compilation_info().await;
+        let mut diagnostics: Vec<_> = info.messages.iter().map(map).filter(|d| d.severity == Severity::Error).collect();
+        diagnostics.sort_by_key(|d| (d.line, d.column));
+        if diagnostics.is_empty() {
+            let mut d = unpositioned(&error.to_string());
+            d.message = pipeline_hint(puzzle, &d.message);
+            diagnostics.push(d);
+        }
+        Err(diagnostics)
     }
-    Err(diagnostics)
+}
+
+/// In a browser, lets the commands created so far reach the GPU process:
+/// Chromium sends them from a microtask it queues when the first is
+/// created, so a page thread that goes on computing without awaiting holds
+/// them back (and the GPU process idles) until it is done. Natively a
+/// no-op: wgpu creates pipelines on the calling thread.
+pub(crate) async fn yield_to_gpu_process() {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&js_sys::Array::new())).await;
+    }
 }
 
 /// The compiled pipelines, one per entry point in dispatch order, and their

@@ -4,7 +4,7 @@
 
 use crate::dispatch::{finish, submit, DispatchOptions, Submitted};
 use crate::messages::{at_offset, diagnostic, without_position};
-use crate::pipeline::{build, cache_key, layout_entries, layout_entry, Cached, Pipeline};
+use crate::pipeline::{build, cache_key, layout_entries, layout_entry, start_build, yield_to_gpu_process, Cached, Pipeline};
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, too_slow_for_case, CaseResult, ConfigProblem, Diagnostic, Outcome, Unchecked};
 use gpu_puzzles_core::trace::{Findings, TraceMeta};
@@ -241,8 +241,25 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
     if !known_to_compile {
         let entries = if instrumented && !plain_first { None } else { layout_entries.as_deref().ok() };
         let since = Instant::now();
-        let built = build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), entries, |m| diagnostic(m, &sub, source)).await;
-        gpu.note_phase(|p| p.plain_compile_ms += ms(since));
+        let pending = start_build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), entries);
+        // While the GPU process compiles, the interpreter checks the case
+        // (step 4 finds its run kept) and, when the case passes there, runs
+        // the order check's other schedules, which the check after the
+        // read-back then finds kept (in a browser about half of a Run after
+        // an edit was these two, one after the other with the compile).
+        let mut overlapped_ms = 0.0;
+        if plain_first && entries.is_some() {
+            yield_to_gpu_process().await;
+            let cpu_since = Instant::now();
+            let clean = crate::cpu_checks::clean_run(gpu, puzzle, case, source, subgroups.flatten());
+            if clean.is_some_and(|c| c.passed) {
+                let _kept = crate::order::order_check_outcome(gpu, puzzle, case, source, true);
+            }
+            overlapped_ms = ms(cpu_since);
+            gpu.note_phase(|p| p.cpu_checks_ms += overlapped_ms);
+        }
+        let built = pending.finish(puzzle, |m| diagnostic(m, &sub, source)).await;
+        gpu.note_phase(|p| p.plain_compile_ms += ms(since) - overlapped_ms);
         match built {
             Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics: explained(diagnostics, parsed.as_ref().err(), &sub, source) }),
             Ok(p) => {
