@@ -18,10 +18,12 @@
 //! interpreter follows the racecheck's and memcheck's rules (the native
 //! tests judge every held solution both ways and compare the verdicts).
 
+use crate::pipeline::{cache_key, layout_entries, start_build, PendingBuilds};
 use crate::Gpu;
 use gpu_puzzles_core::judge::{memory_outcome, Outcome};
 use gpu_puzzles_core::trace::Findings;
-use gpu_puzzles_core::{Case, Puzzle, Values};
+use gpu_puzzles_core::{template, Case, Puzzle, Values};
+use gpu_puzzles_instrument::Shader;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -88,4 +90,52 @@ pub(crate) fn clean_run(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, s
 /// when it never ran, `Some(None)` when the case was not clean.
 pub(crate) fn kept(gpu: &Gpu, key: u64) -> Option<Option<Clean>> {
     gpu.cpu_findings.lock().ok().and_then(|c| c.get(&key).cloned())
+}
+
+/// Starts the plain compile of every distinct shader among `cases` that
+/// the interpreter will check first (the conditions of `run`'s step 3:
+/// the configuration fits the device, the shader parses, fits WebGPU's
+/// workgroup memory, waits for no other workgroup in a loop, and uses
+/// subgroups only where the adapter has one size), and that the device
+/// has not compiled before. Nothing is awaited: the GPU process compiles
+/// them while the page's thread checks the cases
+/// ([`check_while_compiling`]). A case whose shader is not among them
+/// compiles as before.
+pub(crate) fn start_plain_compiles<'c>(gpu: &Gpu, puzzle: &Puzzle, cases: impl Iterator<Item = &'c Case>, source: &str) -> PendingBuilds {
+    let mut pending = PendingBuilds::new();
+    let Ok(entries) = layout_entries(puzzle, source) else { return pending };
+    let limits = gpu.device.limits();
+    for case in cases {
+        if crate::check_config(puzzle, case, &limits).is_err() {
+            continue;
+        }
+        let sub = template::substitute(source, &case.config);
+        let Ok(shader) = Shader::parse(&sub.text) else { continue };
+        let fits = shader.workgroup_memory_bytes() <= limits.max_compute_workgroup_storage_size as u64;
+        let subgroups_known = !sub.uses_subgroups() || gpu.fixed_subgroup_size().is_some();
+        if !fits || !subgroups_known || shader.may_wait_across_workgroups() {
+            continue;
+        }
+        let key = cache_key(&sub.text, puzzle, &entries, None);
+        if gpu.cached(key).is_none() && !pending.contains_key(&key) {
+            pending.insert(key, start_build(gpu, puzzle, &puzzle.slug, crate::pipeline::plain_source(&sub, Some(&shader)), Some(&entries)));
+        }
+    }
+    pending
+}
+
+/// While the GPU process compiles a case's shader: the interpreter's run
+/// of the case ([`clean_run`], kept for `run`'s step 4) and, when the case
+/// passes there, the order check's other schedules, kept for the check
+/// after the read-back ([`crate::order::order_check_outcome`]). In a
+/// browser these two were about half of a Run after an edit, one after the
+/// other with the compile (docs/performance.md). The milliseconds taken.
+pub(crate) fn check_while_compiling(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, subgroups: Option<u32>) -> f64 {
+    let since = web_time::Instant::now();
+    if clean_run(gpu, puzzle, case, source, subgroups).is_some_and(|c| c.passed) {
+        let _kept = crate::order::order_check_outcome(gpu, puzzle, case, source, true);
+    }
+    let ms = since.elapsed().as_secs_f64() * 1000.0;
+    gpu.note_phase(|p| p.cpu_checks_ms += ms);
+    ms
 }

@@ -33,6 +33,9 @@ pub(crate) struct PendingBuild {
     error: std::pin::Pin<Box<dyn std::future::Future<Output = Option<wgpu::Error>>>>,
 }
 
+/// Plain compiles in flight, by [`cache_key`].
+pub(crate) type PendingBuilds = std::collections::HashMap<u64, PendingBuild>;
+
 /// The synchronous half of [`build`]: creates everything and pops the
 /// error scope, awaiting nothing.
 pub(crate) fn start_build(
@@ -99,6 +102,20 @@ pub(crate) async fn yield_to_gpu_process() {
     {
         let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&js_sys::Array::new())).await;
     }
+}
+
+/// The student's shader for the device: natively the module naga already
+/// parsed (no second parse), in a browser the text.
+/// In a browser, the `enable` directives naga could not parse are put
+/// back ([`gpu_puzzles_core::template::Substituted::compiler_text`]); natively naga's IR needs
+/// none (the device's features allow what they enable).
+pub(crate) fn plain_source<'a>(sub: &'a gpu_puzzles_core::template::Substituted, parsed: Option<&gpu_puzzles_instrument::Shader>) -> wgpu::ShaderSource<'a> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(shader) = parsed {
+        return wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(shader.module().clone()));
+    }
+    let _ = parsed;
+    wgpu::ShaderSource::Wgsl(sub.compiler_text())
 }
 
 /// The compiled pipelines, one per entry point in dispatch order, and their

@@ -4,7 +4,7 @@
 
 use crate::dispatch::{finish, submit, DispatchOptions, Submitted};
 use crate::messages::{at_offset, diagnostic, without_position};
-use crate::pipeline::{build, cache_key, layout_entries, layout_entry, start_build, yield_to_gpu_process, Cached, Pipeline};
+use crate::pipeline::{build, cache_key, layout_entries, layout_entry, plain_source, start_build, yield_to_gpu_process, Cached, PendingBuilds, Pipeline};
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, too_slow_for_case, CaseResult, ConfigProblem, Diagnostic, Outcome, Unchecked};
 use gpu_puzzles_core::trace::{Findings, TraceMeta};
@@ -78,8 +78,16 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
     // would include the cases compiled after it: each is awaited at once.
     let mut started = Vec::new();
     let mut ordinary = Vec::new();
-    for case in puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra) {
-        let s = start_case(gpu, puzzle, case, source, options).await?;
+    let cases = || puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra);
+    // In a browser, with the CPU checks first, every distinct shader's
+    // plain compile starts now, so that the GPU process compiles them while
+    // the interpreter checks the cases one by one.
+    let mut pending = PendingBuilds::new();
+    if PIPELINED && options.instrument && options.cpu_checks {
+        pending = crate::cpu_checks::start_plain_compiles(gpu, puzzle, cases(), source);
+    }
+    for case in cases() {
+        let s = start_case(gpu, puzzle, case, source, options, &mut pending).await?;
         if PIPELINED {
             started.push((case, s));
         } else {
@@ -168,7 +176,7 @@ fn omitted(case: &Case, message: String) -> CaseResult {
 /// Only our own failures: a lost device, a timeout, a failed read-back, a
 /// puzzle whose reference fails.
 pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, options: RunOptions) -> Result<CaseResult, RunnerError> {
-    let started = start_case(gpu, puzzle, case, source, options).await?;
+    let started = start_case(gpu, puzzle, case, source, options, &mut PendingBuilds::new()).await?;
     complete(gpu, puzzle, case, started).await
 }
 
@@ -185,7 +193,10 @@ pub(crate) enum Started {
 }
 
 /// [`run_case`] up to the dispatch's submission.
-async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, options: RunOptions) -> Result<Started, RunnerError> {
+///
+/// `pending` holds plain compiles started before the case
+/// ([`crate::cpu_checks::start_plain_compiles`]); the case takes its own.
+async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, options: RunOptions, pending: &mut PendingBuilds) -> Result<Started, RunnerError> {
     if gpu.is_lost() {
         return Err(gpu.lost_error());
     }
@@ -241,22 +252,14 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
     if !known_to_compile {
         let entries = if instrumented && !plain_first { None } else { layout_entries.as_deref().ok() };
         let since = Instant::now();
-        let pending = start_build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), entries);
-        // While the GPU process compiles, the interpreter checks the case
-        // (step 4 finds its run kept) and, when the case passes there, runs
-        // the order check's other schedules, which the check after the
-        // read-back then finds kept (in a browser about half of a Run after
-        // an edit was these two, one after the other with the compile).
+        // A plain compile started with the Run's others (judge_with) is
+        // taken over; while it compiles, the interpreter checks the case.
+        let started = plain_key.and_then(|k| pending.remove(&k)).filter(|_| plain_first && entries.is_some());
+        let pending = started.unwrap_or_else(|| start_build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), entries));
         let mut overlapped_ms = 0.0;
         if plain_first && entries.is_some() {
             yield_to_gpu_process().await;
-            let cpu_since = Instant::now();
-            let clean = crate::cpu_checks::clean_run(gpu, puzzle, case, source, subgroups.flatten());
-            if clean.is_some_and(|c| c.passed) {
-                let _kept = crate::order::order_check_outcome(gpu, puzzle, case, source, true);
-            }
-            overlapped_ms = ms(cpu_since);
-            gpu.note_phase(|p| p.cpu_checks_ms += overlapped_ms);
+            overlapped_ms = crate::cpu_checks::check_while_compiling(gpu, puzzle, case, source, subgroups.flatten());
         }
         let built = pending.finish(puzzle, |m| diagnostic(m, &sub, source)).await;
         gpu.note_phase(|p| p.plain_compile_ms += ms(since) - overlapped_ms);
@@ -392,20 +395,6 @@ const PIPELINED: bool = cfg!(target_arch = "wasm32");
 /// wgpu), so that what naga accepts, the device accepts. In a browser the
 /// browser's compiler decides.
 const NAGA_COMPILES: bool = cfg!(not(target_arch = "wasm32"));
-
-/// The student's shader for the device: natively the module naga already
-/// parsed (no second parse), in a browser the text.
-/// In a browser, the `enable` directives naga could not parse are put
-/// back ([`template::Substituted::compiler_text`]); natively naga's IR needs
-/// none (the device's features allow what they enable).
-fn plain_source<'a>(sub: &'a template::Substituted, parsed: Option<&Shader>) -> wgpu::ShaderSource<'a> {
-    #[cfg(not(target_arch = "wasm32"))]
-    if let Some(shader) = parsed {
-        return wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(shader.module().clone()));
-    }
-    let _ = parsed;
-    wgpu::ShaderSource::Wgsl(sub.compiler_text())
-}
 
 /// Natively wgpu reports a naga validation error by its first line only
 /// ("Function [0] 'f' is invalid"); naga's chain of causes, from the case's
