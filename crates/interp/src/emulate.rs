@@ -225,18 +225,22 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
 /// # Errors
 /// As [`run_case`].
 pub fn run_case_at(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedule], subgroup_size: u32) -> Result<CaseResult, Unjudged> {
-    case::run(puzzle, case, source, schedules, subgroup_size, true)
+    case::run(puzzle, case, source, schedules, subgroup_size, true, gpu_puzzles_core::trace::LOOP_BUDGET)
 }
 
 /// One run of the case in lockstep with subgroups of `subgroup_size`
 /// lanes, judged, with its findings: [`run_case_at`] without the subgroup
 /// sweep, for a runner that makes the checks behind the GPU
-/// ([`checks_behind_the_gpu_after`]) itself.
+/// ([`checks_behind_the_gpu_after`]) itself. Loops stop after
+/// `loop_budget` iterations ([`Program::loop_budget`]): with fewer than
+/// [`gpu_puzzles_core::trace::LOOP_BUDGET`], a loop stopped early is
+/// reported as runaway at its line though the GPU might have finished it,
+/// so such a result only says the case is not quick to check.
 ///
 /// # Errors
 /// As [`run_case`].
-pub fn lockstep_at(puzzle: &Puzzle, case: &Case, source: &str, subgroup_size: u32) -> Result<CaseResult, Unjudged> {
-    case::run(puzzle, case, source, &SCHEDULES[..1], subgroup_size, false)
+pub fn lockstep_at(puzzle: &Puzzle, case: &Case, source: &str, subgroup_size: u32, loop_budget: u32) -> Result<CaseResult, Unjudged> {
+    case::run(puzzle, case, source, &SCHEDULES[..1], subgroup_size, false, loop_budget)
 }
 
 /// The memory error for a result that passes in one order of running the

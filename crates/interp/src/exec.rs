@@ -6,7 +6,7 @@ use crate::layout::Ty;
 use crate::lower::Inst;
 use crate::value::{binary, Pointer, Scalar, Space, Value};
 use crate::{math, FuncId, Program, Stop};
-use gpu_puzzles_core::trace::{AccessKind, LOOP_BUDGET};
+use gpu_puzzles_core::trace::AccessKind;
 use naga::{AddressSpace, BuiltIn, Expression, Handle, Span, TypeInner};
 
 /// An invocation's built-in values (WGSL §13.3.1.1).
@@ -255,7 +255,7 @@ impl Invocation {
             Inst::Back { target, loop_id } => {
                 let count = &mut self.frames[depth].loop_counts[*loop_id];
                 *count += 1;
-                if *count > LOOP_BUDGET {
+                if *count > program.loop_budget {
                     let span = program.code(self.frames[depth].func).loops[*loop_id];
                     return Err(Stop::RunawayLoop { span, invocation: self.ids.id });
                 }

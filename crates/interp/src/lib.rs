@@ -157,6 +157,12 @@ pub struct Program {
     pub info: ModuleInfo,
     /// Type layouts.
     pub layouts: Layouts,
+    /// Iterations one execution of a loop may run in one invocation before
+    /// the run stops with [`Stop::RunawayLoop`]:
+    /// [`gpu_puzzles_core::trace::LOOP_BUDGET`], the instrumented GPU run's,
+    /// unless a caller that only wants to know whether a case is quick and
+    /// clean sets fewer ([`emulate::lockstep_at`]).
+    pub loop_budget: u32,
     entries: Vec<Code>,
     functions: Vec<Code>,
     constants: Vec<Value>,
@@ -199,7 +205,7 @@ impl Program {
         let layouts = Layouts::new(&module);
         let entries = module.entry_points.iter().map(|e| Code::lower(&e.function.body)).collect();
         let functions = module.functions.iter().map(|(_, f)| Code::lower(&f.body)).collect();
-        let mut program = Program { module, info, layouts, entries, functions, constants: Vec::new() };
+        let mut program = Program { module, info, layouts, loop_budget: gpu_puzzles_core::trace::LOOP_BUDGET, entries, functions, constants: Vec::new() };
         let mut constants = Vec::with_capacity(program.module.constants.len());
         for (_, c) in program.module.constants.iter() {
             constants.push(eval::constant(&program, &program.module.global_expressions, c.init, &constants)?);

@@ -50,6 +50,17 @@ pub(crate) type CpuFindings = HashMap<u64, Option<Clean>>;
 /// per-element and per-invocation counts and its outputs).
 const MAX_KEPT: usize = 256;
 
+/// Iterations a loop may run in one invocation in the interpreter's check
+/// before the case is left to the instrumented GPU run (whose loop guard
+/// allows [`gpu_puzzles_core::trace::LOOP_BUDGET`], 32 times more, and
+/// gives the verdict). A loop that never ends took the interpreter up to
+/// 12.8 s natively to reach the full budget (Tree Reduction's 256-wide
+/// case with a barrier in the loop). Every reference solution's written
+/// cases stay within it; a random case of Sparse Matrix–Vector Product
+/// with one row of thousands of entries does not, and is judged
+/// instrumented, as before.
+const LOOP_BUDGET: u32 = 1024;
+
 /// A hash of the puzzle, the case (its number and random seed) and the
 /// student's text.
 pub(crate) fn case_key(puzzle: &Puzzle, case: &Case, source: &str) -> u64 {
@@ -71,7 +82,7 @@ pub(crate) fn clean_run(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, s
         return known;
     }
     let size = subgroups.unwrap_or(gpu_puzzles_interp::subgroup::DEFAULT_SIZE);
-    let clean = gpu_puzzles_interp::emulate::lockstep_at(puzzle, case, source, size).ok().and_then(|r| {
+    let clean = gpu_puzzles_interp::emulate::lockstep_at(puzzle, case, source, size, LOOP_BUDGET).ok().and_then(|r| {
         let decided_by_outputs = matches!(r.outcome, Outcome::Passed | Outcome::Mismatch { .. } | Outcome::OverBudget { .. });
         let passed = r.outcome.passed();
         let findings = r.findings.filter(|f| decided_by_outputs && memory_outcome(f).is_none())?;

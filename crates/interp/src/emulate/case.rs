@@ -3,15 +3,29 @@
 use super::*;
 
 /// [`super::run_case_at`]; with `sweep`, a shader that uses subgroups is
-/// also judged at every other subgroup size.
-pub(super) fn run(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedule], subgroup_size: u32, sweep: bool) -> Result<CaseResult, Unjudged> {
+/// also judged at every other subgroup size. Loops stop after
+/// `loop_budget` iterations ([`Program::loop_budget`]).
+pub(super) fn run(
+    puzzle: &Puzzle,
+    case: &Case,
+    source: &str,
+    schedules: &[Schedule],
+    subgroup_size: u32,
+    sweep: bool,
+    loop_budget: u32,
+) -> Result<CaseResult, Unjudged> {
     let mut result = CaseResult::new(case, Outcome::Passed);
     let finish = |mut r: CaseResult, outcome| {
         r.outcome = outcome;
         Ok(r)
     };
     let prepared = match prepare(puzzle, case, source) {
-        Ok(p) => Prepared { subgroup_size, ..p },
+        Ok(mut p) => {
+            if let Some(program) = Arc::get_mut(&mut p.program) {
+                program.loop_budget = loop_budget;
+            }
+            Prepared { subgroup_size, ..p }
+        }
         Err(NotRunnable::Outcome(o)) => return finish(result, *o),
         Err(NotRunnable::Unjudged(u)) => return Err(u),
     };
