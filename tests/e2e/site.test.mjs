@@ -459,6 +459,28 @@ for (const [file, outcome, detail, puzzleOverride] of judged) {
   });
 }
 
+test("order checks run in the helper worker, and a result that depends on the invocations' order still fails", async () => {
+  const { page, p, errors } = await newPage();
+  await p.open(site.url("?puzzle=stream-compaction"));
+  // The judge's worker starts its helper once it has a device; the first
+  // Run gives it time to load.
+  await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/stream-compaction.wgsl"), "utf8"));
+  assert.equal(await p.run({ timeout: 120_000 }), "passed");
+  // Only the order check finds this one (atomics decide each element's
+  // slot, and no two accesses race): the helper must find it too.
+  await p.setCode(fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/stream-compaction--workgroup-cursor.wgsl"), "utf8"));
+  assert.equal(await p.run({ timeout: 120_000 }), "failed");
+  const failing = page.locator('[data-testid^="case-"][data-outcome="memory-error"]');
+  assert.ok((await failing.count()) > 0, "some case fails the order check");
+  assert.match(await failing.first().locator(".detail").innerText(), /depends on the order/);
+  // The last of the Run's phases counts the order checks the helper made.
+  const phases = (await page.evaluate(() => document.documentElement.dataset.judgePhases)).split(",").map(Number);
+  assert.equal(phases.length, 9);
+  assert.ok(phases[8] > 0, `the helper worker made no order check (phases ${phases})`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("heat maps switched off hide the maps, not the memory checks", async () => {
   const { page, p, errors } = await newPage();
   await p.open(site.url("?puzzle=dot-product"));

@@ -201,6 +201,7 @@ fn main() {
     trials.extend(heatmap_trials(&set));
     trials.extend(racecheck_trials(&set));
     trials.extend(cpu_checks_trials(&set));
+    trials.extend(helper_trials(&set));
     trials.extend(emulate::trials(&set));
     for held in held_solutions() {
         let i = set.position(&held.slug).unwrap_or_else(|| panic!("{}--{}: no puzzle `{}`", held.slug, held.label, held.slug));
@@ -385,6 +386,72 @@ fn cpu_checks_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
                 let may_wait = gpu_puzzles_instrument::Shader::parse(&substituted.text).map_or(true, |s| s.may_wait_across_workgroups());
                 if label == "reference" && !substituted.uses_subgroups() && !may_wait && checked == 0 {
                     return Err("no case was checked on the CPU".into());
+                }
+                Ok(())
+            })
+        })
+        .collect()
+}
+
+/// A helper that makes the order checks it is given at once, on the
+/// calling thread, and notes which cases it was given.
+#[derive(Default)]
+struct InlineHelper {
+    asked: std::sync::Mutex<Vec<usize>>,
+}
+
+impl gpu_puzzles_runner::OrderCheckHelper for InlineHelper {
+    fn start(&self, puzzle: &Puzzle, case: &gpu_puzzles_core::Case, source: &str) -> Option<gpu_puzzles_runner::HelperCheck> {
+        self.asked.lock().ok()?.push(case.number);
+        let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(puzzle, case, source, true, None).map_err(|u| u.message);
+        Some(Box::pin(std::future::ready(Ok(checked))))
+    }
+}
+
+/// With an order-check helper (a browser's second worker), the verdict of
+/// every case is the one the judge gives alone; the helper is given the
+/// cases the interpreter passed, and never a case with a loop that does
+/// not end (`helper::<slug>::<kernel>`).
+fn helper_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
+    let kernels = [
+        ("stream-compaction", "reference", None),
+        ("block-sum", "reference", None),
+        ("stream-compaction", "workgroup-cursor", Some("tests/gpu/solutions/stream-compaction--workgroup-cursor.wgsl")),
+        ("tree-reduction", "runaway-loop-with-barrier", Some("tests/gpu/solutions/tree-reduction--runaway-loop-with-barrier.wgsl")),
+    ];
+    kernels
+        .into_iter()
+        .map(|(slug, label, file)| {
+            let s = set.clone();
+            Trial::test(format!("helper::{slug}::{label}"), move || {
+                let p = s.get(slug).ok_or("no such puzzle")?;
+                let source = match file {
+                    Some(f) => std::fs::read_to_string(gpu_puzzles_tests::root().join(f)).map_err(|e| format!("{f}: {e}"))?,
+                    None => p.solution.clone().ok_or("no reference solution")?,
+                };
+                // A text of its own, so that no other trial's order checks,
+                // kept on the shared device, answer for the helper.
+                let source = format!("{source}\n// judged with a helper\n");
+                let browser = RunOptions { cpu_checks: true, ..RunOptions::default() };
+                let alone = judged_with(p, &source, None, browser).map_err(Failed::from)?;
+                let source_for_helper = format!("{source}// and again\n");
+                let helper = InlineHelper::default();
+                let gpu = gpu_puzzles_tests::gpu()?;
+                let helped = pollster::block_on(gpu_puzzles_runner::judge_with_helper(gpu, p, &[], &source_for_helper, browser, Some(&helper)))
+                    .map_err(|e| e.to_string())?;
+                for (a, h) in alone.iter().zip(&helped) {
+                    if a.outcome.status() != h.outcome.status() {
+                        return Err(format!("case {}: alone {}, with the helper {}", a.case, a.outcome.summary(), h.outcome.summary()).into());
+                    }
+                }
+                let asked = helper.asked.lock().map_err(|_| "poisoned")?.clone();
+                if label != "runaway-loop-with-barrier" && asked.is_empty() {
+                    return Err("the helper was given no order check".into());
+                }
+                for n in asked {
+                    if matches!(helped[n - 1].outcome, Outcome::RunawayLoop { .. }) {
+                        return Err(format!("case {n}: its loop never ends, yet the helper was given its order check").into());
+                    }
                 }
                 Ok(())
             })

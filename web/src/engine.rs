@@ -14,7 +14,7 @@ use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle};
 use gpu_puzzles_interp::debug::{lines_of, Debugger};
 use gpu_puzzles_interp::exec::Status;
-use gpu_puzzles_runner::{add_yardsticks, judge_with, measure_peaks, Gpu, RunOptions, RunnerError, YardstickCache};
+use gpu_puzzles_runner::{add_yardsticks, judge_with_helper, measure_peaks, Gpu, RunOptions, RunnerError, YardstickCache};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -45,6 +45,8 @@ struct Session {
 
 thread_local! {
     static DEVICE: RefCell<Device> = RefCell::new(Device::default());
+    /// The helper worker that makes the order checks ([`crate::helper`]).
+    static HELPER: RefCell<Option<Rc<crate::helper::Helper>>> = const { RefCell::new(None) };
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
 }
 
@@ -52,13 +54,17 @@ thread_local! {
 /// tells the page it is ready (messages posted before that are not lost:
 /// the page holds them until [`Reply::Ready`]).
 pub fn start() {
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    if scope.name() == crate::helper::NAME {
+        crate::helper::serve();
+        return;
+    }
     // A panic aborts the wasm, and one inside an async handler surfaces as a
     // rejected promise, which the page never hears of: say so first.
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
         post(&Envelope { id: 0, body: Reply::Crashed(info.to_string()) });
     }));
-    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
         let envelope: Envelope<Request> = match decode(ev.data()) {
             Ok(e) => e,
@@ -107,18 +113,28 @@ fn reply_error(body: &Reply, message: String) -> Reply {
         Reply::Ready | Reply::Crashed(_) | Reply::Adapter(_) => Reply::Adapter(Err(message)),
         Reply::Run(_) => Reply::Run(Err(message)),
         Reply::Debug(_) => Reply::Debug(Err(message)),
+        Reply::Check(_) => Reply::Check(Err(message)),
     }
 }
 
 async fn handle(request: Request) -> Reply {
     match request {
-        Request::Acquire { page_webgpu } => Reply::Adapter(acquire(page_webgpu).await.map(|g| describe(&g))),
+        Request::Acquire { page_webgpu } => {
+            let gpu = acquire(page_webgpu).await;
+            // With a device, the helper worker starts (after the device, so
+            // that it does not slow the adapter's arrival).
+            if gpu.is_ok() && HELPER.with_borrow(Option::is_none) {
+                HELPER.set(crate::helper::Helper::start());
+            }
+            Reply::Adapter(gpu.map(|g| describe(&g)))
+        }
         Request::Run { slug, source, seed, page_webgpu } => Reply::Run(match crate::embedded::judged_set().get(&slug) {
             Some(p) => run(p, &source, seed, page_webgpu).await,
             None => Err(format!("the judge does not know the puzzle `{slug}`; reload the page")),
         }),
         Request::Crash => panic!("asked to crash (Request::Crash)"),
         Request::Debug(action) => Reply::Debug(debug(action)),
+        Request::Check { .. } => Reply::Check(Err("the judge's worker leaves order checks to its helper".into())),
     }
 }
 
@@ -197,7 +213,11 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
     }
     // The interpreter checks each case first: a case it finds clean runs as
     // written, the others instrumented (RunOptions::cpu_checks).
-    let mut out = judge_with(&gpu, puzzle, &random, source, RunOptions { cpu_checks: true, ..RunOptions::default() }).await;
+    // Its helper worker makes the order checks meanwhile, on another core.
+    let helper = HELPER.with_borrow(|h| h.clone());
+    let for_run = helper.as_deref().map(|helper| crate::helper::ForRun { helper, seed });
+    let helper: Option<&dyn gpu_puzzles_runner::OrderCheckHelper> = for_run.as_ref().map(|h| h as _);
+    let mut out = judge_with_helper(&gpu, puzzle, &random, source, RunOptions { cpu_checks: true, ..RunOptions::default() }, helper).await;
     if let Ok(results) = &mut out {
         // The cache is taken out for the duration: nothing is borrowed
         // across an await.
@@ -223,7 +243,17 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
         Ok(results) => {
             let peaks = DEVICE.with_borrow(|d| d.peaks);
             let phases = gpu.last_phases().map(|p| {
-                [p.submit_ms, p.read_back_ms, p.checks_ms, p.performance_ms, p.plain_compile_ms, p.instrument_ms, p.instrumented_compile_ms, p.cpu_checks_ms]
+                [
+                    p.submit_ms,
+                    p.read_back_ms,
+                    p.checks_ms,
+                    p.performance_ms,
+                    p.plain_compile_ms,
+                    p.instrument_ms,
+                    p.instrumented_compile_ms,
+                    p.cpu_checks_ms,
+                    p.helper_checks,
+                ]
             });
             Ok(RunReply {
                 results: wire(puzzle, results),

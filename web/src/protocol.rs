@@ -59,6 +59,21 @@ pub enum Request {
     /// interpreter would (answered by [`Reply::Crashed`]): the browser tests
     /// check with it that the page recovers.
     Crash,
+    /// Sent by the judge's worker to its helper worker
+    /// ([`crate::helper`]), never by the page: the order check of case
+    /// `case` (its number; a random case is drawn again from `seed`) of
+    /// puzzle `slug`, for a GPU run that passed; answered by
+    /// [`Reply::Check`].
+    Check {
+        /// The puzzle's slug.
+        slug: String,
+        /// The seed of the Run's random cases.
+        seed: u64,
+        /// The case's number.
+        case: usize,
+        /// The student's WGSL, before template substitution.
+        source: String,
+    },
 }
 
 /// What the debugger is asked to do ([`gpu_puzzles_interp::debug::Debugger`]).
@@ -123,7 +138,16 @@ pub enum Reply {
     Run(Result<RunReply, String>),
     /// The debugger's state after an action, or why the case cannot open.
     Debug(Result<Snapshot, String>),
+    /// The helper's order check ([`Request::Check`]): `Err` when it could
+    /// not make it, else the check's own result (a failing outcome,
+    /// nothing, or why the interpreter could not run the case).
+    Check(Result<Result<Option<CheckedOutcome>, String>, String>),
 }
+
+/// An [`Outcome`](gpu_puzzles_core::judge::Outcome) on the wire, through
+/// its mirror in [`crate::wire`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CheckedOutcome(#[serde(with = "crate::wire::OutcomeDef")] pub gpu_puzzles_core::judge::Outcome);
 
 /// A finished Run, as the worker sends it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -145,9 +169,10 @@ pub struct RunReply {
     /// Where the worker's time went, in milliseconds: starting the cases,
     /// their read-backs, the CPU checks, the performance cases, then of the
     /// first: plain compiles, the instrumentation pass, instrumented
-    /// compiles, the interpreter's checks of the cases
+    /// compiles, the interpreter's checks of the cases; last, how many
+    /// order checks the helper worker made (a count)
     /// ([`gpu_puzzles_runner::RunPhases`]); `None` when emulated.
-    pub phases: Option<[f64; 8]>,
+    pub phases: Option<[f64; 9]>,
 }
 
 /// A [`CaseResult`] (in [`crate::wire`]'s form) and, as one block of words

@@ -103,6 +103,16 @@ pub(crate) fn kept(gpu: &Gpu, key: u64) -> Option<Option<Clean>> {
     gpu.cpu_findings.lock().ok().and_then(|c| c.get(&key).cloned())
 }
 
+/// What a Run starts beside its cases: plain compiles in flight, and the
+/// order checks an [`OrderCheckHelper`](crate::OrderCheckHelper) makes,
+/// by case number.
+#[derive(Default)]
+pub(crate) struct Early<'h> {
+    pub(crate) builds: PendingBuilds,
+    pub(crate) helper: Option<&'h dyn crate::OrderCheckHelper>,
+    pub(crate) helped: std::collections::HashMap<usize, crate::HelperCheck>,
+}
+
 /// Starts the plain compile of every distinct shader among `cases` that
 /// the interpreter will check first (the conditions of `run`'s step 3:
 /// the configuration fits the device, the shader parses, fits WebGPU's
@@ -110,7 +120,7 @@ pub(crate) fn kept(gpu: &Gpu, key: u64) -> Option<Option<Clean>> {
 /// subgroups only where the adapter has one size), and that the device
 /// has not compiled before. Nothing is awaited: the GPU process compiles
 /// them while the page's thread checks the cases
-/// ([`check_while_compiling`]). A case whose shader is not among them
+/// ([`checked`]). A case whose shader is not among them
 /// compiles as before.
 pub(crate) fn start_plain_compiles<'c>(gpu: &Gpu, puzzle: &Puzzle, cases: impl Iterator<Item = &'c Case>, source: &str) -> PendingBuilds {
     let mut pending = PendingBuilds::new();
@@ -135,18 +145,37 @@ pub(crate) fn start_plain_compiles<'c>(gpu: &Gpu, puzzle: &Puzzle, cases: impl I
     pending
 }
 
-/// While the GPU process compiles a case's shader: the interpreter's run
-/// of the case ([`clean_run`], kept for `run`'s step 4) and, when the case
-/// passes there, the order check's other schedules, kept for the check
-/// after the read-back ([`crate::order::order_check_outcome`]). In a
-/// browser these two were about half of a Run after an edit, one after the
-/// other with the compile (docs/performance.md). The milliseconds taken.
-pub(crate) fn check_while_compiling(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, subgroups: Option<u32>) -> f64 {
+/// The interpreter's run of a case ([`clean_run`]) and, when the case
+/// passes there, its order check started: by the helper when there is one
+/// (on another core, awaited after the read-backs), else, `while_compiling`
+/// (the GPU process compiles the case's shader meanwhile), here, kept for
+/// the check after the read-back ([`crate::order::order_check_outcome`]).
+/// In a browser these two were about half of a Run after an edit, one after
+/// the other with the compile (docs/performance.md). Only a case the
+/// interpreter passed goes to the helper: a loop that never ends, or
+/// another mistake, would only keep it busy.
+pub(crate) fn checked(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    case: &Case,
+    source: &str,
+    subgroups: Option<u32>,
+    early: &mut Early<'_>,
+    while_compiling: bool,
+) -> Option<Clean> {
     let since = web_time::Instant::now();
-    if clean_run(gpu, puzzle, case, source, subgroups).is_some_and(|c| c.passed) {
-        let _kept = crate::order::order_check_outcome(gpu, puzzle, case, source, true);
+    let clean = clean_run(gpu, puzzle, case, source, subgroups);
+    if clean.as_ref().is_some_and(|c| c.passed) && !early.helped.contains_key(&case.number) && !crate::order::kept_passed(gpu, puzzle, case, source) {
+        match early.helper.and_then(|h| h.start(puzzle, case, source)) {
+            Some(check) => {
+                early.helped.insert(case.number, check);
+            }
+            None if while_compiling => {
+                let _kept = crate::order::order_check_outcome(gpu, puzzle, case, source, true);
+            }
+            None => {}
+        }
     }
-    let ms = since.elapsed().as_secs_f64() * 1000.0;
-    gpu.note_phase(|p| p.cpu_checks_ms += ms);
-    ms
+    gpu.note_phase(|p| p.cpu_checks_ms += since.elapsed().as_secs_f64() * 1000.0);
+    clean
 }

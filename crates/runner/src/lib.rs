@@ -12,6 +12,7 @@
 
 mod cpu_checks;
 mod dispatch;
+mod instrumented;
 mod limits;
 mod messages;
 mod order;
@@ -21,8 +22,9 @@ mod run;
 mod yardstick;
 
 pub use limits::check_config;
+pub use order::{HelperCheck, OrderCheckHelper};
 pub use peak::measure_peaks;
-pub use run::{judge_puzzle, judge_with, run_case, RunOptions};
+pub use run::{judge_puzzle, judge_with, judge_with_helper, run_case, RunOptions};
 pub use yardstick::{add_yardsticks, time_kernel, YardstickCache};
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -161,6 +163,8 @@ pub struct RunPhases {
     /// Of `submit_ms`: the interpreter's runs of the cases for their
     /// findings ([`RunOptions::cpu_checks`]), cached ones included.
     pub cpu_checks_ms: f64,
+    /// Order checks an [`OrderCheckHelper`] made for this Run (a count).
+    pub helper_checks: f64,
 }
 
 impl Gpu {

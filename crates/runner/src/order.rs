@@ -34,11 +34,8 @@ pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str,
 /// device, so a case checked while its shader compiled
 /// ([`crate::run`]'s step 3) is not checked again after its read-back.
 pub(crate) fn order_check_outcome(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, passed: bool) -> Result<Option<Outcome>, String> {
-    use std::hash::{Hash, Hasher};
     let case_key = crate::cpu_checks::case_key(puzzle, case, source);
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (case_key, passed).hash(&mut h);
-    let key = h.finish();
+    let key = order_key(case_key, passed);
     let known = gpu.order_checks.lock().ok().and_then(|c| c.get(&key).cloned());
     known.unwrap_or_else(|| {
         // One preparation (parse, validation) for both checks; a case the
@@ -47,14 +44,57 @@ pub(crate) fn order_check_outcome(gpu: &Gpu, puzzle: &Puzzle, case: &Case, sourc
         let clean = crate::cpu_checks::kept(gpu, case_key).flatten();
         let lockstep = clean.as_ref().and_then(|c| c.lockstep.as_deref()).map(Vec::as_slice);
         let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(puzzle, case, source, passed, lockstep).map_err(|u| u.message);
-        if let Ok(mut c) = gpu.order_checks.lock() {
-            if c.len() >= MAX_ORDER_CHECKS {
-                c.clear();
-            }
-            c.insert(key, checked.clone());
-        }
+        keep(gpu, key, checked.clone());
         checked
     })
+}
+
+/// The key of an order check: the case's [`crate::cpu_checks::case_key`]
+/// and whether the GPU passed the case.
+fn order_key(case_key: u64, passed: bool) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (case_key, passed).hash(&mut h);
+    h.finish()
+}
+
+fn keep(gpu: &Gpu, key: u64, checked: Result<Option<Outcome>, String>) {
+    if let Ok(mut c) = gpu.order_checks.lock() {
+        if c.len() >= MAX_ORDER_CHECKS {
+            c.clear();
+        }
+        c.insert(key, checked);
+    }
+}
+
+/// Whether the order check of `case`, passed on the GPU, is kept already.
+pub(crate) fn kept_passed(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> bool {
+    let key = order_key(crate::cpu_checks::case_key(puzzle, case, source), true);
+    gpu.order_checks.lock().is_ok_and(|c| c.contains_key(&key))
+}
+
+/// Keeps what a [`OrderCheckHelper`] found for `case`, passed on the GPU,
+/// so that [`order_check`] uses it.
+pub(crate) fn keep_passed(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, checked: Result<Option<Outcome>, String>) {
+    keep(gpu, order_key(crate::cpu_checks::case_key(puzzle, case, source), true), checked);
+}
+
+/// What a helper's order check gives: `Err` when the helper could not
+/// make it (it crashed or went away: the judge makes it itself), else the
+/// check's own result, as [`order_check_outcome`]'s.
+pub type HelperCheck = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Result<Option<Outcome>, String>, String>>>>;
+
+/// Makes order checks away from the judge's thread: in a browser, a second
+/// Web Worker on another core, while the judge's worker checks the cases
+/// in lockstep and runs them on the GPU
+/// ([`crate::run::judge_with_helper`]). The check it makes is
+/// [`gpu_puzzles_interp::emulate::checks_behind_the_gpu_after`] for a case
+/// that passed, as the judge would make it.
+pub trait OrderCheckHelper {
+    /// Starts the order check of `case` (`source` as the student wrote
+    /// it), assuming the GPU passes the case; `None` when the helper
+    /// cannot take it now (not started yet, or gone).
+    fn start(&self, puzzle: &Puzzle, case: &Case, source: &str) -> Option<HelperCheck>;
 }
 
 /// [`order_check`] on each of `cases`: one after another in a browser (one

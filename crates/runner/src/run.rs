@@ -3,13 +3,14 @@
 //! same dispatch instrumented, for heat maps and memory checks.
 
 use crate::dispatch::{finish, submit, DispatchOptions, Submitted};
-use crate::messages::{at_offset, diagnostic, without_position};
-use crate::pipeline::{build, cache_key, layout_entries, layout_entry, plain_source, start_build, yield_to_gpu_process, Cached, PendingBuilds, Pipeline};
+use crate::instrumented::{run_instrumented, Instrumentation};
+use crate::messages::{at_offset, diagnostic};
+use crate::pipeline::{build, cache_key, layout_entries, plain_source, start_build, yield_to_gpu_process, Cached, PendingBuilds};
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, too_slow_for_case, CaseResult, ConfigProblem, Diagnostic, Outcome, Unchecked};
 use gpu_puzzles_core::trace::{Findings, TraceMeta};
 use gpu_puzzles_core::{template, Case, Puzzle, Values};
-use gpu_puzzles_instrument::{Options, PassError, Shader, Traced, TRACE_BINDING};
+use gpu_puzzles_instrument::{PassError, Shader};
 use web_time::Instant;
 
 /// How to run a case.
@@ -67,6 +68,23 @@ pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str, options: Run
 /// # Errors
 /// As [`judge_puzzle`].
 pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str, options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
+    judge_with_helper(gpu, puzzle, extra, source, options, None).await
+}
+
+/// [`judge_with`], with the order checks of the cases that pass made by
+/// `helper` (started with the Run, awaited after the read-backs); a check
+/// it cannot make is made here.
+///
+/// # Errors
+/// As [`judge_puzzle`].
+pub async fn judge_with_helper(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    extra: &[Case],
+    source: &str,
+    options: RunOptions,
+    helper: Option<&dyn crate::OrderCheckHelper>,
+) -> Result<Vec<CaseResult>, RunnerError> {
     let mut results = Vec::with_capacity(puzzle.cases.len() + extra.len());
     if let Ok(mut p) = gpu.phases.lock() {
         *p = Some(crate::RunPhases::default());
@@ -86,8 +104,11 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
     if PIPELINED && options.instrument && options.cpu_checks {
         pending = crate::cpu_checks::start_plain_compiles(gpu, puzzle, cases(), source);
     }
+    // The helper makes the order checks of the cases the interpreter
+    // passes (cpu_checks::checked), on another core.
+    let mut early = crate::cpu_checks::Early { builds: pending, helper, helped: Default::default() };
     for case in cases() {
-        let s = start_case(gpu, puzzle, case, source, options, &mut pending).await?;
+        let s = start_case(gpu, puzzle, case, source, options, &mut early).await?;
         if PIPELINED {
             started.push((case, s));
         } else {
@@ -101,7 +122,16 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
     }
     let read_back_ms = ms(since);
     since = Instant::now();
-    // Then, with every read-back in, the order checks (CPU work).
+    // Then, with every read-back in, the order checks (CPU work): the
+    // helper's, for the cases that passed, and the rest here.
+    for (case, r) in &ordinary {
+        if let Some(check) = early.helped.remove(&case.number).filter(|_| r.outcome.passed()) {
+            if let Ok(checked) = check.await {
+                crate::order::keep_passed(gpu, puzzle, case, source, checked);
+                gpu.note_phase(|p| p.helper_checks += 1.0);
+            }
+        }
+    }
     if options.instrument {
         // Wrong outputs of a subgroup shader are checked too: if another
         // subgroup size gives the right ones, the finding says so.
@@ -142,7 +172,7 @@ pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str
 }
 
 /// Milliseconds since `since`.
-fn ms(since: Instant) -> f64 {
+pub(crate) fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1000.0
 }
 
@@ -176,7 +206,7 @@ fn omitted(case: &Case, message: String) -> CaseResult {
 /// Only our own failures: a lost device, a timeout, a failed read-back, a
 /// puzzle whose reference fails.
 pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, options: RunOptions) -> Result<CaseResult, RunnerError> {
-    let started = start_case(gpu, puzzle, case, source, options, &mut PendingBuilds::new()).await?;
+    let started = start_case(gpu, puzzle, case, source, options, &mut crate::cpu_checks::Early::default()).await?;
     complete(gpu, puzzle, case, started).await
 }
 
@@ -194,9 +224,17 @@ pub(crate) enum Started {
 
 /// [`run_case`] up to the dispatch's submission.
 ///
-/// `pending` holds plain compiles started before the case
-/// ([`crate::cpu_checks::start_plain_compiles`]); the case takes its own.
-async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, options: RunOptions, pending: &mut PendingBuilds) -> Result<Started, RunnerError> {
+/// `early` holds plain compiles started before the case
+/// ([`crate::cpu_checks::start_plain_compiles`]; the case takes its own),
+/// and the order checks a helper makes.
+async fn start_case(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    case: &Case,
+    source: &str,
+    options: RunOptions,
+    early: &mut crate::cpu_checks::Early<'_>,
+) -> Result<Started, RunnerError> {
     if gpu.is_lost() {
         return Err(gpu.lost_error());
     }
@@ -254,12 +292,14 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
         let since = Instant::now();
         // A plain compile started with the Run's others (judge_with) is
         // taken over; while it compiles, the interpreter checks the case.
-        let started = plain_key.and_then(|k| pending.remove(&k)).filter(|_| plain_first && entries.is_some());
+        let started = plain_key.and_then(|k| early.builds.remove(&k)).filter(|_| plain_first && entries.is_some());
         let pending = started.unwrap_or_else(|| start_build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), entries));
         let mut overlapped_ms = 0.0;
         if plain_first && entries.is_some() {
             yield_to_gpu_process().await;
-            overlapped_ms = crate::cpu_checks::check_while_compiling(gpu, puzzle, case, source, subgroups.flatten());
+            let since = Instant::now();
+            crate::cpu_checks::checked(gpu, puzzle, case, source, subgroups.flatten(), early, true);
+            overlapped_ms = ms(since);
         }
         let built = pending.finish(puzzle, |m| diagnostic(m, &sub, source)).await;
         gpu.note_phase(|p| p.plain_compile_ms += ms(since) - overlapped_ms);
@@ -298,14 +338,8 @@ async fn start_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, optio
     if options.instrument && case.is_performance() {
         result.instrumentation = Some(Unchecked::PerformanceCase);
     }
-    let cpu_findings = if plain_first {
-        let since = Instant::now();
-        let clean = crate::cpu_checks::clean_run(gpu, puzzle, case, source, subgroups.flatten());
-        gpu.note_phase(|p| p.cpu_checks_ms += ms(since));
-        clean.map(|c| c.findings)
-    } else {
-        None
-    };
+    let cpu_findings =
+        if plain_first { crate::cpu_checks::checked(gpu, puzzle, case, source, subgroups.flatten(), early, false).map(|c| c.findings) } else { None };
     if instrumented && cpu_findings.is_none() {
         let shader = match &parsed {
             Ok(shader) => Ok(shader),
@@ -432,111 +466,4 @@ fn verdict(puzzle: &Puzzle, case: &Case, actual: &[Values], findings: Option<&Fi
         }
     }
     Ok(outcome)
-}
-
-/// What became of a case's instrumented run.
-enum Instrumentation {
-    /// It ran: the compared buffers' contents, the findings and the
-    /// dispatch's timing.
-    Submitted { submitted: Submitted, meta: std::sync::Arc<TraceMeta> },
-    /// naga does not accept the shader (only possible where the device's
-    /// compiler is not naga: in a browser); `span` is in the substituted text.
-    Rejected { message: String, span: Option<std::ops::Range<usize>> },
-    /// The pass or the device could not handle the instrumented shader, or
-    /// its trace would not fit: why, for the page and the CLI. The case is
-    /// then judged by a plain run.
-    Skipped(Unchecked),
-}
-
-/// Runs the instrumented shader once and reads back its outputs and findings.
-async fn run_instrumented(
-    gpu: &Gpu,
-    puzzle: &Puzzle,
-    case: &Case,
-    shader: &Shader<'_>,
-    layout_entries: &[wgpu::BindGroupLayoutEntry],
-    keys: &[(u64, bool)],
-) -> Result<Instrumentation, RunnerError> {
-    let compiled = match keys.iter().find_map(|(k, _)| gpu.cached(*k)) {
-        Some(Cached { pipeline, meta: Some(meta) }) => (pipeline, meta),
-        _ => match instrument_and_build(gpu, puzzle, case, shader, layout_entries, keys).await {
-            Ok(compiled) => compiled,
-            Err(not) => return Ok(not),
-        },
-    };
-    let (pipeline, meta) = compiled;
-    let layout = &meta.layout;
-    let trace_bytes = Some((layout.total_words * 4, layout.readback_words * 4));
-    let submitted = submit(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes, measure: false }, Some(layout)).await?;
-    Ok(Instrumentation::Submitted { submitted, meta })
-}
-
-/// Instruments `shader` for `case` (with the racecheck, or without it when
-/// its shadow memory would not fit this device's limit) and compiles it,
-/// keeping the result under its key from `keys` (one per racecheck setting).
-/// `Err` says why the case runs without its checks, or that naga rejected
-/// the shader.
-async fn instrument_and_build(
-    gpu: &Gpu,
-    puzzle: &Puzzle,
-    case: &Case,
-    shader: &Shader<'_>,
-    layout_entries: &[wgpu::BindGroupLayoutEntry],
-    keys: &[(u64, bool)],
-) -> Result<(Pipeline, std::sync::Arc<TraceMeta>), Instrumentation> {
-    let traced: Vec<Traced> = puzzle.buffers.iter().zip(&case.buffers).map(|(b, cb)| Traced { binding: b.binding, len: cb.initial.len() as u32 }).collect();
-    let entry_points: Vec<&str> = puzzle.entry_points.iter().map(String::as_str).collect();
-    let max = gpu.device.limits().max_storage_buffer_binding_size.min(gpu.device.limits().max_buffer_size);
-    let mut inst = None;
-    let since = Instant::now();
-    // With the racecheck first; without it when its shadow memory would not
-    // fit this device's limit (the findings then say the check was skipped).
-    for racecheck in [true, false] {
-        // naga is not ours: a panic inside it (natively) loses the checks,
-        // not the page.
-        let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shader.instrument(&traced, &case.config, &entry_points, Options { racecheck })));
-        let i = match pass {
-            Ok(Ok(i)) => i,
-            Ok(Err(PassError::Rejected { message, span })) => return Err(Instrumentation::Rejected { message, span }),
-            Ok(Err(PassError::Unsupported(why))) => return Err(Instrumentation::Skipped(Unchecked::Unsupported { why })),
-            Err(_) => return Err(Instrumentation::Skipped(Unchecked::Unsupported { why: "the pass failed inside naga".into() })),
-        };
-        let bytes = i.meta.layout.total_words * 4;
-        if bytes <= max {
-            inst = Some((i, racecheck));
-            break;
-        }
-        if !racecheck {
-            return Err(Instrumentation::Skipped(Unchecked::TraceTooLarge { bytes, limit: max }));
-        }
-    }
-    let (inst, racecheck) = inst.expect("the loop returns or sets it");
-    let mut entries = layout_entries.to_vec();
-    entries.push(layout_entry(TRACE_BINDING, wgpu::BufferBindingType::Storage { read_only: false }));
-    // Natively the IR goes to the device as it is; a browser needs WGSL.
-    #[cfg(not(target_arch = "wasm32"))]
-    let module = wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(inst.module));
-    #[cfg(target_arch = "wasm32")]
-    let module = match inst.wgsl() {
-        // naga's WGSL writer does not emit `enable subgroups;` (gfx-rs/wgpu#8180).
-        Ok(text) if text.contains("subgroup") && !text.contains("enable subgroups") => wgpu::ShaderSource::Wgsl(format!("enable subgroups;\n{text}").into()),
-        Ok(text) => wgpu::ShaderSource::Wgsl(text.into()),
-        Err(why) => return Err(Instrumentation::Skipped(Unchecked::Unsupported { why: why.to_string() })),
-    };
-    gpu.note_phase(|p| p.instrument_ms += ms(since));
-    let since = Instant::now();
-    let built = build(gpu, puzzle, "instrumented", module, Some(&entries), without_position).await;
-    gpu.note_phase(|p| p.instrumented_compile_ms += ms(since));
-    let pipeline = match built {
-        Ok(p) => p.expect("built with entries"),
-        Err(d) => {
-            let message = d.first().map(|d| d.message.clone()).unwrap_or_default();
-            return Err(Instrumentation::Skipped(Unchecked::DeviceRejected { message }));
-        }
-    };
-    let meta = std::sync::Arc::new(inst.meta);
-    if let Some((key, _)) = keys.iter().find(|(_, rc)| *rc == racecheck) {
-        gpu.cache(*key, Cached { pipeline: pipeline.clone(), meta: Some(meta.clone()) });
-    }
-    Ok((pipeline, meta))
 }

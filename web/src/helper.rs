@@ -1,0 +1,155 @@
+//! The judge's helper: a second Web Worker, started by the judge's worker
+//! from the same files, that makes the order checks of a Run's cases
+//! ([`gpu_puzzles_runner::OrderCheckHelper`]) on another core while the
+//! judge's worker checks each case in lockstep and runs it on the GPU.
+//! In a Run after an edit these were the two largest shares of the CPU's
+//! work, one after the other (docs/performance.md).
+//!
+//! The helper is the same wasm in a worker named [`NAME`]; it answers
+//! [`Request::Check`] only. Until it says [`Reply::Ready`], or once it has
+//! failed, the judge makes every check itself, as it did before: the
+//! helper changes when a check is made, never what it finds.
+
+use crate::protocol::{decode, encode, CheckedOutcome, Envelope, Reply, Request};
+use futures_channel::oneshot;
+use gpu_puzzles_core::judge::Outcome;
+use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_runner::{HelperCheck, OrderCheckHelper};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The helper worker's name (`new Worker(url, { name })`), by which the
+/// shared start-up code tells it from the judge's worker.
+pub(crate) const NAME: &str = "gpu-puzzles-helper";
+
+type Answer = Result<Result<Option<Outcome>, String>, String>;
+
+/// The judge's end: the helper worker and the checks it owes.
+pub(crate) struct Helper {
+    worker: web_sys::Worker,
+    /// It said it is ready, and has not failed since.
+    ready: Cell<bool>,
+    next_id: Cell<u32>,
+    waiting: RefCell<HashMap<u32, oneshot::Sender<Answer>>>,
+}
+
+impl Helper {
+    /// Starts the helper from the judge worker's own script (the same URL,
+    /// so the browser's cache serves its files). `None` when this browser
+    /// cannot start a worker from a worker.
+    pub(crate) fn start() -> Option<Rc<Helper>> {
+        let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        let url = scope.location().href();
+        let options = web_sys::WorkerOptions::new();
+        options.set_name(NAME);
+        let worker = web_sys::Worker::new_with_options(&url, &options).ok()?;
+        let helper = Rc::new(Helper { worker, ready: Cell::new(false), next_id: Cell::new(1), waiting: RefCell::default() });
+        let weak = Rc::downgrade(&helper);
+        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            if let Some(h) = weak.upgrade() {
+                h.receive(decode::<Envelope<Reply>>(ev.data()).map_err(|e| e.to_string()));
+            }
+        });
+        helper.worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        let weak = Rc::downgrade(&helper);
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
+            if let Some(h) = weak.upgrade() {
+                h.fail("the helper worker stopped");
+            }
+        });
+        helper.worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        on_error.forget();
+        Some(helper)
+    }
+
+    fn receive(&self, envelope: Result<Envelope<Reply>, String>) {
+        match envelope {
+            Ok(Envelope { body: Reply::Ready, .. }) => self.ready.set(true),
+            Ok(Envelope { id, body: Reply::Check(answer) }) => {
+                if let Some(tx) = self.waiting.borrow_mut().remove(&id) {
+                    let _ = tx.send(answer.map(|checked| checked.map(|o| o.map(|CheckedOutcome(o)| o))));
+                }
+            }
+            Ok(Envelope { body: Reply::Crashed(why), .. }) => self.fail(&why),
+            Ok(_) => {}
+            Err(e) => self.fail(&format!("the helper's reply could not be read ({e})")),
+        }
+    }
+
+    /// From now on the judge makes every check itself; the checks owed
+    /// are answered with `why`, so the judge makes those too.
+    fn fail(&self, why: &str) {
+        self.ready.set(false);
+        for (_, tx) in self.waiting.borrow_mut().drain() {
+            let _ = tx.send(Err(why.to_string()));
+        }
+    }
+}
+
+/// A [`Helper`] lent to one Run, which knows the seed of the Run's random
+/// cases.
+pub(crate) struct ForRun<'a> {
+    pub(crate) helper: &'a Helper,
+    pub(crate) seed: u64,
+}
+
+impl OrderCheckHelper for ForRun<'_> {
+    fn start(&self, puzzle: &Puzzle, case: &Case, source: &str) -> Option<HelperCheck> {
+        let h = self.helper;
+        if !h.ready.get() {
+            return None;
+        }
+        let id = h.next_id.get();
+        h.next_id.set(id.wrapping_add(1));
+        let request = Envelope { id, body: Request::Check { slug: puzzle.slug.clone(), seed: self.seed, case: case.number, source: source.to_string() } };
+        let bytes = encode(&request).ok()?;
+        h.worker.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer())).ok()?;
+        let (tx, rx) = oneshot::channel();
+        h.waiting.borrow_mut().insert(id, tx);
+        Some(Box::pin(async move { rx.await.unwrap_or_else(|_| Err("the helper worker went away".into())) }))
+    }
+}
+
+/// The helper's end: answers [`Request::Check`]s, one message at a time,
+/// then says it is ready.
+pub(crate) fn serve() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        post(&Envelope { id: 0, body: Reply::Crashed(info.to_string()) });
+    }));
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+        let Ok(Envelope { id, body: Request::Check { slug, seed, case, source } }) = decode::<Envelope<Request>>(ev.data()) else { return };
+        post(&Envelope { id, body: Reply::Check(check(&slug, seed, case, &source)) });
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    post(&Envelope { id: 0, body: Reply::Ready });
+}
+
+/// The order check of one case, as the judge would make it after a passed
+/// GPU run ([`gpu_puzzles_interp::emulate::checks_behind_the_gpu_after`]).
+fn check(slug: &str, seed: u64, number: usize, source: &str) -> Result<Result<Option<CheckedOutcome>, String>, String> {
+    let puzzle = crate::embedded::judged_set().get(slug).ok_or_else(|| format!("the helper does not know the puzzle `{slug}`"))?;
+    let drawn;
+    let case = match puzzle.cases.iter().find(|c| c.number == number) {
+        Some(c) => c,
+        None => {
+            drawn = gpu_puzzles_core::load::random_cases(puzzle, seed).map_err(|e| format!("the random cases could not be drawn again ({e})"))?;
+            drawn.iter().find(|c| c.number == number).ok_or_else(|| format!("puzzle `{slug}` has no case {number}"))?
+        }
+    };
+    let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(puzzle, case, source, true, None);
+    Ok(checked.map(|o| o.map(CheckedOutcome)).map_err(|u| u.message))
+}
+
+fn post(reply: &Envelope<Reply>) {
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    if let Ok(bytes) = encode(reply) {
+        let _ = scope.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()));
+    }
+}
