@@ -17,6 +17,20 @@ after(async () => {
 });
 
 /** Waits until the status line (the GPU, or the judge's state) matches `pattern`. */
+/**
+ * Collects the page's judge workers as they start, leaving out the judge's
+ * helper (a worker the judge starts, named `gpu-puzzles-helper`, that
+ * makes order checks: web/src/helper.rs).
+ */
+function judgeWorkers(page) {
+  const workers = [];
+  page.on("worker", async (w) => {
+    const name = await w.evaluate(() => self.name).catch(() => null);
+    if (name !== "gpu-puzzles-helper") workers.push(w);
+  });
+  return workers;
+}
+
 async function statusShows(page, pattern) {
   await page.waitForFunction((p) => new RegExp(p).test(document.querySelector('[data-testid="gpu-status"]').innerText), pattern, { timeout: 30_000 });
 }
@@ -70,8 +84,7 @@ test("100 mutated shaders through the page: it stays responsive and the next cor
 
 test("memory stays flat over 500 runs (the page's JS heap, the worker's wasm memory and live GPU buffers)", async () => {
   const page = await browser.newPage();
-  const workers = [];
-  page.on("worker", (w) => workers.push(w));
+  const workers = judgeWorkers(page);
   const p = new PuzzlePage(page);
   // Map: every Run takes the whole path (compile, instrumented and plain
   // dispatches, random cases, heat maps) with the fewest shaders to
@@ -180,8 +193,7 @@ test("a worker from another build, whose replies the page cannot read, is stoppe
 
 test("a judge that panics is replaced: the page says so, keeps the code, and the next Run is judged", async () => {
   const page = await browser.newPage();
-  const workers = [];
-  page.on("worker", (w) => workers.push(w));
+  const workers = judgeWorkers(page);
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   // Messages are this build's fingerprint (16 bytes) and then postcard:

@@ -122,8 +122,9 @@ async fn handle(request: Request) -> Reply {
         Request::Acquire { page_webgpu } => {
             let gpu = acquire(page_webgpu).await;
             // With a device, the helper worker starts (after the device, so
-            // that it does not slow the adapter's arrival).
-            if gpu.is_ok() && HELPER.with_borrow(Option::is_none) {
+            // that it does not slow the adapter's arrival), where it is
+            // known to work (helper::supported).
+            if gpu.is_ok() && crate::helper::supported() && HELPER.with_borrow(Option::is_none) {
                 HELPER.set(crate::helper::Helper::start());
             }
             Reply::Adapter(gpu.map(|g| describe(&g)))

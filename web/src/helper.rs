@@ -7,8 +7,9 @@
 //!
 //! The helper is the same wasm in a worker named [`NAME`]; it answers
 //! [`Request::Check`] only. Until it says [`Reply::Ready`], or once it has
-//! failed, the judge makes every check itself, as it did before: the
-//! helper changes when a check is made, never what it finds.
+//! failed (crashed, or owed checks for [`SILENCE_MS`] without answering
+//! one), the judge makes every check itself, as it did before: the helper
+//! changes when a check is made, never what it finds.
 
 use crate::protocol::{decode, encode, CheckedOutcome, Envelope, Reply, Request};
 use futures_channel::oneshot;
@@ -27,6 +28,26 @@ pub(crate) const NAME: &str = "gpu-puzzles-helper";
 
 type Answer = Result<Result<Option<Outcome>, String>, String>;
 
+/// Whether to start the helper in this browser: Chromium's engine only.
+/// In Firefox ESR 153, with the helper alive, about one page in forty
+/// never finished its Run (emulated Runs too, which the helper takes no
+/// part in), and none did without it (the browser suite, 2026-11-26);
+/// Safari's WebGPU is not in the suite. Elsewhere the judge makes every
+/// check itself, as before.
+pub(crate) fn supported() -> bool {
+    let agent = js_sys::Reflect::get(&js_sys::global(), &"navigator".into())
+        .and_then(|n| js_sys::Reflect::get(&n, &"userAgent".into()))
+        .ok()
+        .and_then(|a| a.as_string())
+        .unwrap_or_default();
+    agent.contains("Chrome/") && !agent.contains("Firefox/")
+}
+
+/// How long the helper may owe checks without answering any before the
+/// judge gives up on it (milliseconds): its slowest check, a case of a
+/// large puzzle in three schedules, takes a second or two.
+const SILENCE_MS: i32 = 10_000;
+
 /// The judge's end: the helper worker and the checks it owes.
 pub(crate) struct Helper {
     worker: web_sys::Worker,
@@ -34,6 +55,10 @@ pub(crate) struct Helper {
     ready: Cell<bool>,
     next_id: Cell<u32>,
     waiting: RefCell<HashMap<u32, oneshot::Sender<Answer>>>,
+    /// The timer that ends a helper silent for [`SILENCE_MS`] while it owes
+    /// checks, and its callback.
+    watchdog: Cell<Option<i32>>,
+    on_silence: RefCell<Option<Closure<dyn FnMut()>>>,
 }
 
 impl Helper {
@@ -46,7 +71,22 @@ impl Helper {
         let options = web_sys::WorkerOptions::new();
         options.set_name(NAME);
         let worker = web_sys::Worker::new_with_options(&url, &options).ok()?;
-        let helper = Rc::new(Helper { worker, ready: Cell::new(false), next_id: Cell::new(1), waiting: RefCell::default() });
+        let helper = Rc::new(Helper {
+            worker,
+            ready: Cell::new(false),
+            next_id: Cell::new(1),
+            waiting: RefCell::default(),
+            watchdog: Cell::new(None),
+            on_silence: RefCell::new(None),
+        });
+        let weak = Rc::downgrade(&helper);
+        *helper.on_silence.borrow_mut() = Some(Closure::new(move || {
+            if let Some(h) = weak.upgrade() {
+                h.watchdog.set(None);
+                h.fail("the helper worker did not answer in time");
+                h.worker.terminate();
+            }
+        }));
         let weak = Rc::downgrade(&helper);
         let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
             if let Some(h) = weak.upgrade() {
@@ -67,16 +107,32 @@ impl Helper {
     }
 
     fn receive(&self, envelope: Result<Envelope<Reply>, String>) {
+        self.rearm();
         match envelope {
             Ok(Envelope { body: Reply::Ready, .. }) => self.ready.set(true),
             Ok(Envelope { id, body: Reply::Check(answer) }) => {
                 if let Some(tx) = self.waiting.borrow_mut().remove(&id) {
                     let _ = tx.send(answer.map(|checked| checked.map(|o| o.map(|CheckedOutcome(o)| o))));
                 }
+                self.rearm();
             }
             Ok(Envelope { body: Reply::Crashed(why), .. }) => self.fail(&why),
             Ok(_) => {}
             Err(e) => self.fail(&format!("the helper's reply could not be read ({e})")),
+        }
+    }
+
+    /// Restarts the watchdog's count from now, while checks are owed.
+    fn rearm(&self) {
+        let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        if let Some(id) = self.watchdog.take() {
+            scope.clear_timeout_with_handle(id);
+        }
+        if self.waiting.borrow().is_empty() {
+            return;
+        }
+        if let Some(cb) = self.on_silence.borrow().as_ref() {
+            self.watchdog.set(scope.set_timeout_with_callback_and_timeout_and_arguments_0(cb.as_ref().unchecked_ref(), SILENCE_MS).ok());
         }
     }
 
@@ -110,6 +166,9 @@ impl OrderCheckHelper for ForRun<'_> {
         h.worker.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer())).ok()?;
         let (tx, rx) = oneshot::channel();
         h.waiting.borrow_mut().insert(id, tx);
+        if h.watchdog.get().is_none() {
+            h.rearm();
+        }
         Some(Box::pin(async move { rx.await.unwrap_or_else(|_| Err("the helper worker went away".into())) }))
     }
 }

@@ -18,12 +18,10 @@
 //! interpreter follows the racecheck's and memcheck's rules (the native
 //! tests judge every held solution both ways and compare the verdicts).
 
-use crate::pipeline::{cache_key, layout_entries, start_build, PendingBuilds};
 use crate::Gpu;
 use gpu_puzzles_core::judge::{memory_outcome, Outcome};
 use gpu_puzzles_core::trace::Findings;
-use gpu_puzzles_core::{template, Case, Puzzle, Values};
-use gpu_puzzles_instrument::Shader;
+use gpu_puzzles_core::{Case, Puzzle, Values};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -103,46 +101,12 @@ pub(crate) fn kept(gpu: &Gpu, key: u64) -> Option<Option<Clean>> {
     gpu.cpu_findings.lock().ok().and_then(|c| c.get(&key).cloned())
 }
 
-/// What a Run starts beside its cases: plain compiles in flight, and the
-/// order checks an [`OrderCheckHelper`](crate::OrderCheckHelper) makes,
-/// by case number.
+/// What a Run starts beside its cases: the order checks an
+/// [`OrderCheckHelper`](crate::OrderCheckHelper) makes, by case number.
 #[derive(Default)]
 pub(crate) struct Early<'h> {
-    pub(crate) builds: PendingBuilds,
     pub(crate) helper: Option<&'h dyn crate::OrderCheckHelper>,
     pub(crate) helped: std::collections::HashMap<usize, crate::HelperCheck>,
-}
-
-/// Starts the plain compile of every distinct shader among `cases` that
-/// the interpreter will check first (the conditions of `run`'s step 3:
-/// the configuration fits the device, the shader parses, fits WebGPU's
-/// workgroup memory, waits for no other workgroup in a loop, and uses
-/// subgroups only where the adapter has one size), and that the device
-/// has not compiled before. Nothing is awaited: the GPU process compiles
-/// them while the page's thread checks the cases
-/// ([`checked`]). A case whose shader is not among them
-/// compiles as before.
-pub(crate) fn start_plain_compiles<'c>(gpu: &Gpu, puzzle: &Puzzle, cases: impl Iterator<Item = &'c Case>, source: &str) -> PendingBuilds {
-    let mut pending = PendingBuilds::new();
-    let Ok(entries) = layout_entries(puzzle, source) else { return pending };
-    let limits = gpu.device.limits();
-    for case in cases {
-        if crate::check_config(puzzle, case, &limits).is_err() {
-            continue;
-        }
-        let sub = template::substitute(source, &case.config);
-        let Ok(shader) = Shader::parse(&sub.text) else { continue };
-        let fits = shader.workgroup_memory_bytes() <= limits.max_compute_workgroup_storage_size as u64;
-        let subgroups_known = !sub.uses_subgroups() || gpu.fixed_subgroup_size().is_some();
-        if !fits || !subgroups_known || shader.may_wait_across_workgroups() {
-            continue;
-        }
-        let key = cache_key(&sub.text, puzzle, &entries, None);
-        if gpu.cached(key).is_none() && !pending.contains_key(&key) {
-            pending.insert(key, start_build(gpu, puzzle, &puzzle.slug, crate::pipeline::plain_source(&sub, Some(&shader)), Some(&entries)));
-        }
-    }
-    pending
 }
 
 /// The interpreter's run of a case ([`clean_run`]) and, when the case

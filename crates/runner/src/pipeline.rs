@@ -33,9 +33,6 @@ pub(crate) struct PendingBuild {
     error: std::pin::Pin<Box<dyn std::future::Future<Output = Option<wgpu::Error>>>>,
 }
 
-/// Plain compiles in flight, by [`cache_key`].
-pub(crate) type PendingBuilds = std::collections::HashMap<u64, PendingBuild>;
-
 /// The synchronous half of [`build`]: creates everything and pops the
 /// error scope, awaiting nothing.
 pub(crate) fn start_build(

@@ -5,7 +5,7 @@
 use crate::dispatch::{finish, submit, DispatchOptions, Submitted};
 use crate::instrumented::{run_instrumented, Instrumentation};
 use crate::messages::{at_offset, diagnostic};
-use crate::pipeline::{build, cache_key, layout_entries, plain_source, start_build, yield_to_gpu_process, Cached, PendingBuilds};
+use crate::pipeline::{build, cache_key, layout_entries, plain_source, start_build, yield_to_gpu_process, Cached};
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, too_slow_for_case, CaseResult, ConfigProblem, Diagnostic, Outcome, Unchecked};
 use gpu_puzzles_core::trace::{Findings, TraceMeta};
@@ -97,16 +97,9 @@ pub async fn judge_with_helper(
     let mut started = Vec::new();
     let mut ordinary = Vec::new();
     let cases = || puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra);
-    // In a browser, with the CPU checks first, every distinct shader's
-    // plain compile starts now, so that the GPU process compiles them while
-    // the interpreter checks the cases one by one.
-    let mut pending = PendingBuilds::new();
-    if PIPELINED && options.instrument && options.cpu_checks {
-        pending = crate::cpu_checks::start_plain_compiles(gpu, puzzle, cases(), source);
-    }
     // The helper makes the order checks of the cases the interpreter
     // passes (cpu_checks::checked), on another core.
-    let mut early = crate::cpu_checks::Early { builds: pending, helper, helped: Default::default() };
+    let mut early = crate::cpu_checks::Early { helper, helped: Default::default() };
     for case in cases() {
         let s = start_case(gpu, puzzle, case, source, options, &mut early).await?;
         if PIPELINED {
@@ -224,9 +217,7 @@ pub(crate) enum Started {
 
 /// [`run_case`] up to the dispatch's submission.
 ///
-/// `early` holds plain compiles started before the case
-/// ([`crate::cpu_checks::start_plain_compiles`]; the case takes its own),
-/// and the order checks a helper makes.
+/// `early` holds the order checks a helper makes.
 async fn start_case(
     gpu: &Gpu,
     puzzle: &Puzzle,
@@ -290,10 +281,8 @@ async fn start_case(
     if !known_to_compile {
         let entries = if instrumented && !plain_first { None } else { layout_entries.as_deref().ok() };
         let since = Instant::now();
-        // A plain compile started with the Run's others (judge_with) is
-        // taken over; while it compiles, the interpreter checks the case.
-        let started = plain_key.and_then(|k| early.builds.remove(&k)).filter(|_| plain_first && entries.is_some());
-        let pending = started.unwrap_or_else(|| start_build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), entries));
+        // While the GPU process compiles, the interpreter checks the case.
+        let pending = start_build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), entries);
         let mut overlapped_ms = 0.0;
         if plain_first && entries.is_some() {
             yield_to_gpu_process().await;

@@ -1,0 +1,177 @@
+// The site in a second engine: Firefox ESR, whose WebGPU is built on wgpu and
+// naga, headless on lavapipe, driven over WebDriver BiDi by puppeteer-core.
+// Every puzzle is solved by its reference through the page once, and the
+// journeys a student makes are walked once (a wrong solution's finding, a
+// compile error's place, a performance case's figures, the debugger, code
+// kept across a reload, a share link opened in a fresh profile). The whole
+// suite runs in Chromium; this file runs what an engine can break.
+// Expected values come from the puzzle data, never from a GPU run.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import puppeteer from "puppeteer-core";
+import { ROOT, serve, puzzleOrder, verdictAfter, pasteIntoEditor } from "./harness.mjs";
+
+const FIREFOX = process.env.FIREFOX || "/usr/bin/firefox-esr";
+/** Firefox ESR hides WebGPU behind these two preferences (either alone: no adapter). */
+const WEBGPU_PREFS = { "dom.webgpu.enabled": true, "gfx.webgpu.ignore-blocklist": true };
+
+const order = puzzleOrder();
+const read = (...p) => fs.readFileSync(path.join(ROOT, ...p), "utf8");
+
+let site, browser;
+const started = Date.now();
+
+before(async () => {
+  if (!fs.existsSync(FIREFOX)) throw new Error(`no Firefox at ${FIREFOX}: install Debian's firefox-esr package (scripts/ensure-tools.sh does)`);
+  site = await serve();
+  browser = await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX, headless: true, extraPrefsFirefox: WEBGPU_PREFS });
+});
+after(async () => {
+  await browser?.close();
+  site?.server.close();
+  console.log(`Firefox: ${((Date.now() - started) / 1000).toFixed(1)} s for this file`);
+});
+
+const sel = (id) => `[data-testid="${id}"]`;
+
+/** A puzzle page in `target` (the browser, or a fresh browser context), with the page's uncaught errors collected. */
+async function open(target, query) {
+  const page = await target.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(site.url(query));
+  await page.waitForSelector(`${sel("editor")} .cm-content`);
+  return { page, errors };
+}
+
+const code = (page) => page.$eval(`${sel("editor")} .cm-editor`, (el) => el.editorView.state.doc.toString());
+
+/** Pastes `text` into the editor ([`pasteIntoEditor`]) and checks it is there. */
+async function setCode(page, text) {
+  await page.evaluate(pasteIntoEditor, text);
+  assert.equal(await code(page), text, "the text is in the editor");
+}
+
+/** Clicks Run and waits for this Run's verdict (the verdict's data-run counts finished Runs); returns its status. */
+async function run(page, timeout = 30_000) {
+  const before = await page.$eval(sel("verdict"), (v) => Number(v.dataset.run));
+  await page.click(sel("run-button"));
+  await page.waitForFunction(verdictAfter, { timeout }, before);
+  return page.$eval(sel("verdict"), (v) => v.dataset.status);
+}
+
+const statuses = (page) => page.$$eval('[data-testid^="case-"]', (els) => els.map((e) => e.dataset.status));
+const text = (page, id) => page.$eval(sel(id), (el) => el.innerText);
+
+test("Firefox: the page finds WebGPU (wgpu on lavapipe)", async () => {
+  const { page, errors } = await open(browser, "?puzzle=map");
+  await page.waitForFunction(() => document.querySelector('[data-testid="gpu-status"]')?.textContent.startsWith("GPU:"), { timeout: 30_000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+for (const slug of order) {
+  test(`Firefox: ${slug}: the reference solution solves it through the page`, async () => {
+    const { page, errors } = await open(browser, `?puzzle=${slug}`);
+    assert.match(await code(page), /TODO/, "the editor starts with the starter");
+    await setCode(page, read("shaders", `${slug}.wgsl`));
+    const verdict = await run(page);
+    const cases = await statuses(page);
+    assert.equal(verdict, "passed", `cases: ${cases}`);
+    // Hardware-only performance cases are omitted on a software adapter, and
+    // performance cases when a Run is emulated (Firefox has no subgroups).
+    assert.ok(cases.length >= 3 && cases.every((s) => s === "passed" || s === "omitted"), `cases: ${cases}`);
+    assert.ok(cases.filter((s) => s === "passed").length >= 3, `cases: ${cases}`);
+    const said = await text(page, "verdict");
+    if (/\benable subgroups;/.test(read("shaders", `${slug}.wgsl`))) {
+      assert.match(said, /Emulated/, "no subgroups in Firefox's WebGPU: judged on the CPU, and it says so");
+    } else {
+      assert.doesNotMatch(said, /Emulated/, "judged on Firefox's WebGPU");
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+test("Firefox: a wrong solution fails with its finding, and a compile error is placed", async () => {
+  const { page, errors } = await open(browser, "?puzzle=dot-product");
+  await setCode(page, read("tests/gpu/solutions/dot-product--accumulates-into-one-element.wgsl"));
+  assert.equal(await run(page), "failed");
+  assert.match(await text(page, "verdict"), /lost update: `out\[0\]`/);
+  // An unknown name at line 5: naga's message, at its line and column, marked in the editor.
+  const lines = [
+    "@group(0) @binding(0) var<storage, read> a: array<f32>;",
+    "@group(0) @binding(1) var<storage, read_write> out: array<f32>;",
+    "@compute @workgroup_size({{workgroupSize}})",
+    "fn main(@builtin(local_invocation_id) local_id: vec3<u32>) {",
+    "    let n = vec3({{workgroupSize}}).x + nope;",
+    "    out[local_id.x] = a[local_id.x] + 10.0;",
+    "}",
+  ];
+  await page.goto(site.url("?puzzle=map"));
+  await page.waitForSelector(`${sel("editor")} .cm-content`);
+  await setCode(page, lines.join("\n"));
+  assert.equal(await run(page), "failed");
+  await page.waitForSelector(`${sel("diagnostics")} li`);
+  const place = await page.$eval(`${sel("diagnostics")} li`, (li) => [li.dataset.line, li.dataset.column, li.innerText]);
+  assert.equal(place[0], "5");
+  assert.equal(place[1], String(lines[4].indexOf("nope") + 1));
+  assert.match(place[2], /nope/);
+  await page.waitForSelector(".cm-lintRange-error");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("Firefox: a performance case shows its figures, timed on this device", async () => {
+  const { page, errors } = await open(browser, "?puzzle=divergence");
+  await setCode(page, read("shaders/divergence.wgsl"));
+  assert.equal(await run(page), "passed");
+  const n = await page.$$eval('[data-testid^="performance-yours-"]', (els) => els[0].dataset.testid.split("-").pop());
+  assert.match(await text(page, `performance-yours-${n}`), /ms \(.*(GPU timestamps|wall time)\) · [\d.]+ (GFLOP|GB)\/s/);
+  assert.match(await text(page, `performance-reference-${n}`), /ms \(/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("Firefox: the debugger steps a workgroup to its barrier", async () => {
+  const { page, errors } = await open(browser, "?puzzle=shared");
+  await setCode(page, read("shaders/shared.wgsl"));
+  await page.click(sel("step-case-1"));
+  await page.waitForSelector(`${sel("debugger-invocations")} button`);
+  await page.click(sel("debugger-next-barrier"));
+  await page.waitForFunction(() => {
+    const cells = [...document.querySelectorAll('[data-testid="debugger-invocations"] button')];
+    return cells.length > 0 && cells.every((b) => b.dataset.status === "waiting");
+  });
+  assert.match(await text(page, "debugger-state"), /wait at the barrier on line \d+/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("Firefox: code is kept across a reload, and a share link opens in a fresh profile", async () => {
+  const { page } = await open(browser, "?puzzle=guards");
+  await setCode(page, "// my work in progress\n");
+  await new Promise((r) => setTimeout(r, 700)); // past the save delay
+  await page.reload();
+  await page.waitForSelector(`${sel("editor")} .cm-content`);
+  assert.equal(await code(page), "// my work in progress\n");
+
+  const shared = read("shaders/map.wgsl");
+  await page.goto(site.url("?puzzle=map"));
+  await page.waitForSelector(`${sel("editor")} .cm-content`);
+  await setCode(page, shared);
+  await page.click(sel("share-button"));
+  await page.waitForFunction(() => /#code=[A-Za-z0-9_-]+$/.test(document.querySelector('[data-testid="share-link"]')?.value ?? ""));
+  const link = await page.$eval(sel("share-link"), (el) => el.value);
+  await page.close();
+
+  const context = await browser.createBrowserContext();
+  const other = await context.newPage();
+  await other.goto(link);
+  await other.waitForSelector(sel("shared-banner"));
+  assert.equal(await code(other), shared);
+  assert.equal(await run(other), "passed");
+  await context.close();
+});
