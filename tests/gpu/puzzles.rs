@@ -401,9 +401,15 @@ struct InlineHelper {
 }
 
 impl gpu_puzzles_runner::OrderCheckHelper for InlineHelper {
-    fn start(&self, puzzle: &Puzzle, case: &gpu_puzzles_core::Case, source: &str) -> Option<gpu_puzzles_runner::HelperCheck> {
+    fn start(
+        &self,
+        puzzle: &Puzzle,
+        case: &gpu_puzzles_core::Case,
+        source: &str,
+        lockstep: Option<&[gpu_puzzles_core::Values]>,
+    ) -> Option<gpu_puzzles_runner::HelperCheck> {
         self.asked.lock().ok()?.push(case.number);
-        let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(puzzle, case, source, true, None).map_err(|u| u.message);
+        let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(puzzle, case, source, true, lockstep).map_err(|u| u.message);
         Some(Box::pin(std::future::ready(Ok(checked))))
     }
 }

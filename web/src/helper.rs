@@ -14,7 +14,7 @@
 use crate::protocol::{decode, encode, CheckedOutcome, Envelope, Reply, Request};
 use futures_channel::oneshot;
 use gpu_puzzles_core::judge::Outcome;
-use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_core::{Case, Puzzle, Values};
 use gpu_puzzles_runner::{HelperCheck, OrderCheckHelper};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -154,14 +154,21 @@ pub(crate) struct ForRun<'a> {
 }
 
 impl OrderCheckHelper for ForRun<'_> {
-    fn start(&self, puzzle: &Puzzle, case: &Case, source: &str) -> Option<HelperCheck> {
+    fn start(&self, puzzle: &Puzzle, case: &Case, source: &str, lockstep: Option<&[Values]>) -> Option<HelperCheck> {
         let h = self.helper;
         if !h.ready.get() {
             return None;
         }
         let id = h.next_id.get();
         h.next_id.set(id.wrapping_add(1));
-        let request = Envelope { id, body: Request::Check { slug: puzzle.slug.clone(), seed: self.seed, case: case.number, source: source.to_string() } };
+        let body = Request::Check {
+            slug: puzzle.slug.clone(),
+            seed: self.seed,
+            case: case.number,
+            source: source.to_string(),
+            lockstep: lockstep.map(<[Values]>::to_vec),
+        };
+        let request = Envelope { id, body };
         let bytes = encode(&request).ok()?;
         h.worker.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer())).ok()?;
         let (tx, rx) = oneshot::channel();
@@ -182,8 +189,8 @@ pub(crate) fn serve() {
     }));
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-        let Ok(Envelope { id, body: Request::Check { slug, seed, case, source } }) = decode::<Envelope<Request>>(ev.data()) else { return };
-        post(&Envelope { id, body: Reply::Check(check(&slug, seed, case, &source)) });
+        let Ok(Envelope { id, body: Request::Check { slug, seed, case, source, lockstep } }) = decode::<Envelope<Request>>(ev.data()) else { return };
+        post(&Envelope { id, body: Reply::Check(check(&slug, seed, case, &source, lockstep.as_deref())) });
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
@@ -192,7 +199,7 @@ pub(crate) fn serve() {
 
 /// The order check of one case, as the judge would make it after a passed
 /// GPU run ([`gpu_puzzles_interp::emulate::checks_behind_the_gpu_after`]).
-fn check(slug: &str, seed: u64, number: usize, source: &str) -> Result<Result<Option<CheckedOutcome>, String>, String> {
+fn check(slug: &str, seed: u64, number: usize, source: &str, lockstep: Option<&[Values]>) -> Result<Result<Option<CheckedOutcome>, String>, String> {
     let puzzle = crate::embedded::judged_set().get(slug).ok_or_else(|| format!("the helper does not know the puzzle `{slug}`"))?;
     let drawn;
     let case = match puzzle.cases.iter().find(|c| c.number == number) {
@@ -202,7 +209,7 @@ fn check(slug: &str, seed: u64, number: usize, source: &str) -> Result<Result<Op
             drawn.iter().find(|c| c.number == number).ok_or_else(|| format!("puzzle `{slug}` has no case {number}"))?
         }
     };
-    let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(puzzle, case, source, true, None);
+    let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(puzzle, case, source, true, lockstep);
     Ok(checked.map(|o| o.map(CheckedOutcome)).map_err(|u| u.message))
 }
 

@@ -73,6 +73,9 @@ pub enum Request {
         case: usize,
         /// The student's WGSL, before template substitution.
         source: String,
+        /// The compared buffers after the judge's lockstep run of the
+        /// case, which the check then does not repeat.
+        lockstep: Option<Vec<Values>>,
     },
 }
 

@@ -129,8 +129,8 @@ pub(crate) fn checked(
 ) -> Option<Clean> {
     let since = web_time::Instant::now();
     let clean = clean_run(gpu, puzzle, case, source, subgroups);
-    if clean.as_ref().is_some_and(|c| c.passed) && !early.helped.contains_key(&case.number) && !crate::order::kept_passed(gpu, puzzle, case, source) {
-        match early.helper.and_then(|h| h.start(puzzle, case, source)) {
+    if let Some(c) = clean.as_ref().filter(|c| c.passed && !early.helped.contains_key(&case.number) && !crate::order::kept_passed(gpu, puzzle, case, source)) {
+        match early.helper.and_then(|h| h.start(puzzle, case, source, c.lockstep.as_deref().map(Vec::as_slice))) {
             Some(check) => {
                 early.helped.insert(case.number, check);
             }

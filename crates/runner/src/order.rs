@@ -92,9 +92,12 @@ pub type HelperCheck = std::pin::Pin<Box<dyn std::future::Future<Output = Result
 /// that passed, as the judge would make it.
 pub trait OrderCheckHelper {
     /// Starts the order check of `case` (`source` as the student wrote
-    /// it), assuming the GPU passes the case; `None` when the helper
-    /// cannot take it now (not started yet, or gone).
-    fn start(&self, puzzle: &Puzzle, case: &Case, source: &str) -> Option<HelperCheck>;
+    /// it), assuming the GPU passes the case; `lockstep`, the compared
+    /// buffers after the interpreter's lockstep run, when the check can
+    /// reuse them (the helper then runs the other two schedules only).
+    /// `None` when the helper cannot take it now (not started yet, or
+    /// gone).
+    fn start(&self, puzzle: &Puzzle, case: &Case, source: &str, lockstep: Option<&[gpu_puzzles_core::Values]>) -> Option<HelperCheck>;
 }
 
 /// [`order_check`] on each of `cases`: one after another in a browser (one
