@@ -54,17 +54,18 @@ thread_local! {
 /// tells the page it is ready (messages posted before that are not lost:
 /// the page holds them until [`Reply::Ready`]).
 pub fn start() {
+    // A panic aborts the wasm, and one inside an async handler surfaces as a
+    // rejected promise, which the page (or, for the helper, the judge) never
+    // hears of: say so first.
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        post(&Envelope { id: 0, body: Reply::Crashed(info.to_string()) });
+    }));
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     if scope.name() == crate::helper::NAME {
         crate::helper::serve();
         return;
     }
-    // A panic aborts the wasm, and one inside an async handler surfaces as a
-    // rejected promise, which the page never hears of: say so first.
-    std::panic::set_hook(Box::new(|info| {
-        console_error_panic_hook::hook(info);
-        post(&Envelope { id: 0, body: Reply::Crashed(info.to_string()) });
-    }));
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
         let envelope: Envelope<Request> = match decode(ev.data()) {
             Ok(e) => e,
@@ -87,8 +88,9 @@ pub fn start() {
     post(&Envelope { id: 0, body: Reply::Ready });
 }
 
-/// Sends a reply to the page, transferring its bytes (not copying them).
-fn post(reply: &Envelope<Reply>) {
+/// Sends a reply to the page (from the helper, to the judge's worker),
+/// transferring its bytes (not copying them).
+pub(crate) fn post(reply: &Envelope<Reply>) {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let send = |bytes: &js_sys::Uint8Array| scope.post_message_with_transfer(bytes, &js_sys::Array::of1(&bytes.buffer()));
     match encode(reply) {

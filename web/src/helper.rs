@@ -182,19 +182,16 @@ impl OrderCheckHelper for ForRun<'_> {
 
 /// The helper's end: answers [`Request::Check`]s, one message at a time,
 /// then says it is ready.
+/// (Its panic hook is the judge's, [`crate::engine::start`]'s.)
 pub(crate) fn serve() {
-    std::panic::set_hook(Box::new(|info| {
-        console_error_panic_hook::hook(info);
-        post(&Envelope { id: 0, body: Reply::Crashed(info.to_string()) });
-    }));
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
         let Ok(Envelope { id, body: Request::Check { slug, seed, case, source, lockstep } }) = decode::<Envelope<Request>>(ev.data()) else { return };
-        post(&Envelope { id, body: Reply::Check(check(&slug, seed, case, &source, lockstep.as_deref())) });
+        crate::engine::post(&Envelope { id, body: Reply::Check(check(&slug, seed, case, &source, lockstep.as_deref())) });
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
-    post(&Envelope { id: 0, body: Reply::Ready });
+    crate::engine::post(&Envelope { id: 0, body: Reply::Ready });
 }
 
 /// The order check of one case, as the judge would make it after a passed
@@ -211,11 +208,4 @@ fn check(slug: &str, seed: u64, number: usize, source: &str, lockstep: Option<&[
     };
     let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(puzzle, case, source, true, lockstep);
     Ok(checked.map(|o| o.map(CheckedOutcome)).map_err(|u| u.message))
-}
-
-fn post(reply: &Envelope<Reply>) {
-    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    if let Ok(bytes) = encode(reply) {
-        let _ = scope.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()));
-    }
 }
