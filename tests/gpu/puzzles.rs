@@ -327,7 +327,51 @@ var<workgroup> smem: array<f32, {{smemSize}}>;
                 Ok(())
             })
         })
+        .chain(std::iter::once(whole_vec4_trial(set)))
         .collect()
+}
+
+/// Every invocation writes the same `vec4` of a workgroup array touched
+/// only in whole elements, which the racecheck checks on its first word
+/// (`gpu_puzzles_instrument`'s `whole_element_globals`): the hazards must
+/// name that element, and count every word, as the interpreter counts them.
+fn whole_vec4_trial(set: &Arc<PuzzleSet>) -> Trial {
+    const SOURCE: &str = "@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+var<workgroup> tile: array<vec4<f32>, 2>;
+@compute @workgroup_size({{workgroupSize}}) fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(global_invocation_id) g: vec3<u32>) {
+    tile[1] = vec4(a[g.x]);
+    workgroupBarrier();
+    let t = tile[1];
+    out[g.x] = t.x + t.w - a[g.x];
+}
+";
+    let s = set.clone();
+    Trial::test("racecheck::whole-vec4-elements-count-every-word", move || {
+        let p = s.get("shared").ok_or("no puzzle `shared`")?;
+        let results = judge(p, SOURCE)?;
+        let mut seen = 0;
+        for r in results.iter().filter(|r| p.cases[r.case - 1].config.workgroup_size[0] > 1) {
+            let f = r.findings.as_ref().ok_or_else(|| format!("case {}: no findings: {:?}", r.case, r.instrumentation))?;
+            if f.hazards.is_empty() || f.hazards.iter().any(|h| h.kind != HazardKind::WriteAfterWrite || h.element != Some(1) || h.space != "tile") {
+                return Err(format!("case {}: expected writes after writes of tile[1], got {:?}", r.case, f.hazards).into());
+            }
+            let case = &p.cases[r.case - 1];
+            let cpu = gpu_puzzles_interp::emulate::lockstep_at(p, case, SOURCE, 32, gpu_puzzles_core::trace::LOOP_BUDGET)
+                .map_err(|e| format!("case {}: the interpreter could not run it: {}", r.case, e.message))?;
+            let cpu_total = cpu.findings.as_ref().map(|f| f.hazard_total);
+            if cpu_total != Some(f.hazard_total) || f.hazard_total % 4 != 0 {
+                return Err(
+                    format!("case {}: the GPU counted {} hazards, the interpreter {cpu_total:?}; both must count all 4 words", r.case, f.hazard_total).into()
+                );
+            }
+            seen += 1;
+        }
+        if seen == 0 {
+            return Err("no case of Shared has more than one invocation per workgroup".into());
+        }
+        Ok(())
+    })
 }
 
 /// A browser judges with [`RunOptions::cpu_checks`]: a case the CPU

@@ -126,6 +126,78 @@ pub(crate) fn resolve(
     Some(Resolved { global, offset, levels, size, atomic })
 }
 
+/// The traced globals that every traced access touches one whole element
+/// at a time, by the words per element (2 or more): an array (not in a
+/// struct) whose elements are at least 8 bytes, with no padding, that every
+/// load, store and `workgroupUniformLoad` in `functions` indexes exactly
+/// once and reads or writes whole (`tile[i]` of an `array<vec4<f32>, N>`,
+/// never `tile[i].x` or the whole array).
+///
+/// For such a global every access touches words `c·i … c·i + c - 1`
+/// together, with one invocation, one key and one side, so the racecheck's
+/// shadow of those `c` words always holds the same values: checking the
+/// first word finds exactly the hazards checking all `c` would, found `c`
+/// times (the helpers count each `c` times, so the totals agree with the
+/// interpreter's). Checking one word in `c` is what lets llvmpipe compile a
+/// kernel that stages `vec4` tiles in workgroup memory: each check inlines
+/// several atomics and branches, and 128 checks per slice took it 75 s
+/// (docs/performance.md).
+pub(crate) fn whole_element_globals<'f>(
+    module: &Module,
+    layouter: &naga::proc::Layouter,
+    functions: impl IntoIterator<Item = &'f Function>,
+    global_bytes: &impl Fn(Handle<GlobalVariable>) -> Option<u32>,
+) -> std::collections::HashMap<Handle<GlobalVariable>, u32> {
+    let mut words = std::collections::HashMap::new();
+    let mut mixed = std::collections::HashSet::new();
+    for f in functions {
+        let mut pointers: Vec<Handle<Expression>> =
+            f.expressions.iter().filter_map(|(_, e)| if let Expression::Load { pointer } = *e { Some(pointer) } else { None }).collect();
+        statement_pointers(&f.body, &mut pointers);
+        for pointer in pointers {
+            let Some(res) = resolve(module, layouter, f, pointer, global_bytes) else { continue };
+            let element = match module.types[module.global_variables[res.global].ty].inner {
+                TypeInner::Array { base, stride, .. } if stride >= 8 && layouter[base].size == stride => Some(stride / 4),
+                _ => None,
+            };
+            let whole = res.levels.len() == 1 && res.offset == 0 && !res.atomic && element.is_some_and(|c| res.size == 4 * c);
+            match (whole, element) {
+                (true, Some(c)) => {
+                    words.insert(res.global, c);
+                }
+                _ => {
+                    mixed.insert(res.global);
+                }
+            }
+        }
+    }
+    words.retain(|g, _| !mixed.contains(g));
+    words
+}
+
+/// The pointers that `block`'s stores, atomics and `workgroupUniformLoad`s
+/// access, at every depth.
+fn statement_pointers(block: &naga::Block, out: &mut Vec<Handle<Expression>>) {
+    for s in block.iter() {
+        match s {
+            naga::Statement::Store { pointer, .. } | naga::Statement::Atomic { pointer, .. } | naga::Statement::WorkGroupUniformLoad { pointer, .. } => {
+                out.push(*pointer)
+            }
+            naga::Statement::Block(b) => statement_pointers(b, out),
+            naga::Statement::If { accept, reject, .. } => {
+                statement_pointers(accept, out);
+                statement_pointers(reject, out);
+            }
+            naga::Statement::Switch { cases, .. } => cases.iter().for_each(|c| statement_pointers(&c.body, out)),
+            naga::Statement::Loop { body, continuing, .. } => {
+                statement_pointers(body, out);
+                statement_pointers(continuing, out);
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The outermost array of a global's type: its byte offset, stride and
 /// element count (for a runtime-sized one, in `bytes` of buffer), and the
 /// struct member leading to it (`out.v`), if any.

@@ -57,7 +57,7 @@ pub(crate) fn plan_bounds_checks(
         let space = match spaces.iter().skip(first_space as usize).position(|s| s.name == name && s.memory == memory && s.elements == length) {
             Some(k) => first_space + k as u32,
             None => {
-                spaces.push(SpaceInfo { name, memory, element_words: 0, array_word: 0, elements: length, shadow_base: 0 });
+                spaces.push(SpaceInfo { name, memory, element_words: 0, array_word: 0, elements: length, shadow_base: 0, counted_words: 1 });
                 (spaces.len() - 1) as u32
             }
         };

@@ -318,7 +318,7 @@ fn rewrite_module(
                     Some((offset, stride, n, member)) => (member.map(|m| format!("{name}.{m}")).unwrap_or(name), stride / 4, offset / 4, n),
                     None => (name, 0, 0, b.len),
                 };
-                spaces.push(SpaceInfo { name, memory: MemoryKind::Storage, element_words, array_word, elements, shadow_base: 0 });
+                spaces.push(SpaceInfo { name, memory: MemoryKind::Storage, element_words, array_word, elements, shadow_base: 0, counted_words: 1 });
                 spec_buffers.push((b.len, writable && options.racecheck));
                 targets.insert(h, Target::Storage { space: k as u32 });
                 global_bytes.insert(h, bytes);
@@ -331,6 +331,7 @@ fn rewrite_module(
                     array_word: 0,
                     elements: b.len,
                     shadow_base: 0,
+                    counted_words: 1,
                 });
                 spec_buffers.push((b.len, false));
             }
@@ -347,11 +348,22 @@ fn rewrite_module(
             None => (name, 0, 0, 0),
         };
         let space = spaces.len() as u32;
-        spaces.push(SpaceInfo { name, memory: MemoryKind::Workgroup, element_words, array_word, elements, shadow_base: workgroup_words });
+        spaces.push(SpaceInfo { name, memory: MemoryKind::Workgroup, element_words, array_word, elements, shadow_base: workgroup_words, counted_words: 1 });
         targets.insert(h, Target::Workgroup { space, shadow_base: workgroup_words });
         global_bytes.insert(h, bytes);
         workgroup_words += bytes.div_ceil(4);
         workgroup_vars += 1;
+    }
+    let whole_words = access::whole_element_globals(
+        &module,
+        &layouter,
+        module.functions.iter().map(|(_, f)| f).chain(module.entry_points.iter().map(|e| &e.function)),
+        &|g| global_bytes.get(&g).copied(),
+    );
+    for (g, &c) in &whole_words {
+        if let Some(Target::Storage { space }) = targets.get(g) {
+            spaces[*space as usize].counted_words = c;
+        }
     }
     let mut eps = Vec::with_capacity(entry_points.len());
     for name in entry_points {
@@ -420,6 +432,8 @@ fn rewrite_module(
         storage_epoch: private("gp_storage_epoch"),
         workgroup_epoch: private("gp_workgroup_epoch"),
         counters: ["gp_global_reads", "gp_global_writes", "gp_workgroup_reads", "gp_workgroup_writes"].map(&mut private),
+        hazards: [0, 1, 2].map(|k| rewrite::PENDING_HAZARD.map(|v| private(&format!("gp_hazard{k}_{v}")))),
+        oob: [0, 1, 2].map(|k| rewrite::PENDING_OOB.map(|v| private(&format!("gp_oob{k}_{v}")))),
     };
 
     // Helper functions first: naga's validator wants a function's callees
@@ -459,6 +473,7 @@ fn rewrite_module(
         unchecked,
         racecheck: options.racecheck,
         helpers,
+        whole_words,
     };
     for (h, checks) in function_checks {
         cx.checks = checks;
@@ -471,15 +486,34 @@ fn rewrite_module(
         cx.checks = checks;
         let mut f = std::mem::take(&mut module.entry_points[ep].function);
         let body = std::mem::take(&mut f.body);
-        let body = cx.rewrite_block(&module, &layouter, &mut f, body);
+        let mut body = cx.rewrite_block(&module, &layouter, &mut f, body);
+        if !matches!(body.last(), Some(Statement::Return { .. })) {
+            body.push(Statement::Return { value: None }, Span::UNDEFINED);
+        }
+        // The entry point's rewritten body becomes a function of its own,
+        // `gp_<name>`, with the same arguments (without their bindings),
+        // and the entry point calls it once and then ends the invocation
+        // (`Cx::flush_pending`): one copy of that code, whichever `return`
+        // the body took (each copy costs a software adapter's compiler).
+        let inner = Function {
+            name: Some(format!("gp_{}", module.entry_points[ep].name)),
+            arguments: f.arguments.iter().map(|a| naga::FunctionArgument { name: a.name.clone(), ty: a.ty, binding: None }).collect(),
+            result: None,
+            local_variables: std::mem::take(&mut f.local_variables),
+            expressions: std::mem::take(&mut f.expressions),
+            named_expressions: std::mem::take(&mut f.named_expressions),
+            body,
+            diagnostic_filter_leaf: f.diagnostic_filter_leaf,
+        };
+        let inner = module.functions.append(inner, Span::UNDEFINED);
+        let arguments = (0..f.arguments.len()).map(|i| f.expressions.append(naga::Expression::FunctionArgument(i as u32), Span::UNDEFINED)).collect();
         let mut new_body = cx.prelude(&mut f, &module.types, vec3_ty, u32_ty, config, dispatch as u32);
-        for (s, span) in body.span_into_iter() {
-            new_body.push(s, span);
-        }
-        if !matches!(new_body.last(), Some(Statement::Return { .. })) {
-            new_body.push(Statement::Return { value: None }, Span::UNDEFINED);
-        }
-        f.body = cx.store_counters_before_returns(&mut f, new_body);
+        new_body.push(Statement::Call { function: inner, arguments, result: None }, Span::UNDEFINED);
+        let mut b = builder::Builder::new(&mut f);
+        cx.flush_pending(&mut b);
+        new_body.extend_block(b.finish());
+        new_body.push(Statement::Return { value: None }, Span::UNDEFINED);
+        f.body = new_body;
         module.entry_points[ep].function = f;
     }
     cx.build_helpers(&mut module, u32_ty);

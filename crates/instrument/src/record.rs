@@ -8,10 +8,10 @@ use crate::builder::Builder;
 use crate::rewrite::{Cx, RaceSide, Target};
 use crate::MAX_TRACED_WORDS;
 use gpu_puzzles_core::trace::{
-    hazard_word as hw, header, invocation_counter as ic, race_array as ra, AccessKind, HazardKind, KeyFormat, HAZARD_RECORDS_PER_KIND, OOB_RECORDS_PER_KIND,
-    RACE_ARRAYS, SITE_KEY_BITS,
+    hazard_word as hw, header, invocation_counter as ic, race_array as ra, AccessKind, HazardKind, KeyFormat, HAZARD_RECORDS_PER_KIND, HAZARD_RECORD_WORDS,
+    INVOCATION_WORDS, OOB_RECORDS_PER_KIND, RACE_ARRAYS, SITE_KEY_BITS,
 };
-use naga::{AtomicFunction, BinaryOperator, Expression, Function, FunctionArgument, Handle, Module, ScalarKind, Statement, Type};
+use naga::{AtomicFunction, BinaryOperator, Expression, Function, FunctionArgument, GlobalVariable, Handle, Module, ScalarKind, Statement, Type};
 
 impl Cx<'_> {
     /// Writes the bodies of the helper functions the code calls into their
@@ -34,15 +34,15 @@ impl Cx<'_> {
         };
         let h = &self.helpers;
         module.functions[h.hazard] = make(h.hazard, "gp_hazard", 8, &|b, a| self.hazard_body(b, a));
-        module.functions[h.oob] = make(h.oob, "gp_oob", 6, &|b, a| self.oob_body(b, a));
+        module.functions[h.oob] = make(h.oob, "gp_oob", 5, &|b, a| self.oob_body(b, a));
         for (wg, formats) in [(0, self.layout.storage_keys), (1, Some(self.layout.workgroup_keys))] {
             for (side, label) in [(RaceSide::Read, "read"), (RaceSide::Write, "write")] {
                 let handle = h.race[wg][side as usize];
                 let name = format!("gp_race_{label}_{}", if wg == 1 { "workgroup" } else { "storage" });
-                module.functions[handle] = make(handle, &name, 6, &|b, a| {
+                module.functions[handle] = make(handle, &name, 7, &|b, a| {
                     // No storage keys (too many invocations): never called.
                     if let Some(format) = formats {
-                        self.race_body(b, a[0], a[1], a[2], a[3], format, side, a[4], a[5]);
+                        self.race_body(b, a[0], a[1], a[2], a[3], format, side, a[4], a[5], a[6]);
                     }
                 });
             }
@@ -106,7 +106,14 @@ impl Cx<'_> {
             };
             let two = b.lit(2);
             let first = b.bin(BinaryOperator::ShiftRight, bytes, two);
-            cx.record_words(b, target, kind, first, words.min(MAX_TRACED_WORDS), site);
+            // A global touched only in whole elements has its counters and
+            // racecheck on each element's first word, which stands for all
+            // of them.
+            let race_words = match cx.whole_words.get(&res.global) {
+                Some(&c) if c == words => 1,
+                _ => words.min(MAX_TRACED_WORDS),
+            };
+            cx.record_words(b, target, kind, first, words.min(MAX_TRACED_WORDS), race_words, site);
         };
         match in_bounds {
             None => accept(self, b),
@@ -119,8 +126,25 @@ impl Cx<'_> {
         }
     }
 
-    /// Heat-map counts and the racecheck for `count` words from `first`.
-    pub(crate) fn record_words(&mut self, b: &mut Builder, target: Target, kind: AccessKind, first: Handle<Expression>, count: u32, site: u32) {
+    /// Heat-map counts and the racecheck for the first `race_words` of the
+    /// `count` words from `first`: all, or 1 standing for the `count` of a
+    /// whole element ([`crate::access::whole_element_globals`]; the reader
+    /// copies its counts, [`SpaceInfo::counted_words`], and each hazard on
+    /// it counts `count` times).
+    ///
+    /// [`SpaceInfo::counted_words`]: gpu_puzzles_core::trace::SpaceInfo::counted_words
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn record_words(
+        &mut self,
+        b: &mut Builder,
+        target: Target,
+        kind: AccessKind,
+        first: Handle<Expression>,
+        count: u32,
+        race_words: u32,
+        site: u32,
+    ) {
+        let weight = if race_words < count { count } else { 1 };
         let side = match kind {
             AccessKind::Read => Some(RaceSide::Read),
             AccessKind::Write => Some(RaceSide::Write),
@@ -137,7 +161,7 @@ impl Cx<'_> {
                     let off = b.mul(d, stride);
                     b.add_const(off, base)
                 });
-                for lane in 0..count {
+                for lane in 0..race_words {
                     let w = b.add_const(first, lane as u64);
                     let counters: &[(u64, AtomicFunction)] = match kind {
                         AccessKind::Read => &[(0, AtomicFunction::Add)],
@@ -157,7 +181,7 @@ impl Cx<'_> {
                     // A race region exists only when storage keys do.
                     if let (Some(region), Some(key), Some(side)) = (region, key, side) {
                         let n = self.layout.lens[k];
-                        self.call_race(b, false, side, region, n, w, key, space, site);
+                        self.call_race(b, false, side, region, n, w, key, space, site, weight);
                     }
                 }
             }
@@ -173,10 +197,10 @@ impl Cx<'_> {
                 let sum = b.add(wg_off, d_off);
                 let region = b.add_const(sum, self.layout.workgroup_race_base);
                 let first = b.add_const(first, shadow_base as u64);
-                for lane in 0..count {
+                for lane in 0..race_words {
                     let w = b.add_const(first, lane as u64);
                     let n = self.layout.workgroup_words as u32;
-                    self.call_race(b, true, side, region, n, w, key, space, site);
+                    self.call_race(b, true, side, region, n, w, key, space, site, weight);
                 }
             }
         }
@@ -221,7 +245,7 @@ impl Cx<'_> {
     }
 
     /// A call of the racecheck helper for one word: `gp_race_*(region, n,
-    /// w, key, space, site)`.
+    /// w, key, space, site, weight)`, a hazard on it counted `weight` times.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn call_race(
         &self,
@@ -234,21 +258,17 @@ impl Cx<'_> {
         key: Handle<Expression>,
         space: u32,
         site: u32,
+        weight: u32,
     ) {
         let function = self.helpers.race[usize::from(workgroup)][side as usize];
         self.helpers.mark(function);
-        let (n, space, site) = (b.lit(n), b.lit(space), b.lit(site));
-        b.stmt(Statement::Call { function, arguments: vec![region, n, w, key, space, site], result: None });
+        let (n, space, site, weight) = (b.lit(n), b.lit(space), b.lit(site), b.lit(weight));
+        b.stmt(Statement::Call { function, arguments: vec![region, n, w, key, space, site, weight], result: None });
     }
 
     /// A call of the out-of-bounds helper.
     pub(crate) fn call_oob(&self, b: &mut Builder, space: u32, kind: AccessKind, index: Handle<Expression>, site: u32) {
-        let args = [
-            self.layout.oob_total_word(space as u64, kind) as u32,
-            (header::OOB_SLOTS + kind as u64) as u32,
-            self.layout.oob_record_word(kind, 0) as u32,
-            space,
-        ];
+        let args = [self.layout.oob_total_word(space as u64, kind) as u32, (header::OOB_SLOTS + kind as u64) as u32, space];
         let mut arguments: Vec<Handle<Expression>> = args.iter().map(|&v| b.lit(v)).collect();
         arguments.push(index);
         arguments.push(b.lit(site));
@@ -257,7 +277,8 @@ impl Cx<'_> {
     }
 
     /// The body of a racecheck helper: one word `w` of a shadowed region of
-    /// `n` words per array starting at word `region` of the trace.
+    /// `n` words per array starting at word `region` of the trace; a hazard
+    /// counts `weight` times.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn race_body(
         &self,
@@ -270,6 +291,7 @@ impl Cx<'_> {
         side: RaceSide,
         space: Handle<Expression>,
         site: Handle<Expression>,
+        weight: Handle<Expression>,
     ) {
         let at = |b: &mut Builder, array: u64| {
             let a = b.lit(array as u32);
@@ -289,8 +311,7 @@ impl Cx<'_> {
             let sa = at(b, site_array);
             let other_site = b.atomic_load(self.trace, sa);
             let counter = b.lit((header::HAZARD_COUNTS + kind as u64) as u32);
-            let base = b.lit(self.layout.hazard_record_word(kind, 0) as u32);
-            b.stmt(Statement::Call { function: self.helpers.hazard, arguments: vec![counter, base, space, w, key, other, site, other_site], result: None });
+            b.stmt(Statement::Call { function: self.helpers.hazard, arguments: vec![counter, space, w, key, other, site, other_site, weight], result: None });
         };
         match side {
             RaceSide::Read => {
@@ -351,10 +372,9 @@ impl Cx<'_> {
                     let sa = b.add(base, w);
                     let other_site = b.atomic_load(self.trace, sa);
                     let counter = pick(b, header::HAZARD_COUNTS + waw as u64, header::HAZARD_COUNTS + war as u64);
-                    let record = pick(b, self.layout.hazard_record_word(waw, 0), self.layout.hazard_record_word(war, 0));
                     b.stmt(Statement::Call {
                         function: self.helpers.hazard,
-                        arguments: vec![counter, record, space, w, key, other, site, other_site],
+                        arguments: vec![counter, space, w, key, other, site, other_site, weight],
                         result: None,
                     });
                 });
@@ -364,56 +384,138 @@ impl Cx<'_> {
         }
     }
 
-    /// The body of `gp_hazard(counter, base, space, word, key, other, site,
-    /// other_site)`: counts a hazard in header word `counter` and, while its
-    /// kind has room, records it from trace word `base`.
+    /// The body of `gp_hazard(counter, space, word, key, other, site,
+    /// other_site, weight)`: notes a hazard of the kind whose count is
+    /// header word `counter`, `weight` times, in the invocation's private
+    /// variables ([`crate::rewrite::Vars::hazards`]); the first of each kind
+    /// keeps its record. [`Cx::flush_pending`] stores them when the
+    /// invocation ends.
+    ///
+    /// Why not into the trace here: every helper call is inlined where the
+    /// access is, and llvmpipe's compile time grows much faster than the
+    /// atomics and branches it inlines. Recording each hazard on the spot (an
+    /// `atomicAdd`, a branch and eight `atomicStore`s per access) took it
+    /// 75 s for Double-Buffered Matrix Multiply's reference, against under
+    /// 1 s for these selects (docs/performance.md). Only the records
+    /// change: one per kind and invocation, the first it met, where there
+    /// used to be the first six anywhere; the counts are the same.
     pub(crate) fn hazard_body(&self, b: &mut Builder, args: &[Handle<Expression>]) {
-        let [counter, base, space, word, key, other, site, other_site] = args[..] else { unreachable!("eight arguments") };
-        let one = b.lit(1);
-        let slot = b.atomic_result(self.trace, counter, AtomicFunction::Add, one, self.u32_ty);
-        let max = b.lit(HAZARD_RECORDS_PER_KIND as u32);
-        let room = b.bin(BinaryOperator::Less, slot, max);
-        b.if_(room, |b| {
-            let words = b.lit(gpu_puzzles_core::trace::HAZARD_RECORD_WORDS as u32);
-            let scaled = b.mul(slot, words);
-            let at = b.add(scaled, base);
-            let dispatch = b.load_global(self.vars.dispatch);
-            let workgroup = b.load_global(self.vars.workgroup);
-            for (offset, value) in [
-                (hw::SPACE, space),
-                (hw::WORD, word),
-                (hw::KEY, key),
-                (hw::OTHER_KEY, other),
-                (hw::SITE, site),
-                (hw::OTHER_SITE, other_site),
-                (hw::DISPATCH, dispatch),
-                (hw::WORKGROUP, workgroup),
-            ] {
-                let w = b.add_const(at, offset);
-                b.atomic_store(self.trace, w, value);
-            }
-        });
+        let [counter, space, word, key, other, site, other_site, weight] = args[..] else { unreachable!("eight arguments") };
+        let zero = b.lit(0);
+        for (k, vars) in self.vars.hazards.iter().enumerate() {
+            let this = b.lit((header::HAZARD_COUNTS + k as u64) as u32);
+            let is = b.bin(BinaryOperator::Equal, counter, this);
+            let add = b.emit(Expression::Select { condition: is, accept: weight, reject: zero });
+            let n = b.load_global(vars[0]);
+            let n1 = b.add(n, add);
+            b.store_global(vars[0], n1);
+            self.keep_first(b, is, &vars[1..], &[site, space, word, key, other, other_site]);
+        }
     }
 
-    /// The body of `gp_oob(total, slots, base, space, index, site)`: counts
-    /// an out-of-bounds access in word `total` and, while its kind has room
-    /// (slot counter `slots`), records it from word `base`.
+    /// Stores `values` into `vars` when `is` holds and `vars[0]` (a site)
+    /// is still 0: the first record of its kind.
+    fn keep_first(&self, b: &mut Builder, is: Handle<Expression>, vars: &[Handle<GlobalVariable>], values: &[Handle<Expression>]) {
+        let zero = b.lit(0);
+        let old_site = b.load_global(vars[0]);
+        let none = b.bin(BinaryOperator::Equal, old_site, zero);
+        let first = b.bin(BinaryOperator::LogicalAnd, is, none);
+        for (&var, &value) in vars.iter().zip(values) {
+            let old = b.load_global(var);
+            let v = b.emit(Expression::Select { condition: first, accept: value, reject: old });
+            b.store_global(var, v);
+        }
+    }
+
+    /// The body of `gp_oob(total, slots, space, index, site)`: counts an
+    /// out-of-bounds access in trace word `total`, and keeps the first of
+    /// its kind (whose record slots header word `slots` counts) in the
+    /// invocation's private variables ([`crate::rewrite::Vars::oob`]), for
+    /// [`Cx::flush_pending`] to store when the invocation ends (why: see
+    /// [`Cx::hazard_body`]).
     pub(crate) fn oob_body(&self, b: &mut Builder, args: &[Handle<Expression>]) {
-        let [total, slots, base, space, index, site] = args[..] else { unreachable!("six arguments") };
+        let [total, slots, space, index, site] = args[..] else { unreachable!("five arguments") };
         let one = b.lit(1);
         b.atomic(self.trace, total, AtomicFunction::Add, one);
-        let slot = b.atomic_result(self.trace, slots, AtomicFunction::Add, one, self.u32_ty);
-        let max = b.lit(OOB_RECORDS_PER_KIND as u32);
-        let room = b.bin(BinaryOperator::Less, slot, max);
-        b.if_(room, |b| {
-            let words = b.lit(gpu_puzzles_core::trace::OOB_RECORD_WORDS as u32);
-            let scaled = b.mul(slot, words);
-            let at = b.add(scaled, base);
-            let inv = b.load_global(self.vars.invocation);
-            for (offset, value) in [space, index, inv, site].into_iter().enumerate() {
-                let w = b.add_const(at, offset as u64);
-                b.atomic_store(self.trace, w, value);
+        for (k, vars) in self.vars.oob.iter().enumerate() {
+            let this = b.lit((header::OOB_SLOTS + k as u64) as u32);
+            let is = b.bin(BinaryOperator::Equal, slots, this);
+            self.keep_first(b, is, vars, &[site, space, index]);
+        }
+    }
+
+    /// The statements that end an invocation: its counters added into its
+    /// words of the trace, then its pending hazards (counted, and the first
+    /// of each kind recorded while its kind has room) and out-of-bounds
+    /// records. Called once, after the entry point's body returns.
+    pub(crate) fn flush_pending(&self, b: &mut Builder) {
+        let inv = b.load_global(self.vars.invocation);
+        let four = b.lit(INVOCATION_WORDS as u32);
+        let scaled = b.mul(inv, four);
+        let first = b.add_const(scaled, self.layout.invocation_base);
+        for (k, &var) in self.vars.counters.iter().enumerate() {
+            let v = b.load_global(var);
+            let w = b.add_const(first, k as u64);
+            b.atomic(self.trace, w, AtomicFunction::Add, v);
+        }
+        let zero = b.lit(0);
+        if self.helpers.is_used(self.helpers.hazard) {
+            for (kind, vars) in HazardKind::ALL.into_iter().zip(&self.vars.hazards) {
+                let n = b.load_global(vars[0]);
+                let some = b.bin(BinaryOperator::NotEqual, n, zero);
+                b.if_(some, |b| {
+                    let counter = b.lit((header::HAZARD_COUNTS + kind as u64) as u32);
+                    let slot = b.atomic_result(self.trace, counter, AtomicFunction::Add, n, self.u32_ty);
+                    let max = b.lit(HAZARD_RECORDS_PER_KIND as u32);
+                    let room = b.bin(BinaryOperator::Less, slot, max);
+                    b.if_(room, |b| {
+                        let words = b.lit(HAZARD_RECORD_WORDS as u32);
+                        let scaled = b.mul(slot, words);
+                        let at = b.add_const(scaled, self.layout.hazard_record_word(kind, 0));
+                        let [site, space, word, key, other, other_site] = [1, 2, 3, 4, 5, 6].map(|i| b.load_global(vars[i]));
+                        let dispatch = b.load_global(self.vars.dispatch);
+                        let workgroup = b.load_global(self.vars.workgroup);
+                        for (offset, value) in [
+                            (hw::SPACE, space),
+                            (hw::WORD, word),
+                            (hw::KEY, key),
+                            (hw::OTHER_KEY, other),
+                            (hw::SITE, site),
+                            (hw::OTHER_SITE, other_site),
+                            (hw::DISPATCH, dispatch),
+                            (hw::WORKGROUP, workgroup),
+                        ] {
+                            let w = b.add_const(at, offset);
+                            b.atomic_store(self.trace, w, value);
+                        }
+                    });
+                });
             }
-        });
+        }
+        if self.helpers.is_used(self.helpers.oob) {
+            for (kind, vars) in AccessKind::ALL.into_iter().zip(&self.vars.oob) {
+                let site = b.load_global(vars[0]);
+                let some = b.bin(BinaryOperator::NotEqual, site, zero);
+                b.if_(some, |b| {
+                    let slots = b.lit((header::OOB_SLOTS + kind as u64) as u32);
+                    let one = b.lit(1);
+                    let slot = b.atomic_result(self.trace, slots, AtomicFunction::Add, one, self.u32_ty);
+                    let max = b.lit(OOB_RECORDS_PER_KIND as u32);
+                    let room = b.bin(BinaryOperator::Less, slot, max);
+                    b.if_(room, |b| {
+                        let words = b.lit(gpu_puzzles_core::trace::OOB_RECORD_WORDS as u32);
+                        let scaled = b.mul(slot, words);
+                        let at = b.add_const(scaled, self.layout.oob_record_word(kind, 0));
+                        let space = b.load_global(vars[1]);
+                        let index = b.load_global(vars[2]);
+                        let inv = b.load_global(self.vars.invocation);
+                        for (offset, value) in [space, index, inv, site].into_iter().enumerate() {
+                            let w = b.add_const(at, offset as u64);
+                            b.atomic_store(self.trace, w, value);
+                        }
+                    });
+                });
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@
 use crate::access::{resolve, root, Resolved};
 use crate::bounds::BoundsCheck;
 use crate::builder::Builder;
-use gpu_puzzles_core::trace::{header, AccessKind, Site, TraceLayout, INVOCATION_WORDS, LOOP_BUDGET};
+use gpu_puzzles_core::trace::{header, AccessKind, Site, TraceLayout, LOOP_BUDGET};
 use gpu_puzzles_core::CaseConfig;
 use naga::{
     AtomicFunction, Barrier, BinaryOperator, Binding, Block, BuiltIn, Expression, Function, FunctionArgument, GlobalVariable, Handle, Module, Scalar,
@@ -47,7 +47,25 @@ pub(crate) struct Vars {
     pub(crate) workgroup_epoch: Handle<GlobalVariable>,
     /// Per-invocation counters, in [`ic`] order.
     pub(crate) counters: [Handle<GlobalVariable>; 4],
+    /// Per hazard kind, in [`gpu_puzzles_core::trace::HazardKind`] order:
+    /// the hazards this invocation found (weighted), then the record of the
+    /// first of them, in [`PENDING_HAZARD`] order. Stored into the trace
+    /// once, when the invocation ends ([`Cx::flush_pending`]).
+    pub(crate) hazards: [[Handle<GlobalVariable>; 7]; 3],
+    /// Per access kind, in [`AccessKind`] order: the record of this
+    /// invocation's first out-of-bounds access of that kind, in
+    /// [`PENDING_OOB`] order, stored into the trace when it ends.
+    pub(crate) oob: [[Handle<GlobalVariable>; 3]; 3],
 }
+
+/// The private variables of a hazard kind ([`Vars::hazards`]): the count,
+/// then the first hazard's site (0 while there is none), space, word, key,
+/// the other access's key and the other access's site word.
+pub(crate) const PENDING_HAZARD: [&str; 7] = ["n", "site", "space", "word", "key", "other", "other_site"];
+
+/// The private variables of an out-of-bounds kind ([`Vars::oob`]): the
+/// first access's site (0 while there is none), space and index.
+pub(crate) const PENDING_OOB: [&str; 3] = ["site", "space", "index"];
 
 /// The pass's state while rewriting.
 pub(crate) struct Cx<'s> {
@@ -67,17 +85,22 @@ pub(crate) struct Cx<'s> {
     pub(crate) unchecked: Vec<String>,
     pub(crate) racecheck: bool,
     pub(crate) helpers: Helpers,
+    /// Globals whose accesses all touch whole elements, by words per
+    /// element ([`crate::access::whole_element_globals`]): the racecheck
+    /// checks the first word of each access, counting it for all.
+    pub(crate) whole_words: HashMap<Handle<GlobalVariable>, u32>,
 }
 
 /// The helper functions the rewritten code calls, so that each access site
 /// costs a call rather than the whole check: the shader the device compiles
 /// stays small.
 pub(crate) struct Helpers {
-    /// `gp_hazard(counter, base, space, word, key, other, site, other_site)`.
+    /// `gp_hazard(counter, base, space, word, key, other, site, other_site,
+    /// weight)`.
     pub(crate) hazard: Handle<Function>,
     /// `gp_oob(total, slots, base, space, index, site)`.
     pub(crate) oob: Handle<Function>,
-    /// `gp_race_*(region, n, w, key, space, site)`, by [storage, workgroup
+    /// `gp_race_*(region, n, w, key, space, site, weight)`, by [storage, workgroup
     /// memory] and [`RaceSide`].
     pub(crate) race: [[Handle<Function>; 2]; 2],
     /// Which ones the rewritten code calls (the others keep empty bodies).
@@ -392,53 +415,6 @@ impl Cx<'_> {
         b.store_global(self.vars.storage_epoch, one);
         b.store_global(self.vars.workgroup_epoch, one);
         b.finish()
-    }
-
-    /// Before every `return` of the entry point, adds the private counters
-    /// into the invocation's words of the trace (added, so that several
-    /// entry points dispatched over one trace sum up).
-    pub(crate) fn store_counters_before_returns(&self, f: &mut Function, block: Block) -> Block {
-        let mut out = Block::with_capacity(block.len());
-        for (stmt, span) in block.span_into_iter() {
-            match stmt {
-                Statement::Return { value } => {
-                    let mut b = Builder::new(f);
-                    let inv = b.load_global(self.vars.invocation);
-                    let four = b.lit(INVOCATION_WORDS as u32);
-                    let scaled = b.mul(inv, four);
-                    let first = b.add_const(scaled, self.layout.invocation_base);
-                    for (k, &var) in self.vars.counters.iter().enumerate() {
-                        let v = b.load_global(var);
-                        let w = b.add_const(first, k as u64);
-                        b.atomic(self.trace, w, AtomicFunction::Add, v);
-                    }
-                    out.extend_block(b.finish());
-                    out.push(Statement::Return { value }, span);
-                }
-                Statement::Block(inner) => out.push(Statement::Block(self.store_counters_before_returns(f, inner)), span),
-                Statement::If { condition, accept, reject } => {
-                    let accept = self.store_counters_before_returns(f, accept);
-                    let reject = self.store_counters_before_returns(f, reject);
-                    out.push(Statement::If { condition, accept, reject }, span);
-                }
-                Statement::Switch { selector, cases } => {
-                    let cases = cases
-                        .into_iter()
-                        .map(|mut c| {
-                            c.body = self.store_counters_before_returns(f, c.body);
-                            c
-                        })
-                        .collect();
-                    out.push(Statement::Switch { selector, cases }, span);
-                }
-                Statement::Loop { body, continuing, break_if } => {
-                    let body = self.store_counters_before_returns(f, body);
-                    out.push(Statement::Loop { body, continuing, break_if }, span);
-                }
-                other => out.push(other, span),
-            }
-        }
-        out
     }
 }
 

@@ -83,7 +83,7 @@ fn bump(p: ptr<workgroup, array<f32, 4>>, i: u32) { (*p)[i] += 1.0; }
 }
 
 #[test]
-fn counters_are_flushed_once_before_each_return() {
+fn counters_are_flushed_once_whichever_return_ends_the_body() {
     let src = "@group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @compute @workgroup_size(4, 1, 1)
@@ -93,12 +93,54 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>) {
 }
 ";
     let out = instrument(src, &[Traced { binding: 0, len: 3 }, Traced { binding: 1, len: 3 }], &config(), &["main"], ON).unwrap();
-    // Two returns (the early one and the end of main), four counters each,
-    // added to the trace (not stored: several dispatches share one trace).
-    let flushes = out.wgsl().unwrap().lines().filter(|l| l.contains("atomicAdd(") && !l.contains("let ") && !l.trim_end().ends_with(", 1u);")).count();
-    assert_eq!(flushes, 8, "{}", out.wgsl().unwrap());
-    let tail = &out.wgsl().unwrap()[out.wgsl().unwrap().rfind("return;").unwrap()..];
-    assert!(!tail.contains("gp_"), "nothing after the last return:\n{}", out.wgsl().unwrap());
+    let wgsl = out.wgsl().unwrap();
+    // The body, with both its returns, is `gp_main`; the entry point calls
+    // it once, then adds the four counters to the trace (added, not
+    // stored: several dispatches share one trace).
+    let body = &wgsl[wgsl.find("fn gp_main(").expect("the body is a function of its own")..];
+    let body = &body[..body.find("\n}\n").unwrap()];
+    assert_eq!(body.matches("return;").count(), 2, "{wgsl}");
+    let entry = &wgsl[wgsl.find("@compute").unwrap()..];
+    assert_eq!(entry.matches("gp_main(").count(), 1, "{entry}");
+    let flushes = entry.lines().filter(|l| l.contains("atomicAdd(") && !l.contains("let ") && !l.trim_end().ends_with(", 1u);")).count();
+    assert_eq!(flushes, 4, "{entry}");
+    assert_eq!(entry.matches("return;").count(), 1, "{entry}");
+}
+
+/// `tile[i]` of an `array<vec4<f32>, N>` touches four words that every
+/// access touches together: the racecheck checks the first, once per
+/// access. One access to a single component puts the array back to one
+/// check per word.
+#[test]
+fn whole_vec4_elements_are_race_checked_once_per_access() {
+    let src = |extra: &str| {
+        format!(
+            "@group(0) @binding(0) var<storage, read_write> out: array<vec4<f32>>;
+var<workgroup> tile: array<vec4<f32>, 4>;
+@compute @workgroup_size(4, 1, 1)
+fn main(@builtin(local_invocation_id) l: vec3<u32>) {{
+    tile[l.x] = vec4(f32(l.x));
+    workgroupBarrier();
+    out[l.x] = tile[(l.x + 1u) % 4u]{extra};
+}}
+"
+        )
+    };
+    let calls = |src: &str, helper: &str| {
+        let out = instrument(src, &[Traced { binding: 0, len: 16 }], &config(), &["main"], ON).unwrap();
+        let wgsl = out.wgsl().unwrap();
+        let body = &wgsl[wgsl.find("fn gp_main(").unwrap()..];
+        (body.matches(&format!("{helper}(")).count(), out.meta.spaces[0].counted_words)
+    };
+    let whole = src("");
+    assert_eq!(calls(&whole, "gp_race_write_workgroup"), (1, 4));
+    assert_eq!(calls(&whole, "gp_race_read_workgroup"), (1, 4));
+    assert_eq!(calls(&whole, "gp_race_write_storage"), (1, 4));
+    let mixed = src(" + vec4(tile[0].x)");
+    assert_eq!(calls(&mixed, "gp_race_write_workgroup").0, 4);
+    assert_eq!(calls(&mixed, "gp_race_read_workgroup").0, 5);
+    // `out` is still touched whole.
+    assert_eq!(calls(&mixed, "gp_race_write_storage"), (1, 4));
 }
 
 #[test]

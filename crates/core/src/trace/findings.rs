@@ -73,6 +73,12 @@ pub struct SpaceInfo {
     pub elements: u32,
     /// First word in the per-workgroup shadow (workgroup variables).
     pub shadow_base: u32,
+    /// A storage buffer's heat-map counters are kept for the first word of
+    /// every `counted_words` and stand for all of them: `4` when the shader
+    /// only ever reads and writes whole `vec4` elements of it (every word of
+    /// an element then counts alike; the instrumentation keeps one counter
+    /// in 4 so that software adapters compile it quickly), else `1`.
+    pub counted_words: u32,
 }
 
 /// What the instrumentation pass tells the reader about a shader: where its
@@ -293,9 +299,15 @@ impl TraceMeta {
         found
     }
 
-    /// The hazard recorded at word `at`; `None` for a record that makes no
-    /// sense or that an epoch overflow makes untrustworthy.
+    /// The hazard recorded at word `at`; `None` for a slot left empty, a
+    /// record that makes no sense or one that an epoch overflow makes
+    /// untrustworthy. A hazard on a whole `vec4` element counts 4 and takes
+    /// the first of 4 slots, so slots can be left empty; a written record
+    /// always names a site (site 0 is none).
     fn hazard(&self, w: &impl Fn(u64) -> u32, at: u64, kind: HazardKind, overflow: bool, config: &CaseConfig) -> Option<Hazard> {
+        if w(at + hw::SITE) == 0 {
+            return None;
+        }
         let l = &self.layout;
         let space = self.spaces.get(w(at + hw::SPACE) as usize)?;
         let workgroup_memory = space.memory == MemoryKind::Workgroup;
@@ -344,10 +356,13 @@ impl TraceMeta {
             .enumerate()
             .map(|(b, &n)| {
                 let n = n as u64;
+                // The word whose counters stand for word `i`.
+                let c = self.spaces.get(b).map_or(1, |s| s.counted_words.max(1)) as u64;
+                let at = |which: u64, i: u64| w(l.element_word(b, which, i - i % c));
                 BufferTrace {
-                    reads: (0..n).map(|i| w(l.element_word(b, 0, i))).collect(),
-                    writes: (0..n).map(|i| w(l.element_word(b, 1, i))).collect(),
-                    writer: (0..n).map(|i| w(l.element_word(b, 2, i)).checked_sub(1)).collect(),
+                    reads: (0..n).map(|i| at(0, i)).collect(),
+                    writes: (0..n).map(|i| at(1, i)).collect(),
+                    writer: (0..n).map(|i| at(2, i).checked_sub(1)).collect(),
                 }
             })
             .collect();
@@ -420,8 +435,16 @@ mod tests {
         TraceMeta {
             layout: TraceLayout::new(&spec, &config()),
             spaces: vec![
-                SpaceInfo { name: "out".into(), memory: MemoryKind::Storage, element_words: 1, array_word: 0, elements: 8, shadow_base: 0 },
-                SpaceInfo { name: "smem".into(), memory: MemoryKind::Workgroup, element_words: 1, array_word: 0, elements: 4, shadow_base: 0 },
+                SpaceInfo { name: "out".into(), memory: MemoryKind::Storage, element_words: 1, array_word: 0, elements: 8, shadow_base: 0, counted_words: 1 },
+                SpaceInfo {
+                    name: "smem".into(),
+                    memory: MemoryKind::Workgroup,
+                    element_words: 1,
+                    array_word: 0,
+                    elements: 4,
+                    shadow_base: 0,
+                    counted_words: 1,
+                },
             ],
             sites: vec![Site { line: 0, column: 0 }, Site { line: 7, column: 5 }, Site { line: 9, column: 13 }],
             site_access: vec![(0, AccessKind::Read), (1, AccessKind::Write), (1, AccessKind::Read)],
