@@ -492,6 +492,7 @@ mod tests {
         words[at + hw::KEY as usize] = f.pack(Key { workgroup: 0, epoch: 1, local: 3 });
         words[at + hw::OTHER_KEY as usize] = other;
         words[at + hw::OTHER_SITE as usize] = site_word(2, other + 1);
+        words[at + hw::SITE as usize] = 1;
         let mut m2 = m.clone();
         m2.site_access.push((1, AccessKind::Write));
         m2.sites.push(Site { line: 11, column: 1 });
@@ -499,6 +500,41 @@ mod tests {
         assert_eq!(m2.findings(&words).hazards[0].first.site, None);
         // One line writes `smem`: that is the other side's.
         assert_eq!(m.findings(&words).hazards[0].first.site.map(|s| s.line), Some(7));
+    }
+
+    /// A buffer the shader touches only in whole `vec4`s keeps its counts on
+    /// each element's first word; the reader gives them to all four.
+    #[test]
+    fn counts_kept_per_element_are_read_for_every_word() {
+        let mut m = meta();
+        m.spaces[0].counted_words = 4;
+        let mut words = vec![0; m.layout.total_words as usize];
+        words[m.layout.element_word(0, 0, 4) as usize] = 2;
+        words[m.layout.element_word(0, 1, 0) as usize] = 1;
+        words[m.layout.element_word(0, 2, 0) as usize] = 6;
+        let b = &m.findings(&words).buffers[0];
+        assert_eq!(b.reads, [0, 0, 0, 0, 2, 2, 2, 2]);
+        assert_eq!(b.writes, [1, 1, 1, 1, 0, 0, 0, 0]);
+        assert_eq!(b.writer[..5], [Some(5), Some(5), Some(5), Some(5), None]);
+    }
+
+    /// A hazard on a whole `vec4` counts 4 and takes the first of the 4
+    /// slots it counts: the slots between hold nothing and are skipped.
+    #[test]
+    fn slots_a_weighted_count_skipped_are_no_hazards() {
+        let m = meta();
+        let mut words = vec![0; m.layout.total_words as usize];
+        let f = m.layout.workgroup_keys;
+        words[(header::HAZARD_COUNTS + HazardKind::WriteAfterWrite as u64) as usize] = 8;
+        for slot in [0, 4] {
+            let at = m.layout.hazard_record_word(HazardKind::WriteAfterWrite, slot) as usize;
+            words[at + hw::SPACE as usize] = 1;
+            words[at + hw::KEY as usize] = f.pack(Key { workgroup: 0, epoch: 1, local: 3 });
+            words[at + hw::OTHER_KEY as usize] = f.pack(Key { workgroup: 0, epoch: 1, local: 1 });
+            words[at + hw::SITE as usize] = 1;
+        }
+        let found = m.findings(&words);
+        assert_eq!((found.hazards.len(), found.hazard_total), (2, 8));
     }
 
     #[test]
