@@ -447,7 +447,11 @@ impl Cx<'_> {
     /// The statements that end an invocation: its counters added into its
     /// words of the trace, then its pending hazards (counted, and the first
     /// of each kind recorded while its kind has room) and out-of-bounds
-    /// records. Called once, after the entry point's body returns.
+    /// records. Called once, after the entry point's body returns. Each
+    /// invocation claims one record slot per kind it has a record of
+    /// (`header::HAZARD_SLOTS`, `header::OOB_SLOTS`), apart from the
+    /// counts, so that one invocation with many hazards leaves room for
+    /// the others'.
     pub(crate) fn flush_pending(&self, b: &mut Builder) {
         let inv = b.load_global(self.vars.invocation);
         let four = b.lit(INVOCATION_WORDS as u32);
@@ -465,7 +469,11 @@ impl Cx<'_> {
                 let some = b.bin(BinaryOperator::NotEqual, n, zero);
                 b.if_(some, |b| {
                     let counter = b.lit((header::HAZARD_COUNTS + kind as u64) as u32);
-                    let slot = b.atomic_result(self.trace, counter, AtomicFunction::Add, n, self.u32_ty);
+                    b.atomic(self.trace, counter, AtomicFunction::Add, n);
+                    // One record slot per invocation, whatever its count.
+                    let slots = b.lit((header::HAZARD_SLOTS + kind as u64) as u32);
+                    let one = b.lit(1);
+                    let slot = b.atomic_result(self.trace, slots, AtomicFunction::Add, one, self.u32_ty);
                     let max = b.lit(HAZARD_RECORDS_PER_KIND as u32);
                     let room = b.bin(BinaryOperator::Less, slot, max);
                     b.if_(room, |b| {

@@ -299,11 +299,10 @@ impl TraceMeta {
         found
     }
 
-    /// The hazard recorded at word `at`; `None` for a slot left empty, a
-    /// record that makes no sense or one that an epoch overflow makes
-    /// untrustworthy. A hazard on a whole `vec4` element counts 4 and takes
-    /// the first of 4 slots, so slots can be left empty; a written record
-    /// always names a site (site 0 is none).
+    /// The hazard recorded at word `at`; `None` for a slot with no record
+    /// written in it (a written record always names a site; site 0 is
+    /// none), a record that makes no sense or one that an epoch overflow
+    /// makes untrustworthy.
     fn hazard(&self, w: &impl Fn(u64) -> u32, at: u64, kind: HazardKind, overflow: bool, config: &CaseConfig) -> Option<Hazard> {
         if w(at + hw::SITE) == 0 {
             return None;
@@ -394,9 +393,9 @@ impl TraceMeta {
         let mut hazard_total = 0;
         let mut hazards = Vec::new();
         for kind in HazardKind::ALL {
-            let count = w(header::HAZARD_COUNTS + kind as u64);
-            hazard_total += count;
-            for k in 0..(count as u64).min(HAZARD_RECORDS_PER_KIND) {
+            hazard_total += w(header::HAZARD_COUNTS + kind as u64);
+            let slots = w(header::HAZARD_SLOTS + kind as u64) as u64;
+            for k in 0..slots.min(HAZARD_RECORDS_PER_KIND) {
                 if let Some(h) = self.hazard(&w, l.hazard_record_word(kind, k), kind, overflow != 0, config) {
                     hazards.push(h);
                 }

@@ -43,14 +43,20 @@ pub mod header {
     /// number: hazards between invocations of one workgroup are then not
     /// reported, since their intervals could be confused.
     pub const EPOCH_OVERFLOW: u64 = 2;
-    /// Three words: out-of-bounds accesses of each [`super::AccessKind`] so
-    /// far, which is also the next free record slot.
+    /// Three words: out-of-bounds records claimed of each
+    /// [`super::AccessKind`], which is also the next free record slot: one
+    /// per invocation that made such an access, claimed when it ends (the
+    /// accesses themselves are counted per space).
     pub const OOB_SLOTS: u64 = 3;
     /// Three words: racecheck hazards of each [`super::HazardKind`] (all of
     /// them; the first few are recorded).
     pub const HAZARD_COUNTS: u64 = 6;
+    /// Three words: hazard records claimed of each [`super::HazardKind`],
+    /// which is also the next free record slot: one per invocation that
+    /// found such a hazard, claimed when it ends.
+    pub const HAZARD_SLOTS: u64 = 9;
     /// Words in the header.
-    pub const WORDS: u64 = 9;
+    pub const WORDS: u64 = 12;
 }
 
 /// How an access touched memory.

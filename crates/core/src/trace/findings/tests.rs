@@ -29,6 +29,7 @@ fn a_hazard_names_both_invocations_and_lines() {
     let f = m.layout.workgroup_keys;
     let (writer, reader) = (f.pack(Key { workgroup: 0, epoch: 1, local: 1 }), f.pack(Key { workgroup: 0, epoch: 1, local: 2 }));
     words[(header::HAZARD_COUNTS + HazardKind::ReadAfterWrite as u64) as usize] = 1;
+    words[(header::HAZARD_SLOTS + HazardKind::ReadAfterWrite as u64) as usize] = 1;
     let at = m.layout.hazard_record_word(HazardKind::ReadAfterWrite, 0) as usize;
     words[at + hw::SPACE as usize] = 1;
     words[at + hw::WORD as usize] = 3;
@@ -55,6 +56,7 @@ fn a_site_word_of_another_invocation_gives_no_line() {
     let f = m.layout.workgroup_keys;
     let other = f.pack(Key { workgroup: 0, epoch: 1, local: 1 });
     words[(header::HAZARD_COUNTS + HazardKind::WriteAfterWrite as u64) as usize] = 1;
+    words[(header::HAZARD_SLOTS + HazardKind::WriteAfterWrite as u64) as usize] = 1;
     let at = m.layout.hazard_record_word(HazardKind::WriteAfterWrite, 0) as usize;
     words[at + hw::SPACE as usize] = 1;
     words[at + hw::KEY as usize] = f.pack(Key { workgroup: 0, epoch: 1, local: 3 });
@@ -86,15 +88,18 @@ fn counts_kept_per_element_are_read_for_every_word() {
     assert_eq!(b.writer[..5], [Some(5), Some(5), Some(5), Some(5), None]);
 }
 
-/// A hazard on a whole `vec4` counts 4 and takes the first of the 4
-/// slots it counts: the slots between hold nothing and are skipped.
+/// Hazards are counted apart from the records: each invocation that found
+/// some claims one slot for the first it found, whatever its count (an
+/// invocation with 40 hazards does not take every slot), and a slot
+/// claimed but not written is no hazard.
 #[test]
-fn slots_a_weighted_count_skipped_are_no_hazards() {
+fn records_are_read_by_slots_claimed_not_by_count() {
     let m = meta();
     let mut words = vec![0; m.layout.total_words as usize];
     let f = m.layout.workgroup_keys;
-    words[(header::HAZARD_COUNTS + HazardKind::WriteAfterWrite as u64) as usize] = 8;
-    for slot in [0, 4] {
+    words[(header::HAZARD_COUNTS + HazardKind::WriteAfterWrite as u64) as usize] = 40;
+    words[(header::HAZARD_SLOTS + HazardKind::WriteAfterWrite as u64) as usize] = 3;
+    for slot in [0, 1] {
         let at = m.layout.hazard_record_word(HazardKind::WriteAfterWrite, slot) as usize;
         words[at + hw::SPACE as usize] = 1;
         words[at + hw::KEY as usize] = f.pack(Key { workgroup: 0, epoch: 1, local: 3 });
@@ -102,7 +107,7 @@ fn slots_a_weighted_count_skipped_are_no_hazards() {
         words[at + hw::SITE as usize] = 1;
     }
     let found = m.findings(&words);
-    assert_eq!((found.hazards.len(), found.hazard_total), (2, 8));
+    assert_eq!((found.hazards.len(), found.hazard_total), (2, 40));
 }
 
 #[test]
