@@ -2,12 +2,19 @@
 # Installs what building and testing GPU Puzzles needs, and only what is
 # missing, so it is quick on a machine that already has everything.
 # Versions: see ../shared/TOOLCHAIN.md (the set verified to work together).
+#
+# On a fresh machine this is the first phase of scripts/test.sh, so it is
+# arranged for time: the Debian packages and the npm packages (bound by the
+# network and the disk) install in the background while the two
+# `cargo install`s (bound by the CPU) run in the foreground; the script waits
+# for all of them before it returns, and fails if any of them failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
 say() { printf '\033[1m[ensure-tools]\033[0m %s\n' "$*"; }
+logs=$(mktemp -d)
 
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
@@ -25,10 +32,36 @@ dpkg -s firefox-esr >/dev/null 2>&1 || missing+=(firefox-esr)
 for pkg in webkit2gtk-driver xvfb xauth; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
+apt_pid=
 if [ ${#missing[@]} -gt 0 ]; then
-  say "installing Debian packages: ${missing[*]}"
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+  say "installing Debian packages in the background: ${missing[*]}"
+  ( as_root apt-get update -qq &&
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" ) >"$logs/apt" 2>&1 &
+  apt_pid=$!
+fi
+
+# npm packages: CodeMirror, esbuild and binaryen (wasm-opt) for the site;
+# playwright-core and puppeteer-core for the browser tests (they drive Debian's
+# Chromium and Firefox ESR; neither downloads a browser). They need Node.js,
+# so where apt brings it they wait for apt.
+npm_pid=
+npm_dirs=()
+for dir in web/editor tests/e2e; do
+  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    npm_dirs+=("$dir")
+  fi
+done
+if [ ${#npm_dirs[@]} -gt 0 ]; then
+  say "npm ci in the background: ${npm_dirs[*]}"
+  (
+    if ! command -v npm >/dev/null 2>&1 && [ -n "$apt_pid" ]; then
+      while kill -0 "$apt_pid" 2>/dev/null; do sleep 2; done
+    fi
+    for dir in "${npm_dirs[@]}"; do
+      (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    done
+  ) >"$logs/npm" 2>&1 &
+  npm_pid=$!
 fi
 
 # Rust: the wasm target and the two build tools, at the versions Trunk expects.
@@ -40,23 +73,27 @@ for c in clippy rustfmt; do
 done
 if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
   say "installing trunk $TRUNK_VERSION (about 11 minutes on 2 cores, once)"
-  cargo install "trunk@$TRUNK_VERSION" --locked
+  cargo install "trunk@$TRUNK_VERSION" --locked --quiet
 fi
 if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
   # Not --locked: the locked graph names a webpki-roots the registry no longer serves.
-  cargo install "wasm-bindgen-cli@$WASM_BINDGEN_VERSION"
+  cargo install "wasm-bindgen-cli@$WASM_BINDGEN_VERSION" --quiet
 fi
-
-# npm packages: CodeMirror, esbuild and binaryen (wasm-opt) for the site;
-# playwright-core and puppeteer-core for the browser tests (they drive Debian's
-# Chromium and Firefox ESR; neither downloads a browser).
-for dir in web/editor tests/e2e; do
-  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
-    say "npm ci in $dir"
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
-  fi
-done
 
 # Dependencies for Trunk's offline cargo build.
 cargo fetch --quiet
+
+# Wait for the background installs; a failure shows its log.
+for job in apt npm; do
+  pid_var="${job}_pid"
+  pid=${!pid_var}
+  [ -n "$pid" ] || continue
+  if ! wait "$pid"; then
+    echo "ensure-tools: the $job install failed:" >&2
+    cat "$logs/$job" >&2
+    exit 1
+  fi
+  say "$job install done"
+done
+rm -rf "$logs"

@@ -4,3 +4,11 @@ export PATH="$PWD/web/editor/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export WGPU_BACKEND="${WGPU_BACKEND:-vulkan}"
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}"
 export TRUNK_OFFLINE=true
+# Mesa's shader cache (lavapipe's compiled pipelines, for the native GPU
+# tests and Firefox's WebGPU) in a folder of the project's own, next to CI's
+# build cache, and large enough to hold every instrumented shader the suite
+# compiles (about 5,000; Mesa's default of 1 GB would evict some). A warm
+# machine then never compiles a shader twice: cold, the GPU trials take
+# about 1,000 s more on 2 cores.
+export MESA_SHADER_CACHE_DIR="${MESA_SHADER_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/gpu-puzzles/mesa-shader-cache}"
+export MESA_SHADER_CACHE_MAX_SIZE="${MESA_SHADER_CACHE_MAX_SIZE:-4G}"
