@@ -1,4 +1,4 @@
-// Trunk post-build hook, in two steps on the staged index.html (one script,
+// Trunk post-build hook, in three steps on the staged site (one script,
 // because Trunk runs the hooks of one stage at the same time).
 //
 // 1. The judge's worker gets a versioned address. Trunk hashes the page's
@@ -44,3 +44,29 @@ html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\s*/, "");
 html = html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`);
 fs.writeFileSync(file, html);
 console.log(`post-build.mjs: ${file}: worker at ${workerUrl}; ${policy}`);
+
+// 3. The service worker's file list (web/sw.js): every file of the build
+//    but sw.js itself, by its address relative to the site ("./" for the
+//    page; the worker's files with the query the page asks them with), and
+//    a version: a hash of all their contents, so each build is a new sw.js.
+const files = [];
+const walk = (rel) => {
+  for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    const name = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) walk(name);
+    else if (name !== "sw.js") files.push(name);
+  }
+};
+walk("");
+files.sort();
+const build = crypto.createHash("sha256");
+for (const f of files) build.update(f).update(sha256(fs.readFileSync(path.join(dir, f)), "hex"));
+const query = workerUrl.slice(workerUrl.indexOf("?"));
+const urls = files.map((f) => (f === "index.html" ? "./" : workerFiles.includes(f) ? `./${f}${query}` : `./${f}`));
+const sw = path.join(dir, "sw.js");
+const swText = fs.readFileSync(sw, "utf8");
+const line = /^const BUILD = .*;$/m;
+if (!line.test(swText)) throw new Error(`post-build.mjs: no \`const BUILD = …;\` line in ${sw}`);
+const version = build.digest("hex").slice(0, 16);
+fs.writeFileSync(sw, swText.replace(line, `const BUILD = ${JSON.stringify({ version, files: urls })};`));
+console.log(`post-build.mjs: ${sw}: ${urls.length} files kept for offline use, version ${version}`);

@@ -17,6 +17,7 @@ mod heatmaps;
 mod help;
 mod helper;
 mod list;
+mod offline;
 pub mod protocol;
 mod puzzle_page;
 mod results;
@@ -56,6 +57,7 @@ pub(crate) fn connect_judge(status: RwSignal<GpuStatus>, device: gpu::PageGpu) {
     }
     device.start();
     refresh_status(status, device);
+    offline::register();
 }
 
 /// Asks the judge's worker for the GPU again and shows what it says.
