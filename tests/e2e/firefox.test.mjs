@@ -175,3 +175,25 @@ test("Firefox: code is kept across a reload, and a share link opens in a fresh p
   assert.equal(await run(other), "passed");
   await context.close();
 });
+
+test("Firefox: offline, after one visit the site opens and judges with its server gone", async () => {
+  const own = await serve();
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(own.url("?puzzle=map"));
+  await page.waitForSelector(`${sel("editor")} .cm-content`);
+  // The service worker keeps every file of the build before it takes control of the page.
+  await page.waitForFunction(() => navigator.serviceWorker?.controller != null, { timeout: 60_000 });
+  // The first visit's judge has loaded (its files came from the server, before the service worker took over).
+  await page.waitForFunction(() => document.querySelector('[data-testid="gpu-status"]')?.textContent.startsWith("GPU:"), { timeout: 60_000 });
+  own.server.closeAllConnections();
+  await new Promise((r) => own.server.close(r));
+  await page.goto(own.url("?puzzle=zip"));
+  await page.waitForSelector(`${sel("editor")} .cm-content`);
+  await setCode(page, read("shaders/zip.wgsl"));
+  assert.equal(await run(page), "passed");
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -433,6 +433,10 @@ const judged = [
   // 32 lanes fails with the two sizes named.
   ["subgroup-sum--assumes-32-lanes.wgsl", "memory-error", /depends on the subgroup size: it is right with \d+-lane subgroups but wrong with \d+-lane ones/],
   ["subgroup-sum--subgroup-add-under-if.wgsl", "compile-error", /subgroupAdd.*uniform/s],
+  // A lesson: right values with no shuffle, refused with the puzzle's sentence.
+  ["shuffle--subgroup-max-no-shuffle.wgsl", "without-technique", /not by the technique this puzzle teaches\. This puzzle is about shuffles.*This kernel calls `subgroupMax` and none of `subgroupShuffle`/s],
+  // A barrier budget: one buffer and two barriers per slice, counted.
+  ["matmul-double-buffered--one-buffer-two-barriers.wgsl", "over-budget", /waited at \d+ barriers, as did the rest of its workgroup, and this puzzle allows \d+ \(`ceil_div\(dims_k, 8\) \+ 2` for this case\)/],
   // Chromium accepts a pointer parameter into workgroup memory; naga, the
   // checker, does not, so the checks cannot run and the case must not pass.
   ["shared--pointer-parameter.wgsl", "compile-error", /line 9.*memory checker \(naga\) does not/s],
@@ -534,4 +538,26 @@ test("random cases: drawn fresh each Run, hidden while they pass, shown with the
   assert.ok((await shown.first().locator('[data-testid^="grid-expected-"] td').count()) > 20);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test("offline: after one visit the site opens and judges with its server gone, under its sub-path", async () => {
+  // A server of its own, stopped halfway, as a classroom's network drops.
+  const own = await serve();
+  const context = await browser.newContext();
+  const { page, p, errors } = await openPage(context);
+  await p.open(own.url("?puzzle=map"));
+  // The service worker keeps every file of the build before it takes control of the page.
+  await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 60_000 });
+  // The first visit's judge has loaded (its files came from the server, before the service worker took over).
+  await page.waitForFunction(() => document.querySelector('[data-testid="gpu-status"]').textContent.startsWith("GPU:"), null, { timeout: 60_000 });
+  const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+  assert.equal(scope, own.url(), "the service worker's scope is the site's sub-path");
+  own.server.closeAllConnections();
+  await new Promise((r) => own.server.close(r));
+  // A puzzle not opened before, judged on WebGPU with no server: every file comes from the kept build.
+  await p.open(own.url("?puzzle=zip"));
+  await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/zip.wgsl"), "utf8"));
+  assert.equal(await p.run({ timeout: 120_000 }), "passed");
+  assert.deepEqual(errors, []);
+  await context.close();
 });

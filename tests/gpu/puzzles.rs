@@ -12,7 +12,9 @@
 //!   ones: only a kernel that special-cases the written sizes can, since
 //!   the written cases hold every edge of the generator; `seeds.rs` sweeps
 //!   every other file over 200 seeds), `memory-error` (every case),
-//!   `over-budget` or `runaway-loop at LINE`; any of these but `failed` may
+//!   `over-budget`, `without-technique` (right values, but none of the
+//!   built-in functions of the puzzle's `[lesson]`) or
+//!   `runaway-loop at LINE`; any of these but `failed` may
 //!   end in ` in some cases` (at least one case, and the others pass: a
 //!   case too small to show the bug, such as a single invocation); an
 //!   optional second line `// message: …` names text the summary of every
@@ -96,6 +98,13 @@ fn check_expectation(puzzle: &Puzzle, source: &str) -> Result<(), Failed> {
             verdict(&results) == Verdict::Passed && caught
         }
         "over-budget" => all(&|o| matches!(o, Outcome::OverBudget { .. })),
+        // Right values without the puzzle's technique: on the written
+        // cases and on a seed's random cases alike.
+        "without-technique" => {
+            let without = |o: &Outcome| matches!(o, Outcome::WithoutTechnique { .. });
+            let random = judge_random(puzzle, source, SEEDS[0])?;
+            all(&without) && random.iter().filter(|r| !matches!(r.outcome, Outcome::Skipped { .. } | Outcome::Omitted { .. })).all(|r| without(&r.outcome))
+        }
         other if other.starts_with("runaway-loop at ") => {
             let line: usize = other["runaway-loop at ".len()..].parse().map_err(|_| "bad line")?;
             all(&|o| matches!(o, Outcome::RunawayLoop { line: Some(l), .. } if *l == line))
@@ -163,10 +172,12 @@ fn main() {
         for k in 0..p.comparisons.len() {
             let s = set.clone();
             trials.push(Trial::test(format!("{slug}::comparison-{}", k + 1), move || {
-                // A comparison kernel is slow on purpose, never wrong.
+                // A comparison kernel is slow on purpose, never wrong; a
+                // budget or the lesson may refuse its approach.
                 let p = &s.puzzles[i];
                 let results = judge(p, &p.comparisons[k].source)?;
-                if verdict(&results) == Verdict::Passed {
+                let right = |r: &CaseResult| r.outcome.right_values() || matches!(r.outcome, Outcome::Skipped { .. } | Outcome::Omitted { .. });
+                if verdict(&results) == Verdict::Passed || results.iter().all(right) {
                     Ok(())
                 } else {
                     Err(format!("comparison kernel `{}` fails:\n{}", p.comparisons[k].label, describe(&results)).into())

@@ -199,7 +199,8 @@ impl WireResult {
     /// each as its type (0 `f32`, 1 `i32`, 2 `u32`), its length and its
     /// elements' bits; the number of traced buffers, each as its length and
     /// its reads, writes and writers (a writer `w` as `w + 1`, none as 0);
-    /// the number of invocations and their four counts each.
+    /// the number of invocations and their counts each
+    /// (`INVOCATION_WORDS`).
     pub fn new(mut result: CaseResult) -> Self {
         let actual = std::mem::take(&mut result.actual);
         let (buffers, invocations, workgroup_size) = match result.findings.as_mut() {
@@ -272,7 +273,8 @@ impl WireResult {
             buffers.push(BufferTrace { reads, writes, writer });
         }
         let count = take(1)?[0] as usize;
-        let invocations = take(count * 4)?.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+        const WORDS: usize = gpu_puzzles_core::trace::INVOCATION_WORDS as usize;
+        let invocations = take(count * WORDS)?.chunks_exact(WORDS).map(|c| std::array::from_fn(|k| c[k])).collect();
         if let Some(f) = result.findings.as_mut() {
             f.buffers = buffers;
             f.invocations = invocations;
@@ -433,7 +435,7 @@ mod tests {
         sent.actual = vec![Values::F32(vec![1.5, f32::NAN, -0.0, f32::INFINITY]), Values::I32(vec![-5, i32::MIN]), Values::U32(vec![])];
         sent.findings = Some(Findings {
             buffers: vec![BufferTrace { reads: vec![1, 2, 0], writes: vec![0, 3, 1], writer: vec![None, Some(7), Some(0)] }],
-            invocations: vec![[1, 2, 3, 4], [0, 0, 0, 9]],
+            invocations: vec![[1, 2, 3, 4, 5], [0, 0, 0, 9, 2]],
             workgroup_size: [4, 2, 1],
             ..Findings::default()
         });

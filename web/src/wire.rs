@@ -77,6 +77,10 @@ pub(crate) enum OutcomeDef {
         exceeded: BudgetExceeded,
         message: String,
     },
+    WithoutTechnique {
+        wanted: Vec<String>,
+        message: String,
+    },
     BelowTarget {
         fraction: f64,
         target: f64,
@@ -120,6 +124,7 @@ enum BudgetExceededDef {
     ReadsPerInvocation { invocation: Invocation, reads: u32, limit: u32, rule: Option<String> },
     ReadsPerWorkgroup { workgroup: [u32; 3], reads: u32, limit: u32, rule: Option<String> },
     WritesPerWorkgroup { workgroup: [u32; 3], writes: u32, limit: u32, rule: Option<String> },
+    Barriers { invocation: Invocation, barriers: u32, limit: u32, rule: Option<String> },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -172,7 +177,7 @@ struct FindingsDef {
     #[serde(skip)]
     buffers: Vec<BufferTrace>,
     #[serde(skip)]
-    invocations: Vec<[u32; 4]>,
+    invocations: Vec<[u32; gpu_puzzles_core::trace::INVOCATION_WORDS as usize]>,
     out_of_bounds: Vec<OutOfBounds>,
     hazards: Vec<Hazard>,
     hazard_total: u32,
@@ -335,6 +340,11 @@ mod tests {
                 exceeded: BudgetExceeded::WritesPerWorkgroup { workgroup: [1, 2, 0], writes: 90, limit: 64, rule: None },
                 message: m("writes"),
             },
+            Outcome::OverBudget {
+                exceeded: BudgetExceeded::Barriers { invocation: inv, barriers: 6, limit: 5, rule: Some("(dims_k + 7) / 8 + 2".into()) },
+                message: m("barriers"),
+            },
+            Outcome::WithoutTechnique { wanted: vec!["subgroupBallot".into()], message: m("lesson") },
             Outcome::BelowTarget { fraction: 0.25, target: 0.5, message: m("slow") },
             Outcome::Skipped { message: m("skipped") },
             Outcome::Omitted { message: m("omitted") },

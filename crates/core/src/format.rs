@@ -82,6 +82,10 @@ pub struct ManifestFile {
     /// counters.
     #[serde(default)]
     pub budget: Option<BudgetSpec>,
+    /// The technique the puzzle teaches, as built-in functions a kernel
+    /// must call: a correct kernel that calls none of them fails.
+    #[serde(default)]
+    pub lesson: Option<LessonSpec>,
     /// On a hardware adapter, a performance case passes only when the
     /// student's kernel reaches this fraction of the reference solution's
     /// rate (its median time over the student's), e.g. `0.7`; in (0, 1].
@@ -203,6 +207,28 @@ pub struct BudgetSpec {
     /// together.
     #[serde(default)]
     pub global_writes_per_workgroup: Option<LimitSpec>,
+    /// Most barriers any one invocation may wait at
+    /// ([`crate::trace::invocation_counter::BARRIERS`]); every invocation of
+    /// a workgroup waits at the same ones.
+    #[serde(default)]
+    pub barriers_per_invocation: Option<LimitSpec>,
+}
+
+/// `[lesson]`: what a kernel must use for its right answers to count. The
+/// check is on the parsed module: a call of one of `calls_any` reachable
+/// from an entry point (through the functions it calls), whatever the
+/// case. Names are WGSL built-in functions of the subgroups extension
+/// ([`crate::wgsl::SUBGROUP_BUILTINS`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LessonSpec {
+    /// The built-in functions any one of which the kernel must call, e.g.
+    /// `["subgroupBallot"]`.
+    pub calls_any: Vec<String>,
+    /// One sentence for a kernel that calls none of them: what the puzzle
+    /// is about and what to use it for, e.g. "This puzzle is about
+    /// `subgroupBallot`: use it to …".
+    pub message: String,
 }
 
 /// A budget's limit: a number (`global_reads_per_invocation = 1`), or a

@@ -225,7 +225,7 @@ mod tests {
     fn findings() -> Findings {
         Findings {
             buffers: vec![BufferTrace { reads: vec![1, 1, 1, 1, 0], writes: vec![1, 1, 1, 1, 0], writer: vec![Some(0), Some(1), Some(2), Some(3), None] }],
-            invocations: vec![[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+            invocations: vec![[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]],
             ..Default::default()
         }
     }
@@ -257,7 +257,7 @@ mod tests {
 
     #[test]
     fn big_maps_are_binned() {
-        let f = Findings { invocations: vec![[1, 0, 0, 0]; 10_000], ..Default::default() };
+        let f = Findings { invocations: vec![[1, 0, 0, 0, 0]; 10_000], ..Default::default() };
         let c = CaseConfig { workgroup_size: [100, 1, 1], workgroups: [100, 1, 1], workgroup_memory: None };
         let m = threads(&f, &c, &[]);
         assert!(m.cells.len() <= MAX_HEAT_CELLS);

@@ -35,6 +35,9 @@ pub struct Budget {
     /// Most storage-buffer writes one workgroup may make, all its
     /// invocations together.
     pub global_writes_per_workgroup: Option<Limit>,
+    /// Most barriers one invocation may wait at (the same for every
+    /// invocation of a workgroup).
+    pub barriers_per_invocation: Option<Limit>,
 }
 
 /// One limit of a [`Budget`]: a number, or a formula over the case, kept as
@@ -113,6 +116,9 @@ pub struct Puzzle {
     pub dispatch_plan: Vec<DispatchPlan>,
     /// Memory-access budget checked by instrumented runs, if any.
     pub budget: Option<Budget>,
+    /// The built-in functions a correct kernel must call, if any
+    /// ([`crate::judge::lesson_outcome`]).
+    pub lesson: Option<crate::format::LessonSpec>,
     /// Kernels timed next to the student's on performance cases.
     pub comparisons: Vec<Comparison>,
     /// The fraction of the reference solution's rate a student's kernel must

@@ -184,6 +184,38 @@ pub fn uses_subgroups(source: &str) -> bool {
     code.contains("subgroup") || code.contains("quadBroadcast") || code.contains("quadSwap")
 }
 
+/// The built-in functions of WGSL's `subgroups` extension, by their WGSL
+/// names (<https://www.w3.org/TR/WGSL/#subgroup-builtin-functions> and the
+/// quad functions after them): the names a puzzle's `[lesson]` may ask
+/// for. `subgroupBarrier` is a synchronization built-in and not listed.
+pub const SUBGROUP_BUILTINS: [&str; 25] = [
+    "subgroupAdd",
+    "subgroupExclusiveAdd",
+    "subgroupInclusiveAdd",
+    "subgroupMul",
+    "subgroupExclusiveMul",
+    "subgroupInclusiveMul",
+    "subgroupMin",
+    "subgroupMax",
+    "subgroupAnd",
+    "subgroupOr",
+    "subgroupXor",
+    "subgroupAll",
+    "subgroupAny",
+    "subgroupBallot",
+    "subgroupElect",
+    "subgroupBroadcast",
+    "subgroupBroadcastFirst",
+    "subgroupShuffle",
+    "subgroupShuffleUp",
+    "subgroupShuffleDown",
+    "subgroupShuffleXor",
+    "quadBroadcast",
+    "quadSwapX",
+    "quadSwapY",
+    "quadSwapDiagonal",
+];
+
 /// The `enable` extensions the shader compilers of browsers know but naga
 /// 30's WGSL parser refuses ("enable-extension is not yet supported"): the
 /// directive is blanked before naga parses the text, and the subgroup

@@ -39,6 +39,8 @@ mod access;
 pub use access::{array_of, indexed_name, ArrayOf};
 mod bounds;
 mod builder;
+mod calls;
+pub use calls::{lesson_checks, IndexedLocal};
 mod record;
 mod rewrite;
 mod uniformity;
@@ -146,35 +148,6 @@ impl<'a> Shader<'a> {
     /// any ([`check_barriers`]).
     pub fn check_barriers(&self) -> Option<NonUniformBarrier> {
         uniformity::check_module(&self.module, self.source)
-    }
-
-    /// Whether an invocation could wait in a loop for another workgroup:
-    /// the shader has a loop and a storage buffer of atomics. Only the
-    /// instrumented run's loop guard stops such a wait (GPUs promise no
-    /// progress between workgroups), so the runner never dispatches it as
-    /// written on the interpreter's word. Conservative: most such shaders
-    /// never wait.
-    pub fn may_wait_across_workgroups(&self) -> bool {
-        fn has_atomic(module: &naga::Module, ty: Handle<Type>) -> bool {
-            match &module.types[ty].inner {
-                TypeInner::Atomic(_) => true,
-                TypeInner::Array { base, .. } | TypeInner::BindingArray { base, .. } => has_atomic(module, *base),
-                TypeInner::Struct { members, .. } => members.iter().any(|m| has_atomic(module, m.ty)),
-                _ => false,
-            }
-        }
-        fn has_loop(block: &naga::Block) -> bool {
-            block.iter().any(|s| match s {
-                Statement::Loop { .. } => true,
-                Statement::Block(b) => has_loop(b),
-                Statement::If { accept, reject, .. } => has_loop(accept) || has_loop(reject),
-                Statement::Switch { cases, .. } => cases.iter().any(|c| has_loop(&c.body)),
-                _ => false,
-            })
-        }
-        let m = &self.module;
-        let atomics = m.global_variables.iter().any(|(_, g)| matches!(g.space, AddressSpace::Storage { .. }) && has_atomic(m, g.ty));
-        atomics && (m.functions.iter().any(|(_, f)| has_loop(&f.body)) || m.entry_points.iter().any(|e| has_loop(&e.function.body)))
     }
 
     /// [`instrument`] on this shader.
@@ -431,7 +404,7 @@ fn rewrite_module(
         dispatch: private("gp_dispatch"),
         storage_epoch: private("gp_storage_epoch"),
         workgroup_epoch: private("gp_workgroup_epoch"),
-        counters: ["gp_global_reads", "gp_global_writes", "gp_workgroup_reads", "gp_workgroup_writes"].map(&mut private),
+        counters: ["gp_global_reads", "gp_global_writes", "gp_workgroup_reads", "gp_workgroup_writes", "gp_barriers"].map(&mut private),
         hazards: [0, 1, 2].map(|k| rewrite::PENDING_HAZARD.map(|v| private(&format!("gp_hazard{k}_{v}")))),
         oob: [0, 1, 2].map(|k| rewrite::PENDING_OOB.map(|v| private(&format!("gp_oob{k}_{v}")))),
     };

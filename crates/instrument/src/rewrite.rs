@@ -46,7 +46,7 @@ pub(crate) struct Vars {
     /// Barrier interval of workgroup memory (from 1).
     pub(crate) workgroup_epoch: Handle<GlobalVariable>,
     /// Per-invocation counters, in [`ic`] order.
-    pub(crate) counters: [Handle<GlobalVariable>; 4],
+    pub(crate) counters: [Handle<GlobalVariable>; gpu_puzzles_core::trace::INVOCATION_WORDS as usize],
     /// Per hazard kind, in [`gpu_puzzles_core::trace::HazardKind`] order:
     /// the hazards this invocation found (weighted), then the record of the
     /// first of them, in [`PENDING_HAZARD`] order. Stored into the trace
@@ -232,8 +232,10 @@ impl Cx<'_> {
                     out.push(Statement::Atomic { pointer, fun, value, result }, span);
                 }
                 Statement::WorkGroupUniformLoad { pointer, result } => {
-                    // A barrier, the load in an interval of its own, a barrier.
+                    // A barrier, the load in an interval of its own, a barrier;
+                    // counted as one barrier, as WGSL defines it.
                     let mut b = Builder::new(f);
+                    self.count_barrier(&mut b);
                     self.next_epoch(&mut b, true);
                     if let Some((res, target)) = self.resolve(module, layouter, b.f, pointer) {
                         let site = self.site(span, target.space(), AccessKind::Read);
@@ -248,6 +250,9 @@ impl Cx<'_> {
                 Statement::ControlBarrier(barrier) => {
                     out.push(Statement::ControlBarrier(barrier), span);
                     let mut b = Builder::new(f);
+                    if barrier != Barrier::SUB_GROUP {
+                        self.count_barrier(&mut b);
+                    }
                     if barrier.contains(Barrier::WORK_GROUP) {
                         self.next_epoch(&mut b, true);
                     }
@@ -321,6 +326,15 @@ impl Cx<'_> {
         };
         let target = *self.targets.get(&res.global)?;
         Some((res, target))
+    }
+
+    /// A barrier passed: one more in the invocation's barrier counter (a
+    /// private variable, stored with the other counters when it ends).
+    pub(crate) fn count_barrier(&self, b: &mut Builder) {
+        let counter = self.vars.counters[gpu_puzzles_core::trace::invocation_counter::BARRIERS as usize];
+        let v = b.load_global(counter);
+        let v1 = b.add_const(v, 1);
+        b.store_global(counter, v1);
     }
 
     /// After a barrier: the next interval of workgroup memory (or storage).

@@ -54,8 +54,10 @@ pub struct Record {
     pub writer: Vec<Vec<Option<u32>>>,
     /// Per invocation (row-major number): storage reads, storage writes,
     /// workgroup-memory reads, workgroup-memory writes (accesses, an
-    /// atomic counting as one of each), as the instrumented run counts.
-    pub invocations: Vec<[u32; 4]>,
+    /// atomic counting as one of each) and barriers waited at, as the
+    /// instrumented run counts
+    /// (`gpu_puzzles_core::trace::invocation_counter`).
+    pub invocations: Vec<[u32; gpu_puzzles_core::trace::INVOCATION_WORDS as usize]>,
     /// Out-of-bounds accesses, in the order they happened, with the
     /// invocation's row-major number.
     pub out_of_bounds: Vec<(u32, Access)>,
@@ -172,7 +174,7 @@ impl Dispatch {
             reads: memory.storage.iter().map(|b| vec![0; b.len()]).collect(),
             writes: memory.storage.iter().map(|b| vec![0; b.len()]).collect(),
             writer: memory.storage.iter().map(|b| vec![None; b.len()]).collect(),
-            invocations: vec![[0; 4]; number_by.total_invocations() as usize],
+            invocations: vec![[0; gpu_puzzles_core::trace::INVOCATION_WORDS as usize]; number_by.total_invocations() as usize],
             out_of_bounds: Vec::new(),
             races: Vec::new(),
             race_total: 0,
@@ -354,6 +356,13 @@ impl Dispatch {
             }
             if b.contains(naga::Barrier::STORAGE) {
                 self.epochs[1] += 1;
+            }
+            // Every invocation of the workgroup passes it.
+            const BARRIERS: usize = gpu_puzzles_core::trace::invocation_counter::BARRIERS as usize;
+            for i in &self.invocations {
+                if let Some(c) = self.record.invocations.get_mut(i.ids.id as usize) {
+                    c[BARRIERS] += 1;
+                }
             }
         }
         for i in &mut self.invocations {

@@ -72,6 +72,7 @@ pub fn judge_puzzle_at(puzzle: &Puzzle, extra: &[Case], source: &str, subgroup_s
     for case in puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra) {
         results.push(run_case_at(puzzle, case, source, &SCHEDULES, subgroup_size)?);
     }
+    gpu_puzzles_instrument::lesson_checks(puzzle, source, &mut results);
     for case in puzzle.cases.iter().filter(|c| c.is_performance()) {
         results.push(CaseResult::new(
             case,
@@ -478,8 +479,8 @@ fn merge(t: &mut Record, r: Record) {
         }
     }
     for (a, b) in t.invocations.iter_mut().zip(r.invocations) {
-        for k in 0..4 {
-            a[k] += b[k];
+        for (x, y) in a.iter_mut().zip(b) {
+            *x += y;
         }
     }
     t.out_of_bounds.extend(r.out_of_bounds);

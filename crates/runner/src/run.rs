@@ -133,6 +133,7 @@ pub async fn judge_with_helper(
         crate::order::order_checks(gpu, puzzle, source, ordinary.iter_mut().filter(|(_, r)| checked(&r.outcome)).map(|(c, r)| (*c, r)).collect());
     }
     results.extend(ordinary.into_iter().map(|(_, r)| r));
+    gpu_puzzles_instrument::lesson_checks(puzzle, source, &mut results);
     let checks_ms = ms(since);
     since = Instant::now();
     let all_passed = results.iter().all(|r| r.outcome.passed());

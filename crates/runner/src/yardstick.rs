@@ -7,6 +7,25 @@ use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::{target_outcome, CaseResult, Outcome, Timing};
 use gpu_puzzles_core::{Case, Puzzle};
 
+/// A likely cause of a slow kernel, for its below-target message: the
+/// function-local arrays it indexes with run-time values
+/// ([`gpu_puzzles_instrument::IndexedLocal`]), each named with its first
+/// such line; empty when there are none (or the text does not parse).
+fn indexed_locals(case: &Case, source: &str) -> String {
+    let sub = gpu_puzzles_core::template::substitute(source, &case.config);
+    let Ok(shader) = gpu_puzzles_instrument::Shader::parse(&sub.text) else { return String::new() };
+    let found: Vec<String> = shader
+        .dynamically_indexed_locals()
+        .iter()
+        .map(|l| format!("`{}` (line {})", l.name, gpu_puzzles_core::template::position_of_offset(source, sub.to_source_offset(l.offset)).line))
+        .collect();
+    match found.as_slice() {
+        [] => String::new(),
+        [one] => format!(" A likely cause: the array {one} is indexed with a value known only at run time, so the GPU keeps it in memory instead of registers; index it with constants where it is hot (write the steps out)."),
+        many => format!(" A likely cause: the arrays {} are indexed with values known only at run time, so the GPU keeps them in memory instead of registers; index them with constants where they are hot (write the steps out).", many.join(", ")),
+    }
+}
+
 /// Times a kernel on a performance case, on the same device and in the same
 /// way as a student's run (one uninstrumented dispatch): the reference
 /// solution and the comparison kernels of [`Puzzle::comparisons`], the
@@ -89,7 +108,8 @@ pub async fn add_yardsticks(gpu: &Gpu, puzzle: &Puzzle, source: &str, results: &
             cache.insert((puzzle.slug.clone(), case.number, 0), Some(reference));
         }
         if let Some(Outcome::BelowTarget { fraction, target, message }) = target_outcome(puzzle, case, r, gpu.adapter().software) {
-            let message = format!("{message} (Measured twice; the second time your kernel and the reference ran back to back.)");
+            let message =
+                format!("{message}{} (Measured twice; the second time your kernel and the reference ran back to back.)", indexed_locals(case, source));
             r.outcome = Outcome::BelowTarget { fraction, target, message };
         }
     }

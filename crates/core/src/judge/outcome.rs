@@ -139,6 +139,15 @@ pub enum Outcome {
         /// ([`crate::report::budget_exceeded`]).
         message: String,
     },
+    /// The outputs are right, but the kernel does not use the technique the
+    /// puzzle teaches: it calls none of the built-in functions of the
+    /// puzzle's `[lesson]` ([`crate::judge::lesson_outcome`]).
+    WithoutTechnique {
+        /// The built-in functions the puzzle asks for, any one of them.
+        wanted: Vec<String>,
+        /// The puzzle's sentence on what to use, and what the kernel called.
+        message: String,
+    },
     /// A performance case whose kernel is correct but, on a hardware
     /// adapter, reaches less than the puzzle's `performance_target` of the
     /// reference solution's rate ([`target_outcome`]).
@@ -167,7 +176,7 @@ pub enum Outcome {
 impl Outcome {
     /// Stable short name: `passed`, `mismatch`, `compile-error`,
     /// `config-error`, `memory-error`, `runaway-loop`, `over-budget`,
-    /// `below-target`, `skipped`, `omitted`.
+    /// `without-technique`, `below-target`, `skipped`, `omitted`.
     pub fn status(&self) -> &'static str {
         match self {
             Outcome::Passed => "passed",
@@ -177,6 +186,7 @@ impl Outcome {
             Outcome::MemoryError { .. } => "memory-error",
             Outcome::RunawayLoop { .. } => "runaway-loop",
             Outcome::OverBudget { .. } => "over-budget",
+            Outcome::WithoutTechnique { .. } => "without-technique",
             Outcome::BelowTarget { .. } => "below-target",
             Outcome::Skipped { .. } => "skipped",
             Outcome::Omitted { .. } => "omitted",
@@ -186,6 +196,14 @@ impl Outcome {
     /// True for [`Outcome::Passed`].
     pub fn passed(&self) -> bool {
         matches!(self, Outcome::Passed)
+    }
+
+    /// True when the outputs were right, whatever refused them after: a
+    /// pass, a budget gone over, or a missing technique. A comparison kernel
+    /// (the approach a puzzle teaches to avoid) must have right values on
+    /// every case, and may be refused for its approach.
+    pub fn right_values(&self) -> bool {
+        matches!(self, Outcome::Passed | Outcome::OverBudget { .. } | Outcome::WithoutTechnique { .. })
     }
 
     /// True for a case that failed: anything but passed or
@@ -212,6 +230,7 @@ impl Outcome {
             | Outcome::MemoryError { message, .. }
             | Outcome::RunawayLoop { message, .. }
             | Outcome::OverBudget { message, .. }
+            | Outcome::WithoutTechnique { message, .. }
             | Outcome::BelowTarget { message, .. }
             | Outcome::Skipped { message }
             | Outcome::Omitted { message } => message.clone(),
@@ -348,6 +367,21 @@ pub enum BudgetExceeded {
         workgroup: [u32; 3],
         /// Its invocations' storage-buffer writes, together.
         writes: u32,
+        /// The budget for this case.
+        limit: u32,
+        /// The formula the budget came from, when it is one (without `=`).
+        rule: Option<String>,
+    },
+    /// An invocation (so its whole workgroup) waited at more barriers than
+    /// `barriers_per_invocation`.
+    Barriers {
+        /// The first invocation over the limit.
+        invocation: crate::trace::Invocation,
+        /// The barriers it waited at: each `workgroupBarrier()`,
+        /// `storageBarrier()` or `textureBarrier()` it passed, and one for
+        /// each `workgroupUniformLoad`
+        /// ([`crate::trace::invocation_counter::BARRIERS`]).
+        barriers: u32,
         /// The budget for this case.
         limit: u32,
         /// The formula the budget came from, when it is one (without `=`).

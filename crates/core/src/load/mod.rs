@@ -262,6 +262,14 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
     }
     let (entry_points, dispatch_plan) = dispatch::plan(&manifest, &uniforms, &mut v);
     let budget = manifest.budget.as_ref().map(|b| budget(b, &mut v));
+    if let Some(lesson) = &manifest.lesson {
+        for name in lesson.calls_any.iter().filter(|n| !crate::wgsl::SUBGROUP_BUILTINS.contains(&n.as_str())) {
+            v.at(None, "lesson › calls_any", &format!("`{name}` is not a built-in function of WGSL's subgroups extension"));
+        }
+        if lesson.calls_any.is_empty() || lesson.message.trim().is_empty() {
+            v.at(None, "lesson", "give `calls_any` (at least one built-in function) and `message` (what the puzzle is about)");
+        }
+    }
     let mut comparisons = Vec::new();
     for c in &manifest.comparisons {
         let field = format!("comparison `{}`", c.label);
@@ -380,6 +388,7 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             entry_points,
             dispatch_plan,
             budget,
+            lesson: manifest.lesson.clone(),
             comparisons,
             performance_target: manifest.performance_target,
             cases,
@@ -399,9 +408,14 @@ fn budget(spec: &crate::format::BudgetSpec, v: &mut Validator) -> Budget {
         global_reads_per_invocation: limit("global_reads_per_invocation", &spec.global_reads_per_invocation),
         global_reads_per_workgroup: limit("global_reads_per_workgroup", &spec.global_reads_per_workgroup),
         global_writes_per_workgroup: limit("global_writes_per_workgroup", &spec.global_writes_per_workgroup),
+        barriers_per_invocation: limit("barriers_per_invocation", &spec.barriers_per_invocation),
     };
     if spec == &crate::format::BudgetSpec::default() {
-        v.at(None, "budget", "sets no limit: give `global_reads_per_invocation`, `global_reads_per_workgroup` or `global_writes_per_workgroup`");
+        v.at(
+            None,
+            "budget",
+            "sets no limit: give `global_reads_per_invocation`, `global_reads_per_workgroup`, `global_writes_per_workgroup` or `barriers_per_invocation`",
+        );
     }
     budget
 }
@@ -414,6 +428,7 @@ fn check_budget_on(budget: Option<&Budget>, buffers: &[crate::model::Buffer], un
         ("global_reads_per_invocation", &b.global_reads_per_invocation),
         ("global_reads_per_workgroup", &b.global_reads_per_workgroup),
         ("global_writes_per_workgroup", &b.global_writes_per_workgroup),
+        ("barriers_per_invocation", &b.barriers_per_invocation),
     ];
     for (field, limit) in limits {
         if let Some(l) = limit {

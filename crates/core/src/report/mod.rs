@@ -175,6 +175,11 @@ pub fn budget_exceeded(b: &crate::judge::BudgetExceeded) -> String {
             "over budget: workgroup ({x}, {y}, {z}) wrote storage buffers {writes} times, and this puzzle allows {} per workgroup. Combine the partial results in workgroup memory first, then let one invocation write the workgroup's result.",
             allowed(limit, rule)
         ),
+        B::Barriers { invocation, barriers, limit, rule } => format!(
+            "over budget: the invocation with {} waited at {barriers} barriers, as did the rest of its workgroup, and this puzzle allows {}. Each barrier stops the whole workgroup until its slowest invocation arrives. Find the barrier that guards nothing here: with two halves of workgroup memory, the barrier after the copy also ends the reads of the half the next copy overwrites.",
+            invocation.describe(),
+            allowed(limit, rule)
+        ),
     }
 }
 

@@ -346,6 +346,7 @@ pub fn badge(o: &Outcome) -> String {
         Outcome::MemoryError { .. } => "memory error".into(),
         Outcome::RunawayLoop { .. } => "runaway loop".into(),
         Outcome::OverBudget { .. } => "over budget".into(),
+        Outcome::WithoutTechnique { .. } => "right values, without the technique".into(),
         Outcome::BelowTarget { fraction, .. } => format!("correct but slow ({:.0} % of the reference rate)", fraction * 100.0),
         Outcome::Skipped { .. } => "not timed yet".into(),
         Outcome::Omitted { .. } => "hardware GPU only".into(),

@@ -224,10 +224,12 @@ pub struct Findings {
     /// Per traced buffer, per word counts (not in JSON reports).
     #[serde(skip)]
     pub buffers: Vec<BufferTrace>,
-    /// Per invocation: global reads, global writes, workgroup-memory reads,
-    /// workgroup-memory writes (not in JSON reports).
+    /// Per invocation (row-major number), its counters in
+    /// [`super::invocation_counter`] order: global reads, global writes,
+    /// workgroup-memory reads, workgroup-memory writes, barriers (not in
+    /// JSON reports).
     #[serde(skip)]
-    pub invocations: Vec<[u32; 4]>,
+    pub invocations: Vec<[u32; super::INVOCATION_WORDS as usize]>,
     /// Out-of-bounds accesses, by space and kind, in space order.
     pub out_of_bounds: Vec<OutOfBounds>,
     /// The first racecheck hazards of each kind, write conflicts first.
@@ -406,7 +408,7 @@ impl TraceMeta {
         let invocations = (0..l.invocations)
             .map(|i| {
                 let at = l.invocation_base + i * super::INVOCATION_WORDS;
-                [w(at), w(at + 1), w(at + 2), w(at + 3)]
+                std::array::from_fn(|k| w(at + k as u64))
             })
             .collect();
         let runaway_loop = match w(header::RUNAWAY_LOOP) {

@@ -84,8 +84,8 @@ pub const OOB_RECORD_WORDS: u64 = 4;
 pub const HAZARD_RECORDS_PER_KIND: u64 = 6;
 /// Words per hazard record.
 pub const HAZARD_RECORD_WORDS: u64 = 10;
-/// Counters per invocation.
-pub const INVOCATION_WORDS: u64 = 4;
+/// Counters per invocation, in [`invocation_counter`] order.
+pub const INVOCATION_WORDS: u64 = 5;
 /// Arrays of the racecheck shadow of one memory region.
 pub const RACE_ARRAYS: u64 = 5;
 /// Iterations one execution of a loop may run in one invocation before the
@@ -145,6 +145,12 @@ pub mod invocation_counter {
     pub const WORKGROUP_READS: u64 = 2;
     /// Workgroup-memory writes.
     pub const WORKGROUP_WRITES: u64 = 3;
+    /// Barriers waited at: each control barrier (`workgroupBarrier()`,
+    /// `storageBarrier()`, `textureBarrier()`; not `subgroupBarrier()`)
+    /// passed, and one for each `workgroupUniformLoad` (WGSL runs a
+    /// workgroup barrier before its load). Every invocation of a workgroup
+    /// passes the same ones.
+    pub const BARRIERS: u64 = 4;
 }
 
 /// A site word: the site number above the low [`SITE_KEY_BITS`] bits of the
@@ -504,7 +510,7 @@ mod tests {
         let heat = 3 * 14;
         let storage_race = 2 * RACE_ARRAYS * 4;
         let workgroup_race = 2 * 6 * RACE_ARRAYS * 8;
-        assert_eq!(layout.total_words, fixed + heat + storage_race + workgroup_race + 4 * 48);
+        assert_eq!(layout.total_words, fixed + heat + storage_race + workgroup_race + INVOCATION_WORDS * 48);
         assert_eq!(layout.race_base[0], None);
     }
 }
