@@ -72,8 +72,14 @@ for c in clippy rustfmt; do
   rustup component list --installed 2>/dev/null | grep -q "^$c" || { say "adding the $c component"; rustup component add "$c"; }
 done
 if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
-  say "installing trunk $TRUNK_VERSION (about 11 minutes on 2 cores, once)"
-  cargo install "trunk@$TRUNK_VERSION" --locked --quiet
+  say "installing trunk $TRUNK_VERSION (several minutes on 2 cores, once)"
+  # Trunk's release profile asks for fat LTO in one codegen unit: the
+  # smallest, fastest binary, and the slowest build. Trunk only orchestrates
+  # the site's build (cargo, wasm-bindgen and wasm-opt do the work), so it is
+  # built here with LTO off and parallel codegen (cargo's profile settings
+  # from the environment override the package's).
+  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    cargo install "trunk@$TRUNK_VERSION" --locked --quiet
 fi
 if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"

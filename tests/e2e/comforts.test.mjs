@@ -167,7 +167,9 @@ test("Vim mode is fetched when switched on, and remembered", async () => {
 });
 
 test("Vim bindings that cannot be fetched say so and leave the editor as it was", async () => {
-  const { context, page, p } = await fresh();
+  // A first visit whose fetch fails: no service worker has kept the bundle
+  // yet (once one has, the bundle comes from its cache and cannot fail).
+  const { context, page, p } = await fresh({ serviceWorkers: "block" });
   await p.open(site.url("?puzzle=map"));
   await p.setCode("// my work\n");
   await page.route(/\/lazy\/vim-[0-9a-f]+\.js$/, (route) => route.abort());

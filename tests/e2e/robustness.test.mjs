@@ -126,7 +126,9 @@ test("memory stays flat over 500 runs (the page's JS heap, the worker's wasm mem
 });
 
 test("the judge's worker is fetched once the editor is ready, and one that fails to load is replaced by the next Run", async () => {
-  const context = await browser.newContext();
+  // No service worker: its fetches of the same files, to keep them for
+  // offline use, would be counted here too (the offline journey tests it).
+  const context = await browser.newContext({ serviceWorkers: "block" });
   const page = await context.newPage();
   const p = new PuzzlePage(page);
   const errors = [];
