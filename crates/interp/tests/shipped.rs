@@ -33,8 +33,9 @@ fn every_reference_solution_passes_emulated() {
             // A comparison kernel is the approach the puzzle teaches to
             // avoid: its values are right, and a budget or the lesson may
             // refuse it.
-            let comparison_ok =
-                |results: &[CaseResult]| label != "reference" && results.iter().all(|r| r.outcome.right_values() || matches!(r.outcome, Outcome::Omitted { .. }));
+            let comparison_ok = |results: &[CaseResult]| {
+                label != "reference" && results.iter().all(|r| r.outcome.right_values() || matches!(r.outcome, Outcome::Omitted { .. }))
+            };
             match judge_puzzle(p, &[], source) {
                 Ok(results) if verdict(&results) == Verdict::Passed || comparison_ok(&results) => {}
                 Ok(results) => failures.push(format!("{} ({label}):\n{}", p.slug, describe(&results))),
