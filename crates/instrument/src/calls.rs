@@ -3,7 +3,7 @@
 //! `[lesson]`), and whether it could wait in a loop for another workgroup.
 
 use crate::Shader;
-use gpu_puzzles_core::judge::CaseResult;
+use gpu_puzzles_core::judge::{CaseResult, Outcome};
 use gpu_puzzles_core::{template, Puzzle};
 use naga::{AddressSpace, CollectiveOperation, Direction, Expression, GatherMode, Handle, Statement, SubgroupOperation, Type, TypeInner};
 use std::collections::BTreeSet;
@@ -122,17 +122,20 @@ impl Shader<'_> {
     }
 }
 
-/// The puzzle's `[lesson]`, if it has one, on the cases of a Run whose
-/// outputs were right (and whose memory, budget and order checks passed):
-/// each becomes [`gpu_puzzles_core::judge::Outcome::WithoutTechnique`] when
-/// no entry point calls any of the built-in functions the lesson names
-/// ([`Shader::subgroup_builtins`]). One naga parse, of the text as the first
+/// The puzzle's `[lesson]`, if it has one, on a Run whose every judged case
+/// passed (values, memory, budget and order checks): each of them becomes
+/// [`Outcome::WithoutTechnique`] when no entry point calls any of the
+/// built-in functions the lesson names ([`Shader::subgroup_builtins`]). One naga parse, of the text as the first
 /// case substitutes it (the calls do not depend on the case); a text that
 /// does not parse has no passed case. The GPU runner and the CPU
 /// interpreter both judge a Run through this.
 pub fn lesson_checks(puzzle: &Puzzle, source: &str, results: &mut [CaseResult]) {
     let (Some(_), Some(case)) = (&puzzle.lesson, puzzle.cases.first()) else { return };
-    if !results.iter().any(|r| r.outcome.passed()) {
+    // Only a kernel right on every case it was judged on: a wrong kernel's
+    // failures come first, and a case it gets right by chance (a starter on
+    // a random case with nothing to do) is not told about the lesson.
+    let judged = || results.iter().filter(|r| !matches!(r.outcome, Outcome::Skipped { .. } | Outcome::Omitted { .. }));
+    if judged().next().is_none() || !judged().all(|r| r.outcome.passed()) {
         return;
     }
     let sub = template::substitute(source, &case.config);
