@@ -188,6 +188,7 @@ test("Firefox: offline, after one visit the site opens and judges with its serve
   await page.waitForFunction(() => navigator.serviceWorker?.controller != null, { timeout: 60_000 });
   // The first visit's judge has loaded (its files came from the server, before the service worker took over).
   await page.waitForFunction(() => document.querySelector('[data-testid="gpu-status"]')?.textContent.startsWith("GPU:"), { timeout: 60_000 });
+  await page.goto("about:blank");
   own.server.closeAllConnections();
   await new Promise((r) => own.server.close(r));
   await page.goto(own.url("?puzzle=zip"));

@@ -552,6 +552,10 @@ test("offline: after one visit the site opens and judges with its server gone, u
   await page.waitForFunction(() => document.querySelector('[data-testid="gpu-status"]').textContent.startsWith("GPU:"), null, { timeout: 60_000 });
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
   assert.equal(scope, own.url(), "the service worker's scope is the site's sub-path");
+  // Leave the page first: its judge starts a helper worker whose files may
+  // still be on their way from the server, and a fetch cut off there would
+  // be the first visit's error, not the offline visit's.
+  await page.goto("about:blank");
   own.server.closeAllConnections();
   await new Promise((r) => own.server.close(r));
   // A puzzle not opened before, judged on WebGPU with no server: every file comes from the kept build.
