@@ -60,8 +60,32 @@ export async function serve(dist = DIST) {
 }
 
 const QUIET = ["--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
-/** Chromium flags that give headless Chromium a WebGPU adapter (SwiftShader). */
-export const WEBGPU_FLAGS = ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader", "--enable-features=Vulkan"];
+/**
+ * Whether the suite runs on a hardware GPU (GPU_PUZZLES_ADAPTER=hardware, as
+ * scripts/device-browser.sh sets on a machine with one): Chromium then takes
+ * the GPU's own Vulkan adapter instead of SwiftShader.
+ */
+export const HARDWARE = process.env.GPU_PUZZLES_ADAPTER === "hardware";
+/**
+ * Chromium flags that give headless Chromium a WebGPU adapter: SwiftShader,
+ * or on a hardware GPU its Vulkan driver. There, as tried on an NVIDIA H100
+ * with no display: GL must run on the GPU too (ANGLE on Vulkan), else
+ * Chromium counts the machine as software-only and disables WebGPU; and
+ * Chromium's own Vulkan instance must not ask for surface extensions, which
+ * a driver without a display lacks (vkCreateInstance fails, -7), else
+ * Dawn's Vulkan adapters are not offered. The blocklist, which knows no
+ * server GPUs, is ignored.
+ */
+export const WEBGPU_FLAGS = HARDWARE
+  ? [
+      "--enable-unsafe-webgpu",
+      "--enable-features=Vulkan,VulkanFromANGLE,DefaultANGLEVulkan",
+      "--use-angle=vulkan",
+      "--use-vulkan=native",
+      "--disable-vulkan-surface",
+      "--ignore-gpu-blocklist",
+    ]
+  : ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader", "--enable-features=Vulkan"];
 
 /** Launches Debian's Chromium, with WebGPU unless `webgpu` is false. */
 export async function launch({ webgpu = true, extraArgs = [] } = {}) {
