@@ -5,8 +5,8 @@
 //! Every function sums in `f32`, left to right, the same order a straightforward
 //! shader uses; the classic puzzles use integer-valued inputs, for which every
 //! order gives the same exact result. The kernels of modern models
-//! (`kernels`) compute in `f64` instead, and their puzzles compare with a
-//! tolerance.
+//! (`kernels`) and of a language model (`language_model`) compute in `f64`
+//! instead, and their puzzles compare with a tolerance.
 //!
 //! The functions live in modules by chapter of the puzzle set, each a small
 //! pure function with its formula; [`REFERENCES`] registers them all by the
@@ -19,6 +19,7 @@ use std::fmt;
 mod basics;
 mod irregular;
 mod kernels;
+mod language_model;
 mod matrices;
 mod reductions;
 mod stencils;
@@ -26,6 +27,7 @@ mod stencils;
 pub use basics::{add_ten, broadcast_add, window_sum_3, zip_add};
 pub use irregular::{compact_positive, radix_sort_u8_keys, sort_keys, spmv_csr};
 pub use kernels::{attention, attention_out, layer_norm_rows, softmax_rows};
+pub use language_model::rms_norm_residual;
 pub use matrices::{matmul, matmul_at, matvec, transpose};
 pub use reductions::{block_inclusive_scan, block_max_broadcast, block_sum, dot, histogram, inclusive_scan, inclusive_scan_blocks, row_sum};
 pub use stencils::{box_blur_3x3, branch_hash, conv1d, conv1d_i32, conv2d, BRANCH_HASH_ROUNDS};
@@ -311,6 +313,7 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("branch_hash", branch_hash),
     ("softmax_rows", softmax_rows),
     ("layer_norm_rows", layer_norm_rows),
+    ("rms_norm_residual", rms_norm_residual),
     ("attention", attention),
     ("attention_out", attention_out),
     ("conv1d_i32", conv1d_i32),
