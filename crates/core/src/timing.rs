@@ -190,13 +190,21 @@ impl Measurement {
         ))
     }
 
-    /// `0.20 ms (median of 7 runs × 64 dispatches, 0.19–0.22, GPU timestamps)`.
+    /// `0.20 ms (median of 7 runs × 64 dispatches, 0.19–0.22, GPU timestamps)`;
+    /// with a timer that rounds its readings (Chrome's, to 0.1 ms), the
+    /// clock ends `GPU timestamps read to 0.1 ms: ±0.00156 ms a dispatch`:
+    /// each of a run's two readings is off by up to half a step, so its
+    /// span by up to one step, shared by the run's dispatches.
     pub fn describe(&self) -> String {
         let dispatches = if self.dispatches_per_run == 1 { String::new() } else { format!(" × {} dispatches", self.dispatches_per_run) };
+        let clock = match self.quantum_ms {
+            Some(q) => format!("{} read to {q} ms: ±{} ms a dispatch", self.timer.describe(), ms(q / f64::from(self.dispatches_per_run.max(1)))),
+            None => self.timer.describe().to_string(),
+        };
         if self.runs == 1 {
-            return format!("{} ms (1 run{dispatches}, {})", ms(self.median_ms), self.timer.describe());
+            return format!("{} ms (1 run{dispatches}, {clock})", ms(self.median_ms));
         }
-        format!("{} ms (median of {} runs{dispatches}, {}–{}, {})", ms(self.median_ms), self.runs, ms(self.min_ms), ms(self.max_ms), self.timer.describe())
+        format!("{} ms (median of {} runs{dispatches}, {}–{}, {clock})", ms(self.median_ms), self.runs, ms(self.min_ms), ms(self.max_ms))
     }
 }
 
@@ -373,5 +381,8 @@ mod tests {
     fn descriptions_give_the_method() {
         let m = Measurement::from_spans(&[12.8, 12.2, 14.1], 64, Timer::Timestamps, None).unwrap();
         assert_eq!(m.describe(), "0.200 ms (median of 3 runs × 64 dispatches, 0.191–0.220, GPU timestamps)");
+        // A rounding timer: its step, and what it means for one dispatch.
+        let m = Measurement::from_spans(&[12.8, 12.8, 12.9], 64, Timer::Timestamps, Some(0.1)).unwrap();
+        assert_eq!(m.describe(), "0.200 ms (median of 3 runs × 64 dispatches, 0.200–0.202, GPU timestamps read to 0.1 ms: ±0.00156 ms a dispatch)");
     }
 }
