@@ -74,12 +74,14 @@ run() {
   # Few files come back from a call: the results go to one archive.
   local out=/tmp/browser-results
   rm -rf "$out" && mkdir -p "$out" /tmp/browser /tmp/fontconfig
-  # The loader for the CLI (Chromium brings its own), then the bundle.
+  # Debian's Vulkan loader and GL dispatch libraries, as in the runs that
+  # worked (Chromium brings its own loader; NVIDIA's driver, which it loads,
+  # uses libglvnd's dispatch), then the bundle: each call's carried part is
+  # kept outside the repository's copy, which the next call replaces; once
+  # all have come, they are unpacked once.
   for f in .gl/*.deb; do dpkg -x "$f" /; done
   ldconfig
-  # Each call's carried part is kept outside the repository's copy, which
-  # the next call replaces; once all have come, they are unpacked once.
-  mkdir -p /tmp/parts && cp .browser/p*/part.* /tmp/parts/ 2>/dev/null || true
+  ls .browser/p*/part.* >/dev/null 2>&1 && keep
   [ -x /tmp/browser/chromium/chromium ] || cat /tmp/parts/part.* | xz -d | tar -C /tmp/browser -xf -
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json VK_ICD_FILENAMES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
   export WGPU_BACKEND=vulkan XDG_RUNTIME_DIR=/tmp FONTCONFIG_FILE=/tmp/browser/fonts/fonts.conf

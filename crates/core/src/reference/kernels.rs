@@ -8,7 +8,7 @@
 //! correctly rounded on a GPU, so their puzzles compare with a tolerance
 //! derived in each `puzzle.toml` from WGSL's stated accuracy.
 
-use super::{check_dims, shaped, Outputs, ReferenceError, ReferenceInput, Values};
+use super::{check_dims, row_norm_eps, shaped, Outputs, ReferenceError, ReferenceInput, Values};
 
 /// The softmax of each row of `a` (shape `[rows, cols]`, row-major):
 /// `out[r][c] = exp(a[r][c] - m_r) / Σ_j exp(a[r][j] - m_r)` with
@@ -57,16 +57,7 @@ pub fn softmax_rows(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
 pub fn layer_norm_rows(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let (a, gamma, beta) = (input.f32("a")?, input.f32("gamma")?, input.f32("beta")?);
     let [rows, cols] = input.shape("a")?;
-    let params = input.uniforms.get("params");
-    let eps = params.and_then(|p| p.get("eps")).ok_or_else(|| ReferenceError::MissingUniform { name: "params.eps".to_string() })?;
-    // The shader reads eps as an f32: 0.00001 arrives as 1.0000000e-5 (f32),
-    // not the f64 written in the manifest.
-    let eps = f64::from(*eps as f32);
-    if let Some(&given) = params.and_then(|p| p.get("cols")) {
-        if given != cols as f64 {
-            return Err(ReferenceError::UniformDisagrees { field: "params.cols".to_string(), given, from_shapes: cols });
-        }
-    }
+    let eps = row_norm_eps(input, cols)?;
     for (name, v) in [("gamma", gamma), ("beta", beta)] {
         if v.len() != cols {
             return Err(ReferenceError::WrongLength { name: name.to_string(), len: v.len(), want: cols });

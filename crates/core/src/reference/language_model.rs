@@ -3,7 +3,7 @@
 //! and round to `f32` once, and their puzzles compare with a tolerance
 //! derived in each `puzzle.toml`.
 
-use super::{shaped, Outputs, ReferenceError, ReferenceInput};
+use super::{row_norm_eps, shaped, Outputs, ReferenceError, ReferenceInput};
 
 /// RMSNorm with the residual add fused before it (RMS Norm): `x` and
 /// `residual` are `rows × cols`, row-major (`x` gives the shape), `weight`
@@ -25,14 +25,7 @@ use super::{shaped, Outputs, ReferenceError, ReferenceInput};
 pub fn rms_norm_residual(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let (x, residual, weight) = (input.f32("x")?, input.f32("residual")?, input.f32("weight")?);
     let [rows, cols] = input.shape("x")?;
-    let params = input.uniforms.get("params");
-    let eps = params.and_then(|p| p.get("eps")).ok_or_else(|| ReferenceError::MissingUniform { name: "params.eps".to_string() })?;
-    let eps = f64::from(*eps as f32);
-    if let Some(&given) = params.and_then(|p| p.get("cols")) {
-        if given != cols as f64 {
-            return Err(ReferenceError::UniformDisagrees { field: "params.cols".to_string(), given, from_shapes: cols });
-        }
-    }
+    let eps = row_norm_eps(input, cols)?;
     if residual.len() != x.len() {
         return Err(ReferenceError::WrongLength { name: "residual".to_string(), len: residual.len(), want: x.len() });
     }

@@ -357,6 +357,21 @@ pub(crate) fn flat(v: Vec<f32>) -> Outputs {
     vec![(Values::F32(v), None)]
 }
 
+/// The `eps` of a row normalisation's `params` uniform, as the shader reads
+/// it (an `f32`: 0.00001 arrives as 1.0000000e-5, not the `f64` written in
+/// the manifest), after checking that `params.cols`, if given, is the
+/// shape's `cols`. Layer Norm and RMS Norm.
+pub(crate) fn row_norm_eps(input: &ReferenceInput, cols: usize) -> Result<f64, ReferenceError> {
+    let params = input.uniforms.get("params");
+    let eps = params.and_then(|p| p.get("eps")).ok_or_else(|| ReferenceError::MissingUniform { name: "params.eps".to_string() })?;
+    if let Some(&given) = params.and_then(|p| p.get("cols")) {
+        if given != cols as f64 {
+            return Err(ReferenceError::UniformDisagrees { field: "params.cols".to_string(), given, from_shapes: cols });
+        }
+    }
+    Ok(f64::from(*eps as f32))
+}
+
 pub(crate) fn shaped(v: Vec<f32>, rows: usize, cols: usize) -> Outputs {
     vec![(Values::F32(v), Some([rows as u32, cols as u32]))]
 }
