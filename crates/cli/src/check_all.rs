@@ -85,7 +85,7 @@ fn lessons(gpu: &Gpu, p: &Puzzle, results: &[CaseResult]) -> Result<Vec<LessonCh
 
 /// Validates the whole set, then judges every starter (must fail) and every
 /// reference solution (must pass) on the GPU.
-pub(crate) fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
+pub(crate) fn check_all(root: &Path, json: bool, seed: u64, jobs: usize) -> Result<bool> {
     let files = read_dir(&crate::puzzles_dir(root)?).map_err(anyhow::Error::msg)?;
     let solutions = read_solutions(&root.join("shaders")).map_err(anyhow::Error::msg)?;
     let set = match load_puzzle_set(&files, Some(&solutions)) {
@@ -101,7 +101,7 @@ pub(crate) fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
     let gpu = gpu()?;
     let peaks = pollster::block_on(measure_peaks(&gpu))?;
     let started = std::time::Instant::now();
-    let rows = judge_all(&gpu, &set.puzzles, &peaks, seed)?;
+    let rows = judge_all(&gpu, &set.puzzles, &peaks, seed, jobs)?;
     let ok = rows.iter().all(|r| r.ok);
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
@@ -120,12 +120,13 @@ pub(crate) fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
         println!("{}", peaks_line(&peaks));
         let cases: usize = rows.iter().map(|r| r.shown + r.hidden + r.performance).sum();
         println!(
-            "{} puzzles, {cases} cases, on {} ({}, driver {}{}), in {:.1} s: {}",
+            "{} puzzles, {cases} cases, on {} ({}, driver {}{}), {} at a time, in {:.1} s: {}",
             rows.len(),
             gpu.adapter().name,
             gpu.adapter().backend,
             gpu.adapter().driver,
-            if gpu.adapter().software { ", a software adapter: lessons not checked, puzzles judged side by side" } else { "" },
+            if gpu.adapter().software { ", a software adapter: lessons not checked" } else { "" },
+            jobs.clamp(1, rows.len().max(1)),
             started.elapsed().as_secs_f64(),
             if ok { "all good" } else { "PROBLEMS" }
         );
@@ -133,22 +134,43 @@ pub(crate) fn check_all(root: &Path, json: bool, seed: u64) -> Result<bool> {
     Ok(ok)
 }
 
-/// Every puzzle's row, in the set's order. On a hardware GPU one puzzle at
-/// a time, so that no kernel is timed beside another and the lessons are
-/// measured alone. On a software adapter (lavapipe) no lesson is checked,
-/// and a puzzle's check is the CPU's work (instrumenting, compiling, the
-/// interpreter's order checks, the emulated dispatches): puzzles are judged
-/// side by side, one per core, on one shared device. Their performance
-/// figures there, shown but never enforced, are then taken beside other
-/// work. The time saved is in docs/performance.md ("Cold CI").
-fn judge_all(gpu: &Gpu, puzzles: &[Puzzle], peaks: &Peaks, seed: u64) -> Result<Vec<PuzzleCheck>> {
-    if !gpu.adapter().software {
-        return puzzles.iter().map(|p| check_one(gpu, p, peaks, seed)).collect();
-    }
+/// Every puzzle's row, in the set's order, judged `jobs` puzzles at a time.
+/// A puzzle's check is mostly the CPU's work (instrumenting and compiling,
+/// the interpreter's order and subgroup checks, reading traces back), so
+/// its correctness (the starter, and the reference on every case but the
+/// performance ones) is judged side by side, one device shared. On a
+/// hardware GPU the performance cases, the comparison kernels and the
+/// lessons are then timed one puzzle at a time, so that no kernel is timed
+/// beside another; on a software adapter, where no lesson is checked and
+/// the figures are shown but never enforced, they are timed side by side
+/// too (`--jobs 1` for figures taken alone). The time saved is in
+/// docs/performance.md ("Cold CI").
+fn judge_all(gpu: &Gpu, puzzles: &[Puzzle], peaks: &Peaks, seed: u64, jobs: usize) -> Result<Vec<PuzzleCheck>> {
+    let software = gpu.adapter().software;
+    let rows = side_by_side(puzzles, jobs, |p| {
+        let judged = correctness(gpu, p, seed)?;
+        if software {
+            finish(gpu, p, peaks, judged).map(Judged::Finished)
+        } else {
+            Ok(judged)
+        }
+    })?;
+    puzzles
+        .iter()
+        .zip(rows)
+        .map(|(p, judged)| match judged {
+            Judged::Finished(row) => Ok(row),
+            partial => finish(gpu, p, peaks, partial),
+        })
+        .collect()
+}
+
+/// `f` of every puzzle, on `jobs` threads (at least one), in the puzzles'
+/// order; the first error, if any.
+fn side_by_side<T: Send>(puzzles: &[Puzzle], jobs: usize, f: impl Fn(&Puzzle) -> Result<T> + Sync) -> Result<Vec<T>> {
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(puzzles.len().max(1));
-    let mut rows: Vec<Option<Result<PuzzleCheck>>> = (0..puzzles.len()).map(|_| None).collect();
-    let done = std::thread::scope(|s| {
+    let threads = jobs.clamp(1, puzzles.len().max(1));
+    let mut done: Vec<(usize, Result<T>)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| {
@@ -156,34 +178,63 @@ fn judge_all(gpu: &Gpu, puzzles: &[Puzzle], peaks: &Peaks, seed: u64) -> Result<
                     loop {
                         let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(p) = puzzles.get(k) else { break mine };
-                        mine.push((k, check_one(gpu, p, peaks, seed)));
+                        mine.push((k, f(p)));
                     }
                 })
             })
             .collect();
-        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect::<Vec<_>>()
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
     });
-    for (k, row) in done {
-        rows[k] = Some(row);
-    }
-    rows.into_iter().map(|r| r.unwrap_or_else(|| Err(anyhow::anyhow!("a puzzle was not judged")))).collect()
+    done.sort_by_key(|(k, _)| *k);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// One puzzle's row: its starter judged, then its reference solution with
-/// the random cases of `seed`, the comparison kernels timed beside it and
-/// its lessons checked.
-fn check_one(gpu: &Gpu, p: &Puzzle, peaks: &Peaks, seed: u64) -> Result<PuzzleCheck> {
+/// A puzzle judged for correctness, before its performance cases are timed.
+enum Judged {
+    /// The starter's verdict, and the reference's results on the puzzle's
+    /// ordinary cases and the random ones (`None`: no reference solution).
+    Correctness { starter_ok: bool, reference: Option<Vec<CaseResult>> },
+    /// Timed and checked too: the puzzle's row.
+    Finished(PuzzleCheck),
+}
+
+/// The starter judged, and the reference solution on every case but the
+/// performance ones, with the random cases of `seed`: the reference meets
+/// them too, so a generator that draws a case outside the statement's
+/// promises shows here.
+fn correctness(gpu: &Gpu, p: &Puzzle, seed: u64) -> Result<Judged> {
     let starter = pollster::block_on(judge_puzzle(gpu, p, &p.starter, RunOptions::default()))?;
     let starter_ok = verdict(&starter) == Verdict::Failed;
+    let reference = match &p.solution {
+        None => None,
+        Some(src) => {
+            let random = random_cases(p, seed).map_err(anyhow::Error::msg)?;
+            let mut ordinary = p.clone();
+            ordinary.cases.retain(|c| !c.is_performance());
+            Some(pollster::block_on(judge_with(gpu, &ordinary, &random, src, RunOptions::default()))?)
+        }
+    };
+    Ok(Judged::Correctness { starter_ok, reference })
+}
+
+/// The puzzle's row from its correctness: when the reference passed every
+/// case, its performance cases timed (as a Run times them, after the
+/// others), the comparison kernels beside them, and the lessons checked.
+fn finish(gpu: &Gpu, p: &Puzzle, peaks: &Peaks, judged: Judged) -> Result<PuzzleCheck> {
+    let (starter_ok, reference) = match judged {
+        Judged::Finished(row) => return Ok(row),
+        Judged::Correctness { starter_ok, reference } => (starter_ok, reference),
+    };
     let mut timings = Vec::new();
     let mut lesson_checks = Vec::new();
-    let (solution_text, solution_ok) = match &p.solution {
-        None => ("missing shaders/".to_string() + &p.slug + ".wgsl", false),
-        Some(src) => {
-            // The reference meets the random cases too: a generator that
-            // draws a case outside the statement's promises shows here.
-            let random = random_cases(p, seed).map_err(anyhow::Error::msg)?;
-            let mut results = pollster::block_on(judge_with(gpu, p, &random, src, RunOptions::default()))?;
+    let (solution_text, solution_ok) = match (&p.solution, reference) {
+        (Some(src), Some(mut results)) => {
+            if results.iter().all(|r| r.outcome.passed()) {
+                let mut timed = p.clone();
+                timed.cases.retain(|c| c.is_performance());
+                results.extend(pollster::block_on(judge_with(gpu, &timed, &[], src, RunOptions::default()))?);
+                results.sort_by_key(|r| r.case);
+            }
             // This run is the reference's: its own times are its yardstick.
             let mut cache: YardstickCache = results.iter().map(|r| ((p.slug.clone(), r.case, 0), Some(r.timing))).collect();
             pollster::block_on(add_yardsticks(gpu, p, src, &mut results, &mut cache))?;
@@ -215,6 +266,7 @@ fn check_one(gpu: &Gpu, p: &Puzzle, peaks: &Peaks, seed: u64) -> Result<PuzzleCh
                 (format!("FAILS {}", failed.join("; ")), false)
             }
         }
+        _ => ("missing shaders/".to_string() + &p.slug + ".wgsl", false),
     };
     Ok(PuzzleCheck {
         number: p.number,
