@@ -426,6 +426,7 @@ const judged = [
   ["prefix-scan--one-barrier.wgsl", "memory-error", /(read-after-write|write-after-read) race: `smem\[\d+\]`.*\(workgroup memory\): .* at line 2[23] .*no `workgroupBarrier\(\)`.*For example, the invocation with .* at line 2[23], and the invocation with .* at line 2[23]/s],
   ["tree-reduction--warp-synchronous-tail.wgsl", "memory-error", /race: `smem\[\d+\]`.*\(workgroup memory\)/],
   ["rms-norm--no-barrier-in-tree.wgsl", "memory-error", /read-after-write race: `smem\[\d+\]` \(workgroup memory\): .* at line 46 that other invocations write at the same line, with no `workgroupBarrier\(\)`/],
+  ["gemv-q8--no-barrier-in-reduction.wgsl", "memory-error", /read-after-write race: `smem\[\d+\]` \(workgroup memory\): .* at line 45 that other invocations write at the same line, with no `workgroupBarrier\(\)`/],
   ["dot-product--everyone-clears-the-sum.wgsl", "memory-error", /write conflict: `total` \(workgroup memory\): \d+ invocations of workgroup \(0, 0, 0\) write it at line 16 .*For example, .* wrote `total` at line 16, and .* wrote it at line 16/s],
   ["scan-across-workgroups--offsets-in-one-dispatch.wgsl", "memory-error", /race: `block_sums\[\d+\]`.*\(a storage buffer\): invocations in different workgroups of one dispatch of `scan_blocks`/],
   ["tree-reduction--runaway-loop-with-barrier.wgsl", "runaway-loop", /the loop at line 20/],

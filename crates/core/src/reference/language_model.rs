@@ -1,9 +1,11 @@
 //! Inside a language model: the kernels a decoder-only transformer runs for
-//! every token. Like the chapter before (`kernels`), these compute in `f64`
-//! and round to `f32` once, and their puzzles compare with a tolerance
-//! derived in each `puzzle.toml`.
+//! every token. Like the chapter before (`kernels`), a reduction here
+//! computes in `f64` and rounds to `f32` once; a kernel of a few products per
+//! element (`rope_neox`) computes in `f32`, the way its statement writes it.
+//! Their puzzles compare with a tolerance derived in each `puzzle.toml`.
 
-use super::{row_norm_eps, shaped, Outputs, ReferenceError, ReferenceInput};
+use super::{check_dims, flat, row_norm_eps, shaped, Outputs, ReferenceError, ReferenceInput};
+use crate::model::Values;
 
 /// RMSNorm with the residual add fused before it (RMS Norm): `x` and
 /// `residual` are `rows × cols`, row-major (`x` gives the shape), `weight`
@@ -42,6 +44,142 @@ pub fn rms_norm_residual(input: &ReferenceInput) -> Result<Outputs, ReferenceErr
     let mut outputs = shaped(h, rows, cols);
     outputs.extend(shaped(out, rows, cols));
     Ok(outputs)
+}
+
+/// Rotary position embedding (Rotary Embedding), applied in place to the
+/// queries and keys of a batch of tokens from a precomputed cos/sin cache, in
+/// the half-split ("NeoX", `rotate_half`) pairing.
+///
+/// `params` holds `tokens`, `q_heads`, `kv_heads` and `head_dim` (even, from
+/// 2 up); `half = head_dim / 2`. The buffers, all row-major:
+///
+/// - `q`: `tokens × q_heads × head_dim` elements, head `h` of token `t` at
+///   `(t · q_heads + h) · head_dim`;
+/// - `k`: `tokens × kv_heads × head_dim`, laid out the same way;
+/// - `positions` (`u32`): `tokens` elements, each token's position, each
+///   below `max_positions`;
+/// - `cos_sin`: `max_positions × head_dim`; row `p` holds
+///   `cos(p·θ_0) … cos(p·θ_{half-1})`, then `sin(p·θ_0) … sin(p·θ_{half-1})`
+///   (whatever numbers the case gives; the reference reads them as they are).
+///
+/// In every head vector `v` of `q` and of `k`, for `i < half`, with
+/// `c = cos_sin[pos · head_dim + i]`, `s = cos_sin[pos · head_dim + half + i]`
+/// and `pos = positions[t]`:
+///
+/// ```text
+/// v[i]        ← v[i] · c − v[i + half] · s
+/// v[i + half] ← v[i + half] · c + v[i] · s      (both from the old v)
+/// ```
+///
+/// computed in `f32`, two products and one subtraction or addition, each
+/// rounded, as the statement writes it (a GPU may fuse a product into the
+/// add, so the puzzle compares with a tolerance). Two outputs in binding
+/// order, `q` then `k`, each shown `tokens × (heads · head_dim)`. The
+/// rotation is Su et al. 2021, "RoFormer: Enhanced Transformer with Rotary
+/// Position Embedding" (arXiv:2104.09864), with the pairs taken as halves of
+/// the head vector, as GPT-NeoX and Llama take them.
+pub fn rope_neox(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let param = |field: &str| -> Result<usize, ReferenceError> {
+        let name = format!("params.{field}");
+        let given = *input.uniforms.get("params").and_then(|p| p.get(field)).ok_or_else(|| ReferenceError::MissingUniform { name: name.clone() })?;
+        Ok(given as usize)
+    };
+    let (tokens, q_heads, kv_heads, head_dim) = (param("tokens")?, param("q_heads")?, param("kv_heads")?, param("head_dim")?);
+    if head_dim == 0 || head_dim % 2 != 0 {
+        return Err(ReferenceError::UniformOutOfRange { field: "params.head_dim".to_string(), want: "an even number from 2 up" });
+    }
+    let (q, k, positions, cos_sin) = (input.f32("q")?, input.f32("k")?, input.u32s("positions")?, input.f32("cos_sin")?);
+    for (name, len, want) in [("q", q.len(), tokens * q_heads * head_dim), ("k", k.len(), tokens * kv_heads * head_dim), ("positions", positions.len(), tokens)]
+    {
+        if len != want {
+            return Err(ReferenceError::WrongLength { name: name.to_string(), len, want });
+        }
+    }
+    if cos_sin.len() % head_dim != 0 {
+        let want = cos_sin.len().next_multiple_of(head_dim);
+        return Err(ReferenceError::WrongLength { name: "cos_sin".to_string(), len: cos_sin.len(), want });
+    }
+    let max_positions = cos_sin.len() / head_dim;
+    if let Some(at) = positions.iter().position(|&p| p as usize >= max_positions) {
+        return Err(ReferenceError::IndexPastEnd { name: "positions".to_string(), at, index: positions[at], len: max_positions });
+    }
+    let half = head_dim / 2;
+    let rotate = |v: &[f32], heads: usize| -> Vec<f32> {
+        let mut out = v.to_vec();
+        for (row, head) in out.chunks_mut(head_dim).enumerate() {
+            let at = positions[row / heads] as usize * head_dim;
+            let (cos, sin) = cos_sin[at..at + head_dim].split_at(half);
+            let (x1s, x2s) = head.split_at_mut(half);
+            for i in 0..half {
+                let (x1, x2, c, s) = (x1s[i], x2s[i], cos[i], sin[i]);
+                x1s[i] = x1 * c - x2 * s;
+                x2s[i] = x2 * c + x1 * s;
+            }
+        }
+        out
+    };
+    let shape = |heads: usize| Some([tokens as u32, (heads * head_dim) as u32]);
+    Ok(vec![(Values::F32(rotate(q, q_heads)), shape(q_heads)), (Values::F32(rotate(k, kv_heads)), shape(kv_heads))])
+}
+
+/// Weights per block of Quantised GEMV's `Q8_0` layout: one scale each.
+const Q8_BLOCK: usize = 32;
+
+/// A matrix–vector product whose weights are stored in 8 bits (Quantised
+/// GEMV), in the layout of llama.cpp's `Q8_0` blocks with an `f32` scale:
+///
+/// - `w` (`u32`, shape `rows × cols / 4`, row-major): the weights
+///   `q[r][c]`, signed 8-bit integers in two's complement, four to a word and
+///   little-endian: bits `8j` to `8j + 7` of word `w[r][k]` hold `q[r][4k + j]`;
+/// - `scales` (`rows × cols / 32` elements, row-major): `scales[r][b]` is
+///   the scale of block `b` of row `r`, the 32 weights `q[r][32b]` to
+///   `q[r][32b + 31]`;
+/// - `x`: `cols` elements, `cols` a multiple of 32 (`w` gives `rows`).
+///
+/// ```text
+/// y[r] = Σ_b scales[r][b] · Σ_{j<32} q[r][32b + j] · x[32b + j]
+/// ```
+///
+/// One output, `y`, of `rows` elements, computed in `f64` and rounded to
+/// `f32` once (the puzzle compares with a tolerance). A `dims` uniform's
+/// fields `rows` and `cols`, where given, must agree with the buffers. The
+/// layout is `block_q8_0` of ggml (llama.cpp), whose scale is an `f16`.
+///
+/// # Errors
+/// A missing buffer or shape; [`ReferenceError::WrongLength`] for a row of
+/// `w` that is not a whole number of blocks (`want` rounds it up), an `x`
+/// other than `cols` long or a `scales` other than one per block;
+/// [`ReferenceError::UniformDisagrees`] for a `dims` field that differs.
+pub fn matvec_q8(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let (w, scales, x) = (input.u32s("w")?, input.f32("scales")?, input.f32("x")?);
+    let [rows, words] = input.shape("w")?;
+    let cols = 4 * words;
+    if cols == 0 || cols % Q8_BLOCK != 0 {
+        let want = rows * cols.max(1).next_multiple_of(Q8_BLOCK) / 4;
+        return Err(ReferenceError::WrongLength { name: "w".to_string(), len: w.len(), want });
+    }
+    let blocks = cols / Q8_BLOCK;
+    for (name, len, want) in [("x", x.len(), cols), ("scales", scales.len(), rows * blocks)] {
+        if len != want {
+            return Err(ReferenceError::WrongLength { name: name.to_string(), len, want });
+        }
+    }
+    check_dims(input, &[("rows", rows), ("cols", cols)])?;
+    // Byte j of a word, sign-extended: `as i8` reads the byte in two's complement.
+    let weight = |word: u32, j: usize| f64::from((word >> (8 * j)) as u8 as i8);
+    let y = (0..rows)
+        .map(|r| {
+            let row = &w[r * words..(r + 1) * words];
+            let total: f64 = (0..blocks)
+                .map(|b| {
+                    let block: f64 = (0..Q8_BLOCK).map(|c| weight(row[(b * Q8_BLOCK + c) / 4], c % 4) * f64::from(x[b * Q8_BLOCK + c])).sum();
+                    f64::from(scales[r * blocks + b]) * block
+                })
+                .sum();
+            total as f32
+        })
+        .collect();
+    Ok(flat(y))
 }
 
 #[cfg(test)]
@@ -83,5 +221,104 @@ mod tests {
     fn rms_norm_says_what_a_case_gets_wrong() {
         assert!(matches!(run(&[1.0, 2.0], &[1.0], &[1.0, 1.0], [1, 2], 1e-5), Err(ReferenceError::WrongLength { .. })));
         assert!(matches!(run(&[1.0, 2.0], &[1.0, 2.0], &[1.0], [1, 2], 1e-5), Err(ReferenceError::WrongLength { .. })));
+    }
+
+    /// `rope_neox` on one case: `params` as `[tokens, q_heads, kv_heads, head_dim]`.
+    fn rope(q: &[f32], k: &[f32], positions: &[u32], cos_sin: &[f32], params: [u32; 4]) -> Result<Outputs, ReferenceError> {
+        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let (q, k) = (Values::F32(q.to_vec()), Values::F32(k.to_vec()));
+        let (positions, cos_sin) = (Values::U32(positions.to_vec()), Values::F32(cos_sin.to_vec()));
+        let fields = ["tokens", "q_heads", "kv_heads", "head_dim"].into_iter().zip(params.map(f64::from));
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("q", (&q, None)), ("k", (&k, None)), ("positions", (&positions, None)), ("cos_sin", (&cos_sin, None))]),
+            uniforms: BTreeMap::from([("params", fields.collect())]),
+            output_lens: BTreeMap::new(),
+        };
+        rope_neox(&input)
+    }
+
+    #[test]
+    fn rope_rotates_the_halves_of_each_head_by_its_tokens_row_of_the_cache() {
+        // head_dim 4: element i pairs with i + 2. Row 0 of the cache is the
+        // identity (cos 1, sin 0); row 1 turns pair 0 by a quarter turn
+        // (cos 0, sin 1) and pair 1 by the 3-4-5 angle (cos 0.6, sin 0.8),
+        // values whose products and sums are exact in f32.
+        let cos_sin = [1.0, 1.0, 0.0, 0.0, 0.0, 0.6, 1.0, 0.8];
+        // Two tokens at positions 1 and 0 (not their indices), two q heads,
+        // one kv head: every q head of a token and its one k head use the
+        // token's row.
+        let q = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+        let k = [-1.0, 0.5, 2.0, 5.0, 9.0, 9.0, 9.0, 9.0];
+        let out = rope(&q, &k, &[1, 0], &cos_sin, [2, 2, 1, 4]).unwrap();
+        assert_eq!(out.len(), 2);
+        assert_eq!((out[0].1, out[1].1), (Some([2, 8]), Some([2, 4])));
+        // (x1, x2) = (1, 3) by a quarter turn: (1·0 − 3·1, 3·0 + 1·1) = (−3, 1);
+        // (2, 4) by (0.6, 0.8): (1.2 − 3.2, 2.4 + 1.6) = (−2, 4).
+        let token0 = [-3.0, 2.0f32 * 0.6 - 4.0 * 0.8, 1.0, 4.0 * 0.6 + 2.0 * 0.8];
+        assert_eq!(out[0].0.as_f32().unwrap()[..4], token0);
+        assert_eq!(out[0].0.as_f32().unwrap()[4..6], [-7.0, 6.0f32 * 0.6 - 8.0 * 0.8]);
+        // Token 1 is at position 0: unchanged, in q and in k.
+        assert_eq!(out[0].0.as_f32().unwrap()[8..], q[8..]);
+        assert_eq!(out[1].0.as_f32().unwrap(), &[-2.0, 0.5f32 * 0.6 - 5.0 * 0.8, -1.0, 5.0f32 * 0.6 + 0.5 * 0.8, 9.0, 9.0, 9.0, 9.0]);
+        // head_dim 2: one pair, (x1, x2) = (3, 4) by (0.6, 0.8), about (−1.4, 4.8).
+        let out = rope(&[3.0, 4.0], &[3.0, 4.0], &[0], &[0.6, 0.8], [1, 1, 1, 2]).unwrap();
+        assert_eq!(out[0].0.as_f32().unwrap(), &[3.0f32 * 0.6 - 4.0 * 0.8, 4.0f32 * 0.6 + 3.0 * 0.8]);
+    }
+
+    #[test]
+    fn rope_says_what_a_case_gets_wrong() {
+        let cos_sin = [1.0, 0.0, 0.0, 1.0];
+        assert!(matches!(rope(&[1.0, 2.0], &[1.0, 2.0], &[0], &cos_sin, [1, 1, 1, 3]), Err(ReferenceError::UniformOutOfRange { .. })));
+        assert!(matches!(rope(&[1.0, 2.0], &[1.0, 2.0], &[0], &cos_sin, [1, 2, 1, 2]), Err(ReferenceError::WrongLength { .. })));
+        assert!(matches!(rope(&[1.0, 2.0], &[1.0, 2.0], &[0], &cos_sin[..3], [1, 1, 1, 2]), Err(ReferenceError::WrongLength { .. })));
+        assert!(matches!(rope(&[1.0, 2.0], &[1.0, 2.0], &[2], &cos_sin, [1, 1, 1, 2]), Err(ReferenceError::IndexPastEnd { at: 0, index: 2, len: 2, .. })));
+    }
+
+    /// `matvec_q8` on `rows` rows of `w` (`u32` words) with `scales` and `x`,
+    /// and a `dims` uniform of `[rows, cols]`.
+    fn q8(w: &[u32], rows: u32, scales: &[f32], x: &[f32], dims: [u32; 2]) -> Result<Vec<f32>, ReferenceError> {
+        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [rows, 1, 1], workgroup_memory: None };
+        let words = w.len() as u32 / rows;
+        let (w, scales, x) = (Values::U32(w.to_vec()), Values::F32(scales.to_vec()), Values::F32(x.to_vec()));
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("w", (&w, Some([rows, words]))), ("scales", (&scales, None)), ("x", (&x, None))]),
+            uniforms: BTreeMap::from([("dims", BTreeMap::from([("rows", f64::from(dims[0])), ("cols", f64::from(dims[1]))]))]),
+            output_lens: BTreeMap::new(),
+        };
+        Ok(matvec_q8(&input)?[0].0.as_f32().unwrap().to_vec())
+    }
+
+    #[test]
+    fn q8_sign_extends_each_byte_and_scales_each_block() {
+        // The statement's worked example: 2 rows of 64 weights (16 words, two
+        // blocks), x = 1, 2, 3, 4 over and over. Row 0: word 0 holds the bytes
+        // 01 FF 02 FD from the lowest up, the weights 1, -1, 2, -3, and word 8
+        // (block 1) holds 04 00 FE 01, the weights 4, 0, -2, 1:
+        // 0.5 · (1 - 2 + 6 - 12) + 2 · (4 + 0 - 6 + 4) = -3.5 + 4 = 0.5.
+        // Row 1: word 3 holds FB 03 00 02, the weights -5, 3, 0, 2 (block 0);
+        // word 15 holds four -1 (block 1): 1 · (-5 + 6 + 0 + 8) + 0.25 · -10 = 6.5.
+        let mut w = [0u32; 32];
+        (w[0], w[8], w[16 + 3], w[16 + 15]) = (0xFD02_FF01, 0x01FE_0004, 0x0200_03FB, 0xFFFF_FFFF);
+        let x: Vec<f32> = (0..64).map(|c| (c % 4 + 1) as f32).collect();
+        assert_eq!(q8(&w, 2, &[0.5, 2.0, 1.0, 0.25], &x, [2, 64]).unwrap(), [0.5, 6.5]);
+        // The extremes: bytes FF 01 7F 80 are -1, 1, 127, -128 (not 255 and
+        // 128): (-1 · 1 + 1 · 2 + 127 · 3 - 128 · 4) · 0.5 = -130 · 0.5.
+        let mut w = [0u32; 8];
+        w[0] = 0x807F_01FF;
+        assert_eq!(q8(&w, 1, &[0.5], &x[..32], [1, 32]).unwrap(), [-65.0]);
+        // A zero scale silences its block, whatever its weights.
+        assert_eq!(q8(&[0x7F7F_7F7F; 8], 1, &[0.0], &x[..32], [1, 32]).unwrap(), [0.0]);
+    }
+
+    #[test]
+    fn q8_says_what_a_case_gets_wrong() {
+        let x = [1.0; 32];
+        // Rows of 4 words are 16 weights, half a block.
+        assert!(matches!(q8(&[0; 4], 1, &[1.0], &x[..16], [1, 16]), Err(ReferenceError::WrongLength { want: 8, .. })));
+        assert!(matches!(q8(&[0; 8], 1, &[1.0], &x[..31], [1, 32]), Err(ReferenceError::WrongLength { want: 32, .. })));
+        assert!(matches!(q8(&[0; 16], 2, &[1.0], &x, [2, 32]), Err(ReferenceError::WrongLength { want: 2, .. })));
+        assert!(matches!(q8(&[0; 8], 1, &[1.0], &x, [1, 64]), Err(ReferenceError::UniformDisagrees { .. })));
     }
 }

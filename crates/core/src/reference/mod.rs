@@ -6,7 +6,8 @@
 //! shader uses; the classic puzzles use integer-valued inputs, for which every
 //! order gives the same exact result. The kernels of modern models
 //! (`kernels`) and of a language model (`language_model`) compute in `f64`
-//! instead, and their puzzles compare with a tolerance.
+//! instead (Rotary Embedding in `f32`, as its shader does), and compare
+//! with a tolerance.
 //!
 //! The functions live in modules by chapter of the puzzle set, each a small
 //! pure function with its formula; [`REFERENCES`] registers them all by the
@@ -14,9 +15,9 @@
 
 use crate::model::{Case, CaseConfig, Puzzle, Values};
 use std::collections::BTreeMap;
-use std::fmt;
 
 mod basics;
+mod error;
 mod irregular;
 mod kernels;
 mod language_model;
@@ -25,9 +26,10 @@ mod reductions;
 mod stencils;
 
 pub use basics::{add_ten, broadcast_add, window_sum_3, zip_add};
+pub use error::ReferenceError;
 pub use irregular::{compact_positive, radix_sort_u8_keys, sort_keys, spmv_csr};
 pub use kernels::{attention, attention_out, layer_norm_rows, softmax_rows};
-pub use language_model::rms_norm_residual;
+pub use language_model::{matvec_q8, rms_norm_residual, rope_neox};
 pub use matrices::{matmul, matmul_at, matvec, transpose};
 pub use reductions::{block_inclusive_scan, block_max_broadcast, block_sum, dot, histogram, inclusive_scan, inclusive_scan_blocks, row_sum};
 pub use stencils::{box_blur_3x3, branch_hash, conv1d, conv1d_i32, conv2d, BRANCH_HASH_ROUNDS};
@@ -128,140 +130,6 @@ impl<'a> ReferenceInput<'a> {
     }
 }
 
-/// Why a reference function could not compute a case's expected values:
-/// what the case lacks or gets wrong. The loader reports it at the case.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ReferenceError {
-    /// No input or input-output buffer of this name.
-    MissingInput {
-        /// The buffer's name.
-        name: String,
-    },
-    /// The buffer has another element type than the reference reads.
-    WrongType {
-        /// The buffer's name.
-        name: String,
-        /// The type the reference reads: `f32`, `i32` or `u32`.
-        wanted: &'static str,
-    },
-    /// The buffer has no `shape = [rows, cols]`.
-    MissingShape {
-        /// The buffer's name.
-        name: String,
-    },
-    /// The output needs a `len` (or `shape`) in the case.
-    MissingOutputLen {
-        /// The output's name.
-        name: String,
-    },
-    /// `a` and `b` must have as many elements as each other.
-    LengthsDiffer {
-        /// Elements of `a`.
-        a: usize,
-        /// Elements of `b`.
-        b: usize,
-    },
-    /// A matrix product's inner sizes differ: `a` is `m × k`, `b` is `k2 × n`.
-    InnerSizesDiffer {
-        /// `[rows, cols]` of `a`.
-        a: [usize; 2],
-        /// `[rows, cols]` of `b`.
-        b: [usize; 2],
-    },
-    /// A size given in a uniform disagrees with the buffers' shapes.
-    UniformDisagrees {
-        /// The uniform's field, e.g. `dims.k`.
-        field: String,
-        /// The value the case gives it.
-        given: f64,
-        /// The value the shapes make it.
-        from_shapes: usize,
-    },
-    /// A sampled element past the end of a `rows × cols` output.
-    ElementPastEnd {
-        /// The element's row-major index.
-        element: usize,
-        /// `[rows, cols]` of the output.
-        shape: [usize; 2],
-    },
-    /// The case gives no value for a uniform field the reference reads.
-    MissingUniform {
-        /// The field, e.g. `params.eps`.
-        name: String,
-    },
-    /// A buffer has another number of elements than the reference needs,
-    /// e.g. `gamma` one per column of `a`.
-    WrongLength {
-        /// The buffer's name.
-        name: String,
-        /// Its elements.
-        len: usize,
-        /// The elements the reference needs.
-        want: usize,
-    },
-    /// A histogram's input value falls outside every bin.
-    OutsideBins {
-        /// The element's index in `a`.
-        index: usize,
-        /// Its value.
-        value: f32,
-        /// How many bins the case gives `bins`.
-        bins: usize,
-    },
-    /// An index buffer holds an index past the end of what it indexes.
-    IndexPastEnd {
-        /// The index buffer.
-        name: String,
-        /// The element holding the index.
-        at: usize,
-        /// The index.
-        index: u32,
-        /// Elements of what it indexes.
-        len: usize,
-    },
-    /// A key above the largest the reference sorts (Radix Sort's 255).
-    KeyAboveLimit {
-        /// The key buffer.
-        name: String,
-        /// The element holding the key.
-        at: usize,
-        /// The key.
-        key: u32,
-        /// The largest key allowed.
-        limit: u32,
-    },
-}
-
-impl fmt::Display for ReferenceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReferenceError::MissingInput { name } => write!(f, "the reference needs an input buffer named `{name}`"),
-            ReferenceError::WrongType { name, wanted } => write!(f, "the reference needs `{name}` to be a {wanted} buffer"),
-            ReferenceError::MissingShape { name } => write!(f, "the reference needs a `shape = [rows, cols]` on buffer `{name}`"),
-            ReferenceError::MissingOutputLen { name } => write!(f, "the reference needs `len` on output `{name}`"),
-            ReferenceError::LengthsDiffer { a, b } => write!(f, "`a` has {a} elements and `b` {b}"),
-            ReferenceError::InnerSizesDiffer { a: [m, k], b: [k2, n] } => write!(f, "`a` is {m}×{k} and `b` is {k2}×{n}: inner sizes differ"),
-            ReferenceError::UniformDisagrees { field, given, from_shapes } => write!(f, "uniform `{field}` is {given} but the shapes make it {from_shapes}"),
-            ReferenceError::ElementPastEnd { element, shape: [m, n] } => write!(f, "element {element} is past the end of the {m} × {n} output"),
-            ReferenceError::MissingUniform { name } => write!(f, "the reference needs a value for the uniform field `{name}`"),
-            ReferenceError::WrongLength { name, len, want } => write!(f, "`{name}` has {len} elements but the reference needs {want}"),
-            ReferenceError::OutsideBins { index, value, bins } => write!(f, "`a[{index}]` = {value} falls outside the {bins} bins"),
-            ReferenceError::IndexPastEnd { name, at, index, len } => write!(f, "`{name}[{at}]` = {index} is past the end of the {len} elements it indexes"),
-            ReferenceError::KeyAboveLimit { name, at, key, limit } => write!(f, "`{name}[{at}]` = {key} is above {limit}, the largest key the reference sorts"),
-        }
-    }
-}
-
-impl std::error::Error for ReferenceError {}
-
-/// Callers that still speak in messages (the loader's problems) take the
-/// error's words.
-impl From<ReferenceError> for String {
-    fn from(e: ReferenceError) -> String {
-        e.to_string()
-    }
-}
-
 /// A reference function: the expected contents of every compared buffer
 /// (outputs and input-outputs), in binding order, with their display shapes.
 ///
@@ -314,6 +182,8 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("softmax_rows", softmax_rows),
     ("layer_norm_rows", layer_norm_rows),
     ("rms_norm_residual", rms_norm_residual),
+    ("rope_neox", rope_neox),
+    ("matvec_q8", matvec_q8),
     ("attention", attention),
     ("attention_out", attention_out),
     ("conv1d_i32", conv1d_i32),

@@ -1,0 +1,62 @@
+// Quantised GEMV: one workgroup per row. The invocations walk the row's
+// words side by side (invocation i takes words i, i + W, i + 2W, …), unpack
+// the four signed 8-bit weights of each, and add scale · (weights · x) to a
+// partial sum; the partial sums are then added up in workgroup memory, as in
+// Matrix–Vector Product.
+const wgs = vec3({{workgroupSize}});
+const W = u32(wgs.x); // invocations per workgroup: any number from 1 up
+
+struct Dims {
+    rows: u32, // rows of the matrix, elements of y
+    cols: u32, // columns of the matrix, elements of x: a multiple of 32
+}
+
+@group(0) @binding(0) var<storage, read> w: array<u32>;           // rows × cols / 4 words, row-major
+@group(0) @binding(1) var<storage, read> scales: array<f32>;      // rows × cols / 32, row-major
+@group(0) @binding(2) var<storage, read> x: array<f32>;           // cols
+@group(0) @binding(3) var<storage, read_write> y: array<f32>;     // rows
+@group(0) @binding(4) var<uniform> dims: Dims;
+
+var<workgroup> smem: array<f32, {{smemSize}}>; // one partial sum per invocation
+
+@compute @workgroup_size({{workgroupSize}})
+fn main(
+    @builtin(local_invocation_id) local_id: vec3<u32>,
+    @builtin(workgroup_id) workgroup_id: vec3<u32>,
+) {
+    let i = local_id.x;
+    let row = workgroup_id.x;
+    let words = dims.cols / 4u;   // words per row of w
+    let blocks = dims.cols / 32u; // blocks (scales) per row
+    // A workgroup past the last row (none in these cases) adds nothing and
+    // writes nothing, but still takes part in every barrier below.
+    let live = row < dims.rows;
+
+    // Word k holds the weights of columns 4k to 4k + 3, lowest byte first,
+    // and belongs to block k / 8. In one pass the W invocations read W
+    // consecutive words of the row: coalesced, as in Matrix–Vector Product.
+    var sum = 0.0;
+    if (live) {
+        for (var k = i; k < words; k += W) {
+            let q = vec4<f32>(unpack4xI8(w[row * words + k])); // exact: -128 to 127
+            let xs = vec4<f32>(x[4u * k], x[4u * k + 1u], x[4u * k + 2u], x[4u * k + 3u]);
+            sum += scales[row * blocks + k / 8u] * dot(q, xs);
+        }
+    }
+    smem[i] = sum;
+    workgroupBarrier();
+
+    // Fold the upper half (rounded down) onto the lower until one is left;
+    // the bounds depend on W alone, so every invocation passes every barrier.
+    for (var n = W; n > 1u; n = (n + 1u) / 2u) {
+        let half = (n + 1u) / 2u;
+        if (i + half < n) {
+            smem[i] += smem[i + half];
+        }
+        workgroupBarrier();
+    }
+
+    if (live && i == 0u) {
+        y[row] = smem[0];
+    }
+}

@@ -1,0 +1,51 @@
+// expect: memory-error in some cases
+// message: (workgroup memory)
+// Wrong on purpose: one barrier after the partial sums are stored, none in
+// the rounds that add them up. From 4 invocations on, round 2 reads
+// smem[i + half], which another invocation wrote in round 1 with nothing to
+// say it has finished: a race in workgroup memory, which the judge reports.
+// With 1 to 3 invocations every read in the rounds is of a value stored
+// before the one barrier, so "one invocation per workgroup" passes.
+const wgs = vec3({{workgroupSize}});
+const W = u32(wgs.x);
+
+struct Dims {
+    rows: u32,
+    cols: u32,
+}
+
+@group(0) @binding(0) var<storage, read> w: array<u32>;       // rows × cols / 4 words
+@group(0) @binding(1) var<storage, read> scales: array<f32>;  // rows × cols / 32
+@group(0) @binding(2) var<storage, read> x: array<f32>;       // cols
+@group(0) @binding(3) var<storage, read_write> y: array<f32>; // rows
+@group(0) @binding(4) var<uniform> dims: Dims;
+
+var<workgroup> smem: array<f32, {{smemSize}}>;
+
+@compute @workgroup_size({{workgroupSize}})
+fn main(
+    @builtin(local_invocation_id) local_id: vec3<u32>,
+    @builtin(workgroup_id) workgroup_id: vec3<u32>,
+) {
+    let i = local_id.x;
+    let row = workgroup_id.x;
+    let words = dims.cols / 4u;
+    let blocks = dims.cols / 32u;
+    var sum = 0.0;
+    for (var k = i; k < words; k += W) {
+        let q = vec4<f32>(unpack4xI8(w[row * words + k]));
+        let xs = vec4<f32>(x[4u * k], x[4u * k + 1u], x[4u * k + 2u], x[4u * k + 3u]);
+        sum += scales[row * blocks + k / 8u] * dot(q, xs);
+    }
+    smem[i] = sum;
+    workgroupBarrier();
+    for (var n = W; n > 1u; n = (n + 1u) / 2u) {
+        let half = (n + 1u) / 2u;
+        if (i + half < n) {
+            smem[i] += smem[i + half];
+        }
+    }
+    if (i == 0u) {
+        y[row] = smem[0];
+    }
+}
