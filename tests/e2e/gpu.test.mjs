@@ -120,13 +120,22 @@ test("the page's WebGPU adapter is this machine's GPU, with 32-lane subgroups an
   const { page, errors } = await openPage(browser);
   await page.goto(site.url());
   const info = await page.evaluate(async () => {
-    const adapter = await navigator.gpu?.requestAdapter({ powerPreference: "high-performance" });
+    // A Chromium just launched may answer null while its GPU process is
+    // still starting (seen once on an H100, 2026-11-27): ask again, a few
+    // times, and say how many it took.
+    let adapter = null;
+    let attempts = 0;
+    while (!adapter && attempts < 10) {
+      if (attempts > 0) await new Promise((r) => setTimeout(r, 500));
+      attempts += 1;
+      adapter = await navigator.gpu?.requestAdapter({ powerPreference: "high-performance" });
+    }
     if (!adapter) return null;
     const i = adapter.info;
     return {
       vendor: i.vendor, architecture: i.architecture, device: i.device, description: i.description,
       subgroupMinSize: i.subgroupMinSize, subgroupMaxSize: i.subgroupMaxSize, fallback: i.isFallbackAdapter ?? adapter.isFallbackAdapter,
-      features: [...adapter.features].sort(), userAgent: navigator.userAgent,
+      features: [...adapter.features].sort(), userAgent: navigator.userAgent, attempts,
     };
   });
   figures.adapter = info;
