@@ -19,8 +19,10 @@
 #
 # --run reads GPU_PUZZLES_SHARD=k/n (a part of the puzzles: one call is 10
 # minutes at most), SKIP_NATIVE=1 (keep the native reports of an earlier
-# call), BENCH=1 (then the Run-latency benchmark), GPU_TEST_ARGS (more
-# arguments for node --test, e.g. --test-name-pattern). Results come back
+# call), BENCH=1 (then the Run-latency benchmark), GPU_TEST_PATTERN (a
+# regular expression: only the tests whose names match run, e.g.
+# "^(the page's WebGPU adapter|rope:)"; spaces and quotes kept), GPU_TEST_ARGS
+# (more arguments for node --test, split at spaces). Results come back
 # as $OUT/browser.tgz: the suite's log, the page's figures and verdicts, the
 # native reports, chrome://gpu, and the GPU, driver and Chromium versions.
 set -euo pipefail
@@ -112,7 +114,10 @@ run() {
   local shard="${GPU_PUZZLES_SHARD:-1/1}"
   local tag="${shard/\//-of-}"
   export GPU_PUZZLES_NATIVE=/tmp/gpu-native/judged GPU_PUZZLES_FIGURES="$out/page-$tag.json"
-  (cd tests/e2e && /tmp/browser/node --test --test-concurrency=1 --test-reporter=spec ${GPU_TEST_ARGS:-} gpu.test.mjs) 2>&1 | tee "$out/suite-$tag.log" || true
+  local pattern=()
+  [ -n "${GPU_TEST_PATTERN:-}" ] && pattern=("--test-name-pattern=$GPU_TEST_PATTERN")
+  # shellcheck disable=SC2086 # GPU_TEST_ARGS is split at spaces on purpose
+  (cd tests/e2e && /tmp/browser/node --test --test-concurrency=1 --test-reporter=spec "${pattern[@]}" ${GPU_TEST_ARGS:-} gpu.test.mjs) 2>&1 | tee "$out/suite-$tag.log" || true
   cp -r /tmp/gpu-native/judged "$out/native" 2>/dev/null || true
   # BENCH=1: the Run-latency benchmark against the hand-written WebGPU
   # baseline on this GPU (tests/e2e/bench.mjs; a few classic puzzles).
