@@ -77,7 +77,7 @@ if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
   # the site's build (cargo, wasm-bindgen and wasm-opt do the work, and its
   # own share of a build stayed under a second), and its release profile
   # (fat LTO, one codegen unit) took about 11 minutes on 2 cores against
-  # 171 s this way (docs/performance.md, "Cold CI").
+  # 171 s this way (docs/performance.md, 2026-11-27, third stop).
   CARGO_PROFILE_DEV_DEBUG=0 cargo install "trunk@$TRUNK_VERSION" --locked --debug --quiet
 fi
 if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then

@@ -144,25 +144,13 @@ pub(crate) fn check_all(root: &Path, json: bool, seed: u64, jobs: usize) -> Resu
 /// beside another; on a software adapter, where no lesson is checked and
 /// the figures are shown but never enforced, they are timed side by side
 /// too (`--jobs 1` for figures taken alone). The time saved is in
-/// docs/performance.md ("Cold CI").
+/// docs/performance.md (2026-11-27, third stop).
 fn judge_all(gpu: &Gpu, puzzles: &[Puzzle], peaks: &Peaks, seed: u64, jobs: usize) -> Result<Vec<PuzzleCheck>> {
-    let software = gpu.adapter().software;
-    let rows = side_by_side(puzzles, jobs, |p| {
-        let judged = correctness(gpu, p, seed)?;
-        if software {
-            finish(gpu, p, peaks, judged).map(Judged::Finished)
-        } else {
-            Ok(judged)
-        }
-    })?;
-    puzzles
-        .iter()
-        .zip(rows)
-        .map(|(p, judged)| match judged {
-            Judged::Finished(row) => Ok(row),
-            partial => finish(gpu, p, peaks, partial),
-        })
-        .collect()
+    if gpu.adapter().software {
+        return side_by_side(puzzles, jobs, |p| finish(gpu, p, peaks, correctness(gpu, p, seed)?));
+    }
+    let judged = side_by_side(puzzles, jobs, |p| correctness(gpu, p, seed))?;
+    puzzles.iter().zip(judged).map(|(p, judged)| finish(gpu, p, peaks, judged)).collect()
 }
 
 /// `f` of every puzzle, on `jobs` threads (at least one), in the puzzles'
@@ -189,20 +177,19 @@ fn side_by_side<T: Send>(puzzles: &[Puzzle], jobs: usize, f: impl Fn(&Puzzle) ->
     done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// A puzzle judged for correctness, before its performance cases are timed.
-enum Judged {
-    /// The starter's verdict, and the reference's results on the puzzle's
-    /// ordinary cases and the random ones (`None`: no reference solution).
-    Correctness { starter_ok: bool, reference: Option<Vec<CaseResult>> },
-    /// Timed and checked too: the puzzle's row.
-    Finished(PuzzleCheck),
+/// A puzzle judged for correctness, before its performance cases are timed:
+/// the starter's verdict, and the reference's results on the puzzle's
+/// ordinary cases and the random ones (`None`: no reference solution).
+struct Correctness {
+    starter_ok: bool,
+    reference: Option<Vec<CaseResult>>,
 }
 
 /// The starter judged, and the reference solution on every case but the
 /// performance ones, with the random cases of `seed`: the reference meets
 /// them too, so a generator that draws a case outside the statement's
 /// promises shows here.
-fn correctness(gpu: &Gpu, p: &Puzzle, seed: u64) -> Result<Judged> {
+fn correctness(gpu: &Gpu, p: &Puzzle, seed: u64) -> Result<Correctness> {
     let starter = pollster::block_on(judge_puzzle(gpu, p, &p.starter, RunOptions::default()))?;
     let starter_ok = verdict(&starter) == Verdict::Failed;
     let reference = match &p.solution {
@@ -214,17 +201,14 @@ fn correctness(gpu: &Gpu, p: &Puzzle, seed: u64) -> Result<Judged> {
             Some(pollster::block_on(judge_with(gpu, &ordinary, &random, src, RunOptions::default()))?)
         }
     };
-    Ok(Judged::Correctness { starter_ok, reference })
+    Ok(Correctness { starter_ok, reference })
 }
 
 /// The puzzle's row from its correctness: when the reference passed every
 /// case, its performance cases timed (as a Run times them, after the
 /// others), the comparison kernels beside them, and the lessons checked.
-fn finish(gpu: &Gpu, p: &Puzzle, peaks: &Peaks, judged: Judged) -> Result<PuzzleCheck> {
-    let (starter_ok, reference) = match judged {
-        Judged::Finished(row) => return Ok(row),
-        Judged::Correctness { starter_ok, reference } => (starter_ok, reference),
-    };
+fn finish(gpu: &Gpu, p: &Puzzle, peaks: &Peaks, judged: Correctness) -> Result<PuzzleCheck> {
+    let Correctness { starter_ok, reference } = judged;
     let mut timings = Vec::new();
     let mut lesson_checks = Vec::new();
     let (solution_text, solution_ok) = match (&p.solution, reference) {
