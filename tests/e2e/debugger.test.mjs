@@ -7,7 +7,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, serve, launch, openPage } from "./harness.mjs";
+import { ROOT, serve, launch, openPage, printJourney, choosePrintWorkgroup, printLines, printLinesOf } from "./harness.mjs";
 
 let site, browser;
 
@@ -175,4 +175,23 @@ test("without WebGPU, subgroup shaders are judged at every subgroup size, and th
   } finally {
     await plain.close();
   }
+});
+
+test("print: a failing Softmax prints each row's maximum, filtered to one workgroup, and a line opens the debugger", async () => {
+  const { page, p, errors } = await openPage(browser);
+  await p.open(site.url("?puzzle=softmax"));
+  const journey = printJourney();
+  await p.setCode(journey.source);
+  assert.equal(await p.run(), "failed");
+  await p.testid("prints-1").waitFor();
+  journey.checkAll(await page.evaluate(printLines));
+  await page.evaluate(choosePrintWorkgroup, journey.workgroup);
+  await page.waitForFunction(printLinesOf, {}, "(1, 0, 0)");
+  journey.checkOne(await page.evaluate(printLinesOf, "(1, 0, 0)"));
+  // A line opens the debugger at its invocation.
+  await p.testid("prints-1").locator('[data-testid="print-debug"]').nth(2).click();
+  await p.testid("debugger").waitFor();
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="debugger-invocations"] button')].some((b) => b.dataset.focus === "true"));
+  assert.deepEqual(errors, []);
+  await page.close();
 });

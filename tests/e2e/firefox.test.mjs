@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import puppeteer from "puppeteer-core";
-import { ROOT, serve, puzzleOrder, verdictAfter, pasteIntoEditor } from "./harness.mjs";
+import { ROOT, serve, puzzleOrder, verdictAfter, pasteIntoEditor, printJourney, choosePrintWorkgroup, printLines, printLinesOf } from "./harness.mjs";
 
 const FIREFOX = process.env.FIREFOX || "/usr/bin/firefox-esr";
 /** Firefox ESR hides WebGPU behind these two preferences (either alone: no adapter). */
@@ -146,6 +146,22 @@ test("Firefox: the debugger steps a workgroup to its barrier", async () => {
     return cells.length > 0 && cells.every((b) => b.dataset.status === "waiting");
   });
   assert.match(await text(page, "debugger-state"), /wait at the barrier on line \d+/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("Firefox: print: a failing Softmax prints each row's maximum, filtered to one workgroup, and a line opens the debugger", async () => {
+  const { page, errors } = await open(browser, "?puzzle=softmax");
+  const journey = printJourney();
+  await setCode(page, journey.source);
+  assert.equal(await run(page), "failed");
+  await page.waitForSelector(`${sel("prints-1")} [data-testid="print-line"]`);
+  journey.checkAll(await page.evaluate(printLines));
+  await page.evaluate(choosePrintWorkgroup, journey.workgroup);
+  await page.waitForFunction(printLinesOf, {}, "(1, 0, 0)");
+  journey.checkOne(await page.evaluate(printLinesOf, "(1, 0, 0)"));
+  await page.$$eval(`${sel("prints-1")} [data-testid="print-debug"]`, (bs) => bs[2].click());
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="debugger-invocations"] button')].some((b) => b.dataset.focus === "true"));
   assert.deepEqual(errors, []);
   await page.close();
 });

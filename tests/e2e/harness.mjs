@@ -5,6 +5,7 @@ import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -158,3 +159,62 @@ export async function openPage(target) {
   });
   return { page, p: new PuzzlePage(page), errors };
 }
+
+/**
+ * The print journey of every engine: Softmax's held kernel that drops the
+ * columns past the workgroup (it fails), with `print(workgroup_id.x,
+ * row_max);` added after the row maximum is read. Case 1's expected lines
+ * come from its TOML (the row maxima computed here, never from a run):
+ * `checkAll` takes every line of case 1's log ([`printLines`]), `checkOne`
+ * the lines left once workgroup `workgroup` is chosen.
+ */
+export function printJourney() {
+  const lines = fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/softmax--row-longer-than-workgroup-dropped.wgsl"), "utf8").split("\n");
+  const at = lines.findIndex((l) => l.trim() === "let row_max = smem[0];");
+  assert.ok(at > 0, "the held kernel still reads the row maximum");
+  lines.splice(at + 1, 0, "    print(workgroup_id.x, row_max);");
+  const block = fs.readFileSync(path.join(ROOT, "puzzles/softmax/puzzle.toml"), "utf8").split("[[case]]")[1];
+  const size = Number(block.match(/workgroup_size\s*=\s*\[(\d+)/)[1]);
+  const cols = Number(block.match(/cols\s*=\s*(\d+)/)[1]);
+  const values = block.match(/values\s*=\s*\[([^\]]*)\]/)[1].split(",").map(Number);
+  const maxima = [];
+  for (let r = 0; r * cols < values.length; r++) maxima.push(Math.max(...values.slice(r * cols, (r + 1) * cols)));
+  const line = String(at + 2);
+  const expected = (row) => `workgroup_id.x = ${row}u, row_max = ${maxima[row].toFixed(1)}`;
+  return {
+    source: lines.join("\n"),
+    workgroup: "1,0,0",
+    checkAll(got) {
+      assert.equal(got.length, size * maxima.length, `one line per invocation: ${JSON.stringify(got)}`);
+      for (const l of got) {
+        assert.equal(l.line, line);
+        const row = Number(l.workgroup.slice(1).split(",")[0]);
+        assert.ok(l.text.includes(expected(row)), `${l.text} holds ${expected(row)}`);
+      }
+    },
+    checkOne(got) {
+      assert.equal(got.length, size, `workgroup 1's invocations only: ${JSON.stringify(got)}`);
+      assert.ok(got.every((l) => l.workgroup === "(1, 0, 0)" && l.text.includes(expected(1))), JSON.stringify(got));
+    },
+  };
+}
+
+/** In the page: case 1's print lines (text, workgroup, line); null while there are none. */
+export const printLines = () => {
+  const lines = [...document.querySelectorAll('[data-testid="prints-1"] [data-testid="print-line"]')];
+  return lines.length ? lines.map((l) => ({ text: l.innerText, workgroup: l.dataset.workgroup, line: l.dataset.line })) : null;
+};
+
+/** In the page: case 1's print lines once every one is in workgroup `w` (`"(x, y, z)"`); null before. */
+export const printLinesOf = (w) => {
+  const lines = [...document.querySelectorAll('[data-testid="prints-1"] [data-testid="print-line"]')];
+  return lines.length && lines.every((l) => l.dataset.workgroup === w) ? lines.map((l) => ({ text: l.innerText, workgroup: l.dataset.workgroup, line: l.dataset.line })) : null;
+};
+
+/** In the page: chooses workgroup `value` (`"x,y,z"`) in case 1's print filter. */
+export const choosePrintWorkgroup = (value) => {
+  const select = document.querySelector('[data-testid="prints-workgroup-1"]');
+  select.value = value;
+  select.dispatchEvent(new Event("change", { bubbles: true }));
+  return true;
+};

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import net from "node:net";
 import { spawn } from "node:child_process";
-import { ROOT, serve, verdictAfter, pasteIntoEditor } from "./harness.mjs";
+import { ROOT, serve, verdictAfter, pasteIntoEditor, printJourney, choosePrintWorkgroup, printLines, printLinesOf } from "./harness.mjs";
 
 const DRIVER = process.env.WEBKIT_DRIVER || "/usr/bin/WebKitWebDriver";
 // Debian ships MiniBrowser with WebKitGTK's 4.1 API (webkit2gtk-driver's) or its 6.0 API.
@@ -157,6 +157,19 @@ test("WebKit: a subgroup shader is judged at every subgroup size, and the debugg
     return cells.every((b) => b.dataset.status === "waiting") && document.querySelector('[data-testid="debugger-state"]').innerText;
   }, "every invocation at the barrier");
   assert.match(state, /wait at the barrier on line \d+/);
+});
+
+test("WebKit: print: a failing Softmax prints each row's maximum (emulated), filtered to one workgroup, and a line opens the debugger", async () => {
+  await open("?puzzle=softmax");
+  const journey = printJourney();
+  await setCode(journey.source);
+  const verdict = await run();
+  assert.equal(verdict.status, "failed", verdict.text);
+  journey.checkAll(await wd.until(printLines, "case 1's print lines"));
+  await wd.run(choosePrintWorkgroup, journey.workgroup);
+  journey.checkOne(await wd.until(printLinesOf, "workgroup 1's lines", 60_000, "(1, 0, 0)"));
+  await wd.run(() => document.querySelectorAll('[data-testid="prints-1"] [data-testid="print-debug"]')[2].click());
+  await wd.until(() => [...document.querySelectorAll('[data-testid="debugger-invocations"] button')].some((b) => b.dataset.focus === "true"), "the debugger at the line's invocation");
 });
 
 test("WebKit: code is kept across a reload, and a share link (CompressionStream) opens", async () => {

@@ -20,7 +20,9 @@
 //!   optional second line `// message: …` names text the summary of every
 //!   case that did not pass must contain;
 //! - `<slug>::heatmap-*` — the instrumented run's counts show the pattern
-//!   the puzzle teaches (see `heatmap_trials`).
+//!   the puzzle teaches (see `heatmap_trials`);
+//! - `prints::<slug>` — the reference with a `print(…)` added prints the
+//!   same lines on the GPU and in the interpreter (`prints.rs`).
 //!
 //! A machine with no adapter fails every test with a message saying how to
 //! get one; nothing passes silently.
@@ -35,6 +37,8 @@ use std::sync::Arc;
 
 #[path = "emulate.rs"]
 mod emulate;
+#[path = "prints.rs"]
+mod prints;
 
 /// The GPU's judgement of the puzzle's written cases, made once per binary
 /// ([`judged`]).
@@ -214,6 +218,7 @@ fn main() {
     trials.extend(cpu_checks_trials(&set));
     trials.extend(helper_trials(&set));
     trials.extend(emulate::trials(&set));
+    trials.extend(prints::trials(&set));
     for held in held_solutions() {
         let i = set.position(&held.slug).unwrap_or_else(|| panic!("{}--{}: no puzzle `{}`", held.slug, held.label, held.slug));
         let s = set.clone();

@@ -18,6 +18,7 @@ mod help;
 mod helper;
 mod list;
 mod offline;
+mod prints;
 pub mod protocol;
 mod puzzle_page;
 mod results;

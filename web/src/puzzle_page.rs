@@ -360,6 +360,10 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                             <button data-testid="undo-reset" on:click=undo_reset>"Undo reset"</button>
                         })}
                     </div>
+                    <details class="print-help" data-testid="print-help">
+                        <summary>"Print a value: " <code>"print(i, sum);"</code></summary>
+                        <p>"Write " <code>"print(a, b, …);"</code> " as a statement anywhere in your shader, with numbers, bools or vectors of them. After a Run, each shown case lists what every invocation printed, each value beside its text, grouped by workgroup and invocation. Prints never change a verdict, performance cases run without them, and a case keeps the first 32,768 words of prints (about 8,000 lines of one number)."</p>
+                    </details>
                     {move || share_link.get().map(|l| view! {
                         <p class="share">
                             <label>"Share link (copied if your browser allows): "

@@ -100,17 +100,18 @@ pub fn CaseList(state: Memo<RunState>, puzzle: &'static Puzzle) -> impl IntoView
     view! {
         <div class="cases" class:running=running aria-busy=move || running().to_string()>
             {move || {
-                let (results, report, random, peaks) = match shown.get() {
-                    RunState::Done(Finished { results, report, random, peaks, .. }) => (results, Some(report), random, peaks),
-                    _ => (Default::default(), None, Default::default(), None),
+                let (results, report, random, peaks, source) = match shown.get() {
+                    RunState::Done(Finished { results, report, random, peaks, source }) => (results, Some(report), random, peaks, source),
+                    _ => (Default::default(), None, Default::default(), None, String::new()),
                 };
+                let sites = std::sync::Arc::new(gpu_puzzles_core::print::sites(&source));
                 let running = matches!(shown.get(), RunState::Running { .. });
                 let fixed = puzzle.cases.iter().map(|case| {
                     let result = results.iter().find(|r| r.case == case.number).cloned();
                     let words = report.as_ref().and_then(|w| w.cases.iter().find(|c| c.case == case.number).cloned());
-                    case_view(puzzle, case, result, words, peaks, running)
+                    case_view(puzzle, case, result, words, peaks, running, (&source, &sites))
                 }).collect_view();
-                view! { {fixed} {random_cases_view(puzzle, &random, &results, report.as_deref(), peaks)} }
+                view! { {fixed} {random_cases_view(puzzle, &random, &results, report.as_deref(), peaks, (&source, &sites))} }
             }}
         </div>
     }
@@ -125,6 +126,7 @@ fn random_cases_view(
     results: &[CaseResult],
     report: Option<&gpu_puzzles_core::report::run::RunReport>,
     peaks: Option<Peaks>,
+    printing: (&str, &std::sync::Arc<Vec<gpu_puzzles_core::print::PrintSite>>),
 ) -> impl IntoView {
     let Some(first) = random.cases.first() else { return ().into_any() };
     let seed = first.random_seed.unwrap_or_default();
@@ -143,7 +145,7 @@ fn random_cases_view(
         .iter()
         .map(|&case| {
             let words = report.and_then(|w| w.cases.iter().find(|c| c.case == case.number).cloned());
-            case_view(puzzle, case, results.iter().find(|r| r.case == case.number).cloned(), words, peaks, false)
+            case_view(puzzle, case, results.iter().find(|r| r.case == case.number).cloned(), words, peaks, false, printing)
         })
         .collect_view();
     view! {
@@ -162,6 +164,7 @@ fn case_view(
     words: Option<CaseReport>,
     peaks: Option<Peaks>,
     running: bool,
+    (source, sites): (&str, &std::sync::Arc<Vec<gpu_puzzles_core::print::PrintSite>>),
 ) -> impl IntoView {
     let n = case.number;
     let (status, badge) = match (&words, running) {
@@ -216,7 +219,10 @@ fn case_view(
             }
         }).collect_view();
             let maps = result.as_ref().map(|r| crate::heatmaps::case_heatmaps(puzzle, case, r));
-            view! { <div class="grids">{inputs}{outputs}</div>{maps} }.into_any()
+            let printed = result.as_ref().and_then(|r| r.findings.as_ref()).map(|f| f.prints.clone()).filter(|log| !log.is_empty()).map(|log| {
+                view! { <crate::prints::PrintLogView puzzle=puzzle case=case log=log source=source.to_string() sites=sites.clone()/> }
+            });
+            view! { <div class="grids">{inputs}{outputs}</div>{printed}{maps} }.into_any()
         };
     view! {
         <section class="case" data-testid=format!("case-{n}") data-status=status data-outcome=outcome aria-label=title.clone()>

@@ -185,6 +185,7 @@ struct FindingsDef {
     unchecked: Vec<String>,
     #[serde(skip)]
     workgroup_size: [u32; 3],
+    prints: gpu_puzzles_core::print::PrintLog,
 }
 
 /// A type with a mirror here: serde's `with` modules below wrap it in

@@ -6,6 +6,8 @@
 //!   on a real GPU, N puzzles at a time (`check_all.rs`).
 //! - `gpu-puzzles check --puzzle <slug> --solution <file.wgsl> [--json]`:
 //!   judges one solution file; exit status 0 only when every case passed.
+//!   With `--print`, also the lines its `print(…)` statements printed, case
+//!   by case (`--json` carries them in each case's findings).
 //! - `gpu-puzzles check --puzzle <slug> --solution <file.wgsl> --seeds 1..200`:
 //!   judges it with the random cases of every seed of the range, and prints
 //!   each seed whose verdict differs from the first seed's; exit status 0
@@ -58,6 +60,10 @@ enum Command {
         /// Machine-readable report.
         #[arg(long)]
         json: bool,
+        /// Show what the solution's `print(…)` statements printed, case by
+        /// case (with --puzzle and --solution).
+        #[arg(long, requires = "solution", conflicts_with = "seeds")]
+        print: bool,
         /// Seed of the random cases drawn besides the puzzle's own (a new
         /// one each run when absent; a failing random case prints its seed).
         #[arg(long, conflicts_with = "seeds")]
@@ -126,7 +132,7 @@ fn run(cli: Cli) -> Result<bool> {
             println!("{}", serde_json::to_string(&export(&set))?);
             Ok(true)
         }
-        Command::Check { puzzle: Some(slug), solution: Some(file), json, seed, seeds, .. } => {
+        Command::Check { puzzle: Some(slug), solution: Some(file), json, seed, seeds, print, .. } => {
             let set = load(&cli.root)?;
             let Some(puzzle) = set.get(&slug) else {
                 let slugs: Vec<_> = set.puzzles.iter().map(|p| p.slug.as_str()).collect();
@@ -146,6 +152,9 @@ fn run(cli: Cli) -> Result<bool> {
             // This GPU's own peaks, to place the performance figures against.
             let peaks = if puzzle.cases.iter().any(|c| c.is_performance()) { Some(pollster::block_on(measure_peaks(&gpu))?) } else { None };
             report(puzzle, &random, seed, &file, &gpu, &results, peaks.as_ref(), json)?;
+            if !json {
+                print_logs(puzzle, &random, &source, &results, print);
+            }
             Ok(verdict(&results) == Verdict::Passed)
         }
         Command::Check { json, seed, jobs, .. } => {
@@ -312,6 +321,32 @@ fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, r
     }
     print!("{}", words.text(&file.display().to_string()));
     Ok(())
+}
+
+/// The lines each case printed (`--print`); without it, how many there
+/// are and how to see them.
+fn print_logs(puzzle: &Puzzle, random: &[Case], source: &str, results: &[CaseResult], show: bool) {
+    use gpu_puzzles_core::print::{sites, PrintLog, LOG_WORDS};
+    let logs: Vec<(&CaseResult, &PrintLog)> =
+        results.iter().filter_map(|r| r.findings.as_ref().map(|f| (r, &f.prints))).filter(|(_, log)| !log.is_empty()).collect();
+    if logs.is_empty() {
+        return;
+    }
+    if !show {
+        let lines: usize = logs.iter().map(|(_, log)| log.lines.len()).sum();
+        println!("  {lines} lines printed in {} cases: add --print to show them", logs.len());
+        return;
+    }
+    let sites = sites(source);
+    for (r, log) in logs {
+        println!("Printed in case {} ({}):", r.case, case_of(puzzle, random, r.case).name);
+        for line in &log.lines {
+            println!("  {}", PrintLog::describe(line, &sites));
+        }
+        if log.dropped > 0 {
+            println!("  … {} more lines were not kept (a case keeps {LOG_WORDS} words of prints)", log.dropped);
+        }
+    }
 }
 
 /// One seed's verdict in a sweep, and the first random case that failed.

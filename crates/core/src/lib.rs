@@ -18,6 +18,7 @@ pub mod load;
 pub mod markdown;
 pub mod markup;
 pub mod model;
+pub mod print;
 pub mod random;
 pub mod reference;
 pub mod report;

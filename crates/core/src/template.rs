@@ -25,6 +25,9 @@ pub struct Substituted {
     /// in [`Substituted::text`] ([`crate::wgsl::blank_enables`]) and put
     /// back by [`Substituted::compiler_text`].
     pub enables: Vec<crate::wgsl::BlankedDirective>,
+    /// The shader's `print(…);` statements, in text order (their numbers are
+    /// their places here).
+    pub prints: Vec<crate::print::PrintSite>,
 }
 
 /// A position in the student's own text.
@@ -44,22 +47,36 @@ pub fn replacements(config: &CaseConfig) -> [String; 3] {
     [v(config.workgroup_size), v(config.workgroups), config.workgroup_memory_elements().to_string()]
 }
 
-/// Replaces every placeholder in `source` for `config`.
+/// Replaces every placeholder in `source` for `config`, and rewrites every
+/// `print(…);` statement ([`crate::print`]) into WGSL the compilers accept,
+/// appending the print function's declaration when there is one.
 pub fn substitute(source: &str, config: &CaseConfig) -> Substituted {
     let reps = replacements(config);
-    let mut text = String::with_capacity(source.len() + 32);
-    let mut edits = Vec::new();
+    let mut pending: Vec<(usize, usize, String)> = Vec::new();
     let mut rest = 0;
     while let Some(found) = next_placeholder(&source[rest..]) {
         let (at, which) = (rest + found.0, found.1);
-        text.push_str(&source[rest..at]);
-        text.push_str(&reps[which]);
-        edits.push((at, PLACEHOLDERS[which].len(), reps[which].len()));
+        pending.push((at, PLACEHOLDERS[which].len(), reps[which].clone()));
         rest = at + PLACEHOLDERS[which].len();
     }
+    let prints = crate::print::find(source);
+    pending.extend(prints.iter().flat_map(crate::print::Found::edits));
+    pending.sort_by_key(|e| e.0);
+    let mut text = String::with_capacity(source.len() + 32 + 48 * prints.len());
+    let mut edits = Vec::with_capacity(pending.len());
+    let mut rest = 0;
+    for (at, len, with) in pending {
+        text.push_str(&source[rest..at]);
+        text.push_str(&with);
+        edits.push((at, len, with.len()));
+        rest = at + len;
+    }
     text.push_str(&source[rest..]);
+    if !prints.is_empty() {
+        text.push_str(crate::print::PRINT_DECLARATION);
+    }
     let enables = crate::wgsl::blank_enables(&mut text);
-    Substituted { text, edits, enables }
+    Substituted { text, edits, enables, prints: prints.into_iter().map(|f| f.site).collect() }
 }
 
 fn next_placeholder(s: &str) -> Option<(usize, usize)> {
@@ -179,5 +196,17 @@ mod tests {
         let p = s.to_source(src, 2, col);
         assert_eq!((p.line, p.column), (2, src.lines().nth(1).unwrap().find("bad").unwrap() + 1));
         assert_eq!(position_of_offset(src, 4), SourcePos { offset: 3, line: 1, column: 4 });
+    }
+
+    #[test]
+    fn a_print_keeps_lines_and_its_arguments_map_back() {
+        let src = "fn main() {\n  print(x, {{smemSize}} + bad);\n}";
+        let s = substitute(src, &config());
+        assert_eq!(s.prints.len(), 1);
+        assert!(s.text.ends_with(crate::print::PRINT_DECLARATION));
+        assert_eq!(s.text.lines().nth(1).unwrap(), "  { var _gp_print_0_0 = x; var _gp_print_0_1 =  16 + bad; _gp_print(0u); }");
+        let col = s.text.lines().nth(1).unwrap().find("bad").unwrap() + 1;
+        let p = s.to_source(src, 2, col);
+        assert_eq!((p.line, &src[p.offset..p.offset + 3]), (2, "bad"));
     }
 }

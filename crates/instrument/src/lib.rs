@@ -41,6 +41,8 @@ mod bounds;
 mod builder;
 mod calls;
 pub use calls::{lesson_checks, IndexedLocal};
+mod print;
+pub use print::{printable, BadPrint};
 mod record;
 mod rewrite;
 mod uniformity;
@@ -148,6 +150,12 @@ impl<'a> Shader<'a> {
     /// any ([`check_barriers`]).
     pub fn check_barriers(&self) -> Option<NonUniformBarrier> {
         uniformity::check_module(&self.module, self.source)
+    }
+
+    /// The first printed value whose type the print log cannot show (a
+    /// pointer, an array, a struct), if any ([`gpu_puzzles_core::print`]).
+    pub fn check_prints(&self) -> Option<BadPrint> {
+        print::check(&self.module, self.source)
     }
 
     /// [`instrument`] on this shader.
@@ -354,12 +362,26 @@ fn rewrite_module(
         .iter()
         .map(|&ep| bounds::plan_bounds_checks(&module, &module.entry_points[ep].function, info.get_entry_point(ep), &targets, first_bounds_only, &mut spaces))
         .collect();
+    // The values each print shows, per function.
+    let print_fn = print::print_function(&module);
+    let rejected = |e: BadPrint| PassError::Rejected { message: e.message, span: Some(e.span) };
+    let mut function_prints = HashMap::new();
+    let mut entry_prints = Vec::with_capacity(eps.len());
+    if print_fn.is_some() {
+        for (h, f) in module.functions.iter() {
+            function_prints.insert(h, print::plan(&module, f, source).map_err(rejected)?);
+        }
+        for &ep in &eps {
+            entry_prints.push(print::plan(&module, &module.entry_points[ep].function, source).map_err(rejected)?);
+        }
+    }
     let spec = TraceSpec {
         buffers: spec_buffers,
         workgroup_words: if options.racecheck { workgroup_words } else { 0 },
         workgroup_vars,
         bounds_only: spaces.len() as u32 - first_bounds_only,
         dispatches: entry_points.len() as u32,
+        prints: print_fn.is_some(),
     };
     let layout = TraceLayout::new(&spec, config);
     if !options.racecheck {
@@ -428,8 +450,9 @@ fn rewrite_module(
     for ep in module.entry_points.iter_mut() {
         renumber_calls(&mut ep.function, &renumbered);
     }
-    let mut function_checks: Vec<_> = function_checks.into_iter().map(|(old, checks)| (renumbered[&old], checks)).collect();
-    function_checks.sort_by_key(|(h, _)| h.index());
+    let mut function_checks: Vec<_> =
+        function_checks.into_iter().map(|(old, checks)| (renumbered[&old], checks, function_prints.remove(&old).unwrap_or_default())).collect();
+    function_checks.sort_by_key(|(h, _, _)| h.index());
 
     let mut cx = Cx {
         trace,
@@ -447,9 +470,13 @@ fn rewrite_module(
         racecheck: options.racecheck,
         helpers,
         whole_words,
+        print_fn: print_fn.map(|h| renumbered[&h]),
+        prints: Default::default(),
+        print_shapes: Default::default(),
     };
-    for (h, checks) in function_checks {
+    for (h, checks, prints) in function_checks {
         cx.checks = checks;
+        cx.prints = prints;
         let mut f = std::mem::take(&mut module.functions[h]);
         let body = std::mem::take(&mut f.body);
         f.body = cx.rewrite_block(&module, &layouter, &mut f, body);
@@ -457,6 +484,7 @@ fn rewrite_module(
     }
     for (dispatch, (&ep, checks)) in eps.iter().zip(entry_checks).enumerate() {
         cx.checks = checks;
+        cx.prints = entry_prints.get(dispatch).cloned().unwrap_or_default();
         let mut f = std::mem::take(&mut module.entry_points[ep].function);
         let body = std::mem::take(&mut f.body);
         let mut body = cx.rewrite_block(&module, &layouter, &mut f, body);
@@ -507,6 +535,7 @@ fn rewrite_module(
         loop_lines: cx.loop_lines,
         entry_points: entry_points.iter().map(|s| s.to_string()).collect(),
         unchecked,
+        prints: cx.print_shapes,
     };
     Ok(Instrumented { module, info, meta })
 }

@@ -89,6 +89,13 @@ pub(crate) struct Cx<'s> {
     /// element ([`crate::access::whole_element_globals`]): the racecheck
     /// checks the first word of each access, counting it for all.
     pub(crate) whole_words: HashMap<Handle<GlobalVariable>, u32>,
+    /// The print function ([`gpu_puzzles_core::print::PRINT_FUNCTION`]), if
+    /// the shader prints.
+    pub(crate) print_fn: Option<Handle<Function>>,
+    /// The prints of the function being rewritten, by print number.
+    pub(crate) prints: std::collections::BTreeMap<u32, crate::print::PrintValues>,
+    /// What each print rewritten so far records, for the reader.
+    pub(crate) print_shapes: std::collections::BTreeMap<u32, Vec<(gpu_puzzles_core::print::ScalarKind, u32)>>,
 }
 
 /// The helper functions the rewritten code calls, so that each access site
@@ -297,6 +304,16 @@ impl Cx<'_> {
                     let mut guarded = b.finish();
                     guarded.extend_block(body);
                     out.push(Statement::Loop { body: guarded, continuing, break_if }, span);
+                }
+                Statement::Call { function, arguments, .. } if Some(function) == self.print_fn => {
+                    // A print: its record in the log instead of the call.
+                    if let Some(site) = crate::print::site_of(f, &arguments) {
+                        let values = self.prints.get(&site).cloned().unwrap_or_default();
+                        self.print_shapes.insert(site, values.iter().map(|&(_, kind, n)| (kind, n)).collect());
+                        let mut b = Builder::new(f);
+                        self.print_record(&mut b, site, &values);
+                        out.extend_block(b.finish());
+                    }
                 }
                 other => out.push(other, span),
             }

@@ -334,6 +334,10 @@ impl Debugger {
         for frame in &inv.frames {
             let f = program.function(frame.func);
             for (k, (_, l)) in f.local_variables.iter().enumerate() {
+                // The copies `print(…)` makes are not the student's variables.
+                if l.name.as_deref().and_then(gpu_puzzles_core::print::parse_value_name).is_some() {
+                    continue;
+                }
                 let name = l.name.clone().unwrap_or_else(|| format!("var {k}"));
                 let v = program.layouts.load(&program.module, frame.local(k), 0, Ty::Handle(l.ty));
                 out.push((name, v.map_or_else(|_| "?".into(), |v| format_value(&v))));

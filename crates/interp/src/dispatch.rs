@@ -67,6 +67,14 @@ pub struct Record {
     pub races: Vec<(crate::race::Race, usize, u32)>,
     /// All races found.
     pub race_total: u32,
+    /// What the invocations printed, kept up to
+    /// [`gpu_puzzles_core::print::LOG_WORDS`] words in the order workgroups
+    /// finished (`entry_point` 0; the caller numbers dispatches).
+    pub prints: Vec<gpu_puzzles_core::print::PrintLine>,
+    /// Words of [`Record::prints`].
+    pub print_words: u64,
+    /// Lines printed past the log's bound and not kept.
+    pub prints_dropped: u64,
 }
 
 /// A small, fast, seeded generator (SplitMix64) for shuffles.
@@ -178,6 +186,9 @@ impl Dispatch {
             out_of_bounds: Vec::new(),
             races: Vec::new(),
             race_total: 0,
+            prints: Vec::new(),
+            print_words: 0,
+            prints_dropped: 0,
         };
         let mut d = Dispatch {
             program,
@@ -215,6 +226,7 @@ impl Dispatch {
     }
 
     fn start_next_workgroup(&mut self) -> Result<(), Stop> {
+        self.collect_prints();
         let Some(&w) = self.order.get(self.next_workgroup) else {
             self.done = true;
             self.invocations.clear();
@@ -258,6 +270,25 @@ impl Dispatch {
             self.invocations.push(Invocation::new(&program, self.entry, ids)?);
         }
         Ok(())
+    }
+
+    /// Moves the finished workgroup's prints into the record, in
+    /// invocation order, within the log's bound.
+    fn collect_prints(&mut self) {
+        use gpu_puzzles_core::print::{PrintLine, LOG_WORDS};
+        for inv in &mut self.invocations {
+            let ids = &inv.ids;
+            for (site, values) in inv.prints.drain(..) {
+                let invocation = gpu_puzzles_core::trace::Invocation { id: ids.id, workgroup_id: ids.workgroup, local_invocation_id: ids.local };
+                let line = PrintLine { site, entry_point: 0, invocation, values };
+                if self.record.print_words + line.words() <= LOG_WORDS {
+                    self.record.print_words += line.words();
+                    self.record.prints.push(line);
+                } else {
+                    self.record.prints_dropped += 1;
+                }
+            }
+        }
     }
 
     fn note(&mut self, local: u32, accesses: &mut Vec<Access>) {

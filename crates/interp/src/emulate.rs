@@ -165,6 +165,10 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Prepared, N
     if let Err(problem) = bindings(puzzle, source) {
         return Err(NotRunnable::Outcome(Box::new(Outcome::config(problem))));
     }
+    if let Some(e) = shader.check_prints() {
+        let d = Diagnostic::error_at(e.message, e.span.start, e.span.len(), &sub, source);
+        return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
+    }
     if let Some(e) = shader.check_barriers() {
         let d = Diagnostic::error_at(e.message(), e.offset, e.length, &sub, source);
         return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
@@ -444,6 +448,16 @@ fn run_with(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: boo
             d.detect_races();
         }
         d.run()?;
+        // Prints are numbered by the entry point's place among the case's
+        // entry points, as the instrumented run numbers them.
+        let rank = p.steps.iter().map(|s| s.entry).fold(Vec::new(), |mut seen, e| {
+            if !seen.contains(&e) {
+                seen.push(e);
+            }
+            seen
+        });
+        let rank = rank.iter().position(|&e| e == entry).unwrap_or(0) as u32;
+        d.record.prints.iter_mut().for_each(|l| l.entry_point = rank);
         if let Some(races) = d.races.take() {
             d.record.race_total += races.total;
             d.record.races.extend(races.sorted().into_iter().map(|r| (r, entry, dispatch)));
@@ -484,6 +498,15 @@ fn merge(t: &mut Record, r: Record) {
         }
     }
     t.out_of_bounds.extend(r.out_of_bounds);
+    for line in r.prints {
+        if t.print_words + line.words() <= gpu_puzzles_core::print::LOG_WORDS {
+            t.print_words += line.words();
+            t.prints.push(line);
+        } else {
+            t.prints_dropped += 1;
+        }
+    }
+    t.prints_dropped += r.prints_dropped;
     t.races.extend(r.races);
     t.race_total += r.race_total;
 }

@@ -123,6 +123,9 @@ pub struct Invocation {
     pub steps: u64,
     /// What it offers the subgroup operation it waits at, if it waits at one.
     pub(crate) offer: Option<crate::subgroup::Offer>,
+    /// What it printed and the dispatch has not collected yet: print
+    /// number and values, in the order it printed them.
+    pub prints: Vec<(u32, Vec<gpu_puzzles_core::print::PrintValue>)>,
 }
 
 impl Invocation {
@@ -163,7 +166,7 @@ impl Invocation {
                 },
             });
         }
-        let mut inv = Invocation { ids, frames: Vec::new(), private, status: Status::Running, steps: 0, offer: None };
+        let mut inv = Invocation { ids, frames: Vec::new(), private, status: Status::Running, steps: 0, offer: None, prints: Vec::new() };
         inv.push_frame(program, FuncId::Entry(entry as u32), args, None)?;
         Ok(inv)
     }
@@ -314,6 +317,14 @@ impl Invocation {
                 if let Some(r) = result {
                     self.frames[depth].values[r.index()] = Some(out);
                 }
+            }
+            Inst::Print { site, values } => {
+                let frame = &self.frames[depth];
+                let values = values
+                    .iter()
+                    .map(|&(k, ty)| program.layouts.load(&program.module, frame.local(k), 0, crate::layout::Ty::Handle(ty)).map(|v| print_value(&v)))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.prints.push((*site, values));
             }
             Inst::Call { function, arguments, result } => {
                 let args = arguments.iter().map(|a| self.get(program, memory, accesses, *a, span)).collect::<Result<Vec<_>, _>>()?;
@@ -518,5 +529,23 @@ pub(crate) fn plain_or_atomic(program: &Program, ty: Ty<'_>, plain: AccessKind) 
     match ty {
         Ty::Handle(h) if matches!(program.module.types[h].inner, TypeInner::Atomic(_)) => AccessKind::Atomic,
         _ => plain,
+    }
+}
+
+/// A value as the print log holds it: a scalar's or a vector's components
+/// (types that cannot be printed are refused before a run, so nothing else
+/// comes here; anything else would print as no components).
+fn print_value(v: &Value) -> gpu_puzzles_core::print::PrintValue {
+    use gpu_puzzles_core::print::{PrintScalar as P, PrintValue};
+    let one = |s: &Scalar| match *s {
+        Scalar::Bool(b) => P::Bool(b),
+        Scalar::I32(i) => P::I32(i),
+        Scalar::U32(u) => P::U32(u),
+        Scalar::F32(f) => P::F32(f),
+    };
+    match v {
+        Value::Scalar(s) => PrintValue(vec![one(s)]),
+        Value::Vector(c) => PrintValue(c.iter().map(one).collect()),
+        _ => PrintValue(Vec::new()),
     }
 }

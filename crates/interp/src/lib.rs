@@ -203,8 +203,17 @@ impl Program {
     /// A constant the interpreter cannot evaluate.
     pub fn validated(module: Module, info: ModuleInfo) -> Result<Program, Stop> {
         let layouts = Layouts::new(&module);
-        let entries = module.entry_points.iter().map(|e| Code::lower(&e.function.body)).collect();
-        let functions = module.functions.iter().map(|(_, f)| Code::lower(&f.body)).collect();
+        let mut entries: Vec<Code> = module.entry_points.iter().map(|e| Code::lower(&e.function.body)).collect();
+        let mut functions: Vec<Code> = module.functions.iter().map(|(_, f)| Code::lower(&f.body)).collect();
+        let print_fn = module.functions.iter().find(|(_, f)| f.name.as_deref() == Some(gpu_puzzles_core::print::PRINT_FUNCTION)).map(|(h, _)| h);
+        if let Some(print_fn) = print_fn {
+            for (code, e) in entries.iter_mut().zip(&module.entry_points) {
+                code.mark_prints(print_fn, &e.function);
+            }
+            for (code, (_, f)) in functions.iter_mut().zip(module.functions.iter()) {
+                code.mark_prints(print_fn, f);
+            }
+        }
         let mut program = Program { module, info, layouts, loop_budget: gpu_puzzles_core::trace::LOOP_BUDGET, entries, functions, constants: Vec::new() };
         let mut constants = Vec::with_capacity(program.module.constants.len());
         for (_, c) in program.module.constants.iter() {

@@ -38,6 +38,10 @@ pub enum Inst {
     /// The load of `workgroupUniformLoad`, after its barrier (lowered as a
     /// [`Inst::Barrier`] before it).
     UniformLoad { pointer: Handle<Expression>, result: Handle<Expression> },
+    /// `print(…)`: records the values of these local variables (their
+    /// index in the function and their type), under print number `site`
+    /// ([`gpu_puzzles_core::print`]).
+    Print { site: u32, values: Vec<(usize, Handle<naga::Type>)> },
     /// Calls a function.
     Call { function: Handle<naga::Function>, arguments: Vec<Handle<Expression>>, result: Option<Handle<Expression>> },
     /// A subgroup operation: the invocation offers its operand and waits
@@ -112,6 +116,36 @@ impl Code {
         code.block(body, &mut targets);
         code.push(Inst::Return(None), Span::default());
         code
+    }
+
+    /// Turns each call of the print function `print_fn` in this code of
+    /// function `f` into an [`Inst::Print`] of the values the substitution
+    /// declared for it ([`gpu_puzzles_core::print::value_name`]).
+    pub fn mark_prints(&mut self, print_fn: Handle<naga::Function>, f: &naga::Function) {
+        for inst in &mut self.insts {
+            let Inst::Call { function, arguments, .. } = inst else { continue };
+            if *function != print_fn {
+                continue;
+            }
+            let site = match arguments.as_slice() {
+                [a] => match f.expressions[*a] {
+                    Expression::Literal(naga::Literal::U32(site)) => site,
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            let mut values: Vec<(usize, usize, Handle<naga::Type>)> = f
+                .local_variables
+                .iter()
+                .enumerate()
+                .filter_map(|(k, (_, v))| {
+                    let (s, arg) = gpu_puzzles_core::print::parse_value_name(v.name.as_deref()?)?;
+                    (s == site).then_some((arg, k, v.ty))
+                })
+                .collect();
+            values.sort_unstable_by_key(|v| v.0);
+            *inst = Inst::Print { site, values: values.into_iter().map(|(_, k, ty)| (k, ty)).collect() };
+        }
     }
 
     fn push(&mut self, inst: Inst, span: Span) -> usize {

@@ -73,11 +73,7 @@ pub(crate) fn clean(text: &str) -> String {
             parts.push(t);
         }
     }
-    if parts.is_empty() {
-        text.trim().to_string()
-    } else {
-        parts.join(": ")
-    }
+    gpu_puzzles_core::print::explain(if parts.is_empty() { text.trim().to_string() } else { parts.join(": ") })
 }
 
 #[cfg(test)]

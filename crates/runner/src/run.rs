@@ -311,6 +311,13 @@ async fn start_case(
         return Err(gpu.lost_error());
     }
 
+    // 3a. Printed values the log cannot show (a pointer, an array): the
+    // same message on every adapter, before anything runs.
+    if let Some(e) = parsed.as_ref().ok().and_then(Shader::check_prints) {
+        let d = at_offset(e.message, e.span.start, e.span.len(), &sub, source);
+        return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+    }
+
     // 3b. The synccheck, natively: naga accepts a barrier in non-uniform
     // control flow, which browsers' compilers reject (their uniformity
     // analysis is authoritative in the page). Same verdict everywhere.

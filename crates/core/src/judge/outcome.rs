@@ -50,7 +50,7 @@ impl Diagnostic {
         let pos = crate::template::position_of_offset(original, start);
         Diagnostic {
             severity: Severity::Error,
-            message,
+            message: crate::print::explain(message),
             line: Some(pos.line),
             column: Some(pos.column),
             offset: Some(pos.offset),

@@ -100,6 +100,9 @@ pub struct TraceMeta {
     pub entry_points: Vec<String>,
     /// Parts of the racecheck the pass could not set up, and why.
     pub unchecked: Vec<String>,
+    /// Per print number ([`crate::print::PrintSite::id`]) the pass
+    /// recorded: the kind and component count of each printed value.
+    pub prints: std::collections::BTreeMap<u32, Vec<(crate::print::ScalarKind, u32)>>,
 }
 
 /// Per-word counts of one traced storage buffer, for heat maps.
@@ -219,7 +222,7 @@ pub struct RunawayLoop {
 }
 
 /// Everything the instrumented run saw.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Findings {
     /// Per traced buffer, per word counts (not in JSON reports).
     #[serde(skip)]
@@ -247,6 +250,9 @@ pub struct Findings {
     /// then). Not in JSON reports.
     #[serde(skip)]
     pub workgroup_size: [u32; 3],
+    /// What the shader printed ([`crate::print`]).
+    #[serde(default, skip_serializing_if = "crate::print::PrintLog::is_empty")]
+    pub prints: crate::print::PrintLog,
 }
 
 impl Findings {
@@ -418,7 +424,47 @@ impl TraceMeta {
                 invocation: invocation(w(header::RUNAWAY_INVOCATION).saturating_sub(1), config),
             }),
         };
-        Findings { buffers, invocations, out_of_bounds, hazards, hazard_total, runaway_loop, unchecked, workgroup_size: config.workgroup_size }
+        let prints = self.print_log(&w);
+        Findings { buffers, invocations, out_of_bounds, hazards, hazard_total, runaway_loop, unchecked, workgroup_size: config.workgroup_size, prints }
+    }
+
+    /// The print log's lines, read in the order the GPU claimed them, then
+    /// put in the log's order ([`crate::print::PrintLog::sort`]). A line
+    /// that did not fit is not written, nor is any after it (the cursor
+    /// only grows), so the kept lines are the words before the first empty
+    /// one.
+    fn print_log(&self, w: &impl Fn(u64) -> u32) -> crate::print::PrintLog {
+        use crate::print::{PrintLine, PrintLog, PrintValue, LINE_HEADER_WORDS};
+        let l = &self.layout;
+        let mut log = PrintLog::default();
+        if l.log_words == 0 {
+            return log;
+        }
+        let end = (w(header::LOG_USED) as u64).min(l.log_words);
+        let mut at = 0;
+        while at + LINE_HEADER_WORDS <= end {
+            let site = w(l.log_base + at);
+            let Some(shape) = site.checked_sub(1).and_then(|s| self.prints.get(&s)) else { break };
+            let mut next = l.log_base + at + LINE_HEADER_WORDS;
+            let values = shape
+                .iter()
+                .map(|&(kind, n)| {
+                    let v = PrintValue((0..n as u64).map(|c| kind.read(w(next + c))).collect());
+                    next += n as u64;
+                    v
+                })
+                .collect();
+            log.lines.push(PrintLine {
+                site: site - 1,
+                entry_point: w(l.log_base + at + 1),
+                invocation: invocation(w(l.log_base + at + 2), &l.config),
+                values,
+            });
+            at = next - l.log_base;
+        }
+        log.dropped = (w(header::LOG_LINES) as u64).saturating_sub(log.lines.len() as u64);
+        log.sort();
+        log
     }
 }
 

@@ -16,6 +16,7 @@
 //! | `hazard_base ..` | the first [`HAZARD_RECORDS_PER_KIND`] hazards of each kind, [`HAZARD_RECORD_WORDS`] each (see [`hazard_word`]) |
 //! | per storage buffer | `reads[len]`, `writes[len]`, `largest writer + 1 [len]` (heat maps) |
 //! | per invocation | global reads, global writes, workgroup-memory reads, workgroup-memory writes ([`invocation_counter`]) |
+//! | print log | [`crate::print::LOG_WORDS`] words of lines (only for a shader that prints), each: print number + 1, entry point, invocation, values |
 //! | per dispatch, per writable buffer | the racecheck shadow: [`RACE_ARRAYS`] arrays of `len` (see [`race_array`]) |
 //! | per dispatch, per workgroup | the workgroup-memory shadow: [`RACE_ARRAYS`] arrays of the workgroup words |
 //!
@@ -55,8 +56,13 @@ pub mod header {
     /// which is also the next free record slot: one per invocation that
     /// found such a hazard, claimed when it ends.
     pub const HAZARD_SLOTS: u64 = 9;
+    /// Words of the print log claimed (the log's cursor; it runs past the
+    /// log's end when lines were dropped).
+    pub const LOG_USED: u64 = 12;
+    /// Lines printed, kept or not.
+    pub const LOG_LINES: u64 = 13;
     /// Words in the header.
-    pub const WORDS: u64 = 12;
+    pub const WORDS: u64 = 14;
 }
 
 /// How an access touched memory.
@@ -273,6 +279,8 @@ pub struct TraceSpec {
     pub bounds_only: u32,
     /// Entry points dispatched in order (each has its own shadows).
     pub dispatches: u32,
+    /// The shader prints ([`crate::print`]): the trace holds a log.
+    pub prints: bool,
 }
 
 /// Where each counter lives in the trace buffer.
@@ -305,6 +313,11 @@ pub struct TraceLayout {
     pub invocation_base: u64,
     /// Invocations in the dispatch.
     pub invocations: u64,
+    /// First word of the print log.
+    pub log_base: u64,
+    /// Words of the print log: [`crate::print::LOG_WORDS`] for a shader
+    /// that prints, else 0.
+    pub log_words: u64,
     /// Total words (the trace buffer holds `4 * total_words` bytes).
     pub total_words: u64,
     /// Words the reader needs, from the start (everything but the shadows).
@@ -342,6 +355,9 @@ impl TraceLayout {
         let invocations = config.total_invocations();
         let invocation_base = next;
         next += INVOCATION_WORDS * invocations;
+        let log_base = next;
+        let log_words = if spec.prints { crate::print::LOG_WORDS } else { 0 };
+        next += log_words;
         let readback_words = next;
         let storage_keys = KeyFormat::storage(config);
         let mut stride = 0u64;
@@ -376,6 +392,8 @@ impl TraceLayout {
             workgroup_dispatch_stride,
             invocation_base,
             invocations,
+            log_base,
+            log_words,
             total_words: next,
             readback_words,
             storage_keys,
@@ -503,7 +521,7 @@ mod tests {
 
     #[test]
     fn layout_has_room_for_everything() {
-        let spec = TraceSpec { buffers: vec![(10, false), (4, true)], workgroup_words: 8, workgroup_vars: 1, bounds_only: 0, dispatches: 2 };
+        let spec = TraceSpec { buffers: vec![(10, false), (4, true)], workgroup_words: 8, workgroup_vars: 1, bounds_only: 0, dispatches: 2, prints: false };
         let layout = TraceLayout::new(&spec, &config());
         assert_eq!(layout.invocations, 48);
         let fixed = header::WORDS + 3 * 3 + 3 * OOB_RECORDS_PER_KIND * OOB_RECORD_WORDS + 3 * HAZARD_RECORDS_PER_KIND * HAZARD_RECORD_WORDS;

@@ -5,6 +5,7 @@
 use super::{place, Prepared, OOB_DETAILS};
 use crate::dispatch::Record;
 use crate::value::Space;
+use gpu_puzzles_core::print::PrintLog;
 use gpu_puzzles_core::trace::{invocation, BufferTrace, Findings, Hazard, HazardAccess, MemoryKind, OutOfBounds, OutOfBoundsAccess, Site};
 use gpu_puzzles_core::Puzzle;
 
@@ -18,6 +19,7 @@ pub(super) fn empty_findings() -> Findings {
         runaway_loop: None,
         unchecked: Vec::new(),
         workgroup_size: [0; 3],
+        prints: PrintLog::default(),
     }
 }
 
@@ -127,6 +129,11 @@ pub(super) fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &
         hazards,
         hazard_total: record.race_total,
         workgroup_size: config.workgroup_size,
+        prints: {
+            let mut log = PrintLog { lines: record.prints.clone(), dropped: record.prints_dropped };
+            log.sort();
+            log
+        },
         ..empty_findings()
     }
 }

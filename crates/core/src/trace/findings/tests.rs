@@ -7,7 +7,7 @@ fn config() -> CaseConfig {
 }
 
 fn meta() -> TraceMeta {
-    let spec = TraceSpec { buffers: vec![(8, true)], workgroup_words: 4, workgroup_vars: 1, bounds_only: 0, dispatches: 1 };
+    let spec = TraceSpec { buffers: vec![(8, true)], workgroup_words: 4, workgroup_vars: 1, bounds_only: 0, dispatches: 1, prints: false };
     TraceMeta {
         layout: TraceLayout::new(&spec, &config()),
         spaces: vec![
@@ -19,6 +19,7 @@ fn meta() -> TraceMeta {
         loop_lines: vec![],
         entry_points: vec!["main".into()],
         unchecked: vec![],
+        prints: Default::default(),
     }
 }
 
@@ -126,4 +127,29 @@ fn out_of_bounds_reads_are_counted_and_fail() {
     assert_eq!(found.oob_total(), 21);
     let write = found.out_of_bounds_of(AccessKind::Write).next().unwrap();
     assert_eq!((write.first[0].index, write.first[0].invocation.id, write.first[0].site.map(|s| s.line)), (8, 5, Some(7)));
+}
+
+#[test]
+fn the_print_log_reads_kept_lines_in_order_and_counts_the_dropped() {
+    use crate::print::{PrintScalar, ScalarKind};
+    let spec = TraceSpec { buffers: vec![(8, true)], workgroup_words: 4, workgroup_vars: 1, bounds_only: 0, dispatches: 1, prints: true };
+    let mut m = meta();
+    m.layout = TraceLayout::new(&spec, &config());
+    m.prints.insert(0, vec![(ScalarKind::U32, 1)]);
+    m.prints.insert(1, vec![(ScalarKind::F32, 2), (ScalarKind::Bool, 1)]);
+    let mut words = vec![0; m.layout.total_words as usize];
+    let base = m.layout.log_base as usize;
+    // Invocation 5 (workgroup 1) printed first, then invocation 2.
+    words[base..base + 6].copy_from_slice(&[2, 0, 5, 1.5f32.to_bits(), (-1.0f32).to_bits(), 1]);
+    words[base + 6..base + 10].copy_from_slice(&[1, 0, 2, 42]);
+    words[header::LOG_USED as usize] = 10;
+    words[header::LOG_LINES as usize] = 3;
+    let log = m.findings(&words).prints;
+    assert_eq!(log.dropped, 1);
+    assert_eq!(log.lines.len(), 2);
+    assert_eq!((log.lines[0].site, log.lines[0].invocation.local_invocation_id), (0, [2, 0, 0]));
+    assert_eq!(log.lines[0].values[0].0, [PrintScalar::U32(42)]);
+    assert_eq!(log.lines[1].invocation.workgroup_id, [1, 0, 0]);
+    assert_eq!(log.lines[1].values[0].0, [PrintScalar::F32(1.5), PrintScalar::F32(-1.0)]);
+    assert_eq!(log.lines[1].values[1].0, [PrintScalar::Bool(true)]);
 }

@@ -1,0 +1,494 @@
+//! `print(…)` in a student's shader: where the statements are, how they are
+//! rewritten into WGSL the compilers accept, and the lines a run prints.
+//!
+//! WGSL has no strings and no print, so the site gives one: a statement
+//! `print(a, b, …);` with any number of values, each a scalar (`f32`,
+//! `i32`, `u32`, `bool`) or a vector of them. The log shows each value
+//! beside its own text (`i = 3, sum = 10.5`), so no label is needed. It is
+//! a statement, like a call of a function that returns nothing; a shader
+//! that declares a function of its own named `print` keeps it.
+//!
+//! Template substitution ([`crate::template::substitute`]) rewrites each
+//! print, keeping every argument at its place in the text (so compiler
+//! messages point into the student's lines), into
+//!
+//! ```wgsl
+//! { var _gp_print_3_0 = a; var _gp_print_3_1 = b; _gp_print(3u); }
+//! ```
+//!
+//! and appends `fn _gp_print(site: u32) {}`. Compiled as it is, the call
+//! does nothing (what a performance case times: the compiler drops it and
+//! any value computed only for it). The instrumentation pass and the CPU
+//! interpreter replace each call by a log record of the named variables
+//! ([`value_name`]), with the invocation that printed them. Variables, not
+//! `let`s: naga gives a `let` of an existing value no expression of its
+//! own, only a second name for the first one's (which replaces it), so
+//! `print(i)` would rename `i`; a `var` holds a copy at the print.
+//!
+//! The log is bounded by [`LOG_WORDS`] a case: lines past it are counted,
+//! not kept ([`PrintLog::dropped`]).
+
+use crate::trace::Invocation;
+use serde::{Deserialize, Serialize};
+
+/// The function each print becomes a call of; its one argument is the
+/// print's number ([`PrintSite::id`]).
+pub const PRINT_FUNCTION: &str = "_gp_print";
+
+/// The declaration appended to a shader that prints.
+pub const PRINT_DECLARATION: &str = "\nfn _gp_print(site: u32) {}\n";
+
+/// Words of the log a case keeps: each line takes [`LINE_HEADER_WORDS`] and
+/// one word per printed component, so 8,192 lines of one number fit. Past
+/// it lines are counted and dropped, whatever the GPU's order.
+pub const LOG_WORDS: u64 = 1 << 15;
+
+/// Words before a line's values: print number + 1, entry point, invocation
+/// (row-major number over the dispatch).
+pub const LINE_HEADER_WORDS: u64 = 3;
+
+/// The name of the variable holding value `arg` of print `site` in the
+/// rewritten text.
+pub fn value_name(site: u32, arg: usize) -> String {
+    format!("_gp_print_{site}_{arg}")
+}
+
+/// The print number and argument a rewritten value's name holds
+/// ([`value_name`]), if it is one.
+pub fn parse_value_name(name: &str) -> Option<(u32, usize)> {
+    let (site, arg) = name.strip_prefix("_gp_print_")?.split_once('_')?;
+    Some((site.parse().ok()?, arg.parse().ok()?))
+}
+
+/// A compiler's message about the copy a print makes of its values (which
+/// names `_gp_print_…`, a name the student never wrote), said in the
+/// student's terms; any other message as it is. A compiler refuses the copy
+/// when the value is a pointer, an atomic or a runtime-sized array.
+pub fn explain(message: String) -> String {
+    if message.contains("_gp_print_") {
+        "print shows numbers, booleans and vectors of them, and this value is not one: print the value a pointer points at (`*p`), `atomicLoad(&x)` for an atomic, or one element of an array (`a[i]`)".to_string()
+    } else {
+        message
+    }
+}
+
+/// A print statement in the student's text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrintSite {
+    /// Its number: prints are numbered from 0 in text order.
+    pub id: u32,
+    /// Line of `print`, from 1.
+    pub line: usize,
+    /// Column of `print`, from 1, in characters.
+    pub column: usize,
+    /// Byte offset of `print` in the student's text.
+    pub offset: usize,
+    /// Each argument's text, trimmed, as the log labels its value.
+    pub args: Vec<String>,
+}
+
+/// A print found in the text, with the byte ranges the rewrite replaces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub(crate) site: PrintSite,
+    /// Byte offset of `print`.
+    pub(crate) start: usize,
+    /// Byte offset of `(`.
+    pub(crate) open: usize,
+    /// Byte offsets of the top-level commas between arguments.
+    pub(crate) commas: Vec<usize>,
+    /// Byte offset of `)`.
+    pub(crate) close: usize,
+    /// Byte offset just past the `;` that ends the statement.
+    pub(crate) end: usize,
+}
+
+impl Found {
+    /// The rewrite as edits of the original text, in order: (byte offset,
+    /// bytes replaced, replacement).
+    pub(crate) fn edits(&self) -> Vec<(usize, usize, String)> {
+        let id = self.site.id;
+        let n = self.site.args.len();
+        let mut edits = Vec::with_capacity(n + 2);
+        let head = if n == 0 { "{ ".to_string() } else { format!("{{ var {} = ", value_name(id, 0)) };
+        edits.push((self.start, self.open + 1 - self.start, head));
+        for (k, &c) in self.commas.iter().enumerate() {
+            // A trailing comma ends the list: nothing follows it.
+            let next = if k + 1 < n { format!("; var {} = ", value_name(id, k + 1)) } else { String::new() };
+            edits.push((c, 1, next));
+        }
+        let tail = if n == 0 { format!("{PRINT_FUNCTION}({id}u); }}") } else { format!("; {PRINT_FUNCTION}({id}u); }}") };
+        edits.push((self.close, self.end - self.close, tail));
+        edits
+    }
+}
+
+/// Every print statement in `source`, in text order. A `print(` that is
+/// not a statement of its own (inside an expression, or not followed by
+/// `;`) is left alone, for the compiler to report; so is every print of a
+/// shader that declares its own `fn print`.
+pub(crate) fn find(source: &str) -> Vec<Found> {
+    let tokens = tokens(source);
+    if tokens.windows(2).any(|w| w[0].text(source) == "fn" && w[1].text(source) == "print") {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = tokens[i];
+        let statement_start = i == 0 || matches!(tokens[i - 1].text(source), ";" | "{" | "}");
+        if t.text(source) != "print" || !statement_start || tokens.get(i + 1).is_none_or(|o| o.text(source) != "(") {
+            i += 1;
+            continue;
+        }
+        match arguments(source, &tokens, i + 1) {
+            Some((commas, close)) if tokens.get(close + 1).is_some_and(|s| s.text(source) == ";") => {
+                let open = tokens[i + 1].start;
+                let mut bounds = vec![open + 1];
+                bounds.extend(commas.iter().map(|&c| tokens[c].start + 1));
+                let mut args: Vec<String> = bounds
+                    .iter()
+                    .zip(commas.iter().map(|&c| tokens[c].start).chain([tokens[close].start]))
+                    .map(|(&a, b)| source[a..b].trim().to_string())
+                    .collect();
+                if args.last().is_some_and(|a| a.is_empty()) {
+                    args.pop();
+                }
+                let pos = crate::template::position_of_offset(source, t.start);
+                found.push(Found {
+                    site: PrintSite { id: found.len() as u32, line: pos.line, column: pos.column, offset: t.start, args },
+                    start: t.start,
+                    open,
+                    commas: commas.iter().map(|&c| tokens[c].start).collect(),
+                    close: tokens[close].start,
+                    end: tokens[close + 1].start + 1,
+                });
+                i = close + 2;
+            }
+            _ => i += 1,
+        }
+    }
+    found
+}
+
+/// The print statements of `source` ([`find`]), as the log labels them.
+pub fn sites(source: &str) -> Vec<PrintSite> {
+    find(source).into_iter().map(|f| f.site).collect()
+}
+
+/// The top-level commas of the argument list opening at token `open` (a
+/// `(`), and the token of its `)`; `None` when it never closes. Parentheses,
+/// brackets and the angle brackets of a type (`array<f32, 4>`) nest.
+fn arguments(source: &str, tokens: &[Token], open: usize) -> Option<(Vec<usize>, usize)> {
+    let mut depth = 0usize;
+    let mut angles = 0usize;
+    let mut commas = Vec::new();
+    for k in open..tokens.len() {
+        match tokens[k].text(source) {
+            "(" | "[" => depth += 1,
+            ")" | "]" => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some((commas, k));
+                }
+            }
+            "<" if k > 0 && is_templated(tokens[k - 1].text(source)) => angles += 1,
+            ">" if angles > 0 => angles -= 1,
+            "," if depth == 1 && angles == 0 => commas.push(k),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether an identifier takes a template list (`vec2<f32>`, `array<u32, 4>`).
+fn is_templated(word: &str) -> bool {
+    matches!(word, "array" | "vec2" | "vec3" | "vec4" | "ptr" | "atomic" | "bitcast") || word.starts_with("mat")
+}
+
+/// A token: an identifier, a number, or one punctuation character.
+#[derive(Debug, Clone, Copy)]
+struct Token {
+    start: usize,
+    end: usize,
+}
+
+impl Token {
+    fn text<'s>(&self, source: &'s str) -> &'s str {
+        &source[self.start..self.end]
+    }
+}
+
+/// The text's tokens, comments and white space skipped (block comments
+/// nest, as in WGSL).
+fn tokens(source: &str) -> Vec<Token> {
+    let b = source.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+        } else if b[i..].starts_with(b"//") {
+            i += b[i..].iter().position(|&c| c == b'\n').unwrap_or(b.len() - i);
+        } else if b[i..].starts_with(b"/*") {
+            let mut depth = 0;
+            while i < b.len() {
+                if b[i..].starts_with(b"/*") {
+                    depth += 1;
+                    i += 2;
+                } else if b[i..].starts_with(b"*/") {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+        } else if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
+                i += 1;
+            }
+            out.push(Token { start, end: i });
+        } else {
+            out.push(Token { start: i, end: i + 1 });
+            i += 1;
+        }
+    }
+    out
+}
+
+/// One printed value: a scalar's or a vector's components.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum PrintScalar {
+    /// An `f32`.
+    F32(f32),
+    /// An `i32`.
+    I32(i32),
+    /// A `u32`.
+    U32(u32),
+    /// A `bool`.
+    Bool(bool),
+}
+
+/// The kind of a printed component: how its word reads back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ScalarKind {
+    /// `f32`, its bits.
+    F32,
+    /// `i32`, its bits.
+    I32,
+    /// `u32`.
+    U32,
+    /// `bool`, 0 or 1.
+    Bool,
+}
+
+impl ScalarKind {
+    /// The component a log word holds.
+    pub fn read(self, word: u32) -> PrintScalar {
+        match self {
+            ScalarKind::F32 => PrintScalar::F32(f32::from_bits(word)),
+            ScalarKind::I32 => PrintScalar::I32(word as i32),
+            ScalarKind::U32 => PrintScalar::U32(word),
+            ScalarKind::Bool => PrintScalar::Bool(word != 0),
+        }
+    }
+}
+
+impl std::fmt::Display for PrintScalar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            // Rust's shortest form that reads back to the same f32.
+            PrintScalar::F32(v) => write!(f, "{v:?}"),
+            PrintScalar::I32(v) => write!(f, "{v}i"),
+            PrintScalar::U32(v) => write!(f, "{v}u"),
+            PrintScalar::Bool(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// A printed value: one component for a scalar, 2 to 4 for a vector.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PrintValue(pub Vec<PrintScalar>);
+
+impl std::fmt::Display for PrintValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.as_slice() {
+            [one] => write!(f, "{one}"),
+            many => {
+                f.write_str("(")?;
+                for (k, c) in many.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{c}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// One line of the log: which print, which invocation, the values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PrintLine {
+    /// The print's number ([`PrintSite::id`]).
+    pub site: u32,
+    /// The entry point that printed it: its place among the entry points
+    /// the case dispatches, in order of first dispatch, from 0 (every
+    /// dispatch of one entry point shares its number).
+    pub entry_point: u32,
+    /// The invocation that printed it, numbered by the dispatch the shader
+    /// ran with.
+    pub invocation: Invocation,
+    /// The values, one per argument.
+    pub values: Vec<PrintValue>,
+}
+
+impl PrintLine {
+    /// Words the line takes of the log ([`LOG_WORDS`]).
+    pub fn words(&self) -> u64 {
+        LINE_HEADER_WORDS + self.values.iter().map(|v| v.0.len() as u64).sum::<u64>()
+    }
+}
+
+/// What a case printed.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PrintLog {
+    /// The lines kept, ordered by entry point, then workgroup (row-major),
+    /// then invocation within it (`local_invocation_index`), then the order
+    /// one invocation printed them in. Between invocations WGSL defines no
+    /// order (barriers aside), so this is the order the log is shown in,
+    /// whatever order the GPU ran them in.
+    pub lines: Vec<PrintLine>,
+    /// Lines printed past [`LOG_WORDS`] and not kept.
+    pub dropped: u64,
+}
+
+impl PrintLog {
+    /// Puts `lines` in the log's order ([`PrintLog::lines`]); a stable sort,
+    /// so each invocation's own lines keep the order it printed them in.
+    pub fn sort(&mut self) {
+        self.lines.sort_by_key(|l| {
+            let w = l.invocation.workgroup_id;
+            let i = l.invocation.local_invocation_id;
+            (l.entry_point, [w[2], w[1], w[0]], [i[2], i[1], i[0]])
+        });
+    }
+
+    /// Whether nothing was printed.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty() && self.dropped == 0
+    }
+
+    /// The line as the CLI and the page's log show it:
+    /// `line 12 · workgroup (0, 0, 0) · invocation (3, 0, 0): i = 3u, sum = 10.5`.
+    pub fn describe(line: &PrintLine, sites: &[PrintSite]) -> String {
+        let site = sites.iter().find(|s| s.id == line.site);
+        let inv = &line.invocation;
+        let w = inv.workgroup_id;
+        let l = inv.local_invocation_id;
+        let at = site.map_or_else(|| format!("print {}", line.site), |s| format!("line {}", s.line));
+        let values: Vec<String> = line
+            .values
+            .iter()
+            .enumerate()
+            .map(|(k, v)| match site.and_then(|s| s.args.get(k)) {
+                Some(text) => format!("{text} = {v}"),
+                None => v.to_string(),
+            })
+            .collect();
+        let values = if values.is_empty() { "reached".to_string() } else { values.join(", ") };
+        format!("{at} · workgroup ({}, {}, {}) · invocation ({}, {}, {}): {values}", w[0], w[1], w[2], l[0], l[1], l[2])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewrite(src: &str) -> String {
+        let mut edits: Vec<_> = find(src).iter().flat_map(Found::edits).collect();
+        edits.sort_by_key(|e| e.0);
+        let mut out = String::new();
+        let mut at = 0;
+        for (start, len, with) in edits {
+            out.push_str(&src[at..start]);
+            out.push_str(&with);
+            at = start + len;
+        }
+        out.push_str(&src[at..]);
+        out
+    }
+
+    #[test]
+    fn a_print_becomes_named_values_and_a_call() {
+        assert_eq!(rewrite("x = 1; print(i, a[i] * 2.0);"), "x = 1; { var _gp_print_0_0 = i; var _gp_print_0_1 =  a[i] * 2.0; _gp_print(0u); }");
+        assert_eq!(rewrite("{print();}"), "{{ _gp_print(0u); }}");
+        assert_eq!(rewrite("}print(v,);"), "}{ var _gp_print_0_0 = v; _gp_print(0u); }");
+    }
+
+    #[test]
+    fn arguments_keep_their_place_and_text() {
+        let src = "fn f() {\n  print(f(a, b), array<f32, 2>(1.0, 2.0)[i], vec2<u32>(x, y));\n}";
+        let found = find(src);
+        assert_eq!(found.len(), 1);
+        let s = &found[0].site;
+        assert_eq!((s.line, s.column), (2, 3));
+        assert_eq!(s.args, ["f(a, b)", "array<f32, 2>(1.0, 2.0)[i]", "vec2<u32>(x, y)"]);
+    }
+
+    #[test]
+    fn prints_in_comments_expressions_or_a_shaders_own_print_are_left_alone() {
+        assert!(find("// print(x);\n/* print(y); /* nested */ print(z); */").is_empty());
+        assert!(find("let y = print(x);").is_empty());
+        assert!(find("{ print(x) }").is_empty());
+        assert!(find("fn print(x: f32) {} fn main() { print(1.0); }").is_empty());
+        assert!(find("{ print(x;").is_empty());
+        assert_eq!(find("{ print(a); print(b); }").iter().map(|f| f.site.id).collect::<Vec<_>>(), [0, 1]);
+    }
+
+    #[test]
+    fn a_compilers_message_about_a_print_is_said_in_the_students_terms() {
+        assert!(explain("Local variable [1] '_gp_print_0_0' is invalid".into()).starts_with("print shows numbers"));
+        assert_eq!(explain("unknown identifier `x`".into()), "unknown identifier `x`");
+    }
+
+    #[test]
+    fn value_names_read_back() {
+        assert_eq!(parse_value_name(&value_name(12, 3)), Some((12, 3)));
+        assert_eq!(parse_value_name("_gp_print_x_1"), None);
+        assert_eq!(parse_value_name("sum"), None);
+    }
+
+    #[test]
+    fn lines_show_each_value_beside_its_text() {
+        let sites = sites("{ print(i, v); }");
+        let line = PrintLine {
+            site: 0,
+            entry_point: 0,
+            invocation: Invocation { id: 5, workgroup_id: [1, 0, 0], local_invocation_id: [1, 0, 0] },
+            values: vec![PrintValue(vec![PrintScalar::U32(5)]), PrintValue(vec![PrintScalar::F32(0.5), PrintScalar::F32(-2.0)])],
+        };
+        assert_eq!(PrintLog::describe(&line, &sites), "line 1 · workgroup (1, 0, 0) · invocation (1, 0, 0): i = 5u, v = (0.5, -2.0)");
+        assert_eq!(line.words(), 6);
+    }
+
+    #[test]
+    fn the_log_orders_by_entry_point_workgroup_and_invocation_keeping_each_invocations_order() {
+        let line = |entry_point, wg: u32, local: u32, v: u32| PrintLine {
+            site: 0,
+            entry_point,
+            invocation: Invocation { id: 0, workgroup_id: [wg, 0, 0], local_invocation_id: [local, 0, 0] },
+            values: vec![PrintValue(vec![PrintScalar::U32(v)])],
+        };
+        let mut log = PrintLog { lines: vec![line(1, 0, 0, 0), line(0, 1, 0, 1), line(0, 0, 1, 2), line(0, 0, 1, 3), line(0, 0, 0, 4)], dropped: 0 };
+        log.sort();
+        let order: Vec<u32> = log.lines.iter().map(|l| if let PrintScalar::U32(v) = l.values[0].0[0] { v } else { 99 }).collect();
+        assert_eq!(order, [4, 2, 3, 1, 0]);
+    }
+}
