@@ -186,7 +186,7 @@ test("print: a failing Softmax prints each row's maximum, filtered to one workgr
   await p.testid("prints-1").waitFor();
   journey.checkAll(await page.evaluate(printLines));
   await page.evaluate(choosePrintWorkgroup, journey.workgroup);
-  await page.waitForFunction(printLinesOf, {}, "(1, 0, 0)");
+  await page.waitForFunction(printLinesOf, "(1, 0, 0)");
   journey.checkOne(await page.evaluate(printLinesOf, "(1, 0, 0)"));
   // A line opens the debugger at its invocation.
   await p.testid("prints-1").locator('[data-testid="print-debug"]').nth(2).click();

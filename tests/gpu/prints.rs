@@ -5,8 +5,10 @@
 //! the interpreter, case by case, and keep its verdict and its heat maps.
 //! One named test per puzzle, `prints::<slug>`, and `prints::bounded`: a
 //! print in a loop of 10,000 iterations keeps the log's bound on both
-//! sides, with the verdict unchanged. Performance cases are left out (they
-//! run uninstrumented, so they print nothing).
+//! sides, with the verdict unchanged; `prints::refused`: a print of a
+//! pointer or an array is a compile error at its line, in the student's
+//! terms. Performance cases are left out (they run uninstrumented, so they
+//! print nothing).
 
 use gpu_puzzles_core::print::{PrintLine, PrintLog, PrintScalar, LOG_WORDS};
 use gpu_puzzles_core::{CaseResult, Puzzle, PuzzleSet};
@@ -170,7 +172,32 @@ fn bounded(set: &PuzzleSet) -> Result<(), Failed> {
     Ok(())
 }
 
-/// `prints::<slug>` for every puzzle, and `prints::bounded`.
+/// A print of a pointer or of an array is a compile error, said in the
+/// student's terms at the print's line, on the GPU and in the interpreter.
+fn refused(set: &PuzzleSet) -> Result<(), Failed> {
+    let map = without_performance(set.get("map").ok_or("no puzzle `map`")?);
+    let reference = map.solution.clone().ok_or("no reference")?;
+    for (value, what) in [("var v = a[i];\n    let p = &v;\n    print(p);", "pointer"), ("let arr = array<f32, 2>(a[i], 1.0);\n    print(arr);", "array")] {
+        let source = reference.replace("out[i] = a[i] + 10.0;", &format!("{value}\n    out[i] = a[i] + 10.0;"));
+        let line = source.lines().position(|l| l.trim_start().starts_with("print(")).ok_or("the edit did not apply")? + 1;
+        let on_gpu = judged(&map, &source, None).map_err(Failed::from)?;
+        let on_cpu = emulate::judge_puzzle_at(&map, &[], &source, gpu_puzzles_interp::subgroup::DEFAULT_SIZE).map_err(|e| Failed::from(e.message))?;
+        for r in on_gpu.iter().chain(on_cpu.iter()) {
+            let ok = match &r.outcome {
+                gpu_puzzles_core::Outcome::CompileError { diagnostics } => {
+                    diagnostics.first().is_some_and(|d| d.message.starts_with("print shows numbers") && d.line == Some(line))
+                }
+                _ => false,
+            };
+            if !ok {
+                return Err(format!("a print of a {what}, case {}: {}", r.case, r.outcome.summary()).into());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `prints::<slug>` for every puzzle, `prints::bounded` and `prints::refused`.
 pub fn trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
     let mut trials: Vec<Trial> = set
         .puzzles
@@ -186,5 +213,7 @@ pub fn trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
         .collect();
     let s = set.clone();
     trials.push(Trial::test("prints::bounded", move || bounded(&s)));
+    let s = set.clone();
+    trials.push(Trial::test("prints::refused", move || refused(&s)));
     trials
 }

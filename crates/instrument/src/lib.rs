@@ -362,19 +362,9 @@ fn rewrite_module(
         .iter()
         .map(|&ep| bounds::plan_bounds_checks(&module, &module.entry_points[ep].function, info.get_entry_point(ep), &targets, first_bounds_only, &mut spaces))
         .collect();
-    // The values each print shows, per function.
     let print_fn = print::print_function(&module);
-    let rejected = |e: BadPrint| PassError::Rejected { message: e.message, span: Some(e.span) };
-    let mut function_prints = HashMap::new();
-    let mut entry_prints = Vec::with_capacity(eps.len());
-    if print_fn.is_some() {
-        for (h, f) in module.functions.iter() {
-            function_prints.insert(h, print::plan(&module, f, source).map_err(rejected)?);
-        }
-        for &ep in &eps {
-            entry_prints.push(print::plan(&module, &module.entry_points[ep].function, source).map_err(rejected)?);
-        }
-    }
+    let (mut function_prints, entry_prints) =
+        print::plan_module(&module, &eps, source).map_err(|e| PassError::Rejected { message: e.message, span: Some(e.span) })?;
     let spec = TraceSpec {
         buffers: spec_buffers,
         workgroup_words: if options.racecheck { workgroup_words } else { 0 },

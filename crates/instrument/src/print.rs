@@ -80,6 +80,26 @@ pub(crate) fn plan(module: &Module, f: &Function, source: &str) -> Result<BTreeM
     Ok(out)
 }
 
+/// The values each print shows: per function, then per entry point of
+/// `entry_points` (indices into the module's), by print number; nothing
+/// for a shader that does not print.
+///
+/// # Errors
+/// As [`plan`].
+#[allow(clippy::type_complexity)]
+pub(crate) fn plan_module(
+    module: &Module,
+    entry_points: &[usize],
+    source: &str,
+) -> Result<(std::collections::HashMap<Handle<Function>, BTreeMap<u32, PrintValues>>, Vec<BTreeMap<u32, PrintValues>>), BadPrint> {
+    if print_function(module).is_none() {
+        return Ok(Default::default());
+    }
+    let functions = module.functions.iter().map(|(h, f)| plan(module, f, source).map(|p| (h, p))).collect::<Result<_, _>>()?;
+    let entries = entry_points.iter().map(|&ep| plan(module, &module.entry_points[ep].function, source)).collect::<Result<_, _>>()?;
+    Ok((functions, entries))
+}
+
 /// The first value any function prints that the log cannot show.
 pub(crate) fn check(module: &Module, source: &str) -> Option<BadPrint> {
     print_function(module)?;

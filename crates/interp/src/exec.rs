@@ -322,7 +322,7 @@ impl Invocation {
                 let frame = &self.frames[depth];
                 let values = values
                     .iter()
-                    .map(|&(k, ty)| program.layouts.load(&program.module, frame.local(k), 0, crate::layout::Ty::Handle(ty)).map(|v| print_value(&v)))
+                    .map(|&(k, ty)| program.layouts.load(&program.module, frame.local(k), 0, crate::layout::Ty::Handle(ty)).map(|v| v.printed()))
                     .collect::<Result<Vec<_>, _>>()?;
                 self.prints.push((*site, values));
             }
@@ -529,23 +529,5 @@ pub(crate) fn plain_or_atomic(program: &Program, ty: Ty<'_>, plain: AccessKind) 
     match ty {
         Ty::Handle(h) if matches!(program.module.types[h].inner, TypeInner::Atomic(_)) => AccessKind::Atomic,
         _ => plain,
-    }
-}
-
-/// A value as the print log holds it: a scalar's or a vector's components
-/// (types that cannot be printed are refused before a run, so nothing else
-/// comes here; anything else would print as no components).
-fn print_value(v: &Value) -> gpu_puzzles_core::print::PrintValue {
-    use gpu_puzzles_core::print::{PrintScalar as P, PrintValue};
-    let one = |s: &Scalar| match *s {
-        Scalar::Bool(b) => P::Bool(b),
-        Scalar::I32(i) => P::I32(i),
-        Scalar::U32(u) => P::U32(u),
-        Scalar::F32(f) => P::F32(f),
-    };
-    match v {
-        Value::Scalar(s) => PrintValue(vec![one(s)]),
-        Value::Vector(c) => PrintValue(c.iter().map(one).collect()),
-        _ => PrintValue(Vec::new()),
     }
 }

@@ -380,6 +380,26 @@ fn matrix_product(a: &Value, b: &Value) -> Result<Option<Value>, Stop> {
     }))
 }
 
+impl Value {
+    /// The value as the print log holds it: a scalar's or a vector's
+    /// components. Types that cannot be printed are refused before a run,
+    /// so nothing else comes here; anything else prints no components.
+    pub fn printed(&self) -> gpu_puzzles_core::print::PrintValue {
+        use gpu_puzzles_core::print::{PrintScalar as P, PrintValue};
+        let one = |s: &Scalar| match *s {
+            Scalar::Bool(b) => P::Bool(b),
+            Scalar::I32(i) => P::I32(i),
+            Scalar::U32(u) => P::U32(u),
+            Scalar::F32(f) => P::F32(f),
+        };
+        match self {
+            Value::Scalar(s) => PrintValue(vec![one(s)]),
+            Value::Vector(c) => PrintValue(c.iter().map(one).collect()),
+            _ => PrintValue(Vec::new()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod size {
     /// The interpreter copies a value at nearly every step (into and out of
