@@ -112,6 +112,30 @@ pub enum ReferenceError {
         /// The largest key allowed.
         limit: u32,
     },
+    /// An input value outside what the reference computes with (a logit that
+    /// is not finite, a random number outside `[0, 1)`).
+    ValueOutOfRange {
+        /// The buffer.
+        name: String,
+        /// The element holding the value.
+        at: usize,
+        /// The value.
+        value: f64,
+        /// What it must be, e.g. `in [0, 1)`.
+        want: &'static str,
+    },
+    /// A random number so close to a cumulative probability of its row's top
+    /// k that rounding could decide the sampled token (Top-k Sampling).
+    DrawTooClose {
+        /// The row.
+        row: usize,
+        /// Its random number, `u[row]`.
+        u: f32,
+        /// The cumulative probability near it.
+        boundary: f64,
+        /// How far it must be.
+        margin: f64,
+    },
 }
 
 impl fmt::Display for ReferenceError {
@@ -131,6 +155,10 @@ impl fmt::Display for ReferenceError {
             ReferenceError::OutsideBins { index, value, bins } => write!(f, "`a[{index}]` = {value} falls outside the {bins} bins"),
             ReferenceError::IndexPastEnd { name, at, index, len } => write!(f, "`{name}[{at}]` = {index} is past the end of the {len} elements it indexes"),
             ReferenceError::KeyAboveLimit { name, at, key, limit } => write!(f, "`{name}[{at}]` = {key} is above {limit}, the largest key the reference sorts"),
+            ReferenceError::ValueOutOfRange { name, at, value, want } => write!(f, "`{name}[{at}]` = {value} must be {want}"),
+            ReferenceError::DrawTooClose { row, u, boundary, margin } => {
+                write!(f, "`u[{row}]` = {u} is within {margin} of {boundary:.6}, a cumulative probability of its row's top k: rounding could decide the token")
+            }
         }
     }
 }

@@ -182,6 +182,74 @@ pub fn matvec_q8(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     Ok(flat(y))
 }
 
+/// Attention for one new token over a KV cache (Decode Attention over a KV
+/// Cache): each query head attends over the first `t` rows of its kv head's
+/// cached keys and values.
+///
+/// `params` holds `heads`, `kv_heads` (from 1 up, dividing `heads`), `d`
+/// (from 1 up), `t` and `capacity` (`1 <= t <= capacity`); a `split` field,
+/// how the kernel divides the work, does not change the result and is not
+/// read. The buffers, row-major:
+///
+/// - `q`: `heads × d`, one query vector per head;
+/// - `k_cache`, `v_cache`: `kv_heads × capacity × d`; row `j` of kv head `g`
+///   starts at `(g · capacity + j) · d`. Rows `t` to `capacity - 1` are
+///   stale and never read.
+///
+/// Query head `h` reads kv head `g = h / (heads / kv_heads)` (grouped-query
+/// attention: consecutive query heads share a kv head). For `j < t`:
+///
+/// ```text
+/// s[h][j]   = (Σ_c q[h][c] · k_cache[g][j][c]) / sqrt(d)
+/// out[h][c] = Σ_j exp(s[h][j] - m_h) · v_cache[g][j][c] / Σ_j exp(s[h][j] - m_h)
+/// ```
+///
+/// with `m_h` the largest `s[h][j]`. One output, `out`, `heads × d`,
+/// computed in `f64` and rounded to `f32` once (the puzzle compares with a
+/// tolerance). The splitting of the kernel (Dao et al., "Flash-Decoding for
+/// long-context inference", 2023) gives the same values up to rounding.
+///
+/// # Errors
+/// A missing buffer or uniform field; [`ReferenceError::UniformOutOfRange`]
+/// for a `d` or `kv_heads` of 0, a `kv_heads` that does not divide `heads`,
+/// or a `t` of 0 or above `capacity`; [`ReferenceError::WrongLength`] for a
+/// buffer of another size than those fields give it.
+pub fn decode_attention(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
+    let param = |field: &str| -> Result<usize, ReferenceError> {
+        let given = input.uniforms.get("params").and_then(|p| p.get(field));
+        given.map(|&v| v as usize).ok_or_else(|| ReferenceError::MissingUniform { name: format!("params.{field}") })
+    };
+    let (heads, kv_heads, d, t, capacity) = (param("heads")?, param("kv_heads")?, param("d")?, param("t")?, param("capacity")?);
+    let out_of_range = |field: &str, want| Err(ReferenceError::UniformOutOfRange { field: format!("params.{field}"), want });
+    if d == 0 {
+        return out_of_range("d", "from 1 up");
+    }
+    if kv_heads == 0 || heads % kv_heads != 0 {
+        return out_of_range("kv_heads", "a divisor of `params.heads`, from 1 up");
+    }
+    if t == 0 || t > capacity {
+        return out_of_range("t", "from 1 to `params.capacity`");
+    }
+    let (q, k, v) = (input.f32("q")?, input.f32("k_cache")?, input.f32("v_cache")?);
+    for (name, len, want) in [("q", q.len(), heads * d), ("k_cache", k.len(), kv_heads * capacity * d), ("v_cache", v.len(), kv_heads * capacity * d)] {
+        if len != want {
+            return Err(ReferenceError::WrongLength { name: name.to_string(), len, want });
+        }
+    }
+    let (group, scale) = (heads / kv_heads, 1.0 / (d as f64).sqrt());
+    let mut out = Vec::with_capacity(heads * d);
+    for (h, qh) in q.chunks(d).enumerate() {
+        let rows = (h / group) * capacity * d; // where the kv head's rows start
+        let key = |j: usize| &k[rows + j * d..rows + (j + 1) * d];
+        let s: Vec<f64> = (0..t).map(|j| qh.iter().zip(key(j)).map(|(&a, &b)| f64::from(a) * f64::from(b)).sum::<f64>() * scale).collect();
+        let max = s.iter().fold(f64::NEG_INFINITY, |m, &x| m.max(x));
+        let e: Vec<f64> = s.iter().map(|&x| (x - max).exp()).collect();
+        let total: f64 = e.iter().sum();
+        out.extend((0..d).map(|c| (e.iter().enumerate().map(|(j, &w)| w * f64::from(v[rows + j * d + c])).sum::<f64>() / total) as f32));
+    }
+    Ok(shaped(out, heads, d))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,5 +388,74 @@ mod tests {
         assert!(matches!(q8(&[0; 8], 1, &[1.0], &x[..31], [1, 32]), Err(ReferenceError::WrongLength { want: 32, .. })));
         assert!(matches!(q8(&[0; 16], 2, &[1.0], &x, [2, 32]), Err(ReferenceError::WrongLength { want: 2, .. })));
         assert!(matches!(q8(&[0; 8], 1, &[1.0], &x, [1, 64]), Err(ReferenceError::UniformDisagrees { .. })));
+    }
+
+    /// `decode_attention` on one case: `params` as `[heads, kv_heads, d, t, capacity]`.
+    fn decode(q: &[f32], k: &[f32], v: &[f32], params: [u32; 5]) -> Result<Vec<f32>, ReferenceError> {
+        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [1, params[0], 1], workgroup_memory: None };
+        let (q, k, v) = (Values::F32(q.to_vec()), Values::F32(k.to_vec()), Values::F32(v.to_vec()));
+        let fields = ["heads", "kv_heads", "d", "t", "capacity"].into_iter().zip(params.map(f64::from));
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("q", (&q, None)), ("k_cache", (&k, None)), ("v_cache", (&v, None))]),
+            uniforms: BTreeMap::from([("params", fields.chain([("split", 3.0)]).collect())]),
+            output_lens: BTreeMap::new(),
+        };
+        let out = decode_attention(&input)?;
+        assert_eq!(out[0].1, Some([params[0], params[2]]));
+        Ok(out[0].0.as_f32().unwrap().to_vec())
+    }
+
+    #[test]
+    fn decode_attention_weighs_the_first_t_rows_of_each_heads_kv_head() {
+        // The statement's worked example: d = 4 (scale 1/2), t = 4 of 6 rows.
+        // Head 0 (q = 2 on element 0) scores the keys 1, 0, 2, 1; head 1
+        // (q = 2 on element 3) 3, -1, 0, 2. Both read the one kv head. The
+        // stale rows 4 and 5 would dominate any output they got into.
+        let k = [1.0, 0.0, 0.0, 3.0, 0.0, 1.0, 0.0, -1.0, 2.0, 0.0, 1.0, 0.0, 1.0, -1.0, 0.0, 2.0, 77.0, -58.0, 91.0, 64.0, -83.0, 95.0, 60.0, 88.0];
+        let v = [1.0, 0.0, 4.0, -1.0, 2.0, 1.0, 0.0, -1.0, 3.0, 0.0, 0.0, 1.0, 4.0, -1.0, 2.0, 1.0, 99.0, -99.0, 99.0, -99.0, -87.0, 92.0, -75.0, 81.0];
+        let q = [2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0];
+        let out = decode(&q, &k, &v, [2, 1, 4, 4, 6]).unwrap();
+        // Weights exp(s - max s) over their sum, times the rows of v.
+        let expected = |scores: [f64; 4]| -> Vec<f64> {
+            let e = scores.map(|s| (s - 3.0f64).exp());
+            let total: f64 = e.iter().sum();
+            (0..4).map(|c| (0..4).map(|j| e[j] * f64::from(v[j * 4 + c])).sum::<f64>() / total).collect()
+        };
+        let want: Vec<f64> = [expected([1.0, 0.0, 2.0, 1.0]), expected([3.0, -1.0, 0.0, 2.0])].concat();
+        for (got, want) in out.iter().zip(&want) {
+            assert!((f64::from(*got) - want).abs() < 1e-6, "{out:?} against {want:?}");
+        }
+        // Head 0's first element, by hand: (e⁻¹·1 + e⁻²·2 + 3 + e⁻¹·4) / (e⁻¹ + e⁻² + 1 + e⁻¹).
+        assert!((out[0] - 2.7311).abs() < 1e-4);
+        // Every score equal (every key the same): out is the mean of v's first t rows.
+        let out = decode(&[0.5, -1.0], &[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 50.0, 50.0], &[1.0, 2.0, 2.0, 4.0, 3.0, 6.0, 99.0, 99.0], [1, 1, 2, 3, 4]).unwrap();
+        assert_eq!(out, [2.0, 4.0]);
+    }
+
+    #[test]
+    fn decode_attention_groups_consecutive_query_heads_on_a_kv_head() {
+        // d = 1, t = 1: each head's output is the one row of its kv head's v.
+        let (k, v) = ([1.0, 1.0, 1.0], [10.0, 20.0, 30.0]);
+        // 6 query heads on 3 kv heads: heads 0 and 1 read kv head 0, 2 and 3
+        // kv head 1, 4 and 5 kv head 2 (not h % kv_heads).
+        assert_eq!(decode(&[1.0; 6], &k, &v, [6, 3, 1, 1, 1]).unwrap(), [10.0, 10.0, 20.0, 20.0, 30.0, 30.0]);
+        // As many kv heads as query heads: one each.
+        assert_eq!(decode(&[1.0; 3], &k, &v, [3, 3, 1, 1, 1]).unwrap(), [10.0, 20.0, 30.0]);
+    }
+
+    #[test]
+    fn decode_attention_says_what_a_case_gets_wrong() {
+        let (q, kv) = ([1.0; 4], [1.0; 8]);
+        let out_of_range = |r: Result<Vec<f32>, ReferenceError>, name: &str| matches!(r, Err(ReferenceError::UniformOutOfRange { field, .. }) if field == name);
+        assert!(out_of_range(decode(&q, &kv, &kv, [4, 1, 0, 2, 2]), "params.d"));
+        assert!(out_of_range(decode(&q, &kv, &kv, [4, 3, 1, 2, 2]), "params.kv_heads"));
+        assert!(out_of_range(decode(&q, &kv, &kv, [4, 0, 1, 2, 2]), "params.kv_heads"));
+        assert!(out_of_range(decode(&q, &kv, &kv, [4, 1, 2, 0, 4]), "params.t"));
+        assert!(out_of_range(decode(&q, &kv, &kv, [4, 1, 2, 5, 4]), "params.t"));
+        // 4 heads of d = 2 need 8 elements of q; 1 kv head of 4 rows of 2, 8 of each cache.
+        assert!(matches!(decode(&q, &kv, &kv, [4, 1, 2, 3, 4]), Err(ReferenceError::WrongLength { want: 8, .. })));
+        assert!(matches!(decode(&q, &kv[..6], &kv, [2, 1, 2, 3, 4]), Err(ReferenceError::WrongLength { len: 6, want: 8, .. })));
+        assert!(matches!(decode(&q, &kv, &kv[..7], [2, 1, 2, 3, 4]), Err(ReferenceError::WrongLength { len: 7, want: 8, .. })));
     }
 }

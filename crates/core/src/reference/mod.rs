@@ -23,15 +23,17 @@ mod kernels;
 mod language_model;
 mod matrices;
 mod reductions;
+mod sampling;
 mod stencils;
 
 pub use basics::{add_ten, broadcast_add, window_sum_3, zip_add};
 pub use error::ReferenceError;
 pub use irregular::{compact_positive, radix_sort_u8_keys, sort_keys, spmv_csr};
 pub use kernels::{attention, attention_out, layer_norm_rows, softmax_rows};
-pub use language_model::{matvec_q8, rms_norm_residual, rope_neox};
+pub use language_model::{decode_attention, matvec_q8, rms_norm_residual, rope_neox};
 pub use matrices::{matmul, matmul_at, matvec, transpose};
 pub use reductions::{block_inclusive_scan, block_max_broadcast, block_sum, dot, histogram, inclusive_scan, inclusive_scan_blocks, row_sum};
+pub use sampling::top_k_sample;
 pub use stencils::{box_blur_3x3, branch_hash, conv1d, conv1d_i32, conv2d, BRANCH_HASH_ROUNDS};
 
 /// What a reference function sees of a case.
@@ -184,6 +186,8 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("rms_norm_residual", rms_norm_residual),
     ("rope_neox", rope_neox),
     ("matvec_q8", matvec_q8),
+    ("decode_attention", decode_attention),
+    ("top_k_sample", top_k_sample),
     ("attention", attention),
     ("attention_out", attention_out),
     ("conv1d_i32", conv1d_i32),
