@@ -77,6 +77,19 @@ pub struct Record {
     pub prints_dropped: u64,
 }
 
+impl Record {
+    /// Keeps `line` if it fits the log's bound
+    /// ([`gpu_puzzles_core::print::LOG_WORDS`]), else counts it as dropped.
+    pub fn keep_print(&mut self, line: gpu_puzzles_core::print::PrintLine) {
+        if self.print_words + line.words() <= gpu_puzzles_core::print::LOG_WORDS {
+            self.print_words += line.words();
+            self.prints.push(line);
+        } else {
+            self.prints_dropped += 1;
+        }
+    }
+}
+
 /// A small, fast, seeded generator (SplitMix64) for shuffles.
 fn next(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -275,18 +288,12 @@ impl Dispatch {
     /// Moves the finished workgroup's prints into the record, in
     /// invocation order, within the log's bound.
     fn collect_prints(&mut self) {
-        use gpu_puzzles_core::print::{PrintLine, LOG_WORDS};
+        use gpu_puzzles_core::print::PrintLine;
         for inv in &mut self.invocations {
             let ids = &inv.ids;
             for (site, values) in inv.prints.drain(..) {
                 let invocation = gpu_puzzles_core::trace::Invocation { id: ids.id, workgroup_id: ids.workgroup, local_invocation_id: ids.local };
-                let line = PrintLine { site, entry_point: 0, invocation, values };
-                if self.record.print_words + line.words() <= LOG_WORDS {
-                    self.record.print_words += line.words();
-                    self.record.prints.push(line);
-                } else {
-                    self.record.prints_dropped += 1;
-                }
+                self.record.keep_print(PrintLine { site, entry_point: 0, invocation, values });
             }
         }
     }

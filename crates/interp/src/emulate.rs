@@ -440,6 +440,14 @@ fn run(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool) ->
 fn run_with(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool, subgroup_size: u32) -> Result<Ran, Stop> {
     let mut memory = p.memory.clone();
     let mut total: Option<Record> = None;
+    // Prints are numbered by the entry point's place among the case's entry
+    // points, in order of first dispatch, as the instrumented run numbers them.
+    let mut entries: Vec<usize> = Vec::new();
+    for s in &p.steps {
+        if !entries.contains(&s.entry) {
+            entries.push(s.entry);
+        }
+    }
     for (k, step) in p.steps.iter().enumerate() {
         let (entry, dispatch) = (step.entry, step.dispatch);
         let memory_k = p.memory_for(k, memory);
@@ -448,15 +456,7 @@ fn run_with(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: boo
             d.detect_races();
         }
         d.run()?;
-        // Prints are numbered by the entry point's place among the case's
-        // entry points, as the instrumented run numbers them.
-        let rank = p.steps.iter().map(|s| s.entry).fold(Vec::new(), |mut seen, e| {
-            if !seen.contains(&e) {
-                seen.push(e);
-            }
-            seen
-        });
-        let rank = rank.iter().position(|&e| e == entry).unwrap_or(0) as u32;
+        let rank = entries.iter().position(|&e| e == entry).unwrap_or(0) as u32;
         d.record.prints.iter_mut().for_each(|l| l.entry_point = rank);
         if let Some(races) = d.races.take() {
             d.record.race_total += races.total;
@@ -499,12 +499,7 @@ fn merge(t: &mut Record, r: Record) {
     }
     t.out_of_bounds.extend(r.out_of_bounds);
     for line in r.prints {
-        if t.print_words + line.words() <= gpu_puzzles_core::print::LOG_WORDS {
-            t.print_words += line.words();
-            t.prints.push(line);
-        } else {
-            t.prints_dropped += 1;
-        }
+        t.keep_print(line);
     }
     t.prints_dropped += r.prints_dropped;
     t.races.extend(r.races);
