@@ -20,8 +20,7 @@ use gpu_puzzles_core::judge::Outcome;
 use gpu_puzzles_core::load::random_cases;
 use gpu_puzzles_core::report::MemoryError;
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
-use gpu_puzzles_interp::emulate;
-use gpu_puzzles_tests::{gpu, held_solutions, judged};
+use gpu_puzzles_tests::{emulated, gpu, held_solutions, judged};
 use libtest_mimic::{Failed, Trial};
 use std::sync::Arc;
 
@@ -48,8 +47,8 @@ fn compare(puzzle: &Puzzle, source: &str, seed: Option<u64>) -> Result<(), Faile
     let extra = &extra[..];
     // At the GPU's own subgroup size, so that both run the same kernel.
     let size = gpu().map_err(Failed::from)?.adapter().subgroup_sizes.map_or(emulate_default(), |(min, _)| min);
-    let emulated =
-        emulate::judge_puzzle_at(puzzle, extra, source, size).map_err(|e| Failed::from(format!("the interpreter could not judge it: {}", e.message)))?;
+    // Each case's run is shared with the seed sweep (`seeds.rs`).
+    let emulated = emulated(puzzle, extra, source, size).map_err(|e| Failed::from(format!("the interpreter could not judge it: {e}")))?;
     // A file's `// message:` (see puzzles.rs) holds for the interpreter's
     // summaries too: the same invocations, lines and buffers are named.
     let message = source.lines().nth(1).and_then(|l| l.strip_prefix("// message:")).map(str::trim);

@@ -22,7 +22,11 @@
 //! - `<slug>::heatmap-*` — the instrumented run's counts show the pattern
 //!   the puzzle teaches (see `heatmap_trials`);
 //! - `prints::<slug>` — the reference with a `print(…)` added prints the
-//!   same lines on the GPU and in the interpreter (`prints.rs`).
+//!   same lines on the GPU and in the interpreter (`prints.rs`);
+//! - `emulate::<slug>::<kernel>` — the interpreter judges as the GPU does
+//!   (`emulate.rs`);
+//! - `seeds::<slug>::<kernel>` — the interpreter's verdict is the same on
+//!   200 seeds' random cases (`seeds.rs`).
 //!
 //! A machine with no adapter fails every test with a message saying how to
 //! get one; nothing passes silently.
@@ -39,6 +43,8 @@ use std::sync::Arc;
 mod emulate;
 #[path = "prints.rs"]
 mod prints;
+#[path = "seeds.rs"]
+mod seeds;
 
 /// The GPU's judgement of the puzzle's written cases, made once per binary
 /// ([`judged`]).
@@ -218,6 +224,7 @@ fn main() {
     trials.extend(cpu_checks_trials(&set));
     trials.extend(helper_trials(&set));
     trials.extend(emulate::trials(&set));
+    trials.extend(seeds::trials(&set));
     trials.extend(prints::trials(&set));
     for held in held_solutions() {
         let i = set.position(&held.slug).unwrap_or_else(|| panic!("{}--{}: no puzzle `{}`", held.slug, held.label, held.slug));

@@ -1,6 +1,6 @@
 //! A verdict must not depend on the random draw: every reference solution
 //! and every held solution of `solutions/` is judged by the CPU interpreter
-//! (no GPU, so it is quick) on the random cases of seeds 1 to [`SEEDS`]
+//! (no GPU) on the random cases of seeds 1 to [`SEEDS`]
 //! ([`SUBGROUP_SEEDS`] for a shader that uses subgroups,
 //! [`PASSING_HELD_SEEDS`] for a held kernel that expects to pass),
 //! and the verdict of every seed must be the one its expectation names:
@@ -20,13 +20,18 @@
 //! special-case the written cases' sizes on purpose, which no written case
 //! can catch, to test how a failing random case is shown. Performance
 //! cases are not judged (the interpreter does not time).
+//!
+//! These trials run in the `puzzles` binary: the written cases' judgement
+//! of each kernel is the one the comparison with the GPU (`emulate.rs`)
+//! makes, made once for both ([`gpu_puzzles_tests::emulated`]).
 
 use gpu_puzzles_core::judge::{verdict, CaseResult, Verdict};
 use gpu_puzzles_core::load::random_cases;
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
 use gpu_puzzles_interp::emulate::{self, SCHEDULES};
-use gpu_puzzles_tests::{held_solutions, shipped_set};
-use libtest_mimic::{Arguments, Failed, Trial};
+use gpu_puzzles_interp::subgroup::DEFAULT_SIZE;
+use gpu_puzzles_tests::{emulated, held_solutions};
+use libtest_mimic::{Failed, Trial};
 use std::sync::Arc;
 
 /// The last seed swept; the first is 1.
@@ -47,7 +52,7 @@ const PASSING_HELD_SEEDS: u64 = 25;
 /// Judges `source` over every seed up to `last` (or the subgroup limit,
 /// if lower) and checks each seed's verdict.
 fn sweep(puzzle: &Puzzle, source: &str, want: Verdict, last: u64) -> Result<(), Failed> {
-    let written = emulate::judge_puzzle(puzzle, &[], source).map_err(|e| Failed::from(format!("the interpreter could not judge it: {}", e.message)))?;
+    let written = emulated(puzzle, &[], source, DEFAULT_SIZE).map_err(|e| Failed::from(format!("the interpreter could not judge it: {e}")))?;
     let first_failure = |results: &[CaseResult]| results.iter().find(|r| r.outcome.failed()).map(|r| format!("case {}: {}", r.case, r.outcome.summary()));
     if verdict(&written) == Verdict::Failed {
         // Failed on every seed, by the written cases alone.
@@ -84,9 +89,8 @@ fn sweep(puzzle: &Puzzle, source: &str, want: Verdict, last: u64) -> Result<(), 
     }
 }
 
-fn main() {
-    let args = Arguments::from_args();
-    let set: Arc<PuzzleSet> = Arc::new(shipped_set());
+/// One trial per puzzle and kernel: `seeds::<slug>::<kernel>`.
+pub fn trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
     let mut trials = Vec::new();
     for (i, p) in set.puzzles.iter().enumerate() {
         let s = set.clone();
@@ -104,5 +108,5 @@ fn main() {
         let s = set.clone();
         trials.push(Trial::test(format!("seeds::{}::{}", held.slug, held.label), move || sweep(&s.puzzles[i], &held.source, want, last)));
     }
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }

@@ -68,9 +68,27 @@ pub fn judge_puzzle(puzzle: &Puzzle, extra: &[Case], source: &str) -> Result<Vec
 /// # Errors
 /// As [`judge_puzzle`].
 pub fn judge_puzzle_at(puzzle: &Puzzle, extra: &[Case], source: &str, subgroup_size: u32) -> Result<Vec<CaseResult>, Unjudged> {
+    judge_puzzle_with(puzzle, extra, source, |case| run_case_at(puzzle, case, source, &SCHEDULES, subgroup_size))
+}
+
+/// [`judge_puzzle_at`] with each case's result made by `run_case` (one
+/// call per ordinary case, then per case of `extra`): the lesson check and
+/// the performance cases' [`Outcome::Omitted`] are added as there. For a
+/// caller that keeps results of [`run_case_at`] and judges the same
+/// kernel on the same cases more than once (the native tests share them
+/// between the GPU comparison and the seed sweep).
+///
+/// # Errors
+/// The first error `run_case` returns.
+pub fn judge_puzzle_with(
+    puzzle: &Puzzle,
+    extra: &[Case],
+    source: &str,
+    mut run_case: impl FnMut(&Case) -> Result<CaseResult, Unjudged>,
+) -> Result<Vec<CaseResult>, Unjudged> {
     let mut results = Vec::new();
     for case in puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra) {
-        results.push(run_case_at(puzzle, case, source, &SCHEDULES, subgroup_size)?);
+        results.push(run_case(case)?);
     }
     gpu_puzzles_instrument::lesson_checks(puzzle, source, &mut results);
     for case in puzzle.cases.iter().filter(|c| c.is_performance()) {

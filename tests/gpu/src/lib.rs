@@ -4,7 +4,8 @@
 
 use gpu_puzzles_core::judge::CaseResult;
 use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
-use gpu_puzzles_core::{Puzzle, PuzzleSet};
+use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
+use gpu_puzzles_interp::emulate;
 use gpu_puzzles_runner::{judge_with, Gpu, RunOptions};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -84,6 +85,38 @@ pub fn judged_with(puzzle: &Puzzle, source: &str, seed: Option<u64>, options: Ru
         Ok(Arc::new(results))
     })
     .clone()
+}
+
+/// One case's judgement by the interpreter, shared like a [`Judgement`].
+type Emulation = Arc<OnceLock<Result<CaseResult, String>>>;
+
+/// What an emulated case is of: the puzzle's slug, the source, the case's
+/// number and random seed, and the subgroup size.
+type EmulationKey = (String, String, usize, Option<u64>, u32);
+
+/// The interpreter's judgement of `source` on `puzzle`'s ordinary cases
+/// and then `extra`, under every schedule
+/// ([`emulate::judge_puzzle_at`]), with each case's result made once per
+/// test binary: the comparison with the GPU (`emulate::`) and the seed
+/// sweep (`seeds::`) judge the same kernels on the same written cases, and
+/// on the larger puzzles that is most of either trial's time. A shader
+/// that uses no subgroups runs the same whatever `subgroup_size` is, so its
+/// results are kept under [`gpu_puzzles_interp::subgroup::DEFAULT_SIZE`]
+/// and shared between sizes.
+///
+/// # Errors
+/// The interpreter's [`emulate::Unjudged`] message.
+pub fn emulated(puzzle: &Puzzle, extra: &[Case], source: &str, subgroup_size: u32) -> Result<Vec<CaseResult>, String> {
+    static MADE: OnceLock<Mutex<HashMap<EmulationKey, Emulation>>> = OnceLock::new();
+    let size = if gpu_puzzles_core::wgsl::uses_subgroups(source) { subgroup_size } else { gpu_puzzles_interp::subgroup::DEFAULT_SIZE };
+    let run = |case: &Case| {
+        let key = (puzzle.slug.clone(), source.to_string(), case.number, case.random_seed, size);
+        let slot = MADE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner()).entry(key).or_default().clone();
+        slot.get_or_init(|| emulate::run_case_at(puzzle, case, source, &emulate::SCHEDULES, size).map_err(|e| e.message))
+            .clone()
+            .map_err(|message| emulate::Unjudged { message })
+    };
+    emulate::judge_puzzle_with(puzzle, extra, source, run).map_err(|e| e.message)
 }
 
 /// A file of `tests/gpu/solutions/`: `<slug>--<label>.wgsl`, whose first
