@@ -22,6 +22,7 @@ mod irregular;
 mod kernels;
 mod language_model;
 mod matrices;
+mod quantised;
 mod reductions;
 mod sampling;
 mod stencils;
@@ -32,6 +33,7 @@ pub use irregular::{compact_positive, radix_sort_u8_keys, sort_keys, spmv_csr};
 pub use kernels::{attention, attention_out, layer_norm_rows, softmax_rows};
 pub use language_model::{decode_attention, matvec_q8, rms_norm_residual, rope_neox};
 pub use matrices::{matmul, matmul_at, matvec, transpose};
+pub use quantised::matvec_q4;
 pub use reductions::{block_inclusive_scan, block_max_broadcast, block_sum, dot, histogram, inclusive_scan, inclusive_scan_blocks, row_sum};
 pub use sampling::top_k_sample;
 pub use stencils::{box_blur_3x3, branch_hash, conv1d, conv1d_i32, conv2d, BRANCH_HASH_ROUNDS};
@@ -186,6 +188,7 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("rms_norm_residual", rms_norm_residual),
     ("rope_neox", rope_neox),
     ("matvec_q8", matvec_q8),
+    ("matvec_q4", matvec_q4),
     ("decode_attention", decode_attention),
     ("top_k_sample", top_k_sample),
     ("attention", attention),
