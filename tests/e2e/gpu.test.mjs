@@ -16,7 +16,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, HARDWARE, serve, launch, openPage, puzzleOrder } from "./harness.mjs";
+import { ROOT, HARDWARE, serve, launch, openPage, puzzleOrder, printJourney, choosePrintWorkgroup, printLines, printLinesOf } from "./harness.mjs";
 
 if (!HARDWARE) throw new Error("gpu.test.mjs runs on a hardware GPU only: set GPU_PUZZLES_ADAPTER=hardware (scripts/device-browser.sh does)");
 const VENDOR = new RegExp(process.env.GPU_PUZZLES_VENDOR || "nvidia", "i");
@@ -158,6 +158,28 @@ test("the page's WebGPU adapter is this machine's GPU, with 32-lane subgroups an
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// print(…) on this GPU: the instrumented shader's log comes back through
+// Dawn's compiler and the GPU's own atomics, and the lines must be the ones
+// the case's data gives (the same journey as on SwiftShader, Firefox and
+// WebKit; expected values from the puzzle's TOML, never from a run). In
+// the first shard only: it needs no puzzle of its own.
+if (shard === 1) {
+  test("print: a failing Softmax prints each row's maximum on this GPU, filtered to one workgroup", async () => {
+    const { page, p, errors } = await openPage(browser);
+    await p.open(site.url("?puzzle=softmax"));
+    const journey = printJourney();
+    await p.setCode(journey.source);
+    assert.equal(await p.run(), "failed");
+    await p.testid("prints-1").waitFor();
+    journey.checkAll(await page.evaluate(printLines));
+    await page.evaluate(choosePrintWorkgroup, journey.workgroup);
+    await page.waitForFunction(printLinesOf, "(1, 0, 0)");
+    journey.checkOne(await page.evaluate(printLinesOf, "(1, 0, 0)"));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
 
 /** Pastes `source` into puzzle `slug`'s editor, runs it, and returns the verdict, the cases and the page. */
 async function judge(slug, source, timeout = 300_000) {

@@ -2,7 +2,8 @@
 //! (`gpu_puzzles_core::print`): every reference solution, with a print of
 //! its entry points' top-level `let`s added before each entry point ends,
 //! must print the same lines on the GPU (the instrumented run's log) and in
-//! the interpreter, case by case, and keep its verdict and its heat maps.
+//! the interpreter, case by case on the shown cases (those the page prints
+//! for), and keep its verdict and its heat maps.
 //! One named test per puzzle, `prints::<slug>`, and `prints::bounded`: a
 //! print in a loop of 10,000 iterations keeps the log's bound on both
 //! sides, with the verdict unchanged; `prints::refused`: a print of a
@@ -98,9 +99,21 @@ fn without_performance(puzzle: &Puzzle) -> Puzzle {
     p
 }
 
+/// The puzzle with its shown cases only: those before the first hidden or
+/// performance case (so each keeps its number). The page shows prints for
+/// these alone (a hidden case shows no data), and the hidden ones are the
+/// largest, whose instrumented shaders lavapipe would compile again for
+/// prints alone.
+fn shown_cases(puzzle: &Puzzle) -> Puzzle {
+    let mut p = puzzle.clone();
+    let shown = p.cases.iter().take_while(|c| !c.hidden && !c.is_performance()).count();
+    p.cases.truncate(shown);
+    p
+}
+
 fn compare(puzzle: &Puzzle, source: &str) -> Result<(), Failed> {
     let plain = judged(puzzle, source, None).map_err(Failed::from)?;
-    let puzzle = &without_performance(puzzle);
+    let puzzle = &shown_cases(puzzle);
     let printing = with_prints(source);
     let on_gpu = judged(puzzle, &printing, None).map_err(Failed::from)?;
     let size = gpu().map_err(Failed::from)?.adapter().subgroup_sizes.map_or(gpu_puzzles_interp::subgroup::DEFAULT_SIZE, |(min, _)| min);
