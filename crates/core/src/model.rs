@@ -302,7 +302,7 @@ type Computed = Result<Vec<(Values, Option<Vec<usize>>)>, ExpectedError>;
 
 mod dispatch;
 mod expected;
-pub use dispatch::{expand as expand_dispatches, DispatchPlan, DispatchStep, LoopPlan, LoopStep, MAX_DISPATCHES};
+pub use dispatch::{expand as expand_dispatches, DispatchError, DispatchPlan, DispatchStep, LoopPlan, LoopStep, MAX_DISPATCHES};
 pub use expected::ExpectedError;
 
 /// The expected outputs of a performance case, computed by its reference

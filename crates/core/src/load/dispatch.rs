@@ -124,7 +124,7 @@ pub(super) fn per_dispatch(plan: &[DispatchPlan]) -> impl Iterator<Item = u32> +
 pub(super) fn expand_for(plan: &[DispatchPlan], buffers: &[crate::model::Buffer], uniforms: &[Uniform], case: &mut Case) -> Result<(), String> {
     let env = crate::judge::budget_env(buffers, uniforms, case, &case.config);
     let bytes: Vec<usize> = case.uniforms.iter().map(Vec::len).collect();
-    case.dispatches = crate::model::expand_dispatches(plan, &env, &bytes)?;
+    case.dispatches = crate::model::expand_dispatches(plan, &env, &bytes).map_err(|e| e.to_string())?;
     if case.dispatches.is_empty() {
         return Err("makes no dispatch".into());
     }

@@ -69,14 +69,51 @@ impl DispatchPlan {
     }
 }
 
+/// Why a puzzle's `[[dispatch]]` list gives no dispatches for a case: the
+/// loader names the case and the file around it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DispatchError {
+    /// A loop's `from` or `to` formula did not parse or evaluate (a
+    /// variable the case does not define, a division by zero).
+    #[error("`={formula}`: {message}")]
+    Formula {
+        /// The formula as written, after its `=`.
+        formula: String,
+        /// What went wrong, from the formula's parser or evaluator.
+        message: String,
+    },
+    /// A loop variable left the range of a `u32`, the uniform's field type.
+    #[error("`{name}` takes the value {value}, which is not a u32")]
+    NotU32 {
+        /// The loop variable.
+        name: String,
+        /// The value it took.
+        value: i64,
+    },
+    /// A loop that multiplies from zero or below never reaches its `to`.
+    #[error("`{name}` starts at {start}, and multiplying it by {factor} never reaches `to`")]
+    NeverEnds {
+        /// The loop variable.
+        name: String,
+        /// Its first value.
+        start: i64,
+        /// The factor of its `step`.
+        factor: u32,
+    },
+    /// More than [`MAX_DISPATCHES`] dispatches.
+    #[error("makes more than {MAX_DISPATCHES} dispatches")]
+    TooMany,
+}
+
 /// The dispatches `plans` make for a case whose budget variables
 /// ([`crate::judge::budget_env`]) are `env`, with per-dispatch uniforms of
 /// `uniform_bytes[u]` bytes each.
 ///
 /// # Errors
-/// A formula that cannot be evaluated (a variable not in `env`, a division
-/// by zero), or more than [`MAX_DISPATCHES`] dispatches.
-pub fn expand(plans: &[DispatchPlan], env: &std::collections::BTreeMap<String, i64>, uniform_bytes: &[usize]) -> Result<Vec<DispatchStep>, String> {
+/// [`DispatchError`]: a formula that cannot be evaluated, a loop variable
+/// out of a `u32`'s range or a loop that never ends, or more than
+/// [`MAX_DISPATCHES`] dispatches.
+pub fn expand(plans: &[DispatchPlan], env: &std::collections::BTreeMap<String, i64>, uniform_bytes: &[usize]) -> Result<Vec<DispatchStep>, DispatchError> {
     let mut steps = Vec::new();
     for plan in plans {
         let Some(u) = plan.uniform else {
@@ -91,10 +128,12 @@ pub fn expand(plans: &[DispatchPlan], env: &std::collections::BTreeMap<String, i
     Ok(steps)
 }
 
-fn eval(limit: &Limit, env: &std::collections::BTreeMap<String, i64>) -> Result<i64, String> {
+fn eval(limit: &Limit, env: &std::collections::BTreeMap<String, i64>) -> Result<i64, DispatchError> {
     match limit {
         Limit::Fixed(n) => Ok(i64::from(*n)),
-        Limit::Formula(text) => crate::random::parse(text)?.eval(env).map_err(|e| format!("`={text}`: {e}")),
+        Limit::Formula(text) => {
+            crate::random::parse(text).and_then(|e| e.eval(env)).map_err(|message| DispatchError::Formula { formula: text.clone(), message })
+        }
     }
 }
 
@@ -105,11 +144,11 @@ fn run_loops(
     words: &mut Vec<u32>,
     steps: &mut Vec<DispatchStep>,
     uniform: u32,
-) -> Result<(), String> {
+) -> Result<(), DispatchError> {
     let Some((l, inner)) = loops.split_first() else {
         let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         steps.push(DispatchStep { entry: plan.entry, uniform: Some((uniform, bytes)) });
-        return if steps.len() > MAX_DISPATCHES { Err(format!("makes more than {MAX_DISPATCHES} dispatches")) } else { Ok(()) };
+        return if steps.len() > MAX_DISPATCHES { Err(DispatchError::TooMany) } else { Ok(()) };
     };
     let (mut v, to) = (eval(&l.from, env)?, eval(&l.to, env)?);
     loop {
@@ -120,12 +159,12 @@ fn run_loops(
         if !go_on {
             return Ok(());
         }
-        let word = u32::try_from(v).map_err(|_| format!("`{}` takes the value {v}, which is not a u32", l.name))?;
+        let word = u32::try_from(v).map_err(|_| DispatchError::NotU32 { name: l.name.clone(), value: v })?;
         words[l.field as usize] = word;
         env.insert(l.name.clone(), v);
         run_loops(plan, inner, env, words, steps, uniform)?;
         v = match l.step {
-            LoopStep::Times(k) if v <= 0 => return Err(format!("`{}` starts at {v}, and multiplying it by {k} never reaches `to`", l.name)),
+            LoopStep::Times(k) if v <= 0 => return Err(DispatchError::NeverEnds { name: l.name.clone(), start: v, factor: k }),
             LoopStep::Times(k) => v * i64::from(k),
             LoopStep::Divide(k) => v / i64::from(k),
             LoopStep::Add(k) => v + i64::from(k),
@@ -178,12 +217,27 @@ mod tests {
             uniform: Some(0),
             loops: vec![LoopPlan { name: "i".into(), field: 0, from: Limit::Fixed(0), to: Limit::Fixed(1_000_000), step: LoopStep::Add(1) }],
         }];
-        assert!(expand(&plans, &Default::default(), &[16]).unwrap_err().contains("more than"));
+        assert_eq!(expand(&plans, &Default::default(), &[16]).unwrap_err(), DispatchError::TooMany);
         let plans = vec![DispatchPlan {
             entry: 0,
             uniform: Some(0),
             loops: vec![LoopPlan { name: "i".into(), field: 0, from: Limit::Fixed(0), to: Limit::Fixed(8), step: LoopStep::Times(2) }],
         }];
-        assert!(expand(&plans, &Default::default(), &[16]).unwrap_err().contains("never reaches"));
+        assert!(
+            matches!(expand(&plans, &Default::default(), &[16]).unwrap_err(), DispatchError::NeverEnds { start: 0, factor: 2, .. }),
+            "a loop from 0 by doubling"
+        );
+    }
+
+    #[test]
+    fn a_formula_names_what_it_lacks_and_a_value_past_u32_is_refused() {
+        let plan = |from: Limit, to: Limit| {
+            vec![DispatchPlan { entry: 0, uniform: Some(0), loops: vec![LoopPlan { name: "i".into(), field: 0, from, to, step: LoopStep::Add(1) }] }]
+        };
+        let e = expand(&plan(formula("groups_y * 2"), Limit::Fixed(4)), &Default::default(), &[16]).unwrap_err();
+        assert!(matches!(&e, DispatchError::Formula { formula, message } if formula == "groups_y * 2" && message.contains("groups_y")), "{e:?}");
+        assert!(e.to_string().starts_with("`=groups_y * 2`: "), "{e}");
+        let env = [("n".to_string(), -1)].into_iter().collect();
+        assert_eq!(expand(&plan(formula("n"), Limit::Fixed(0)), &env, &[16]).unwrap_err(), DispatchError::NotU32 { name: "i".into(), value: -1 });
     }
 }
