@@ -5,7 +5,10 @@
 //! error, memory error, runaway loop), never a panic, a hang or an abort;
 //! and the CPU interpreter (emulated judging and the debugger) runs each
 //! one without a panic.
-//! `FUZZ_MUTANTS` sets the total (default 2000).
+//! Each puzzle's mutants come from a generator seeded by its slug alone, so
+//! a puzzle added to the set adds its own mutants and leaves every other
+//! one as it was (and lavapipe's shader cache warm for them).
+//! `FUZZ_MUTANTS_PER_PUZZLE` sets how many (default 40).
 
 use gpu_puzzles_core::generate::SplitMix64;
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
@@ -98,6 +101,11 @@ fn mutate(src: &str, rng: &mut SplitMix64) -> (String, String) {
     }
 }
 
+/// FNV-1a of `text`: a hash that no Rust release changes, for the seeds.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
 #[test]
 fn mutated_shaders_always_give_an_outcome() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -105,32 +113,34 @@ fn mutated_shaders_always_give_an_outcome() {
     let solutions = read_solutions(&root.join("shaders")).unwrap();
     let set = load_puzzle_set(&files, Some(&solutions)).unwrap();
     let gpu = pollster::block_on(Gpu::new()).expect("no GPU adapter: install lavapipe (apt install mesa-vulkan-drivers)");
-    let total: usize = std::env::var("FUZZ_MUTANTS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
-    let mut rng = SplitMix64::new(0x6770_7570_757a_7a6c);
+    let per_puzzle: usize = std::env::var("FUZZ_MUTANTS_PER_PUZZLE").ok().and_then(|v| v.parse().ok()).unwrap_or(40);
+    let total = per_puzzle * set.puzzles.len();
     let mut outcomes: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for k in 0..total {
-        let puzzle = &set.puzzles[k % set.puzzles.len()];
-        let (what, src) = mutate(puzzle.solution.as_deref().unwrap(), &mut rng);
+    for puzzle in &set.puzzles {
+        let mut rng = SplitMix64::new(0x6770_7570_757a_7a6c ^ fnv1a(&puzzle.slug));
         // Performance cases run only after the others pass (judge_puzzle), so
         // they never meet a runaway mutant uninstrumented; do the same here.
         let cases: Vec<_> = puzzle.cases.iter().filter(|c| !c.is_performance()).collect();
-        let case = cases[k / set.puzzles.len() % cases.len()];
-        let result = pollster::block_on(run_case(&gpu, puzzle, case, &src, RunOptions::default()));
-        match result {
-            Ok(r) => *outcomes.entry(r.outcome.status()).or_default() += 1,
-            Err(e) => panic!("mutant {k} of {} ({what}) was not judged: {e}\n{src}", puzzle.slug),
-        }
-        // The CPU interpreter (emulated judging, the debugger) on the same
-        // mutant: an outcome or "cannot run", never a panic (in the page a
-        // panic would end the page).
-        let emulated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let _ = emulate::run_case(puzzle, case, &src, &emulate::SCHEDULES);
-            if let Ok(mut d) = Debugger::new(puzzle, case, &src) {
-                d.run_to_end();
-                let _ = (d.memories(), d.invocations(), d.variables(0));
+        for j in 0..per_puzzle {
+            let (what, src) = mutate(puzzle.solution.as_deref().unwrap(), &mut rng);
+            let case = cases[j % cases.len()];
+            let result = pollster::block_on(run_case(&gpu, puzzle, case, &src, RunOptions::default()));
+            match result {
+                Ok(r) => *outcomes.entry(r.outcome.status()).or_default() += 1,
+                Err(e) => panic!("mutant {j} of {} ({what}) was not judged: {e}\n{src}", puzzle.slug),
             }
-        }));
-        assert!(emulated.is_ok(), "mutant {k} of {} ({what}): the interpreter panicked\n{src}", puzzle.slug);
+            // The CPU interpreter (emulated judging, the debugger) on the same
+            // mutant: an outcome or "cannot run", never a panic (in the page a
+            // panic would end the page).
+            let emulated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let _ = emulate::run_case(puzzle, case, &src, &emulate::SCHEDULES);
+                if let Ok(mut d) = Debugger::new(puzzle, case, &src) {
+                    d.run_to_end();
+                    let _ = (d.memories(), d.invocations(), d.variables(0));
+                }
+            }));
+            assert!(emulated.is_ok(), "mutant {j} of {} ({what}): the interpreter panicked\n{src}", puzzle.slug);
+        }
     }
     println!("{total} mutants: {outcomes:?}");
     assert_eq!(outcomes.values().sum::<usize>(), total);
