@@ -119,7 +119,7 @@ for (const puzzle of comparable) {
   // check again),
   // heat maps shown as they are by default; against the baseline's Runs of
   // new code (`freshSuffixes`), which compile every case's shader again too.
-  const edited = [], editedJudged = [], phases = [[], [], [], [], [], [], [], [], []];
+  const edited = [], editedJudged = [], phases = [[], [], [], [], [], [], [], [], [], []];
   for (let i = 0; i < EDITS; i++) {
     await p.setCode(puzzle.solution + editSuffix(i));
     const t = await timeRun();
@@ -129,19 +129,20 @@ for (const puzzle of comparable) {
     // compiling, submitting), read-backs and judging, the CPU checks, the
     // performance cases, then of the first: plain compiles, the
     // instrumentation pass, instrumented compiles, the interpreter's checks
-    // of the cases; last, the order checks the helper worker made
-    // (`data-judge-phases`, set by the page).
+    // of the cases; then the order checks the helper worker made; last,
+    // preparing the cases (substituting and parsing the text once per
+    // configuration) (`data-judge-phases`, set by the page).
     const noted = await page.evaluate(() => document.documentElement.dataset.judgePhases);
     if (!noted) throw new Error(`${puzzle.slug}: the page noted no phases for a Run after an edit`);
     noted.split(",").map(Number).forEach((ms, k) => phases[k].push(ms));
   }
-  const [submitMs, readBackMs, checksMs, , plainCompileMs, instrumentMs, instrumentedCompileMs, cpuChecksMs, helperChecks] = phases.map(median);
+  const [submitMs, readBackMs, checksMs, , plainCompileMs, instrumentMs, instrumentedCompileMs, cpuChecksMs, helperChecks, prepareMs] = phases.map(median);
   const fresh = await page.evaluate(baselineRuns, { puzzle, runs: EDITS, settle: SETTLE_MS, frame: FRAME_MS, suffixes: freshSuffixes(EDITS) });
   const edit = median(edited), editJudged = median(editedJudged);
-  latency.push({ puzzle: puzzle.slug, cases: puzzle.cases.length, firstRunMs: first.rendered, firstRunJudgedMs: first.judged, withHeatMapsMs: withMaps, plainMs: plain, plainJudgedMs: plainJudged, baselineMs: baseline, baselinePaintedMs: painted, editMs: edit, editJudgedMs: editJudged, baselineFreshMs: fresh.judged, baselineFreshPaintedMs: fresh.painted, ratioFirst: first.rendered / painted, ratioPlain: plain / painted, ratioPlainJudged: plainJudged / baseline, ratioWithHeatMaps: withMaps / painted, ratioEdit: edit / fresh.painted, ratioEditJudged: editJudged / fresh.judged, editPhases: { submitMs, readBackMs, checksMs, plainCompileMs, instrumentMs, instrumentedCompileMs, cpuChecksMs, helperChecks } });
+  latency.push({ puzzle: puzzle.slug, cases: puzzle.cases.length, firstRunMs: first.rendered, firstRunJudgedMs: first.judged, withHeatMapsMs: withMaps, plainMs: plain, plainJudgedMs: plainJudged, baselineMs: baseline, baselinePaintedMs: painted, editMs: edit, editJudgedMs: editJudged, baselineFreshMs: fresh.judged, baselineFreshPaintedMs: fresh.painted, ratioFirst: first.rendered / painted, ratioPlain: plain / painted, ratioPlainJudged: plainJudged / baseline, ratioWithHeatMaps: withMaps / painted, ratioEdit: edit / fresh.painted, ratioEditJudged: editJudged / fresh.judged, editPhases: { prepareMs, submitMs, readBackMs, checksMs, plainCompileMs, instrumentMs, instrumentedCompileMs, cpuChecksMs, helperChecks } });
   console.log(`  ${puzzle.slug.padEnd(14)} first ${first.rendered.toFixed(1).padStart(7)}  again ${withMaps.toFixed(1).padStart(7)} ${plain.toFixed(1).padStart(7)} ${plainJudged.toFixed(1).padStart(7)}  baseline ${baseline.toFixed(1).padStart(6)} ${painted.toFixed(1).padStart(6)}   first/baseline ${(first.rendered / painted).toFixed(2)}×, again (maps hidden) ${(plain / painted).toFixed(2)}× (judged ${(plainJudged / baseline).toFixed(2)}×), maps shown ${(withMaps / painted).toFixed(2)}×`);
   console.log(`  ${"".padEnd(14)} after an edit ${edit.toFixed(1).padStart(7)} (judged ${editJudged.toFixed(1)})  baseline of new code ${fresh.painted.toFixed(1).padStart(6)} (read back ${fresh.judged.toFixed(1)})   ${(edit / fresh.painted).toFixed(2)}× (judged ${(editJudged / fresh.judged).toFixed(2)}×)`);
-  console.log(`  ${"".padEnd(14)} in the worker: starting the cases ${submitMs.toFixed(1)} (plain compiles ${plainCompileMs.toFixed(1)}, the interpreter's checks ${cpuChecksMs.toFixed(1)}, instrumentation pass ${instrumentMs.toFixed(1)}, instrumented compiles ${instrumentedCompileMs.toFixed(1)}), read-backs ${readBackMs.toFixed(1)}, CPU checks ${checksMs.toFixed(1)} ms (${helperChecks} order checks by the helper worker)`);
+  console.log(`  ${"".padEnd(14)} in the worker: preparing the cases ${prepareMs.toFixed(1)}, starting the cases ${submitMs.toFixed(1)} (plain compiles ${plainCompileMs.toFixed(1)}, the interpreter's checks ${cpuChecksMs.toFixed(1)}, instrumentation pass ${instrumentMs.toFixed(1)}, instrumented compiles ${instrumentedCompileMs.toFixed(1)}), read-backs ${readBackMs.toFixed(1)}, CPU checks ${checksMs.toFixed(1)} ms (${helperChecks} order checks by the helper worker)`);
 }
 const worst = latency.reduce((w, l) => (l.ratioEdit > w.ratioEdit ? l : w), latency[0]);
 results.runLatency = { runs: RUNS, edits: EDITS, perPuzzle: latency, medianRatioFirst: median(latency.map((l) => l.ratioFirst)), medianRatioPlain: median(latency.map((l) => l.ratioPlain)), medianRatioPlainJudged: median(latency.map((l) => l.ratioPlainJudged)), medianRatioWithHeatMaps: median(latency.map((l) => l.ratioWithHeatMaps)), medianRatioEdit: median(latency.map((l) => l.ratioEdit)), medianRatioEditJudged: median(latency.map((l) => l.ratioEditJudged)), worstEdit: { puzzle: worst.puzzle, ratio: worst.ratioEdit }, target: 1.25, targetEdit: { median: 2, worst: 3 } };

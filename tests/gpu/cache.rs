@@ -48,3 +48,40 @@ fn a_second_run_of_unchanged_code_compiles_nothing_and_judges_the_same() {
     assert!(results.iter().all(|r| r.outcome.passed()));
     assert!(gpu.compiled_shaders() > before, "changed code compiled again");
 }
+
+/// A Run substitutes and parses the student's text once per distinct case
+/// configuration, whatever checks it makes (the GPU run plain and
+/// instrumented, the interpreter's CPU checks, the order and subgroup
+/// checks, the lesson check), and a Run of unchanged code not at all: the
+/// counts of [`substitutions`] and [`parses`] on the thread that awaits the
+/// Run, where every substitution and parse of a Run happens (its helper
+/// threads only run the prepared program).
+#[test]
+fn a_run_prepares_each_distinct_case_once() {
+    use gpu_puzzles_core::template::substitutions;
+    use gpu_puzzles_instrument::parses;
+    use gpu_puzzles_interp::PreparedShader;
+    let set = set();
+    let gpu = pollster::block_on(Gpu::new()).expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)");
+    // Tree Reduction: several workgroup sizes among its cases; Subgroup Sum:
+    // a lesson and subgroups (the subgroup sweep); both with random cases.
+    for slug in ["tree-reduction", "subgroup-sum"] {
+        let puzzle = set.get(slug).unwrap();
+        let extra = gpu_puzzles_core::load::random_cases(puzzle, 11).expect("random cases");
+        for (k, options) in [RunOptions::default(), RunOptions { instrument: true, cpu_checks: true }].into_iter().enumerate() {
+            // Text no earlier Run met, so nothing is kept for it.
+            let source = format!("{}\n// a Run with options {k}\n", puzzle.solution.as_deref().unwrap());
+            let all = puzzle.cases.iter().chain(&extra);
+            let distinct: std::collections::HashSet<u64> = all.map(|c| PreparedShader::key_of(puzzle, &source, &c.config)).collect();
+            assert!(distinct.len() > 1 || slug == "subgroup-sum", "{slug}: cases of several configurations");
+            let before = (parses(), substitutions());
+            let results = pollster::block_on(gpu_puzzles_runner::judge_with(&gpu, puzzle, &extra, &source, options)).unwrap();
+            assert!(results.iter().all(|r| r.outcome.passed() || r.outcome.status() == "omitted"), "{slug}: {:?}", results.iter().map(|r| r.outcome.status()).collect::<Vec<_>>());
+            assert_eq!(parses() - before.0, distinct.len(), "{slug}, options {options:?}: naga parses in one Run");
+            assert_eq!(substitutions() - before.1, distinct.len(), "{slug}, options {options:?}: substitutions in one Run");
+            let before = (parses(), substitutions());
+            pollster::block_on(gpu_puzzles_runner::judge_with(&gpu, puzzle, &extra, &source, options)).unwrap();
+            assert_eq!((parses(), substitutions()), before, "{slug}, options {options:?}: a Run of unchanged code parsed or substituted");
+        }
+    }
+}

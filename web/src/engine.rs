@@ -256,6 +256,7 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
                     p.instrumented_compile_ms,
                     p.cpu_checks_ms,
                     p.helper_checks,
+                    p.prepare_ms,
                 ]
             });
             Ok(RunReply {

@@ -105,7 +105,7 @@ pub struct RunOutput {
     /// ([`gpu_puzzles_interp::emulate`]).
     pub emulated: gpu_puzzles_core::report::run::Emulated,
     /// Where the worker's time went ([`crate::protocol::RunReply::phases`]).
-    pub phases: Option<[f64; 9]>,
+    pub phases: Option<[f64; 10]>,
 }
 
 impl PageGpu {

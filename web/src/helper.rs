@@ -194,8 +194,14 @@ pub(crate) fn serve() {
     crate::engine::post(&Envelope { id: 0, body: Reply::Ready });
 }
 
+std::thread_local! {
+    /// Students' texts prepared in this worker, by case configuration.
+    static PREPARED: std::cell::RefCell<gpu_puzzles_interp::PreparedShaders> =
+        std::cell::RefCell::new(gpu_puzzles_interp::PreparedShaders::new(64));
+}
+
 /// The order check of one case, as the judge would make it after a passed
-/// GPU run ([`gpu_puzzles_interp::emulate::checks_behind_the_gpu_after`]).
+/// GPU run ([`gpu_puzzles_interp::emulate::checks_behind_the_gpu_prepared`]).
 fn check(slug: &str, seed: u64, number: usize, source: &str, lockstep: Option<&[Values]>) -> Result<Result<Option<CheckedOutcome>, String>, String> {
     let puzzle = crate::embedded::judged_set().get(slug).ok_or_else(|| format!("the helper does not know the puzzle `{slug}`"))?;
     let drawn;
@@ -206,6 +212,10 @@ fn check(slug: &str, seed: u64, number: usize, source: &str, lockstep: Option<&[
             drawn.iter().find(|c| c.number == number).ok_or_else(|| format!("puzzle `{slug}` has no case {number}"))?
         }
     };
-    let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(puzzle, case, source, true, lockstep);
+    // The text prepared once per case configuration in this worker: it
+    // cannot share the judge's parse (naga's IR stays in the judge's
+    // worker), so it keeps its own for the Run's other cases and later Runs.
+    let shader = PREPARED.with_borrow_mut(|kept| kept.get(puzzle, source, &case.config));
+    let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_prepared(puzzle, case, &shader, true, lockstep);
     Ok(checked.map(|o| o.map(CheckedOutcome)).map_err(|u| u.message))
 }

@@ -85,10 +85,10 @@ pub(crate) fn mark(name: &str) {
 
 /// Keeps where the worker spent the last Run's time, for the benchmarks
 /// (`bench.mjs` reads it): the root element's `data-judge-phases`, eight
-/// milliseconds and the helper worker's order checks, separated by commas
-/// ([`protocol::RunReply::phases`]), or
+/// milliseconds, the helper worker's order checks and the preparing's
+/// milliseconds, separated by commas ([`protocol::RunReply::phases`]), or
 /// removed after an emulated Run.
-pub(crate) fn note_phases(phases: Option<[f64; 9]>) {
+pub(crate) fn note_phases(phases: Option<[f64; 10]>) {
     let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) else { return };
     let _ = match phases {
         Some(p) => root.set_attribute("data-judge-phases", &p.map(|ms| format!("{ms:.1}")).join(",")),

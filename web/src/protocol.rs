@@ -172,10 +172,11 @@ pub struct RunReply {
     /// Where the worker's time went, in milliseconds: starting the cases,
     /// their read-backs, the CPU checks, the performance cases, then of the
     /// first: plain compiles, the instrumentation pass, instrumented
-    /// compiles, the interpreter's checks of the cases; last, how many
-    /// order checks the helper worker made (a count)
+    /// compiles, the interpreter's checks of the cases; then how many
+    /// order checks the helper worker made (a count); last, preparing the
+    /// cases (substituting and parsing the text)
     /// ([`gpu_puzzles_runner::RunPhases`]); `None` when emulated.
-    pub phases: Option<[f64; 9]>,
+    pub phases: Option<[f64; 10]>,
 }
 
 /// A [`CaseResult`] (in [`crate::wire`]'s form) and, as one block of words

@@ -406,14 +406,14 @@ mod tests {
             peaks: Some(peaks),
             software: false,
             emulated: gpu_puzzles_core::report::run::Emulated::NoWebGpu,
-            phases: Some([1.5, 2.0, 0.25, 0.0, 0.5, 0.5, 0.5, 0.75, 3.0]),
+            phases: Some([1.5, 2.0, 0.25, 0.0, 0.5, 0.5, 0.5, 0.75, 3.0, 0.125]),
         };
         let bytes = encode_bytes(&Envelope { id: 9, body: Reply::Run(Ok(reply)) }).expect("encodes");
         let got: Envelope<Reply> = decode_bytes(&bytes).expect("decodes");
         assert_eq!(got.id, 9);
         let Reply::Run(Ok(got)) = got.body else { panic!("a Run reply, got {:?}", got.body) };
         assert_eq!((got.recreated, got.peaks, got.software, got.emulated), (true, Some(peaks), false, gpu_puzzles_core::report::run::Emulated::NoWebGpu));
-        assert_eq!(got.phases, Some([1.5, 2.0, 0.25, 0.0, 0.5, 0.5, 0.5, 0.75, 3.0]));
+        assert_eq!(got.phases, Some([1.5, 2.0, 0.25, 0.0, 0.5, 0.5, 0.5, 0.75, 3.0, 0.125]));
         let got: Vec<CaseResult> = got.results.into_iter().map(WireResult::into_result).collect::<Result<_, _>>().expect("whole blocks");
         assert_eq!(got.len(), sent.len());
         for (g, s) in got.iter().zip(&sent) {

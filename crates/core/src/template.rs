@@ -41,6 +41,17 @@ pub struct SourcePos {
     pub column: usize,
 }
 
+std::thread_local! {
+    /// Calls of [`substitute`] on this thread ([`substitutions`]).
+    static SUBSTITUTIONS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times [`substitute`] has run on the calling thread: the tests
+/// count a Run's substitutions with it (one per distinct prepared case).
+pub fn substitutions() -> usize {
+    SUBSTITUTIONS.with(std::cell::Cell::get)
+}
+
 /// The text each placeholder is replaced with for this configuration.
 pub fn replacements(config: &CaseConfig) -> [String; 3] {
     let v = |a: [u32; 3]| format!("{}, {}, {}", a[0], a[1], a[2]);
@@ -51,6 +62,7 @@ pub fn replacements(config: &CaseConfig) -> [String; 3] {
 /// `print(…);` statement ([`crate::print`]) into WGSL the compilers accept,
 /// appending the print function's declaration when there is one.
 pub fn substitute(source: &str, config: &CaseConfig) -> Substituted {
+    SUBSTITUTIONS.with(|n| n.set(n.get() + 1));
     let reps = replacements(config);
     let mut pending: Vec<(usize, usize, String)> = Vec::new();
     let mut rest = 0;

@@ -4,11 +4,11 @@
 
 use crate::Shader;
 use gpu_puzzles_core::judge::{CaseResult, Outcome};
-use gpu_puzzles_core::{template, Puzzle};
+use gpu_puzzles_core::Puzzle;
 use naga::{AddressSpace, CollectiveOperation, Direction, Expression, GatherMode, Handle, Statement, SubgroupOperation, Type, TypeInner};
 use std::collections::BTreeSet;
 
-impl Shader<'_> {
+impl Shader {
     /// The subgroup built-in functions (WGSL names, as in
     /// `gpu_puzzles_core::wgsl::SUBGROUP_BUILTINS`) that the module's entry
     /// points call, directly or through the functions they call. A call in
@@ -86,7 +86,7 @@ pub struct IndexedLocal {
     pub offset: usize,
 }
 
-impl Shader<'_> {
+impl Shader {
     /// Every function-local array indexed with a run-time value, once per
     /// name, in the order of the module's functions and then its entry
     /// points ([`IndexedLocal`]).
@@ -125,12 +125,13 @@ impl Shader<'_> {
 /// The puzzle's `[lesson]`, if it has one, on a Run whose every judged case
 /// passed (values, memory, budget and order checks): each of them becomes
 /// [`Outcome::WithoutTechnique`] when no entry point calls any of the
-/// built-in functions the lesson names ([`Shader::subgroup_builtins`]). One naga parse, of the text as the first
-/// case substitutes it (the calls do not depend on the case); a text that
-/// does not parse has no passed case. The GPU runner and the CPU
-/// interpreter both judge a Run through this.
-pub fn lesson_checks(puzzle: &Puzzle, source: &str, results: &mut [CaseResult]) {
-    let (Some(_), Some(case)) = (&puzzle.lesson, puzzle.cases.first()) else { return };
+/// built-in functions the lesson names ([`Shader::subgroup_builtins`]).
+/// `first` is the shader as the puzzle's first case substitutes it (the
+/// calls do not depend on the case), from the Run's prepared cases; `None`
+/// when it does not parse, and then no case passed. The GPU runner and the
+/// CPU interpreter both judge a Run through this.
+pub fn lesson_checks(puzzle: &Puzzle, first: Option<&Shader>, results: &mut [CaseResult]) {
+    let (Some(_), Some(shader)) = (&puzzle.lesson, first) else { return };
     // Only a kernel right on every case it was judged on: a wrong kernel's
     // failures come first, and a case it gets right by chance (a starter on
     // a random case with nothing to do) is not told about the lesson.
@@ -138,8 +139,6 @@ pub fn lesson_checks(puzzle: &Puzzle, source: &str, results: &mut [CaseResult]) 
     if judged().next().is_none() || !judged().all(|r| r.outcome.passed()) {
         return;
     }
-    let sub = template::substitute(source, &case.config);
-    let Ok(shader) = Shader::parse(&sub.text) else { return };
     let called = shader.subgroup_builtins();
     if let Some(outcome) = gpu_puzzles_core::judge::lesson_outcome(puzzle, called.iter().copied()) {
         for r in results.iter_mut().filter(|r| r.outcome.passed()) {

@@ -45,6 +45,8 @@ mod print;
 pub use print::{printable, BadPrint};
 mod record;
 mod rewrite;
+mod shader;
+pub use shader::{parses, with_overrides_applied, Shader};
 mod uniformity;
 
 pub use uniformity::{check_barriers, NonUniformBarrier};
@@ -95,78 +97,6 @@ impl Instrumented {
     }
 }
 
-/// A shader that naga parsed and validated: parsed once per case, then
-/// measured, checked for non-uniform barriers and instrumented.
-#[derive(Debug, Clone)]
-pub struct Shader<'a> {
-    source: &'a str,
-    module: naga::Module,
-    /// naga's validation of `module` (every expression's type).
-    info: naga::valid::ModuleInfo,
-}
-
-impl<'a> Shader<'a> {
-    /// Parses and validates `source` (substituted WGSL) with naga.
-    ///
-    /// # Errors
-    /// [`PassError::Rejected`] with naga's message, its causes chained
-    /// (wgpu natively reports only the first, such as "Function [0] 'f' is
-    /// invalid"), and the byte range naga points at.
-    pub fn parse(source: &'a str) -> Result<Self, PassError> {
-        let module = naga::front::wgsl::parse_str(source)
-            .map_err(|e| PassError::Rejected { message: e.message().to_string(), span: e.labels().next().and_then(|(s, _)| s.to_range()) })?;
-        let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), CAPABILITIES)
-            .validate(&module)
-            .map_err(|e| PassError::Rejected { message: chain(e.as_inner()), span: e.spans().next().and_then(|(s, _)| s.to_range()) })?;
-        let (module, info) = with_overrides_applied(module, info);
-        Ok(Shader { source, module, info })
-    }
-
-    /// The module as parsed and its validation, for the CPU interpreter
-    /// (which needs every expression's type), without validating again.
-    pub fn into_parts(self) -> (naga::Module, naga::valid::ModuleInfo) {
-        (self.module, self.info)
-    }
-
-    /// The module as parsed, for a native device to compile without
-    /// parsing the text again.
-    pub fn module(&self) -> &naga::Module {
-        &self.module
-    }
-
-    /// Bytes of workgroup memory the shader declares (`var<workgroup>`),
-    /// laid out as WGSL lays them out (naga's layouter). Some drivers accept
-    /// more than WebGPU's limit, so the runner checks this itself to give
-    /// every device the same answer.
-    pub fn workgroup_memory_bytes(&self) -> u64 {
-        let mut layouter = naga::proc::Layouter::default();
-        if layouter.update(self.module.to_ctx()).is_err() {
-            return 0;
-        }
-        self.module.global_variables.iter().filter(|(_, g)| g.space == AddressSpace::WorkGroup).map(|(_, g)| layouter[g.ty].size as u64).sum()
-    }
-
-    /// The synccheck: the first barrier in non-uniform control flow, if
-    /// any ([`check_barriers`]).
-    pub fn check_barriers(&self) -> Option<NonUniformBarrier> {
-        uniformity::check_module(&self.module, self.source)
-    }
-
-    /// The first printed value whose type the print log cannot show (a
-    /// pointer, an array, a struct), if any ([`gpu_puzzles_core::print`]).
-    pub fn check_prints(&self) -> Option<BadPrint> {
-        print::check(&self.module, self.source)
-    }
-
-    /// [`instrument`] on this shader.
-    ///
-    /// # Errors
-    /// As [`instrument`], less the parsing.
-    pub fn instrument(&self, buffers: &[Traced], config: &CaseConfig, entry_points: &[&str], options: Options) -> Result<Instrumented, PassError> {
-        rewrite_module(self.module.clone(), &self.info, self.source, buffers, config, entry_points, options)
-    }
-}
-
 /// `case` as a GPU dispatches it with `entry_points`: their declared
 /// `@workgroup_size` ([`gpu_puzzles_core::CaseConfig::as_declared`]). A
 /// size still given by pipeline overrides (an override without a default,
@@ -174,28 +104,6 @@ impl<'a> Shader<'a> {
 /// and the CPU interpreter too.
 pub fn as_dispatched<'m>(case: &CaseConfig, entry_points: impl IntoIterator<Item = &'m naga::EntryPoint>) -> CaseConfig {
     case.as_declared(entry_points.into_iter().filter(|e| e.workgroup_size_overrides.is_none()).map(|e| e.workgroup_size))
-}
-
-/// `module` with every `override` declaration replaced by its default,
-/// as a GPU runs it: the runner sets no pipeline constants. This gives
-/// `@workgroup_size(block)` its size and every expression that names an
-/// override its value, so the checks number invocations, and the CPU
-/// interpreter runs workgroups and evaluates, as the GPU does. An array
-/// sized by an override (`array<f32, block>`) keeps a pending size in naga's
-/// IR; the checks measure it with `ArraySize::resolve`, which reads the
-/// override's value from the processed module.
-/// naga does the work ([`naga::back::pipeline_constants::process_overrides`],
-/// which also drops items no entry point reaches); a module it cannot
-/// process (an override without a default, which no pipeline can be built
-/// from either) is returned as it is, for the compiler to reject.
-pub fn with_overrides_applied(module: naga::Module, info: naga::valid::ModuleInfo) -> (naga::Module, naga::valid::ModuleInfo) {
-    if module.overrides.is_empty() {
-        return (module, info);
-    }
-    match naga::back::pipeline_constants::process_overrides(&module, &info, None, &Default::default()) {
-        Ok((m, i)) => (m.into_owned(), i.into_owned()),
-        Err(_) => (module, info),
-    }
 }
 
 /// A storage buffer to trace: its binding and length.

@@ -110,7 +110,17 @@ impl Debugger {
     /// Why it cannot run: a compile or configuration error (as the Run
     /// reports it), or a construct the debugger cannot run.
     pub fn new(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Debugger, OpenError> {
-        let prepared = match prepare(puzzle, case, source) {
+        Debugger::open(puzzle, case, &std::sync::Arc::new(crate::PreparedShader::new(puzzle, source, &case.config)))
+    }
+
+    /// [`Debugger::new`] on the student's text as it was prepared for
+    /// `case` ([`crate::PreparedShader::new`] with the case's configuration).
+    ///
+    /// # Errors
+    /// As [`Debugger::new`].
+    pub fn open(puzzle: &Puzzle, case: &Case, shader: &std::sync::Arc<crate::PreparedShader>) -> Result<Debugger, OpenError> {
+        let source = shader.source();
+        let prepared = match prepare(puzzle, case, shader) {
             Ok(p) => p,
             Err(NotRunnable::Outcome(o)) => return Err(OpenError::CannotRun(o)),
             Err(NotRunnable::Unjudged(u)) => return Err(OpenError::Unsupported(u)),
@@ -285,7 +295,7 @@ impl Debugger {
     }
 
     fn line(&self, span: naga::Span) -> Option<usize> {
-        place(&self.prepared.sub, &self.source, span).map(|p| p.line)
+        place(self.prepared.shader.sub(), &self.source, span).map(|p| p.line)
     }
 
     fn line_of(&self, inv: &Invocation) -> Option<usize> {
@@ -481,7 +491,7 @@ pub fn format_value(v: &Value) -> String {
 
 /// A stop in words, with the student's line.
 fn describe_stop(stop: &Stop, p: &Prepared, source: &str) -> String {
-    let line = stop.span().and_then(|s| place(&p.sub, source, s)).map(|p| p.line);
+    let line = stop.span().and_then(|s| place(p.shader.sub(), source, s)).map(|p| p.line);
     let at = line.map(|l| format!(" (line {l})")).unwrap_or_default();
     match stop {
         Stop::Unsupported { what, .. } => format!("The debugger cannot run {what}{at}. Run the case on a GPU instead."),

@@ -142,6 +142,8 @@ pub struct Dispatch {
     numbered: [u32; 3],
     /// Lanes per subgroup ([`crate::subgroup`]).
     subgroup_size: u32,
+    /// Iterations a loop may run in one invocation ([`Dispatch::set_loop_budget`]).
+    loop_budget: u32,
 }
 
 impl Dispatch {
@@ -223,9 +225,21 @@ impl Dispatch {
             done: false,
             numbered,
             subgroup_size: subgroup_size.max(1),
+            loop_budget: gpu_puzzles_core::trace::LOOP_BUDGET,
         };
         d.start_next_workgroup()?;
         Ok(d)
+    }
+
+    /// Stops a loop after `iterations` iterations in one invocation
+    /// ([`Stop::RunawayLoop`]) instead of
+    /// [`gpu_puzzles_core::trace::LOOP_BUDGET`], the instrumented GPU
+    /// run's: for a caller that only wants to know whether a case is quick
+    /// and clean ([`crate::emulate::lockstep_at`]); a loop stopped early is
+    /// then not known to run away. Before the first step.
+    pub fn set_loop_budget(&mut self, iterations: u32) {
+        self.loop_budget = iterations;
+        self.invocations.iter_mut().for_each(|i| i.loop_budget = iterations);
     }
 
     /// Turns the race detector on ([`crate::race`]); before the first step.
@@ -280,7 +294,9 @@ impl Dispatch {
                 subgroup_id: local_index / size,
                 num_subgroups: (sx * sy * sz).div_ceil(size),
             };
-            self.invocations.push(Invocation::new(&program, self.entry, ids)?);
+            let mut invocation = Invocation::new(&program, self.entry, ids)?;
+            invocation.loop_budget = self.loop_budget;
+            self.invocations.push(invocation);
         }
         Ok(())
     }

@@ -12,12 +12,13 @@ use crate::dispatch::{Dispatch, Record, Schedule};
 use crate::exec::Memory;
 use crate::{Program, Stop};
 use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome};
-use gpu_puzzles_core::limits::{bindings, check_config, Limits};
+use gpu_puzzles_core::limits::{check_config, Limits};
 use gpu_puzzles_core::report::{memory_error_message, MemoryError, OrderDependent, SubgroupSizeDependent};
-use gpu_puzzles_core::template::{position_of_offset, substitute, SourcePos, Substituted};
+use gpu_puzzles_core::template::{position_of_offset, SourcePos, Substituted};
 use gpu_puzzles_core::trace::{invocation, Findings, RunawayLoop};
 use gpu_puzzles_core::{Case, Puzzle, Values};
-use gpu_puzzles_instrument::{PassError, Shader};
+use crate::prepared::{PreparedShader, PreparedShaders};
+use gpu_puzzles_instrument::PassError;
 use std::sync::Arc;
 
 mod case;
@@ -68,7 +69,9 @@ pub fn judge_puzzle(puzzle: &Puzzle, extra: &[Case], source: &str) -> Result<Vec
 /// # Errors
 /// As [`judge_puzzle`].
 pub fn judge_puzzle_at(puzzle: &Puzzle, extra: &[Case], source: &str, subgroup_size: u32) -> Result<Vec<CaseResult>, Unjudged> {
-    judge_puzzle_with(puzzle, extra, source, |case| run_case_at(puzzle, case, source, &SCHEDULES, subgroup_size))
+    // One preparation per distinct configuration, shared by its cases.
+    let mut shaders = PreparedShaders::new(usize::MAX);
+    judge_puzzle_with(puzzle, extra, source, |case| run_prepared(puzzle, case, &shaders.get(puzzle, source, &case.config), &SCHEDULES, subgroup_size))
 }
 
 /// [`judge_puzzle_at`] with each case's result made by `run_case` (one
@@ -90,7 +93,10 @@ pub fn judge_puzzle_with(
     for case in puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra) {
         results.push(run_case(case)?);
     }
-    gpu_puzzles_instrument::lesson_checks(puzzle, source, &mut results);
+    if let (Some(_), Some(first)) = (&puzzle.lesson, puzzle.cases.first()) {
+        let first = PreparedShader::new(puzzle, source, &first.config);
+        gpu_puzzles_instrument::lesson_checks(puzzle, first.shader().ok(), &mut results);
+    }
     for case in puzzle.cases.iter().filter(|c| c.is_performance()) {
         results.push(CaseResult::new(
             case,
@@ -115,8 +121,8 @@ pub fn place(sub: &Substituted, source: &str, span: naga::Span) -> Option<Source
 }
 
 /// A case made ready to run: the program, its entry points in dispatch
-/// order, the memory holding the case's buffers, and the substituted text
-/// (spans are in it).
+/// order, the memory holding the case's buffers, and the prepared shader
+/// (spans are in its substituted text).
 #[derive(Debug, Clone)]
 pub struct Prepared {
     /// The program.
@@ -128,8 +134,9 @@ pub struct Prepared {
     pub steps: Vec<Step>,
     /// The case's buffers, bound.
     pub memory: Memory,
-    /// The shader with the case's configuration substituted.
-    pub sub: Substituted,
+    /// The student's shader, substituted for the case and parsed: shared
+    /// with every other check of the Run.
+    pub shader: Arc<PreparedShader>,
     /// The dispatch as the GPU runs it, which numbers invocations: the
     /// case's workgroups with the workgroup size the shader declares
     /// ([`gpu_puzzles_instrument::as_dispatched`]), as the GPU run's
@@ -138,6 +145,9 @@ pub struct Prepared {
     /// Lanes per subgroup for its runs ([`crate::subgroup::DEFAULT_SIZE`]
     /// unless a caller chooses).
     pub subgroup_size: u32,
+    /// Iterations a loop may run in one invocation
+    /// ([`crate::dispatch::Dispatch::set_loop_budget`]).
+    pub loop_budget: u32,
 }
 
 /// Why a case does not run: the student's error (a configuration or
@@ -152,26 +162,28 @@ pub enum NotRunnable {
 
 /// Checks a case as the GPU runner does before dispatching (WebGPU's
 /// default limits, the bindings, the compile, the barriers' uniformity,
-/// the entry points and their workgroup sizes) and prepares it.
+/// the entry points and their workgroup sizes) and prepares it, from
+/// `prepared`: the student's text substituted for `case` and parsed
+/// ([`PreparedShader::new`] with the case's configuration).
 ///
 /// # Errors
 /// [`NotRunnable`], with the outcome or why the interpreter cannot run it.
-pub fn prepare(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Prepared, NotRunnable> {
+pub fn prepare(puzzle: &Puzzle, case: &Case, prepared: &Arc<PreparedShader>) -> Result<Prepared, NotRunnable> {
     let limits = Limits::WEBGPU_DEFAULT;
     if let Err(problem) = check_config(puzzle, case, &limits) {
         return Err(NotRunnable::Outcome(Box::new(Outcome::config(problem))));
     }
-    let sub = substitute(source, &case.config);
-    let shader = match Shader::parse(&sub.text) {
+    let (sub, source) = (prepared.sub(), prepared.source());
+    let shader = match prepared.shader() {
         Ok(s) => s,
         Err(PassError::Rejected { message, span }) => {
             let d = match span {
-                Some(s) => Diagnostic::error_at(message, s.start, s.len(), &sub, source),
-                None => Diagnostic::unpositioned(message),
+                Some(s) => Diagnostic::error_at(message.clone(), s.start, s.len(), sub, source),
+                None => Diagnostic::unpositioned(message.clone()),
             };
             return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
         }
-        Err(PassError::Unsupported(why)) => return Err(NotRunnable::Unjudged(Unjudged { message: why })),
+        Err(PassError::Unsupported(why)) => return Err(NotRunnable::Unjudged(Unjudged { message: why.clone() })),
     };
     let bytes = shader.workgroup_memory_bytes();
     if bytes > limits.max_compute_workgroup_storage_size as u64 {
@@ -180,19 +192,18 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Prepared, N
             max: limits.max_compute_workgroup_storage_size as u64,
         }))));
     }
-    if let Err(problem) = bindings(puzzle, source) {
-        return Err(NotRunnable::Outcome(Box::new(Outcome::config(problem))));
+    if let Err(problem) = prepared.bindings() {
+        return Err(NotRunnable::Outcome(Box::new(Outcome::config(problem.clone()))));
     }
     if let Some(e) = shader.check_prints() {
-        let d = Diagnostic::error_at(e.message, e.span.start, e.span.len(), &sub, source);
+        let d = Diagnostic::error_at(e.message, e.span.start, e.span.len(), sub, source);
         return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
     }
     if let Some(e) = shader.check_barriers() {
-        let d = Diagnostic::error_at(e.message(), e.offset, e.length, &sub, source);
+        let d = Diagnostic::error_at(e.message(), e.offset, e.length, sub, source);
         return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
     }
-    let (module, info) = shader.into_parts();
-    let program = Arc::new(Program::validated(module, info).map_err(|e| NotRunnable::Unjudged(unjudged(&e, &sub, source)))?);
+    let program = prepared.program().map_err(|e| NotRunnable::Unjudged(unjudged(&e, sub, source)))?;
     let mut entries = Vec::new();
     for name in &puzzle.entry_points {
         match program.entry_point(name) {
@@ -231,7 +242,16 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Prepared, N
         .iter()
         .map(|d| Step { entry: entries[d.entry as usize], dispatch: d.entry, uniform: d.uniform.as_ref().map(|(u, b)| (*u as usize, words(b))) })
         .collect();
-    Ok(Prepared { program, entries, steps, memory, sub, config, subgroup_size: crate::subgroup::DEFAULT_SIZE })
+    Ok(Prepared {
+        program,
+        entries,
+        steps,
+        memory,
+        shader: prepared.clone(),
+        config,
+        subgroup_size: crate::subgroup::DEFAULT_SIZE,
+        loop_budget: gpu_puzzles_core::trace::LOOP_BUDGET,
+    })
 }
 
 /// Judges one case on the CPU under `schedules` (the first one's outputs
@@ -248,7 +268,15 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
 /// # Errors
 /// As [`run_case`].
 pub fn run_case_at(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedule], subgroup_size: u32) -> Result<CaseResult, Unjudged> {
-    case::run(puzzle, case, source, schedules, subgroup_size, true, gpu_puzzles_core::trace::LOOP_BUDGET)
+    run_prepared(puzzle, case, &Arc::new(PreparedShader::new(puzzle, source, &case.config)), schedules, subgroup_size)
+}
+
+/// [`run_case_at`] on the student's text as a Run prepared it for `case`.
+///
+/// # Errors
+/// As [`run_case`].
+pub fn run_prepared(puzzle: &Puzzle, case: &Case, shader: &Arc<PreparedShader>, schedules: &[Schedule], subgroup_size: u32) -> Result<CaseResult, Unjudged> {
+    case::run(puzzle, case, shader, schedules, subgroup_size, true, gpu_puzzles_core::trace::LOOP_BUDGET)
 }
 
 /// One run of the case in lockstep with subgroups of `subgroup_size`
@@ -263,7 +291,15 @@ pub fn run_case_at(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Sche
 /// # Errors
 /// As [`run_case`].
 pub fn lockstep_at(puzzle: &Puzzle, case: &Case, source: &str, subgroup_size: u32, loop_budget: u32) -> Result<CaseResult, Unjudged> {
-    case::run(puzzle, case, source, &SCHEDULES[..1], subgroup_size, false, loop_budget)
+    lockstep_prepared(puzzle, case, &Arc::new(PreparedShader::new(puzzle, source, &case.config)), subgroup_size, loop_budget)
+}
+
+/// [`lockstep_at`] on the student's text as a Run prepared it for `case`.
+///
+/// # Errors
+/// As [`run_case`].
+pub fn lockstep_prepared(puzzle: &Puzzle, case: &Case, shader: &Arc<PreparedShader>, subgroup_size: u32, loop_budget: u32) -> Result<CaseResult, Unjudged> {
+    case::run(puzzle, case, shader, &SCHEDULES[..1], subgroup_size, false, loop_budget)
 }
 
 /// The memory error for a result that passes in one order of running the
@@ -300,8 +336,8 @@ fn order_dependent(puzzle: &Puzzle, passing: (&[Values], String), failing: (&[Va
 /// [`Unjudged`] when the interpreter cannot run the shader; the case keeps
 /// its verdict and says the order check did not run.
 pub fn order_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Outcome>, Unjudged> {
-    match prepare(puzzle, case, source) {
-        Ok(p) => order_check_prepared(&p, puzzle, case, source, None),
+    match prepare(puzzle, case, &Arc::new(PreparedShader::new(puzzle, source, &case.config))) {
+        Ok(p) => order_check_prepared(&p, puzzle, case, None),
         Err(NotRunnable::Outcome(_)) => Ok(None),
         Err(NotRunnable::Unjudged(u)) => Err(u),
     }
@@ -321,27 +357,39 @@ pub fn checks_behind_the_gpu(puzzle: &Puzzle, case: &Case, source: &str, passed:
 /// run in the first schedule ([`run_case`] with `&SCHEDULES[..1]`), which
 /// the order check then does not repeat. Errors as [`order_check`].
 pub fn checks_behind_the_gpu_after(puzzle: &Puzzle, case: &Case, source: &str, passed: bool, lockstep: Option<&[Values]>) -> Result<Option<Outcome>, Unjudged> {
-    let prepared = match prepare(puzzle, case, source) {
+    checks_behind_the_gpu_prepared(puzzle, case, &Arc::new(PreparedShader::new(puzzle, source, &case.config)), passed, lockstep)
+}
+
+/// [`checks_behind_the_gpu_after`] on the student's text as a Run prepared
+/// it for `case`. Errors as [`order_check`].
+pub fn checks_behind_the_gpu_prepared(
+    puzzle: &Puzzle,
+    case: &Case,
+    shader: &Arc<PreparedShader>,
+    passed: bool,
+    lockstep: Option<&[Values]>,
+) -> Result<Option<Outcome>, Unjudged> {
+    let prepared = match prepare(puzzle, case, shader) {
         Ok(p) => p,
         Err(NotRunnable::Outcome(_)) => return Ok(None),
         Err(NotRunnable::Unjudged(u)) => return Err(u),
     };
     if passed {
-        if let Some(o) = order_check_prepared(&prepared, puzzle, case, source, lockstep)? {
+        if let Some(o) = order_check_prepared(&prepared, puzzle, case, lockstep)? {
             return Ok(Some(o));
         }
     }
     if !prepared.program.uses_subgroups() {
         return Ok(None);
     }
-    sweep_subgroup_sizes(&prepared, puzzle, case, source)
+    sweep_subgroup_sizes(&prepared, puzzle, case)
 }
 
 /// [`order_check`] on a prepared case; with `lockstep`, the outputs of the
 /// first schedule, run already.
-fn order_check_prepared(prepared: &Prepared, puzzle: &Puzzle, case: &Case, source: &str, lockstep: Option<&[Values]>) -> Result<Option<Outcome>, Unjudged> {
+fn order_check_prepared(prepared: &Prepared, puzzle: &Puzzle, case: &Case, lockstep: Option<&[Values]>) -> Result<Option<Outcome>, Unjudged> {
     use std::borrow::Cow;
-    let sub = &prepared.sub;
+    let (sub, source) = (prepared.shader.sub(), prepared.shader.source());
     let mut outputs: Vec<(Cow<[Values]>, Schedule)> = lockstep.map(|v| (Cow::Borrowed(v), SCHEDULES[0])).into_iter().collect();
     let rest = &SCHEDULES[outputs.len()..];
     for (ran, &schedule) in run_all(prepared, rest, puzzle, false).into_iter().zip(rest) {
@@ -383,7 +431,7 @@ pub fn subgroup_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Opti
 }
 
 /// [`subgroup_check`] on a prepared case.
-fn sweep_subgroup_sizes(p: &Prepared, puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Outcome>, Unjudged> {
+fn sweep_subgroup_sizes(p: &Prepared, puzzle: &Puzzle, case: &Case) -> Result<Option<Outcome>, Unjudged> {
     let invocations = p.entries.iter().map(|&e| p.program.module.entry_points[e].workgroup_size.iter().product::<u32>()).max().unwrap_or(1);
     let sizes = crate::subgroup::sizes_for(invocations);
     let runs: Vec<Result<Ran, Stop>> = {
@@ -412,7 +460,7 @@ fn sweep_subgroup_sizes(p: &Prepared, puzzle: &Puzzle, case: &Case, source: &str
                     }
                 }
             }
-            Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => return Err(unjudged(&e, &p.sub, source)),
+            Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => return Err(unjudged(&e, p.shader.sub(), p.shader.source())),
             // A loop or barrier that goes wrong at one size: the size's own
             // run says so when the GPU has it; here it only counts as wrong.
             Err(_) => tried.push((size, false)),
@@ -470,6 +518,7 @@ fn run_with(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: boo
         let (entry, dispatch) = (step.entry, step.dispatch);
         let memory_k = p.memory_for(k, memory);
         let mut d = Dispatch::with_subgroup_size(p.program.clone(), entry, p.config, memory_k, schedule, subgroup_size)?;
+        d.set_loop_budget(p.loop_budget);
         if detect_races {
             d.detect_races();
         }

@@ -126,6 +126,11 @@ pub struct Invocation {
     /// What it printed and the dispatch has not collected yet: print
     /// number and values, in the order it printed them.
     pub prints: Vec<(u32, Vec<gpu_puzzles_core::print::PrintValue>)>,
+    /// Iterations one execution of a loop may run before the run stops with
+    /// [`Stop::RunawayLoop`] ([`crate::dispatch::Dispatch::set_loop_budget`]):
+    /// [`gpu_puzzles_core::trace::LOOP_BUDGET`], the instrumented GPU run's,
+    /// unless set.
+    pub loop_budget: u32,
 }
 
 impl Invocation {
@@ -166,7 +171,16 @@ impl Invocation {
                 },
             });
         }
-        let mut inv = Invocation { ids, frames: Vec::new(), private, status: Status::Running, steps: 0, offer: None, prints: Vec::new() };
+        let mut inv = Invocation {
+            ids,
+            frames: Vec::new(),
+            private,
+            status: Status::Running,
+            steps: 0,
+            offer: None,
+            prints: Vec::new(),
+            loop_budget: gpu_puzzles_core::trace::LOOP_BUDGET,
+        };
         inv.push_frame(program, FuncId::Entry(entry as u32), args, None)?;
         Ok(inv)
     }
@@ -258,7 +272,7 @@ impl Invocation {
             Inst::Back { target, loop_id } => {
                 let count = &mut self.frames[depth].loop_counts[*loop_id];
                 *count += 1;
-                if *count > program.loop_budget {
+                if *count > self.loop_budget {
                     let span = program.code(self.frames[depth].func).loops[*loop_id];
                     return Err(Stop::RunawayLoop { span, invocation: self.ids.id });
                 }

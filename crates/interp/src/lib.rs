@@ -32,6 +32,8 @@ mod expr;
 pub mod layout;
 pub mod lower;
 pub mod math;
+pub mod prepared;
+pub use prepared::{PreparedShader, PreparedShaders};
 pub mod race;
 pub mod subgroup;
 pub mod value;
@@ -40,6 +42,7 @@ use layout::Layouts;
 use lower::Code;
 use naga::valid::{FunctionInfo, ModuleInfo};
 use naga::{Handle, Module, Span};
+use std::sync::Arc;
 use value::Value;
 
 /// Why a run stopped before the end, or could not start.
@@ -151,18 +154,13 @@ pub enum FuncId {
 /// instructions, its types laid out and its constants evaluated.
 #[derive(Debug)]
 pub struct Program {
-    /// The module as naga parsed it.
-    pub module: Module,
+    /// The module as naga parsed it, shared with the
+    /// [`gpu_puzzles_instrument::Shader`] it came from.
+    pub module: Arc<Module>,
     /// naga's validation results: every expression's type.
-    pub info: ModuleInfo,
+    pub info: Arc<ModuleInfo>,
     /// Type layouts.
     pub layouts: Layouts,
-    /// Iterations one execution of a loop may run in one invocation before
-    /// the run stops with [`Stop::RunawayLoop`]:
-    /// [`gpu_puzzles_core::trace::LOOP_BUDGET`], the instrumented GPU run's,
-    /// unless a caller that only wants to know whether a case is quick and
-    /// clean sets fewer ([`emulate::lockstep_at`]).
-    pub loop_budget: u32,
     entries: Vec<Code>,
     functions: Vec<Code>,
     constants: Vec<Value>,
@@ -193,15 +191,15 @@ impl Program {
         let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), gpu_puzzles_instrument::CAPABILITIES)
             .validate(&module)
             .map_err(|e| Stop::internal(format!("naga rejected the shader: {}", e.as_inner())))?;
-        Program::validated(module, info)
+        Program::validated(Arc::new(module), Arc::new(info))
     }
 
     /// Prepares a module naga has already validated, with `info` its
-    /// validation ([`gpu_puzzles_instrument::Shader::into_parts`]).
+    /// validation ([`gpu_puzzles_instrument::Shader::parts`]).
     ///
     /// # Errors
     /// A constant the interpreter cannot evaluate.
-    pub fn validated(module: Module, info: ModuleInfo) -> Result<Program, Stop> {
+    pub fn validated(module: Arc<Module>, info: Arc<ModuleInfo>) -> Result<Program, Stop> {
         let layouts = Layouts::new(&module);
         let mut entries: Vec<Code> = module.entry_points.iter().map(|e| Code::lower(&e.function.body)).collect();
         let mut functions: Vec<Code> = module.functions.iter().map(|(_, f)| Code::lower(&f.body)).collect();
@@ -214,7 +212,7 @@ impl Program {
                 code.mark_prints(print_fn, f);
             }
         }
-        let mut program = Program { module, info, layouts, loop_budget: gpu_puzzles_core::trace::LOOP_BUDGET, entries, functions, constants: Vec::new() };
+        let mut program = Program { module, info, layouts, entries, functions, constants: Vec::new() };
         let mut constants = Vec::with_capacity(program.module.constants.len());
         for (_, c) in program.module.constants.iter() {
             constants.push(eval::constant(&program, &program.module.global_expressions, c.init, &constants)?);

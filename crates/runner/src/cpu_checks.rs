@@ -22,6 +22,7 @@ use crate::Gpu;
 use gpu_puzzles_core::judge::{memory_outcome, Outcome};
 use gpu_puzzles_core::trace::Findings;
 use gpu_puzzles_core::{Case, Puzzle, Values};
+use gpu_puzzles_interp::PreparedShader;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -59,12 +60,13 @@ const MAX_KEPT: usize = 256;
 /// instrumented, as before.
 const LOOP_BUDGET: u32 = 1024;
 
-/// A hash of the puzzle, the case (its number and random seed) and the
-/// student's text.
-pub(crate) fn case_key(puzzle: &Puzzle, case: &Case, source: &str) -> u64 {
+/// A hash of the prepared shader's key (the puzzle, the student's text and
+/// its substitution, [`PreparedShader::key_of`]) and the case (its number
+/// and random seed).
+pub(crate) fn case_key(case: &Case, shader: &PreparedShader) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    (&puzzle.slug, case.number, case.random_seed, source).hash(&mut h);
+    (shader.key(), case.number, case.random_seed).hash(&mut h);
     h.finish()
 }
 
@@ -74,13 +76,13 @@ pub(crate) fn case_key(puzzle: &Puzzle, case: &Case, source: &str) -> u64 {
 /// that uses subgroups runs with `subgroup_size` lanes, the GPU's. `None`
 /// when the interpreter found a problem, stopped, or cannot run the
 /// shader: the case is then judged instrumented on the GPU.
-pub(crate) fn clean_run(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, subgroups: Option<u32>) -> Option<Clean> {
-    let key = case_key(puzzle, case, source);
+pub(crate) fn clean_run(gpu: &Gpu, puzzle: &Puzzle, case: &Case, shader: &Arc<PreparedShader>, subgroups: Option<u32>) -> Option<Clean> {
+    let key = case_key(case, shader);
     if let Some(known) = kept(gpu, key) {
         return known;
     }
     let size = subgroups.unwrap_or(gpu_puzzles_interp::subgroup::DEFAULT_SIZE);
-    let clean = gpu_puzzles_interp::emulate::lockstep_at(puzzle, case, source, size, LOOP_BUDGET).ok().and_then(|r| {
+    let clean = gpu_puzzles_interp::emulate::lockstep_prepared(puzzle, case, shader, size, LOOP_BUDGET).ok().and_then(|r| {
         let decided_by_outputs = matches!(r.outcome, Outcome::Passed | Outcome::Mismatch { .. } | Outcome::OverBudget { .. });
         let passed = r.outcome.passed();
         let findings = r.findings.filter(|f| decided_by_outputs && memory_outcome(f).is_none())?;
@@ -122,20 +124,20 @@ pub(crate) fn checked(
     gpu: &Gpu,
     puzzle: &Puzzle,
     case: &Case,
-    source: &str,
+    shader: &Arc<PreparedShader>,
     subgroups: Option<u32>,
     early: &mut Early<'_>,
     while_compiling: bool,
 ) -> Option<Clean> {
     let since = web_time::Instant::now();
-    let clean = clean_run(gpu, puzzle, case, source, subgroups);
-    if let Some(c) = clean.as_ref().filter(|c| c.passed && !early.helped.contains_key(&case.number) && !crate::order::kept_passed(gpu, puzzle, case, source)) {
-        match early.helper.and_then(|h| h.start(puzzle, case, source, c.lockstep.as_deref().map(Vec::as_slice))) {
+    let clean = clean_run(gpu, puzzle, case, shader, subgroups);
+    if let Some(c) = clean.as_ref().filter(|c| c.passed && !early.helped.contains_key(&case.number) && !crate::order::kept_passed(gpu, case, shader)) {
+        match early.helper.and_then(|h| h.start(puzzle, case, shader.source(), c.lockstep.as_deref().map(Vec::as_slice))) {
             Some(check) => {
                 early.helped.insert(case.number, check);
             }
             None if while_compiling => {
-                let _kept = crate::order::order_check_outcome(gpu, puzzle, case, source, true);
+                let _kept = crate::order::order_check_outcome(gpu, puzzle, case, shader, true);
             }
             None => {}
         }

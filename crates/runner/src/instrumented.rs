@@ -32,7 +32,7 @@ pub(crate) async fn run_instrumented(
     gpu: &Gpu,
     puzzle: &Puzzle,
     case: &Case,
-    shader: &Shader<'_>,
+    shader: &Shader,
     layout_entries: &[wgpu::BindGroupLayoutEntry],
     keys: &[(u64, bool)],
 ) -> Result<Instrumentation, RunnerError> {
@@ -59,7 +59,7 @@ async fn instrument_and_build(
     gpu: &Gpu,
     puzzle: &Puzzle,
     case: &Case,
-    shader: &Shader<'_>,
+    shader: &Shader,
     layout_entries: &[wgpu::BindGroupLayoutEntry],
     keys: &[(u64, bool)],
 ) -> Result<(Pipeline, std::sync::Arc<TraceMeta>), Instrumentation> {

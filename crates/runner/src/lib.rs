@@ -10,6 +10,7 @@
 //! [`Outcome`](gpu_puzzles_core::Outcome); [`RunnerError`] is for our own
 //! failures (no adapter, lost device).
 
+mod case;
 mod cpu_checks;
 mod dispatch;
 mod instrumented;
@@ -132,12 +133,22 @@ pub struct Gpu {
     pub(crate) peaks: Mutex<Option<peak::Kept>>,
     /// Where the last [`judge_with`]'s time went ([`Gpu::last_phases`]).
     pub(crate) phases: Mutex<Option<RunPhases>>,
+    /// Students' texts prepared for cases ([`Gpu::prepared`]).
+    prepared: Mutex<gpu_puzzles_interp::PreparedShaders>,
 }
+
+/// Prepared shaders a device keeps for later Runs ([`Gpu::prepared`]): a
+/// puzzle's distinct case configurations for the last few texts.
+const MAX_PREPARED: usize = 64;
 
 /// Where a Run's time went, in milliseconds of wall time, in order: for the
 /// benchmarks, which set it beside the page's own times.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct RunPhases {
+    /// Preparing the cases: the student's text substituted and parsed once
+    /// per distinct case configuration (nothing for a Run of unchanged
+    /// code, whose shaders the device keeps).
+    pub prepare_ms: f64,
     /// Starting the ordinary cases: each one's checks, the instrumentation
     /// pass, compiling (or the cache) and submitting its dispatches.
     pub submit_ms: f64,
@@ -239,6 +250,7 @@ impl Gpu {
             cpu_findings: Mutex::default(),
             peaks: Mutex::default(),
             phases: Mutex::default(),
+            prepared: Mutex::new(gpu_puzzles_interp::PreparedShaders::new(MAX_PREPARED)),
         })
     }
 
@@ -271,6 +283,17 @@ impl Gpu {
     /// instrumented; a Run on unchanged code compiles none).
     pub fn compiled_shaders(&self) -> usize {
         self.pipelines.lock().map_or(0, |c| c.len())
+    }
+
+    /// `source` prepared for `puzzle` and a case of configuration `config`
+    /// ([`gpu_puzzles_interp::PreparedShader::new`]): kept for later Runs,
+    /// so a Run of unchanged code, or a yardstick timed after a Run,
+    /// substitutes and parses nothing.
+    pub(crate) fn prepared(&self, puzzle: &gpu_puzzles_core::Puzzle, source: &str, config: &gpu_puzzles_core::CaseConfig) -> Arc<gpu_puzzles_interp::PreparedShader> {
+        match self.prepared.lock() {
+            Ok(mut kept) => kept.get(puzzle, source, config),
+            Err(_) => Arc::new(gpu_puzzles_interp::PreparedShader::new(puzzle, source, config)),
+        }
     }
 
     /// Where the last Run on this device spent its time, once one has run.

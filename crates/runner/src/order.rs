@@ -5,6 +5,8 @@
 use crate::Gpu;
 use gpu_puzzles_core::judge::{CaseResult, Outcome};
 use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_interp::PreparedShader;
+use std::sync::Arc;
 
 /// The second line of defence behind the racecheck
 /// ([`gpu_puzzles_interp::emulate::order_check`]): a case that passed on
@@ -16,8 +18,8 @@ use gpu_puzzles_core::{Case, Puzzle};
 /// both, whatever size this GPU has. When the
 /// interpreter cannot run the shader, the case keeps its verdict and its
 /// findings say the order check did not run.
-pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, r: &mut CaseResult) {
-    let checked = order_check_outcome(gpu, puzzle, case, source, r.outcome.passed());
+pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, shader: &Arc<PreparedShader>, r: &mut CaseResult) {
+    let checked = order_check_outcome(gpu, puzzle, case, shader, r.outcome.passed());
     match checked {
         Ok(Some(outcome)) => r.outcome = outcome,
         Ok(None) => {}
@@ -33,8 +35,8 @@ pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str,
 /// GPU: a failing outcome, nothing, or why the check did not run. Kept per
 /// device, so a case checked while its shader compiled
 /// ([`crate::run`]'s step 3) is not checked again after its read-back.
-pub(crate) fn order_check_outcome(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, passed: bool) -> Result<Option<Outcome>, String> {
-    let case_key = crate::cpu_checks::case_key(puzzle, case, source);
+pub(crate) fn order_check_outcome(gpu: &Gpu, puzzle: &Puzzle, case: &Case, shader: &Arc<PreparedShader>, passed: bool) -> Result<Option<Outcome>, String> {
+    let case_key = crate::cpu_checks::case_key(case, shader);
     let key = order_key(case_key, passed);
     let known = gpu.order_checks.lock().ok().and_then(|c| c.get(&key).cloned());
     known.unwrap_or_else(|| {
@@ -43,7 +45,7 @@ pub(crate) fn order_check_outcome(gpu: &Gpu, puzzle: &Puzzle, case: &Case, sourc
         // lockstep again.
         let clean = crate::cpu_checks::kept(gpu, case_key).flatten();
         let lockstep = clean.as_ref().and_then(|c| c.lockstep.as_deref()).map(Vec::as_slice);
-        let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(puzzle, case, source, passed, lockstep).map_err(|u| u.message);
+        let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_prepared(puzzle, case, shader, passed, lockstep).map_err(|u| u.message);
         keep(gpu, key, checked.clone());
         checked
     })
@@ -68,15 +70,15 @@ fn keep(gpu: &Gpu, key: u64, checked: Result<Option<Outcome>, String>) {
 }
 
 /// Whether the order check of `case`, passed on the GPU, is kept already.
-pub(crate) fn kept_passed(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> bool {
-    let key = order_key(crate::cpu_checks::case_key(puzzle, case, source), true);
+pub(crate) fn kept_passed(gpu: &Gpu, case: &Case, shader: &PreparedShader) -> bool {
+    let key = order_key(crate::cpu_checks::case_key(case, shader), true);
     gpu.order_checks.lock().is_ok_and(|c| c.contains_key(&key))
 }
 
 /// Keeps what a [`OrderCheckHelper`] found for `case`, passed on the GPU,
 /// so that [`order_check`] uses it.
-pub(crate) fn keep_passed(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, checked: Result<Option<Outcome>, String>) {
-    keep(gpu, order_key(crate::cpu_checks::case_key(puzzle, case, source), true), checked);
+pub(crate) fn keep_passed(gpu: &Gpu, case: &Case, shader: &PreparedShader, checked: Result<Option<Outcome>, String>) {
+    keep(gpu, order_key(crate::cpu_checks::case_key(case, shader), true), checked);
 }
 
 /// What a helper's order check gives: `Err` when the helper could not
@@ -104,7 +106,7 @@ pub trait OrderCheckHelper {
 /// thread), natively each case on a thread of its own, as the CPU has
 /// cores: the checks are independent, and they are most of the CPU time of
 /// judging a puzzle.
-pub(crate) fn order_checks(gpu: &Gpu, puzzle: &Puzzle, source: &str, cases: Vec<(&Case, &mut CaseResult)>) {
+pub(crate) fn order_checks(gpu: &Gpu, puzzle: &Puzzle, cases: Vec<(&Case, &Arc<PreparedShader>, &mut CaseResult)>) {
     #[cfg(not(target_arch = "wasm32"))]
     {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -114,14 +116,14 @@ pub(crate) fn order_checks(gpu: &Gpu, puzzle: &Puzzle, source: &str, cases: Vec<
             std::thread::scope(|s| {
                 while !queue.is_empty() {
                     let mine: Vec<_> = queue.drain(..per_thread.min(queue.len())).collect();
-                    s.spawn(move || mine.into_iter().for_each(|(case, r)| order_check(gpu, puzzle, case, source, r)));
+                    s.spawn(move || mine.into_iter().for_each(|(case, shader, r)| order_check(gpu, puzzle, case, shader, r)));
                 }
             });
             return;
         }
     }
-    for (case, r) in cases {
-        order_check(gpu, puzzle, case, source, r);
+    for (case, shader, r) in cases {
+        order_check(gpu, puzzle, case, shader, r);
     }
 }
 

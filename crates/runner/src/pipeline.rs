@@ -4,7 +4,8 @@
 use crate::messages::unpositioned;
 use crate::Gpu;
 use gpu_puzzles_core::judge::{ConfigProblem, Diagnostic, Severity};
-use gpu_puzzles_core::limits::{bindings, BindingKind};
+use gpu_puzzles_core::limits::BindingKind;
+use gpu_puzzles_interp::PreparedShader;
 use gpu_puzzles_core::Puzzle;
 
 /// Creates the shader module and, when `entries` are given, the bind group
@@ -106,13 +107,12 @@ pub(crate) async fn yield_to_gpu_process() {
 /// In a browser, the `enable` directives naga could not parse are put
 /// back ([`gpu_puzzles_core::template::Substituted::compiler_text`]); natively naga's IR needs
 /// none (the device's features allow what they enable).
-pub(crate) fn plain_source<'a>(sub: &'a gpu_puzzles_core::template::Substituted, parsed: Option<&gpu_puzzles_instrument::Shader>) -> wgpu::ShaderSource<'a> {
+pub(crate) fn plain_source(shader: &PreparedShader) -> wgpu::ShaderSource<'_> {
     #[cfg(not(target_arch = "wasm32"))]
-    if let Some(shader) = parsed {
-        return wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(shader.module().clone()));
+    if let Ok(parsed) = shader.shader() {
+        return wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(parsed.module().clone()));
     }
-    let _ = parsed;
-    wgpu::ShaderSource::Wgsl(sub.compiler_text())
+    wgpu::ShaderSource::Wgsl(shader.sub().compiler_text())
 }
 
 /// The compiled pipelines, one per entry point in dispatch order, and their
@@ -129,10 +129,12 @@ pub(crate) struct Pipeline {
 /// # Errors
 /// A configuration message for a binding outside group 0, one the puzzle does
 /// not have, or a storage buffer declared `var<uniform>`.
-pub(crate) fn layout_entries(puzzle: &Puzzle, source: &str) -> Result<Vec<wgpu::BindGroupLayoutEntry>, ConfigProblem> {
-    Ok(bindings(puzzle, source)?
-        .into_iter()
-        .map(|(binding, kind)| {
+pub(crate) fn layout_entries(shader: &PreparedShader) -> Result<Vec<wgpu::BindGroupLayoutEntry>, ConfigProblem> {
+    Ok(shader
+        .bindings()
+        .map_err(Clone::clone)?
+        .iter()
+        .map(|&(binding, kind)| {
             layout_entry(
                 binding,
                 match kind {
@@ -222,21 +224,21 @@ impl PipelineCache {
     }
 }
 
-/// The cache key of a compilation: the substituted text, the puzzle's entry
-/// points, the bind group layout (binding and access of every entry), and,
+/// The cache key of a compilation: the prepared shader's key (the puzzle,
+/// the text and its substitution, [`PreparedShader::key_of`]), the puzzle's
+/// entry points, the bind group layout (binding and access of every entry), and,
 /// for an instrumented shader, what the pass depends on besides the text
 /// (the case's configuration and the traced buffers' lengths) and whether
 /// the racecheck is in.
 pub(crate) fn cache_key(
-    text: &str,
+    shader: &PreparedShader,
     puzzle: &Puzzle,
     entries: &[wgpu::BindGroupLayoutEntry],
     instrumented: Option<(&gpu_puzzles_core::CaseConfig, &[u32], bool)>,
 ) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut h);
-    puzzle.slug.hash(&mut h);
+    shader.key().hash(&mut h);
     puzzle.entry_points.hash(&mut h);
     for e in entries {
         e.binding.hash(&mut h);

@@ -1,16 +1,24 @@
-//! One test case: substitute, compile inside error scopes, check the
-//! configuration, bind, dispatch, read back, judge; and, when asked, the
-//! same dispatch instrumented, for heat maps and memory checks.
+//! A Run: a student's shader judged on every case of a puzzle, in five
+//! phases, each a function below whose inputs and outputs are values
+//! (ARCHITECTURE.md, "A Run"):
+//!
+//! 1. [`prepare`]: each distinct (text, case configuration) substituted and
+//!    parsed once ([`PreparedShader`]), shared by every later phase;
+//! 2. and 3. [`run_ordinary`]: each ordinary case checked on the CPU
+//!    interpreter (when asked) and dispatched on the GPU, plain or
+//!    instrumented, and read back ([`crate::case`]);
+//! 4. [`check_behind_the_gpu`]: the order and subgroup checks of the cases
+//!    the GPU judged, and the lesson check;
+//! 5. [`run_performance`]: the performance cases, timed, once every other
+//!    case passed.
 
-use crate::dispatch::{finish, submit, DispatchOptions, Submitted};
-use crate::instrumented::{run_instrumented, Instrumentation};
-use crate::messages::{at_offset, diagnostic};
-use crate::pipeline::{build, cache_key, layout_entries, plain_source, start_build, yield_to_gpu_process, Cached};
+use crate::case::{complete, start_case};
+use crate::cpu_checks::Early;
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, too_slow_for_case, CaseResult, ConfigProblem, Diagnostic, Outcome, Unchecked};
-use gpu_puzzles_core::trace::{Findings, TraceMeta};
-use gpu_puzzles_core::{template, Case, Puzzle, Values};
-use gpu_puzzles_instrument::{PassError, Shader};
+use gpu_puzzles_core::judge::{too_slow_for_case, CaseResult, Outcome};
+use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_interp::PreparedShader;
+use std::sync::Arc;
 use web_time::Instant;
 
 /// How to run a case.
@@ -52,9 +60,10 @@ impl Default for RunOptions {
 /// the small cases are what guard against runaway loops); otherwise they are
 /// [`Outcome::Skipped`]. Every ordinary case that passed instrumented is
 /// also run on the CPU in several orders of its invocations, and fails when
-/// its result depends on the order (`order_check`). A `hardware_only` one is [`Outcome::Omitted`] on a
-/// software adapter, and on a GPU where an earlier performance case
-/// predicts a dispatch near an operating system's GPU reset
+/// its result depends on the order ([`check_behind_the_gpu`]). A
+/// `hardware_only` one is [`Outcome::Omitted`] on a software adapter, and
+/// on a GPU where an earlier performance case predicts a dispatch near an
+/// operating system's GPU reset
 /// ([`gpu_puzzles_core::judge::too_slow_for_case`]). Results come back in
 /// case order.
 pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str, options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
@@ -85,42 +94,97 @@ pub async fn judge_with_helper(
     options: RunOptions,
     helper: Option<&dyn crate::OrderCheckHelper>,
 ) -> Result<Vec<CaseResult>, RunnerError> {
-    let mut results = Vec::with_capacity(puzzle.cases.len() + extra.len());
     if let Ok(mut p) = gpu.phases.lock() {
         *p = Some(crate::RunPhases::default());
     }
-    let mut since = Instant::now();
-    // In a browser every ordinary case is submitted before any read-back is
-    // awaited: each await is a round trip to the GPU process. Natively the
-    // map callbacks only run when the device is polled, so a case's time
-    // would include the cases compiled after it: each is awaited at once.
+    let since = Instant::now();
+    let cases = prepare(gpu, puzzle, extra, source);
+    let prepare_ms = ms(since);
+    let mut early = Early { helper, helped: Default::default() };
+    let mut ordinary = run_ordinary(gpu, &cases, options, &mut early).await?;
+    let since = Instant::now();
+    check_behind_the_gpu(gpu, &cases, &mut ordinary, early, options).await;
+    let checks_ms = ms(since);
+    let since = Instant::now();
+    let performance = run_performance(gpu, &cases, &ordinary, options).await?;
+    let performance_ms = ms(since);
+    gpu.note_phase(|p| (p.prepare_ms, p.checks_ms, p.performance_ms) = (prepare_ms, checks_ms, performance_ms));
+    let mut results = ordinary;
+    results.extend(performance);
+    results.sort_by_key(|r| r.case);
+    Ok(results)
+}
+
+/// A Run's cases, each with the student's text prepared for it: the
+/// ordinary cases (the puzzle's, then the extra ones) in the order they
+/// are judged, and the performance cases. Cases whose configurations
+/// substitute alike share one [`PreparedShader`].
+pub(crate) struct RunCases<'a> {
+    pub(crate) puzzle: &'a Puzzle,
+    pub(crate) ordinary: Vec<(&'a Case, Arc<PreparedShader>)>,
+    pub(crate) performance: Vec<(&'a Case, Arc<PreparedShader>)>,
+}
+
+/// Phase 1: the student's `source` substituted for each case and parsed,
+/// once per distinct configuration, from the device's kept shaders when a
+/// Run met the same text before ([`Gpu::prepared`]).
+pub(crate) fn prepare<'a>(gpu: &Gpu, puzzle: &'a Puzzle, extra: &'a [Case], source: &str) -> RunCases<'a> {
+    // This Run's own, so that a device's kept set starting over midway
+    // prepares nothing twice.
+    let mut mine: std::collections::HashMap<u64, Arc<PreparedShader>> = std::collections::HashMap::new();
+    let mut prepared = |c: &'a Case| {
+        let key = PreparedShader::key_of(puzzle, source, &c.config);
+        (c, mine.entry(key).or_insert_with(|| gpu.prepared(puzzle, source, &c.config)).clone())
+    };
+    RunCases {
+        puzzle,
+        ordinary: puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra).map(&mut prepared).collect(),
+        performance: puzzle.cases.iter().filter(|c| c.is_performance()).map(&mut prepared).collect(),
+    }
+}
+
+/// Phases 2 and 3: every ordinary case started (its CPU checks, compile
+/// and dispatch; [`start_case`]) and read back and judged ([`complete`]),
+/// in the order of [`RunCases::ordinary`].
+///
+/// In a browser every case is submitted before any read-back is awaited:
+/// each await is a round trip to the GPU process. Natively the map
+/// callbacks only run when the device is polled, so a case's time would
+/// include the cases compiled after it: each is awaited at once.
+async fn run_ordinary(gpu: &Gpu, cases: &RunCases<'_>, options: RunOptions, early: &mut Early<'_>) -> Result<Vec<CaseResult>, RunnerError> {
+    let puzzle = cases.puzzle;
+    let since = Instant::now();
     let mut started = Vec::new();
-    let mut ordinary = Vec::new();
-    let cases = || puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra);
-    // The helper makes the order checks of the cases the interpreter
-    // passes (cpu_checks::checked), on another core.
-    let mut early = crate::cpu_checks::Early { helper, helped: Default::default() };
-    for case in cases() {
-        let s = start_case(gpu, puzzle, case, source, options, &mut early).await?;
+    let mut results = Vec::with_capacity(cases.ordinary.len());
+    for (case, shader) in &cases.ordinary {
+        let s = start_case(gpu, puzzle, case, shader, options, early).await?;
         if PIPELINED {
             started.push((case, s));
         } else {
-            ordinary.push((case, complete(gpu, puzzle, case, s).await?));
+            results.push(complete(gpu, puzzle, case, s).await?);
         }
     }
     let submit_ms = ms(since);
-    since = Instant::now();
+    let since = Instant::now();
     for (case, s) in started {
-        ordinary.push((case, complete(gpu, puzzle, case, s).await?));
+        results.push(complete(gpu, puzzle, case, s).await?);
     }
     let read_back_ms = ms(since);
-    since = Instant::now();
-    // Then, with every read-back in, the order checks (CPU work): the
-    // helper's, for the cases that passed, and the rest here.
-    for (case, r) in &ordinary {
+    gpu.note_phase(|p| (p.submit_ms, p.read_back_ms) = (submit_ms, read_back_ms));
+    Ok(results)
+}
+
+/// Phase 4: the checks behind the GPU's verdicts (CPU work), with every
+/// read-back in: the helper's order checks for the cases that passed
+/// (started in phase 2), the order and subgroup checks of the rest
+/// ([`crate::order::order_checks`]), and the puzzle's lesson check on the
+/// first case's shader. `ordinary` is [`run_ordinary`]'s, in its order.
+async fn check_behind_the_gpu(gpu: &Gpu, cases: &RunCases<'_>, ordinary: &mut [CaseResult], mut early: Early<'_>, options: RunOptions) {
+    let puzzle = cases.puzzle;
+    for ((case, shader), r) in cases.ordinary.iter().zip(ordinary.iter()) {
         if let Some(check) = early.helped.remove(&case.number).filter(|_| r.outcome.passed()) {
             if let Ok(checked) = check.await {
-                crate::order::keep_passed(gpu, puzzle, case, source, checked);
+                crate::order::keep_passed(gpu, case, shader, checked);
                 gpu.note_phase(|p| p.helper_checks += 1.0);
             }
         }
@@ -128,18 +192,27 @@ pub async fn judge_with_helper(
     if options.instrument {
         // Wrong outputs of a subgroup shader are checked too: if another
         // subgroup size gives the right ones, the finding says so.
-        let subgroups = gpu_puzzles_core::wgsl::uses_subgroups(source);
-        let checked = |o: &Outcome| o.passed() || (subgroups && matches!(o, Outcome::Mismatch { .. }));
-        crate::order::order_checks(gpu, puzzle, source, ordinary.iter_mut().filter(|(_, r)| checked(&r.outcome)).map(|(c, r)| (*c, r)).collect());
+        let checked = |shader: &PreparedShader, r: &CaseResult| {
+            r.outcome.passed() || (shader.mentions_subgroups() && matches!(r.outcome, Outcome::Mismatch { .. }))
+        };
+        let to_check = cases.ordinary.iter().zip(ordinary.iter_mut()).filter(|((_, s), r)| checked(s, r)).map(|((c, s), r)| (*c, s, r)).collect();
+        crate::order::order_checks(gpu, puzzle, to_check);
     }
-    results.extend(ordinary.into_iter().map(|(_, r)| r));
-    gpu_puzzles_instrument::lesson_checks(puzzle, source, &mut results);
-    let checks_ms = ms(since);
-    since = Instant::now();
-    let all_passed = results.iter().all(|r| r.outcome.passed());
+    let first = cases.ordinary.first().or(cases.performance.first()).map(|(_, s)| s);
+    gpu_puzzles_instrument::lesson_checks(puzzle, first.and_then(|s| s.shader().ok()), ordinary);
+}
+
+/// Phase 5: the performance cases, timed when every case in `ordinary`
+/// passed, else [`Outcome::Skipped`]; a `hardware_only` one is
+/// [`Outcome::Omitted`] on a software adapter, or where the last case
+/// timed predicts a dispatch near an operating system's GPU reset.
+async fn run_performance(gpu: &Gpu, cases: &RunCases<'_>, ordinary: &[CaseResult], options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
+    let puzzle = cases.puzzle;
+    let all_passed = ordinary.iter().all(|r| r.outcome.passed());
+    let mut results = Vec::with_capacity(cases.performance.len());
     // The last performance case timed: its operations and time per dispatch.
     let mut timed: Option<(Option<u64>, f64)> = None;
-    for case in puzzle.cases.iter().filter(|c| c.is_performance()) {
+    for (case, shader) in &cases.performance {
         let hardware_only = case.performance.is_some_and(|p| p.hardware_only);
         let flops = case.performance.and_then(|p| p.flops);
         let too_slow = timed.filter(|_| hardware_only).and_then(|(before, ms)| too_slow_for_case(before, ms, flops));
@@ -150,19 +223,27 @@ pub async fn judge_with_helper(
         } else if let Some(ms) = too_slow {
             omitted(case, format!("not run: on this GPU one dispatch of this size would take about {ms:.0} ms, near the time after which the operating system resets a GPU (losing the page's device). The smaller performance cases are timed instead."))
         } else {
-            run_case(gpu, puzzle, case, source, options).await?
+            let started = start_case(gpu, puzzle, case, shader, options, &mut Early::default()).await?;
+            complete(gpu, puzzle, case, started).await?
         };
         if r.outcome.passed() {
             timed = Some((flops, r.timing.best().0));
         }
         results.push(r);
     }
-    let performance_ms = ms(since);
-    gpu.note_phase(|p| {
-        (p.submit_ms, p.read_back_ms, p.checks_ms, p.performance_ms) = (submit_ms, read_back_ms, checks_ms, performance_ms);
-    });
-    results.sort_by_key(|r| r.case);
     Ok(results)
+}
+
+/// Runs and judges one case: [`start_case`] and [`complete`] on the
+/// student's text as the device keeps it prepared.
+///
+/// # Errors
+/// Only our own failures: a lost device, a timeout, a failed read-back, a
+/// puzzle whose reference fails.
+pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, options: RunOptions) -> Result<CaseResult, RunnerError> {
+    let shader = gpu.prepared(puzzle, source, &case.config);
+    let started = start_case(gpu, puzzle, case, &shader, options, &mut Early::default()).await?;
+    complete(gpu, puzzle, case, started).await
 }
 
 /// Milliseconds since `since`.
@@ -181,286 +262,7 @@ fn omitted(case: &Case, message: String) -> CaseResult {
     CaseResult::new(case, Outcome::Omitted { message })
 }
 
-/// Runs and judges one case.
-///
-/// Steps: check the configuration against the device's limits and the
-/// shader's workgroup memory against WebGPU's; substitute the template
-/// placeholders; create the shader module in a validation error scope and
-/// collect `get_compilation_info()` messages mapped to the student's lines
-/// and columns; check the bindings against the student's declarations
-/// (`read` or `read_write`, unused bindings allowed); natively, the
-/// synccheck. Then, with [`RunOptions::instrument`] and for every case but
-/// a performance one, one instrumented dispatch gives the outputs and the
-/// findings; a performance case, or a shader the pass cannot instrument
-/// (the result's `instrumentation` says why), gets one plain dispatch.
-/// Inputs are uploaded, outputs start zeroed, and what comes back is
-/// compared with the CPU reference.
-///
-/// # Errors
-/// Only our own failures: a lost device, a timeout, a failed read-back, a
-/// puzzle whose reference fails.
-pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, options: RunOptions) -> Result<CaseResult, RunnerError> {
-    let started = start_case(gpu, puzzle, case, source, options, &mut crate::cpu_checks::Early::default()).await?;
-    complete(gpu, puzzle, case, started).await
-}
-
-/// A case on its way: judged already (a configuration or compile error),
-/// or dispatched with its read-back not yet awaited.
-pub(crate) enum Started {
-    /// Judged without a dispatch.
-    Done(CaseResult),
-    /// The instrumented dispatch is in flight; `meta` reads its trace.
-    Instrumented { result: CaseResult, submitted: Submitted, meta: std::sync::Arc<TraceMeta> },
-    /// The plain dispatch is in flight, with the interpreter's findings
-    /// when it checked the case ([`RunOptions::cpu_checks`]).
-    Plain { result: CaseResult, submitted: Submitted, findings: Option<std::sync::Arc<Findings>> },
-}
-
-/// [`run_case`] up to the dispatch's submission.
-///
-/// `early` holds the order checks a helper makes.
-async fn start_case(
-    gpu: &Gpu,
-    puzzle: &Puzzle,
-    case: &Case,
-    source: &str,
-    options: RunOptions,
-    early: &mut crate::cpu_checks::Early<'_>,
-) -> Result<Started, RunnerError> {
-    if gpu.is_lost() {
-        return Err(gpu.lost_error());
-    }
-    let mut result = CaseResult::new(case, Outcome::Passed);
-    let finish = |mut r: CaseResult, outcome| {
-        r.outcome = outcome;
-        Ok(Started::Done(r))
-    };
-
-    // 1. Configuration against the device's limits.
-    if let Err(problem) = crate::check_config(puzzle, case, &gpu.device.limits()) {
-        return finish(result, Outcome::config(problem));
-    }
-
-    // 2. One naga parse for everything below. Workgroup memory against
-    // WebGPU's limit (some drivers allow more).
-    let sub = template::substitute(source, &case.config);
-    let parsed = Shader::parse(&sub.text);
-    let limit = gpu.device.limits().max_compute_workgroup_storage_size as u64;
-    if let Some(bytes) = parsed.as_ref().ok().map(Shader::workgroup_memory_bytes).filter(|&b| b > limit) {
-        return finish(result, Outcome::config(ConfigProblem::ShaderWorkgroupMemory { bytes, max: limit }));
-    }
-
-    // 3. Compile, with the bindings from the student's declarations; compile
-    // errors come before binding errors. A case that will run instrumented
-    // needs only the module here (for the compiler's messages in the
-    // student's lines): its pipeline is the instrumented one. Natively the
-    // device's compiler is naga itself, so a shader naga accepted needs no
-    // plain module at all.
-    let instrumented = options.instrument && !case.is_performance();
-    // A case the interpreter may find clean is compiled plain here, which
-    // gives the compiler's messages and the pipeline in one compile.
-    // A shader that uses subgroups only where the GPU's subgroup size is
-    // known (the interpreter runs at that size), and not one that might
-    // wait for another workgroup in a loop (only the instrumented run's
-    // loop guard would stop it).
-    let subgroups = sub.uses_subgroups().then(|| gpu.fixed_subgroup_size());
-    let plain_first =
-        instrumented && options.cpu_checks && subgroups.is_none_or(|s| s.is_some()) && parsed.as_ref().is_ok_and(|s| !s.may_wait_across_workgroups());
-    let layout_entries = layout_entries(puzzle, source);
-    // A shader compiled before on this device (a Run on unchanged code)
-    // compiled without errors: the cache holds its pipelines.
-    let lens: Vec<u32> = case.buffers.iter().map(|cb| cb.initial.len() as u32).collect();
-    let plain_key = layout_entries.as_deref().ok().map(|e| cache_key(&sub.text, puzzle, e, None));
-    let instrumented_keys: Vec<(u64, bool)> = match (&layout_entries, instrumented) {
-        (Ok(e), true) => [true, false].into_iter().map(|rc| (cache_key(&sub.text, puzzle, e, Some((&case.config, &lens, rc))), rc)).collect(),
-        _ => Vec::new(),
-    };
-    let compiled_before = instrumented_keys.iter().any(|(k, _)| gpu.cached(*k).is_some());
-    let mut pipeline = if instrumented && !plain_first { None } else { plain_key.and_then(|k| gpu.cached(k)).map(|c| c.pipeline) };
-    // Natively naga is the device's compiler: a shader it parsed compiles.
-    let known_to_compile = compiled_before || pipeline.is_some() || (instrumented && NAGA_COMPILES && parsed.is_ok());
-    if !known_to_compile {
-        let entries = if instrumented && !plain_first { None } else { layout_entries.as_deref().ok() };
-        let since = Instant::now();
-        // While the GPU process compiles, the interpreter checks the case.
-        let pending = start_build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), entries);
-        let mut overlapped_ms = 0.0;
-        if plain_first && entries.is_some() {
-            yield_to_gpu_process().await;
-            let since = Instant::now();
-            crate::cpu_checks::checked(gpu, puzzle, case, source, subgroups.flatten(), early, true);
-            overlapped_ms = ms(since);
-        }
-        let built = pending.finish(puzzle, |m| diagnostic(m, &sub, source)).await;
-        gpu.note_phase(|p| p.plain_compile_ms += ms(since) - overlapped_ms);
-        match built {
-            Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics: explained(diagnostics, parsed.as_ref().err(), &sub, source) }),
-            Ok(p) => {
-                if let (Some(p), Some(k)) = (&p, plain_key) {
-                    gpu.cache(k, Cached { pipeline: p.clone(), meta: None });
-                }
-                pipeline = p;
-            }
-        }
-    }
-    let layout_entries = match layout_entries {
-        Ok(entries) => entries,
-        Err(problem) => return finish(result, Outcome::config(problem)),
-    };
-    if gpu.is_lost() {
-        return Err(gpu.lost_error());
-    }
-
-    // 3a. Printed values the log cannot show (a pointer, an array): the
-    // same message on every adapter, before anything runs.
-    if let Some(e) = parsed.as_ref().ok().and_then(Shader::check_prints) {
-        let d = at_offset(e.message, e.span.start, e.span.len(), &sub, source);
-        return finish(result, Outcome::CompileError { diagnostics: vec![d] });
-    }
-
-    // 3b. The synccheck, natively: naga accepts a barrier in non-uniform
-    // control flow, which browsers' compilers reject (their uniformity
-    // analysis is authoritative in the page). Same verdict everywhere.
-    if NAGA_COMPILES {
-        if let Some(e) = parsed.as_ref().ok().and_then(Shader::check_barriers) {
-            let d = at_offset(e.message(), e.offset, e.length, &sub, source);
-            return finish(result, Outcome::CompileError { diagnostics: vec![d] });
-        }
-    }
-
-    // 4. The instrumented run gives the verdict and the findings (not for
-    // performance cases: the trace would slow the kernel being measured).
-    // Its outputs are the plain shader's: the rewrite only adds atomics on
-    // the trace buffer, and every access still happens as written.
-    if options.instrument && case.is_performance() {
-        result.instrumentation = Some(Unchecked::PerformanceCase);
-    }
-    let cpu_findings =
-        if plain_first { crate::cpu_checks::checked(gpu, puzzle, case, source, subgroups.flatten(), early, false).map(|c| c.findings) } else { None };
-    if instrumented && cpu_findings.is_none() {
-        let shader = match &parsed {
-            Ok(shader) => Ok(shader),
-            Err(PassError::Rejected { message, span }) => Err(Instrumentation::Rejected { message: message.clone(), span: span.clone() }),
-            Err(PassError::Unsupported(why)) => Err(Instrumentation::Skipped(Unchecked::Unsupported { why: why.clone() })),
-        };
-        let ran = match shader {
-            Ok(shader) => run_instrumented(gpu, puzzle, case, shader, &layout_entries, &instrumented_keys).await?,
-            Err(not) => not,
-        };
-        match ran {
-            Instrumentation::Submitted { submitted, meta } => return Ok(Started::Instrumented { result, submitted, meta }),
-            Instrumentation::Rejected { message, span } => {
-                // This browser's compiler accepted what naga does not: the
-                // checks cannot run, and a pass without them is not one.
-                let span = span.unwrap_or(0..0);
-                let message = format!(
-                    "{message}. This browser accepts it, but the memory checker (naga) does not, so races and out-of-bounds accesses could not be looked for; rewrite this part in plain WGSL (for example, pass an index instead of a `ptr<workgroup>` or `ptr<storage>` parameter)"
-                );
-                let d = at_offset(message, span.start, span.len(), &sub, source);
-                return finish(result, Outcome::CompileError { diagnostics: vec![d] });
-            }
-            Instrumentation::Skipped(why) => result.instrumentation = Some(why),
-        }
-    }
-
-    // 5. The plain run, for performance cases, for cases the interpreter
-    // found clean, and where the pass could not instrument the shader.
-    let pipeline = match pipeline.take() {
-        Some(p) => p,
-        None => {
-            match build(gpu, puzzle, &puzzle.slug, plain_source(&sub, parsed.as_ref().ok()), Some(&layout_entries), |m| diagnostic(m, &sub, source)).await {
-                Ok(p) => {
-                    let p = p.expect("built with entries");
-                    gpu.cache(cache_key(&sub.text, puzzle, &layout_entries, None), Cached { pipeline: p.clone(), meta: None });
-                    p
-                }
-                Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics }),
-            }
-        }
-    };
-    let submitted = submit(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes: None, measure: case.is_performance() }, None).await?;
-    Ok(Started::Plain { result, submitted, findings: cpu_findings })
-}
-
-/// Awaits a started case's read-back and judges it: the outputs against
-/// the CPU reference and, for an instrumented run, the findings.
-///
-/// # Errors
-/// As [`run_case`].
-pub(crate) async fn complete(gpu: &Gpu, puzzle: &Puzzle, case: &Case, started: Started) -> Result<CaseResult, RunnerError> {
-    match started {
-        Started::Done(r) => Ok(r),
-        Started::Instrumented { mut result, submitted, meta } => {
-            let (actual, trace, timing) = finish(gpu, puzzle, submitted).await?;
-            let words = trace.ok_or_else(|| RunnerError::Readback("the trace did not come back".into()))?;
-            result.instrumented_timing = Some(timing);
-            let findings = meta.findings(&words);
-            if findings.runaway_loop.is_some() {
-                // The guard broke the loop: the outputs mean nothing.
-                result.outcome = memory_outcome(&findings).expect("a runaway loop fails");
-                result.findings = Some(findings);
-                return Ok(result);
-            }
-            result.outcome = verdict(puzzle, case, &actual, Some(&findings))?;
-            result.findings = Some(findings);
-            result.actual = actual;
-            Ok(result)
-        }
-        Started::Plain { mut result, submitted, findings } => {
-            let (actual, _, timing) = finish(gpu, puzzle, submitted).await?;
-            result.timing = timing;
-            result.outcome = verdict(puzzle, case, &actual, findings.as_deref())?;
-            result.findings = findings.map(|f| (*f).clone());
-            result.actual = actual;
-            Ok(result)
-        }
-    }
-}
-
-/// Whether [`judge_with`] submits every ordinary case before awaiting any
+/// Whether [`run_ordinary`] submits every ordinary case before awaiting any
 /// read-back: in a browser, where each await is a round trip to the GPU
 /// process and map callbacks run as soon as the mapping is done.
 const PIPELINED: bool = cfg!(target_arch = "wasm32");
-
-/// Whether the device's shader compiler is naga (every native backend of
-/// wgpu), so that what naga accepts, the device accepts. In a browser the
-/// browser's compiler decides.
-const NAGA_COMPILES: bool = cfg!(not(target_arch = "wasm32"));
-
-/// Natively wgpu reports a naga validation error by its first line only
-/// ("Function [0] 'f' is invalid"); naga's chain of causes, from the case's
-/// own parse (`rejected`), says why. In a browser the compiler's own
-/// messages are kept.
-fn explained(diagnostics: Vec<Diagnostic>, rejected: Option<&PassError>, sub: &template::Substituted, source: &str) -> Vec<Diagnostic> {
-    if let (true, Some(PassError::Rejected { message, span: Some(span) })) = (NAGA_COMPILES, rejected) {
-        if diagnostics.iter().any(|d| d.message.contains(" is invalid")) {
-            return vec![at_offset(message.clone(), span.start, span.len(), sub, source)];
-        }
-    }
-    diagnostics
-}
-
-/// The verdict on a case's read-back `actual` values and, when the run was
-/// instrumented, its findings: a memory error replaces a pass or a
-/// mismatch (it is the cause to fix first), and a pass over the case's
-/// access budget becomes [`Outcome::OverBudget`]. Expected values and
-/// read-backs that are missing are our failures, not the student's
-/// (ARCHITECTURE.md).
-fn verdict(puzzle: &Puzzle, case: &Case, actual: &[Values], findings: Option<&Findings>) -> Result<Outcome, RunnerError> {
-    puzzle.expected(case).map_err(|error| RunnerError::Reference { case: case.number, error })?;
-    if actual.len() != puzzle.compared_buffers().count() {
-        return Err(RunnerError::Readback(format!("{} of {} compared buffers came back", actual.len(), puzzle.compared_buffers().count())));
-    }
-    let mut outcome = judge(puzzle, case, actual)?;
-    if let Some(memory) = findings.and_then(memory_outcome) {
-        if outcome.passed() || matches!(outcome, Outcome::Mismatch { .. }) {
-            outcome = memory;
-        }
-    }
-    if outcome.passed() {
-        if let Some(over) = findings.and_then(|f| budget_outcome(puzzle, case, f)) {
-            outcome = over;
-        }
-    }
-    Ok(outcome)
-}

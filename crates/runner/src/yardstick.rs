@@ -11,9 +11,9 @@ use gpu_puzzles_core::{Case, Puzzle};
 /// function-local arrays it indexes with run-time values
 /// ([`gpu_puzzles_instrument::IndexedLocal`]), each named with its first
 /// such line; empty when there are none (or the text does not parse).
-fn indexed_locals(case: &Case, source: &str) -> String {
-    let sub = gpu_puzzles_core::template::substitute(source, &case.config);
-    let Ok(shader) = gpu_puzzles_instrument::Shader::parse(&sub.text) else { return String::new() };
+fn indexed_locals(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> String {
+    let prepared = gpu.prepared(puzzle, source, &case.config);
+    let (sub, Ok(shader)) = (prepared.sub(), prepared.shader()) else { return String::new() };
     let found: Vec<String> = shader
         .dynamically_indexed_locals()
         .iter()
@@ -109,7 +109,7 @@ pub async fn add_yardsticks(gpu: &Gpu, puzzle: &Puzzle, source: &str, results: &
         }
         if let Some(Outcome::BelowTarget { fraction, target, message }) = target_outcome(puzzle, case, r, gpu.adapter().software) {
             let message =
-                format!("{message}{} (Measured twice; the second time your kernel and the reference ran back to back.)", indexed_locals(case, source));
+                format!("{message}{} (Measured twice; the second time your kernel and the reference ran back to back.)", indexed_locals(gpu, puzzle, case, source));
             r.outcome = Outcome::BelowTarget { fraction, target, message };
         }
     }

@@ -8,7 +8,7 @@ use super::*;
 pub(super) fn run(
     puzzle: &Puzzle,
     case: &Case,
-    source: &str,
+    shader: &Arc<PreparedShader>,
     schedules: &[Schedule],
     subgroup_size: u32,
     sweep: bool,
@@ -19,17 +19,12 @@ pub(super) fn run(
         r.outcome = outcome;
         Ok(r)
     };
-    let prepared = match prepare(puzzle, case, source) {
-        Ok(mut p) => {
-            if let Some(program) = Arc::get_mut(&mut p.program) {
-                program.loop_budget = loop_budget;
-            }
-            Prepared { subgroup_size, ..p }
-        }
+    let prepared = match prepare(puzzle, case, shader) {
+        Ok(p) => Prepared { subgroup_size, loop_budget, ..p },
         Err(NotRunnable::Outcome(o)) => return finish(result, *o),
         Err(NotRunnable::Unjudged(u)) => return Err(u),
     };
-    let Prepared { sub, config, .. } = &prepared;
+    let (sub, source, config) = (shader.sub(), shader.source(), &prepared.config);
 
     let mut runs: Vec<Ran> = Vec::new();
     for ran in run_all(&prepared, schedules, puzzle, true) {
@@ -55,7 +50,7 @@ pub(super) fn run(
         }
     }
     let first = runs.remove(0);
-    let findings = findings(&first.record, &prepared, puzzle, source);
+    let findings = findings(&first.record, &prepared, puzzle);
     let mut outcome = judge(puzzle, case, &first.actual).map_err(Unjudged::from)?;
     if let Some(memory) = memory_outcome(&findings) {
         if outcome.passed() || matches!(outcome, Outcome::Mismatch { .. }) {
@@ -68,7 +63,7 @@ pub(super) fn run(
         }
     }
     if sweep && (outcome.passed() || matches!(outcome, Outcome::Mismatch { .. })) && prepared.program.uses_subgroups() {
-        if let Some(o) = sweep_subgroup_sizes(&prepared, puzzle, case, source)? {
+        if let Some(o) = sweep_subgroup_sizes(&prepared, puzzle, case)? {
             outcome = o;
         }
     }

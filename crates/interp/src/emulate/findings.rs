@@ -24,8 +24,9 @@ pub(super) fn empty_findings() -> Findings {
 }
 
 /// The record as the findings an instrumented GPU run gives.
-pub(super) fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle, source: &str) -> Findings {
-    let Prepared { program, sub, config, .. } = p;
+pub(super) fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle) -> Findings {
+    let Prepared { program, shader, config, .. } = p;
+    let (sub, source) = (shader.sub(), shader.source());
     let site = |span: naga::Span| place(sub, source, span).map(|p| Site { line: p.line, column: p.column });
     // Storage buffers and workgroup variables by the names of the GPU run's
     // spaces; hazards happen only there.
