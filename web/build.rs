@@ -17,7 +17,8 @@ fn main() {
     // GPU_PUZZLES_SET=<dir> builds the site from another puzzle set (a folder
     // holding puzzles/ and shaders/), e.g. a workshop's own.
     println!("cargo:rerun-if-env-changed=GPU_PUZZLES_SET");
-    let set = std::env::var_os("GPU_PUZZLES_SET").map(PathBuf::from).unwrap_or_else(|| root.clone());
+    let set =
+        std::env::var_os("GPU_PUZZLES_SET").map(PathBuf::from).unwrap_or_else(|| root.clone());
     let puzzles = set.join("puzzles");
     let shaders = set.join("shaders");
     println!("cargo:rerun-if-changed={}", puzzles.display());
@@ -28,7 +29,8 @@ fn main() {
     }
     let with_solutions = std::env::var_os("CARGO_FEATURE_SOLUTIONS").is_some();
     let solutions = if with_solutions {
-        let s = gpu_puzzles_core::load::read_solutions(&shaders).unwrap_or_else(|e| fail(&e.to_string()));
+        let s = gpu_puzzles_core::load::read_solutions(&shaders)
+            .unwrap_or_else(|e| fail(&e.to_string()));
         for slug in s.keys() {
             println!("cargo:rerun-if-changed={}", shaders.join(format!("{slug}.wgsl")).display());
         }
@@ -36,10 +38,15 @@ fn main() {
     } else {
         None
     };
-    let set = gpu_puzzles_core::load_puzzle_set(&files, solutions.as_ref()).unwrap_or_else(|problems| {
-        let text: Vec<String> = problems.iter().map(|p| format!("puzzles/{p}")).collect();
-        fail(&format!("the puzzle set has {} problem(s):\n{}", problems.len(), text.join("\n")));
-    });
+    let set =
+        gpu_puzzles_core::load_puzzle_set(&files, solutions.as_ref()).unwrap_or_else(|problems| {
+            let text: Vec<String> = problems.iter().map(|p| format!("puzzles/{p}")).collect();
+            fail(&format!(
+                "the puzzle set has {} problem(s):\n{}",
+                problems.len(),
+                text.join("\n")
+            ));
+        });
     // The page's copy of the set, baked: parsed, checked and with every
     // written case's expected values computed here, so that neither the
     // TOML reader nor the loader nor the reference functions are in the
@@ -55,7 +62,8 @@ fn main() {
             c.buffers.iter_mut().for_each(|b| b.expected = None);
         }
     }
-    let bytes = postcard::to_stdvec(&baked).unwrap_or_else(|e| fail(&format!("the puzzle set could not be baked: {e}")));
+    let bytes = postcard::to_stdvec(&baked)
+        .unwrap_or_else(|e| fail(&format!("the puzzle set could not be baked: {e}")));
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     std::fs::write(out_dir.join("puzzle_set.postcard"), bytes).unwrap();
     let mut out = String::new();
@@ -65,7 +73,12 @@ fn main() {
     }
     out.push_str("];\n/// Reference solutions by slug (empty in a build without them).\npub const SOLUTIONS: &[(&str, &str)] = &[\n");
     for slug in solutions.unwrap_or_else(BTreeMap::new).keys() {
-        writeln!(out, "    ({slug:?}, include_str!({:?})),", abs(&shaders.join(format!("{slug}.wgsl")))).unwrap();
+        writeln!(
+            out,
+            "    ({slug:?}, include_str!({:?})),",
+            abs(&shaders.join(format!("{slug}.wgsl")))
+        )
+        .unwrap();
     }
     out.push_str("];\n");
     std::fs::write(out_dir.join("puzzle_files.rs"), out).unwrap();

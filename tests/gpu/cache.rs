@@ -19,11 +19,17 @@ fn set() -> PuzzleSet {
 #[test]
 fn a_second_run_of_unchanged_code_compiles_nothing_and_judges_the_same() {
     let set = set();
-    let gpu = pollster::block_on(Gpu::new()).expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)");
+    let gpu = pollster::block_on(Gpu::new())
+        .expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)");
     for slug in ["shared", "histogram", "tree-reduction"] {
         let puzzle = set.get(slug).unwrap();
-        for (source, deterministic) in [(puzzle.solution.clone().unwrap(), true), (puzzle.starter.clone(), false)] {
-            let judge = || pollster::block_on(judge_puzzle(&gpu, puzzle, &source, RunOptions::default())).unwrap();
+        for (source, deterministic) in
+            [(puzzle.solution.clone().unwrap(), true), (puzzle.starter.clone(), false)]
+        {
+            let judge = || {
+                pollster::block_on(judge_puzzle(&gpu, puzzle, &source, RunOptions::default()))
+                    .unwrap()
+            };
             let first = judge();
             let compiled = gpu.compiled_shaders();
             assert!(compiled > 0, "{slug}: the first Run compiled its shaders");
@@ -44,7 +50,8 @@ fn a_second_run_of_unchanged_code_compiles_nothing_and_judges_the_same() {
     let puzzle = set.get("map").unwrap();
     let before = gpu.compiled_shaders();
     let source = puzzle.solution.clone().unwrap() + "\n// changed\n";
-    let results = pollster::block_on(judge_puzzle(&gpu, puzzle, &source, RunOptions::default())).unwrap();
+    let results =
+        pollster::block_on(judge_puzzle(&gpu, puzzle, &source, RunOptions::default())).unwrap();
     assert!(results.iter().all(|r| r.outcome.passed()));
     assert!(gpu.compiled_shaders() > before, "changed code compiled again");
 }
@@ -62,26 +69,58 @@ fn a_run_prepares_each_distinct_case_once() {
     use gpu_puzzles_instrument::parses;
     use gpu_puzzles_interp::PreparedShader;
     let set = set();
-    let gpu = pollster::block_on(Gpu::new()).expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)");
+    let gpu = pollster::block_on(Gpu::new())
+        .expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)");
     // Tree Reduction: several workgroup sizes among its cases; Subgroup Sum:
     // a lesson and subgroups (the subgroup sweep); both with random cases.
     for slug in ["tree-reduction", "subgroup-sum"] {
         let puzzle = set.get(slug).unwrap();
         let extra = gpu_puzzles_core::load::random_cases(puzzle, 11).expect("random cases");
-        for (k, options) in [RunOptions::default(), RunOptions { instrument: true, cpu_checks: true }].into_iter().enumerate() {
+        for (k, options) in
+            [RunOptions::default(), RunOptions { instrument: true, cpu_checks: true }]
+                .into_iter()
+                .enumerate()
+        {
             // Text no earlier Run met, so nothing is kept for it.
-            let source = format!("{}\n// a Run with options {k}\n", puzzle.solution.as_deref().unwrap());
+            let source =
+                format!("{}\n// a Run with options {k}\n", puzzle.solution.as_deref().unwrap());
             let all = puzzle.cases.iter().chain(&extra);
-            let distinct: std::collections::HashSet<u64> = all.map(|c| PreparedShader::key_of(puzzle, &source, &c.config)).collect();
-            assert!(distinct.len() > 1 || slug == "subgroup-sum", "{slug}: cases of several configurations");
+            let distinct: std::collections::HashSet<u64> =
+                all.map(|c| PreparedShader::key_of(puzzle, &source, &c.config)).collect();
+            assert!(
+                distinct.len() > 1 || slug == "subgroup-sum",
+                "{slug}: cases of several configurations"
+            );
             let before = (parses(), substitutions());
-            let results = pollster::block_on(gpu_puzzles_runner::judge_with(&gpu, puzzle, &extra, &source, options)).unwrap();
-            assert!(results.iter().all(|r| r.outcome.passed() || r.outcome.status() == "omitted"), "{slug}: {:?}", results.iter().map(|r| r.outcome.status()).collect::<Vec<_>>());
-            assert_eq!(parses() - before.0, distinct.len(), "{slug}, options {options:?}: naga parses in one Run");
-            assert_eq!(substitutions() - before.1, distinct.len(), "{slug}, options {options:?}: substitutions in one Run");
+            let results = pollster::block_on(gpu_puzzles_runner::judge_with(
+                &gpu, puzzle, &extra, &source, options,
+            ))
+            .unwrap();
+            assert!(
+                results.iter().all(|r| r.outcome.passed() || r.outcome.status() == "omitted"),
+                "{slug}: {:?}",
+                results.iter().map(|r| r.outcome.status()).collect::<Vec<_>>()
+            );
+            assert_eq!(
+                parses() - before.0,
+                distinct.len(),
+                "{slug}, options {options:?}: naga parses in one Run"
+            );
+            assert_eq!(
+                substitutions() - before.1,
+                distinct.len(),
+                "{slug}, options {options:?}: substitutions in one Run"
+            );
             let before = (parses(), substitutions());
-            pollster::block_on(gpu_puzzles_runner::judge_with(&gpu, puzzle, &extra, &source, options)).unwrap();
-            assert_eq!((parses(), substitutions()), before, "{slug}, options {options:?}: a Run of unchanged code parsed or substituted");
+            pollster::block_on(gpu_puzzles_runner::judge_with(
+                &gpu, puzzle, &extra, &source, options,
+            ))
+            .unwrap();
+            assert_eq!(
+                (parses(), substitutions()),
+                before,
+                "{slug}, options {options:?}: a Run of unchanged code parsed or substituted"
+            );
         }
     }
 }

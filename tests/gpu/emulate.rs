@@ -27,10 +27,16 @@ use std::sync::Arc;
 /// Whether the GPU's outcome and the interpreter's agree (module doc).
 fn agree(gpu: &Outcome, cpu: &Outcome) -> bool {
     let check = |o: &Outcome| match o {
-        Outcome::MemoryError { error: MemoryError::OutOfBounds(b), .. } => Some(format!("out of bounds: {} {:?}", b.space, b.kind)),
-        Outcome::MemoryError { error: MemoryError::Hazard(h), .. } => Some(format!("race in {}", h.space)),
+        Outcome::MemoryError { error: MemoryError::OutOfBounds(b), .. } => {
+            Some(format!("out of bounds: {} {:?}", b.space, b.kind))
+        }
+        Outcome::MemoryError { error: MemoryError::Hazard(h), .. } => {
+            Some(format!("race in {}", h.space))
+        }
         Outcome::MemoryError { error: MemoryError::OrderDependent(_), .. } => Some("order".into()),
-        Outcome::MemoryError { error: MemoryError::SubgroupSizeDependent(_), .. } => Some("subgroup size".into()),
+        Outcome::MemoryError { error: MemoryError::SubgroupSizeDependent(_), .. } => {
+            Some("subgroup size".into())
+        }
         _ => None,
     };
     gpu.status() == cpu.status() && check(gpu) == check(cpu)
@@ -46,9 +52,14 @@ fn compare(puzzle: &Puzzle, source: &str, seed: Option<u64>) -> Result<(), Faile
     };
     let extra = &extra[..];
     // At the GPU's own subgroup size, so that both run the same kernel.
-    let size = gpu().map_err(Failed::from)?.adapter().subgroup_sizes.map_or(emulate_default(), |(min, _)| min);
+    let size = gpu()
+        .map_err(Failed::from)?
+        .adapter()
+        .subgroup_sizes
+        .map_or(emulate_default(), |(min, _)| min);
     // Each case's run is shared with the seed sweep (`seeds.rs`).
-    let emulated = emulated(puzzle, extra, source, size).map_err(|e| Failed::from(format!("the interpreter could not judge it: {e}")))?;
+    let emulated = emulated(puzzle, extra, source, size)
+        .map_err(|e| Failed::from(format!("the interpreter could not judge it: {e}")))?;
     // A file's `// message:` (see puzzles.rs) holds for the interpreter's
     // summaries too: the same invocations, lines and buffers are named.
     let message = source.lines().nth(1).and_then(|l| l.strip_prefix("// message:")).map(str::trim);
@@ -62,9 +73,20 @@ fn compare(puzzle: &Puzzle, source: &str, seed: Option<u64>) -> Result<(), Faile
         }
         compared += 1;
         if !agree(&g.outcome, &c.outcome) {
-            differences.push(format!("case {}:\n  GPU: {}\n  CPU: {}", g.case, g.outcome.summary(), c.outcome.summary()));
-        } else if let Some(text) = message.filter(|_| !c.outcome.passed()).filter(|t| !c.outcome.summary().contains(t)) {
-            differences.push(format!("case {}: the interpreter's summary lacks `{text}`: {}", g.case, c.outcome.summary()));
+            differences.push(format!(
+                "case {}:\n  GPU: {}\n  CPU: {}",
+                g.case,
+                g.outcome.summary(),
+                c.outcome.summary()
+            ));
+        } else if let Some(text) =
+            message.filter(|_| !c.outcome.passed()).filter(|t| !c.outcome.summary().contains(t))
+        {
+            differences.push(format!(
+                "case {}: the interpreter's summary lacks `{text}`: {}",
+                g.case,
+                c.outcome.summary()
+            ));
         }
     }
     if compared == 0 {
@@ -86,13 +108,26 @@ pub fn trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
     let held = held_solutions();
     let mut trials = Vec::new();
     for (i, p) in set.puzzles.iter().enumerate() {
-        let mut kernels: Vec<(String, String, bool)> =
-            vec![("reference".into(), p.solution.clone().expect("a reference solution"), true), ("starter".into(), p.starter.clone(), false)];
-        kernels.extend(p.comparisons.iter().enumerate().map(|(k, c)| (format!("comparison-{}", k + 1), c.source.clone(), false)));
-        kernels.extend(held.iter().filter(|h| h.slug == p.slug).map(|h| (h.label.clone(), h.source.clone(), false)));
+        let mut kernels: Vec<(String, String, bool)> = vec![
+            ("reference".into(), p.solution.clone().expect("a reference solution"), true),
+            ("starter".into(), p.starter.clone(), false),
+        ];
+        kernels.extend(
+            p.comparisons
+                .iter()
+                .enumerate()
+                .map(|(k, c)| (format!("comparison-{}", k + 1), c.source.clone(), false)),
+        );
+        kernels.extend(
+            held.iter()
+                .filter(|h| h.slug == p.slug)
+                .map(|h| (h.label.clone(), h.source.clone(), false)),
+        );
         for (label, source, random) in kernels {
             let s = set.clone();
-            trials.push(Trial::test(format!("emulate::{}::{label}", p.slug), move || compare(&s.puzzles[i], &source, random.then_some(1))));
+            trials.push(Trial::test(format!("emulate::{}::{label}", p.slug), move || {
+                compare(&s.puzzles[i], &source, random.then_some(1))
+            }));
         }
     }
     trials

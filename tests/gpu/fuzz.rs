@@ -82,9 +82,18 @@ fn mutate(src: &str, rng: &mut SplitMix64) -> (String, String) {
         }
         6 => {
             // A huge constant in place of a number.
-            let numbers: Vec<usize> = (0..toks.len()).filter(|&i| toks[i].chars().next().is_some_and(|c| c.is_ascii_digit())).collect();
+            let numbers: Vec<usize> = (0..toks.len())
+                .filter(|&i| toks[i].chars().next().is_some_and(|c| c.is_ascii_digit()))
+                .collect();
             let mut t = toks.clone();
-            let huge = ["4294967295u", "2147483647", "99999999999999999999", "1e39", "0xFFFFFFFFu", "-2147483648"];
+            let huge = [
+                "4294967295u",
+                "2147483647",
+                "99999999999999999999",
+                "1e39",
+                "0xFFFFFFFFu",
+                "-2147483648",
+            ];
             if let Some(&i) = numbers.get(pick(rng, numbers.len())) {
                 t[i] = huge[pick(rng, huge.len())].to_string();
             }
@@ -93,7 +102,12 @@ fn mutate(src: &str, rng: &mut SplitMix64) -> (String, String) {
         _ => {
             // Deep nesting: wrap a line of main's body in many blocks.
             let depth = 1 + pick(rng, 300);
-            let i = lines.iter().rposition(|l| l.trim_start().starts_with("out") || l.trim_start().starts_with("output")).unwrap_or(lines.len() / 2);
+            let i = lines
+                .iter()
+                .rposition(|l| {
+                    l.trim_start().starts_with("out") || l.trim_start().starts_with("output")
+                })
+                .unwrap_or(lines.len() / 2);
             let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
             l[i] = format!("{}{}{}", "{".repeat(depth), lines[i], "}".repeat(depth));
             (format!("nest line {} {depth} deep", i + 1), l.join("\n"))
@@ -103,7 +117,8 @@ fn mutate(src: &str, rng: &mut SplitMix64) -> (String, String) {
 
 /// FNV-1a of `text`: a hash that no Rust release changes, for the seeds.
 fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+    text.bytes()
+        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 #[test]
@@ -112,8 +127,10 @@ fn mutated_shaders_always_give_an_outcome() {
     let files = read_dir(&root.join("puzzles")).unwrap();
     let solutions = read_solutions(&root.join("shaders")).unwrap();
     let set = load_puzzle_set(&files, Some(&solutions)).unwrap();
-    let gpu = pollster::block_on(Gpu::new()).expect("no GPU adapter: install lavapipe (apt install mesa-vulkan-drivers)");
-    let per_puzzle: usize = std::env::var("FUZZ_MUTANTS_PER_PUZZLE").ok().and_then(|v| v.parse().ok()).unwrap_or(40);
+    let gpu = pollster::block_on(Gpu::new())
+        .expect("no GPU adapter: install lavapipe (apt install mesa-vulkan-drivers)");
+    let per_puzzle: usize =
+        std::env::var("FUZZ_MUTANTS_PER_PUZZLE").ok().and_then(|v| v.parse().ok()).unwrap_or(40);
     let total = per_puzzle * set.puzzles.len();
     let mut outcomes: BTreeMap<&'static str, usize> = BTreeMap::new();
     for puzzle in &set.puzzles {
@@ -124,10 +141,13 @@ fn mutated_shaders_always_give_an_outcome() {
         for j in 0..per_puzzle {
             let (what, src) = mutate(puzzle.solution.as_deref().unwrap(), &mut rng);
             let case = cases[j % cases.len()];
-            let result = pollster::block_on(run_case(&gpu, puzzle, case, &src, RunOptions::default()));
+            let result =
+                pollster::block_on(run_case(&gpu, puzzle, case, &src, RunOptions::default()));
             match result {
                 Ok(r) => *outcomes.entry(r.outcome.status()).or_default() += 1,
-                Err(e) => panic!("mutant {j} of {} ({what}) was not judged: {e}\n{src}", puzzle.slug),
+                Err(e) => {
+                    panic!("mutant {j} of {} ({what}) was not judged: {e}\n{src}", puzzle.slug)
+                }
             }
             // The CPU interpreter (emulated judging, the debugger) on the same
             // mutant: an outcome or "cannot run", never a panic (in the page a
@@ -139,11 +159,18 @@ fn mutated_shaders_always_give_an_outcome() {
                     let _ = (d.memories(), d.invocations(), d.variables(0));
                 }
             }));
-            assert!(emulated.is_ok(), "mutant {j} of {} ({what}): the interpreter panicked\n{src}", puzzle.slug);
+            assert!(
+                emulated.is_ok(),
+                "mutant {j} of {} ({what}): the interpreter panicked\n{src}",
+                puzzle.slug
+            );
         }
     }
     println!("{total} mutants: {outcomes:?}");
     assert_eq!(outcomes.values().sum::<usize>(), total);
-    assert!(outcomes.get("compile-error").copied().unwrap_or(0) > total / 10, "most mutants should not compile: {outcomes:?}");
+    assert!(
+        outcomes.get("compile-error").copied().unwrap_or(0) > total / 10,
+        "most mutants should not compile: {outcomes:?}"
+    );
     assert!(outcomes.len() >= 3, "the mutants should reach several outcomes: {outcomes:?}");
 }

@@ -27,7 +27,11 @@ pub fn with_prints(source: &str) -> String {
     while let Some(at) = source[search..].find("@compute").map(|k| k + search) {
         // The body's brace: the first after `fn` (the attributes before it
         // may hold `{{workgroupSize}}`).
-        let Some(open) = source[at..].find("fn ").and_then(|f| source[at + f..].find('{').map(|k| k + at + f)) else { break };
+        let Some(open) =
+            source[at..].find("fn ").and_then(|f| source[at + f..].find('{').map(|k| k + at + f))
+        else {
+            break;
+        };
         let (mut depth, mut parens, mut i) = (0i32, 0i32, open);
         let mut names = Vec::new();
         while i < b.len() {
@@ -45,9 +49,17 @@ pub fn with_prints(source: &str) -> String {
                 }
                 b'(' => parens += 1,
                 b')' => parens -= 1,
-                b'l' if depth == 1 && parens == 0 && source[i..].starts_with("let ") && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) => {
+                b'l' if depth == 1
+                    && parens == 0
+                    && source[i..].starts_with("let ")
+                    && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) =>
+                {
                     let rest = &source[i + 4..];
-                    let name: String = rest.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                    let name: String = rest
+                        .trim_start()
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
                     let init = rest.split_once('=').map_or("", |(_, v)| v.trim_start());
                     if !name.is_empty() && !init.starts_with('&') {
                         names.push(name);
@@ -75,7 +87,11 @@ pub fn with_prints(source: &str) -> String {
 /// differ from the CPU's in the last bits; NaN agrees with NaN).
 fn same(a: &PrintScalar, b: &PrintScalar) -> bool {
     match (a, b) {
-        (PrintScalar::F32(x), PrintScalar::F32(y)) => (x.is_nan() && y.is_nan()) || x == y || (x - y).abs() <= 1e-4 * x.abs().max(y.abs()).max(1.0),
+        (PrintScalar::F32(x), PrintScalar::F32(y)) => {
+            (x.is_nan() && y.is_nan())
+                || x == y
+                || (x - y).abs() <= 1e-4 * x.abs().max(y.abs()).max(1.0)
+        }
         _ => a == b,
     }
 }
@@ -85,11 +101,17 @@ fn same_line(a: &PrintLine, b: &PrintLine) -> bool {
         && a.entry_point == b.entry_point
         && a.invocation == b.invocation
         && a.values.len() == b.values.len()
-        && a.values.iter().zip(&b.values).all(|(x, y)| x.0.len() == y.0.len() && x.0.iter().zip(&y.0).all(|(p, q)| same(p, q)))
+        && a.values
+            .iter()
+            .zip(&b.values)
+            .all(|(x, y)| x.0.len() == y.0.len() && x.0.iter().zip(&y.0).all(|(p, q)| same(p, q)))
 }
 
 fn log_of(r: &CaseResult) -> Result<&PrintLog, Failed> {
-    r.findings.as_ref().map(|f| &f.prints).ok_or_else(|| Failed::from(format!("case {}: no findings", r.case)))
+    r.findings
+        .as_ref()
+        .map(|f| &f.prints)
+        .ok_or_else(|| Failed::from(format!("case {}: no findings", r.case)))
 }
 
 /// The puzzle with its performance cases left out.
@@ -116,18 +138,31 @@ fn compare(puzzle: &Puzzle, source: &str) -> Result<(), Failed> {
     let puzzle = &shown_cases(puzzle);
     let printing = with_prints(source);
     let on_gpu = judged(puzzle, &printing, None).map_err(Failed::from)?;
-    let size = gpu().map_err(Failed::from)?.adapter().subgroup_sizes.map_or(gpu_puzzles_interp::subgroup::DEFAULT_SIZE, |(min, _)| min);
-    let on_cpu =
-        emulate::judge_puzzle_at(puzzle, &[], &printing, size).map_err(|e| Failed::from(format!("the interpreter could not judge it: {}", e.message)))?;
+    let size = gpu()
+        .map_err(Failed::from)?
+        .adapter()
+        .subgroup_sizes
+        .map_or(gpu_puzzles_interp::subgroup::DEFAULT_SIZE, |(min, _)| min);
+    let on_cpu = emulate::judge_puzzle_at(puzzle, &[], &printing, size)
+        .map_err(|e| Failed::from(format!("the interpreter could not judge it: {}", e.message)))?;
     let mut problems = Vec::new();
     let mut lines = 0;
     for (g, c) in on_gpu.iter().zip(on_cpu.iter()) {
         if !g.outcome.passed() || !c.outcome.passed() {
-            problems.push(format!("case {}: with prints, GPU {} and CPU {}", g.case, g.outcome.summary(), c.outcome.summary()));
+            problems.push(format!(
+                "case {}: with prints, GPU {} and CPU {}",
+                g.case,
+                g.outcome.summary(),
+                c.outcome.summary()
+            ));
             continue;
         }
         // The heat maps are the plain run's.
-        let before = plain.iter().find(|p| p.case == g.case).and_then(|p| p.findings.as_ref()).map(|f| &f.buffers);
+        let before = plain
+            .iter()
+            .find(|p| p.case == g.case)
+            .and_then(|p| p.findings.as_ref())
+            .map(|f| &f.buffers);
         if before != g.findings.as_ref().map(|f| &f.buffers) {
             problems.push(format!("case {}: the heat maps differ with prints", g.case));
         }
@@ -140,8 +175,13 @@ fn compare(puzzle: &Puzzle, source: &str) -> Result<(), Failed> {
                 cl.lines.len() + cl.dropped as usize
             ));
         } else if gl.dropped == 0 {
-            if let Some((k, (a, b))) = gl.lines.iter().zip(&cl.lines).enumerate().find(|(_, (a, b))| !same_line(a, b)) {
-                problems.push(format!("case {}: line {k} differs:\n  GPU: {a:?}\n  CPU: {b:?}", g.case));
+            if let Some((k, (a, b))) =
+                gl.lines.iter().zip(&cl.lines).enumerate().find(|(_, (a, b))| !same_line(a, b))
+            {
+                problems.push(format!(
+                    "case {}: line {k} differs:\n  GPU: {a:?}\n  CPU: {b:?}",
+                    g.case
+                ));
             }
             lines += gl.lines.len();
         }
@@ -161,25 +201,38 @@ fn compare(puzzle: &Puzzle, source: &str) -> Result<(), Failed> {
 /// solved.
 fn bounded(set: &PuzzleSet) -> Result<(), Failed> {
     let map = without_performance(set.get("map").ok_or("no puzzle `map`")?);
-    let source = map
-        .solution
-        .clone()
-        .ok_or("no reference")?
-        .replace("out[i] = a[i] + 10.0;", "for (var k = 0u; k < 10000u; k++) { print(k, a[i]); }\n    out[i] = a[i] + 10.0;");
+    let source = map.solution.clone().ok_or("no reference")?.replace(
+        "out[i] = a[i] + 10.0;",
+        "for (var k = 0u; k < 10000u; k++) { print(k, a[i]); }\n    out[i] = a[i] + 10.0;",
+    );
     if !source.contains("print(k") {
         return Err("Map's reference no longer has the line this test edits".into());
     }
     let on_gpu = judged(&map, &source, None).map_err(Failed::from)?;
-    let size = gpu().map_err(Failed::from)?.adapter().subgroup_sizes.map_or(gpu_puzzles_interp::subgroup::DEFAULT_SIZE, |(min, _)| min);
-    let on_cpu = emulate::judge_puzzle_at(&map, &[], &source, size).map_err(|e| Failed::from(e.message))?;
+    let size = gpu()
+        .map_err(Failed::from)?
+        .adapter()
+        .subgroup_sizes
+        .map_or(gpu_puzzles_interp::subgroup::DEFAULT_SIZE, |(min, _)| min);
+    let on_cpu =
+        emulate::judge_puzzle_at(&map, &[], &source, size).map_err(|e| Failed::from(e.message))?;
     for r in on_gpu.iter().chain(on_cpu.iter()) {
         let log = log_of(r)?;
         let words: u64 = log.lines.iter().map(PrintLine::words).sum();
         let invocations = r.findings.as_ref().map_or(0, |f| f.invocations.len()) as u64;
-        if !r.outcome.passed() || words > LOG_WORDS || log.dropped == 0 || log.lines.len() as u64 + log.dropped != 10_000 * invocations {
-            return Err(
-                format!("case {}: {} with {} lines kept ({words} words) and {} dropped", r.case, r.outcome.summary(), log.lines.len(), log.dropped).into()
-            );
+        if !r.outcome.passed()
+            || words > LOG_WORDS
+            || log.dropped == 0
+            || log.lines.len() as u64 + log.dropped != 10_000 * invocations
+        {
+            return Err(format!(
+                "case {}: {} with {} lines kept ({words} words) and {} dropped",
+                r.case,
+                r.outcome.summary(),
+                log.lines.len(),
+                log.dropped
+            )
+            .into());
         }
     }
     Ok(())
@@ -190,20 +243,41 @@ fn bounded(set: &PuzzleSet) -> Result<(), Failed> {
 fn refused(set: &PuzzleSet) -> Result<(), Failed> {
     let map = without_performance(set.get("map").ok_or("no puzzle `map`")?);
     let reference = map.solution.clone().ok_or("no reference")?;
-    for (value, what) in [("var v = a[i];\n    let p = &v;\n    print(p);", "pointer"), ("let arr = array<f32, 2>(a[i], 1.0);\n    print(arr);", "array")] {
-        let source = reference.replace("out[i] = a[i] + 10.0;", &format!("{value}\n    out[i] = a[i] + 10.0;"));
-        let line = source.lines().position(|l| l.trim_start().starts_with("print(")).ok_or("the edit did not apply")? + 1;
+    for (value, what) in [
+        ("var v = a[i];\n    let p = &v;\n    print(p);", "pointer"),
+        ("let arr = array<f32, 2>(a[i], 1.0);\n    print(arr);", "array"),
+    ] {
+        let source = reference
+            .replace("out[i] = a[i] + 10.0;", &format!("{value}\n    out[i] = a[i] + 10.0;"));
+        let line = source
+            .lines()
+            .position(|l| l.trim_start().starts_with("print("))
+            .ok_or("the edit did not apply")?
+            + 1;
         let on_gpu = judged(&map, &source, None).map_err(Failed::from)?;
-        let on_cpu = emulate::judge_puzzle_at(&map, &[], &source, gpu_puzzles_interp::subgroup::DEFAULT_SIZE).map_err(|e| Failed::from(e.message))?;
+        let on_cpu = emulate::judge_puzzle_at(
+            &map,
+            &[],
+            &source,
+            gpu_puzzles_interp::subgroup::DEFAULT_SIZE,
+        )
+        .map_err(|e| Failed::from(e.message))?;
         for r in on_gpu.iter().chain(on_cpu.iter()) {
             let ok = match &r.outcome {
                 gpu_puzzles_core::Outcome::CompileError { diagnostics } => {
-                    diagnostics.first().is_some_and(|d| d.message.starts_with("print shows numbers") && d.line == Some(line))
+                    diagnostics.first().is_some_and(|d| {
+                        d.message.starts_with("print shows numbers") && d.line == Some(line)
+                    })
                 }
                 _ => false,
             };
             if !ok {
-                return Err(format!("a print of a {what}, case {}: {}", r.case, r.outcome.summary()).into());
+                return Err(format!(
+                    "a print of a {what}, case {}: {}",
+                    r.case,
+                    r.outcome.summary()
+                )
+                .into());
             }
         }
     }

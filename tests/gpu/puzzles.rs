@@ -62,15 +62,27 @@ fn judge_random(puzzle: &Puzzle, source: &str, seed: u64) -> Result<Arc<Vec<Case
 }
 
 fn describe(results: &[CaseResult]) -> String {
-    results.iter().map(|r| format!("case {}: {}", r.case, r.outcome.summary())).collect::<Vec<_>>().join("\n")
+    results
+        .iter()
+        .map(|r| format!("case {}: {}", r.case, r.outcome.summary()))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn check_expectation(puzzle: &Puzzle, source: &str) -> Result<(), Failed> {
-    let expect = source.lines().next().and_then(|l| l.strip_prefix("// expect:")).map(str::trim).ok_or("the file's first line must be `// expect: …`")?;
+    let expect = source
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("// expect:"))
+        .map(str::trim)
+        .ok_or("the file's first line must be `// expect: …`")?;
     let results = judge(puzzle, source)?;
     // Performance cases skipped after a failure, or not run on this software
     // adapter, say nothing about the shader.
-    let judged: Vec<&CaseResult> = results.iter().filter(|r| !matches!(r.outcome, Outcome::Skipped { .. } | Outcome::Omitted { .. })).collect();
+    let judged: Vec<&CaseResult> = results
+        .iter()
+        .filter(|r| !matches!(r.outcome, Outcome::Skipped { .. } | Outcome::Omitted { .. }))
+        .collect();
     // `… in some cases`: at least one case shows it and every other case
     // passes (a case the bug cannot show in: one invocation cannot race,
     // a length equal to the invocation count needs no guard).
@@ -81,21 +93,39 @@ fn check_expectation(puzzle: &Puzzle, source: &str) -> Result<(), Failed> {
     let all = |f: &dyn Fn(&Outcome) -> bool| {
         !judged.is_empty()
             && if some {
-                judged.iter().any(|r| f(&r.outcome)) && judged.iter().all(|r| f(&r.outcome) || matches!(r.outcome, Outcome::Passed))
+                judged.iter().any(|r| f(&r.outcome))
+                    && judged.iter().all(|r| f(&r.outcome) || matches!(r.outcome, Outcome::Passed))
             } else {
                 judged.iter().all(|r| f(&r.outcome))
             }
     };
-    if let Some(text) = source.lines().nth(1).and_then(|l| l.strip_prefix("// message:")).map(str::trim) {
-        if let Some(r) = judged.iter().find(|r| (expect == "passed" || !r.outcome.passed()) && !r.outcome.summary().contains(text)) {
-            return Err(format!("case {}: the summary lacks `{text}`: {}", r.case, r.outcome.summary()).into());
+    if let Some(text) =
+        source.lines().nth(1).and_then(|l| l.strip_prefix("// message:")).map(str::trim)
+    {
+        if let Some(r) = judged.iter().find(|r| {
+            (expect == "passed" || !r.outcome.passed()) && !r.outcome.summary().contains(text)
+        }) {
+            return Err(format!(
+                "case {}: the summary lacks `{text}`: {}",
+                r.case,
+                r.outcome.summary()
+            )
+            .into());
         }
     }
     let ok = match expect {
         // A correct solution also passes random cases (the reference's
         // trial checks every seed; one is enough here).
-        "passed" => verdict(&results) == Verdict::Passed && verdict(&judge_random(puzzle, source, SEEDS[0])?) == Verdict::Passed,
-        "failed" => verdict(&results) == Verdict::Failed && all(&|o| !matches!(o, Outcome::CompileError { .. } | Outcome::ConfigError { .. })),
+        "passed" => {
+            verdict(&results) == Verdict::Passed
+                && verdict(&judge_random(puzzle, source, SEEDS[0])?) == Verdict::Passed
+        }
+        "failed" => {
+            verdict(&results) == Verdict::Failed
+                && all(&|o| {
+                    !matches!(o, Outcome::CompileError { .. } | Outcome::ConfigError { .. })
+                })
+        }
         "config-error" => all(&|o| matches!(o, Outcome::ConfigError { .. })),
         "compile-error" => all(&|o| matches!(o, Outcome::CompileError { .. })),
         "memory-error" => all(&|o| matches!(o, Outcome::MemoryError { .. })),
@@ -113,7 +143,13 @@ fn check_expectation(puzzle: &Puzzle, source: &str) -> Result<(), Failed> {
         "without-technique" => {
             let without = |o: &Outcome| matches!(o, Outcome::WithoutTechnique { .. });
             let random = judge_random(puzzle, source, SEEDS[0])?;
-            all(&without) && random.iter().filter(|r| !matches!(r.outcome, Outcome::Skipped { .. } | Outcome::Omitted { .. })).all(|r| without(&r.outcome))
+            all(&without)
+                && random
+                    .iter()
+                    .filter(|r| {
+                        !matches!(r.outcome, Outcome::Skipped { .. } | Outcome::Omitted { .. })
+                    })
+                    .all(|r| without(&r.outcome))
         }
         other if other.starts_with("runaway-loop at ") => {
             let line: usize = other["runaway-loop at ".len()..].parse().map_err(|_| "bad line")?;
@@ -122,9 +158,12 @@ fn check_expectation(puzzle: &Puzzle, source: &str) -> Result<(), Failed> {
         other => match other.strip_prefix("compile-error at ") {
             Some(pos) => {
                 let (line, col) = pos.split_once(':').ok_or("expected `LINE:COL`")?;
-                let (line, col): (usize, usize) = (line.parse().map_err(|_| "bad line")?, col.parse().map_err(|_| "bad column")?);
+                let (line, col): (usize, usize) =
+                    (line.parse().map_err(|_| "bad line")?, col.parse().map_err(|_| "bad column")?);
                 all(&|o| match o {
-                    Outcome::CompileError { diagnostics } => diagnostics.first().is_some_and(|d| d.line == Some(line) && d.column == Some(col)),
+                    Outcome::CompileError { diagnostics } => diagnostics
+                        .first()
+                        .is_some_and(|d| d.line == Some(line) && d.column == Some(col)),
                     _ => false,
                 })
             }
@@ -154,9 +193,15 @@ fn main() {
                 return Err(format!("the reference solution fails:\n{}", describe(&results)).into());
             }
             for r in results.iter().filter(|r| !p.cases[r.case - 1].is_performance()) {
-                let f = r.findings.as_ref().ok_or_else(|| format!("case {}: no findings: {:?}", r.case, r.instrumentation))?;
+                let f = r.findings.as_ref().ok_or_else(|| {
+                    format!("case {}: no findings: {:?}", r.case, r.instrumentation)
+                })?;
                 if f.fails() || !f.unchecked.is_empty() {
-                    return Err(format!("case {}: the reference solution has findings: {f:?}", r.case).into());
+                    return Err(format!(
+                        "case {}: the reference solution has findings: {f:?}",
+                        r.case
+                    )
+                    .into());
                 }
             }
             Ok(())
@@ -169,9 +214,19 @@ fn main() {
                 let results = judge_random(p, source, seed)?;
                 for r in results.iter().filter(|r| r.case > p.cases.len()) {
                     if !r.outcome.passed() {
-                        return Err(format!("seed {seed}, case {}: {}", r.case, r.outcome.summary()).into());
+                        return Err(format!(
+                            "seed {seed}, case {}: {}",
+                            r.case,
+                            r.outcome.summary()
+                        )
+                        .into());
                     }
-                    let f = r.findings.as_ref().ok_or_else(|| format!("seed {seed}, case {}: no findings: {:?}", r.case, r.instrumentation))?;
+                    let f = r.findings.as_ref().ok_or_else(|| {
+                        format!(
+                            "seed {seed}, case {}: no findings: {:?}",
+                            r.case, r.instrumentation
+                        )
+                    })?;
                     if f.fails() {
                         return Err(format!("seed {seed}, case {}: findings: {f:?}", r.case).into());
                     }
@@ -186,11 +241,19 @@ fn main() {
                 // budget or the lesson may refuse its approach.
                 let p = &s.puzzles[i];
                 let results = judge(p, &p.comparisons[k].source)?;
-                let right = |r: &CaseResult| r.outcome.right_values() || matches!(r.outcome, Outcome::Skipped { .. } | Outcome::Omitted { .. });
+                let right = |r: &CaseResult| {
+                    r.outcome.right_values()
+                        || matches!(r.outcome, Outcome::Skipped { .. } | Outcome::Omitted { .. })
+                };
                 if verdict(&results) == Verdict::Passed || results.iter().all(right) {
                     Ok(())
                 } else {
-                    Err(format!("comparison kernel `{}` fails:\n{}", p.comparisons[k].label, describe(&results)).into())
+                    Err(format!(
+                        "comparison kernel `{}` fails:\n{}",
+                        p.comparisons[k].label,
+                        describe(&results)
+                    )
+                    .into())
                 }
             }));
         }
@@ -202,8 +265,11 @@ fn main() {
             // Histogram's, is caught by the memory check), and so no timing.
             // A racing starter is right where nothing can race: a case of one
             // invocation in all may pass.
-            let wrong = |o: &Outcome| matches!(o, Outcome::Mismatch { .. } | Outcome::MemoryError { .. });
-            let single = |c: &gpu_puzzles_core::Case| c.config.workgroup_size.iter().chain(&c.config.workgroups).all(|&d| d == 1);
+            let wrong =
+                |o: &Outcome| matches!(o, Outcome::Mismatch { .. } | Outcome::MemoryError { .. });
+            let single = |c: &gpu_puzzles_core::Case| {
+                c.config.workgroup_size.iter().chain(&c.config.workgroups).all(|&d| d == 1)
+            };
             let ok = results.iter().all(|r| {
                 let case = &p.cases[r.case - 1];
                 if case.is_performance() {
@@ -215,7 +281,11 @@ fn main() {
             if ok {
                 Ok(())
             } else {
-                Err(format!("the starter must compile, run and give wrong outputs on every case:\n{}", describe(&results)).into())
+                Err(format!(
+                    "the starter must compile, run and give wrong outputs on every case:\n{}",
+                    describe(&results)
+                )
+                .into())
             }
         }));
     }
@@ -227,21 +297,31 @@ fn main() {
     trials.extend(seeds::trials(&set));
     trials.extend(prints::trials(&set));
     for held in held_solutions() {
-        let i = set.position(&held.slug).unwrap_or_else(|| panic!("{}--{}: no puzzle `{}`", held.slug, held.label, held.slug));
+        let i = set
+            .position(&held.slug)
+            .unwrap_or_else(|| panic!("{}--{}: no puzzle `{}`", held.slug, held.label, held.slug));
         let s = set.clone();
-        trials.push(Trial::test(format!("{}::{}", held.slug, held.label), move || check_expectation(&s.puzzles[i], &held.source)));
+        trials.push(Trial::test(format!("{}::{}", held.slug, held.label), move || {
+            check_expectation(&s.puzzles[i], &held.source)
+        }));
     }
     libtest_mimic::run(&args, trials).exit();
 }
 
 /// The instrumented run of a reference solution, case by case.
-fn traced(set: &PuzzleSet, slug: &str) -> Result<Vec<(gpu_puzzles_core::Case, gpu_puzzles_core::trace::Findings)>, Failed> {
+fn traced(
+    set: &PuzzleSet,
+    slug: &str,
+) -> Result<Vec<(gpu_puzzles_core::Case, gpu_puzzles_core::trace::Findings)>, Failed> {
     let p = set.get(slug).ok_or("no such puzzle")?;
     let results = judge(p, p.solution.as_deref().ok_or("no solution")?)?;
     results
         .iter()
         .map(|r| {
-            let f = r.findings.clone().ok_or_else(|| format!("case {}: no findings: {:?}", r.case, r.instrumentation))?;
+            let f = r
+                .findings
+                .clone()
+                .ok_or_else(|| format!("case {}: no findings: {:?}", r.case, r.instrumentation))?;
             Ok((p.cases[r.case - 1].clone(), f))
         })
         .collect()
@@ -257,11 +337,19 @@ fn heatmap_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
             for (id, counts) in f.invocations.iter().enumerate() {
                 let want = u32::from(id < len);
                 if counts[1] != want {
-                    return Err(format!("case {}: invocation {id} made {} global writes, expected {want}", case.number, counts[1]).into());
+                    return Err(format!(
+                        "case {}: invocation {id} made {} global writes, expected {want}",
+                        case.number, counts[1]
+                    )
+                    .into());
                 }
             }
             if f.buffers[1].writes.iter().any(|&w| w != 1) {
-                return Err(format!("case {}: every element of out is written once: {:?}", case.number, f.buffers[1].writes).into());
+                return Err(format!(
+                    "case {}: every element of out is written once: {:?}",
+                    case.number, f.buffers[1].writes
+                )
+                .into());
             }
         }
         Ok(())
@@ -271,15 +359,25 @@ fn heatmap_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
         for (case, f) in traced(&s, "prefix-sum")? {
             let wg = case.config.workgroup_size[0] as usize;
             for (k, writer) in f.buffers[1].writer.iter().enumerate() {
-                let inv = writer.ok_or_else(|| format!("case {}: out[{k}] never written", case.number))?;
+                let inv = writer
+                    .ok_or_else(|| format!("case {}: out[{k}] never written", case.number))?;
                 let ids = gpu_puzzles_core::trace::invocation(inv, &case.config);
                 if ids.local_invocation_id[0] != 0 || ids.workgroup_id[0] as usize != k {
-                    return Err(format!("case {}: out[{k}] written by {}", case.number, ids.describe()).into());
+                    return Err(format!(
+                        "case {}: out[{k}] written by {}",
+                        case.number,
+                        ids.describe()
+                    )
+                    .into());
                 }
             }
             for (id, counts) in f.invocations.iter().enumerate() {
                 if (counts[1] > 0) != (id % wg == 0) {
-                    return Err(format!("case {}: invocation {id} made {} global writes", case.number, counts[1]).into());
+                    return Err(format!(
+                        "case {}: invocation {id} made {} global writes",
+                        case.number, counts[1]
+                    )
+                    .into());
                 }
             }
         }
@@ -291,7 +389,11 @@ fn heatmap_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
             let len = case.buffers[0].initial.len();
             for (id, c) in f.invocations.iter().enumerate().take(len) {
                 if c[2] != 1 || c[3] != 1 {
-                    return Err(format!("case {}: invocation {id}: {} workgroup reads, {} writes", case.number, c[2], c[3]).into());
+                    return Err(format!(
+                        "case {}: invocation {id}: {} workgroup reads, {} writes",
+                        case.number, c[2], c[3]
+                    )
+                    .into());
                 }
             }
         }
@@ -319,8 +421,18 @@ var<workgroup> smem: array<f32, {{smemSize}}>;
     let after_read = format!("{HEAD}    let x = smem[0];\n    if (l.x == {{{{workgroupSize}}}}.x - 1u) {{ smem[0] = 2.0; }}\n    workgroupBarrier();\n}}\n")
         .replace("{{workgroupSize}}.x", "vec3({{workgroupSize}}).x");
     let cases: [(&str, String, &[HazardKind], [usize; 2]); 2] = [
-        ("racecheck::write-after-write-names-both-writes", after_write, &[HazardKind::WriteAfterWrite], [5, 5]),
-        ("racecheck::read-and-write-name-both-lines", after_read, &[HazardKind::WriteAfterRead, HazardKind::ReadAfterWrite], [5, 6]),
+        (
+            "racecheck::write-after-write-names-both-writes",
+            after_write,
+            &[HazardKind::WriteAfterWrite],
+            [5, 5],
+        ),
+        (
+            "racecheck::read-and-write-name-both-lines",
+            after_read,
+            &[HazardKind::WriteAfterRead, HazardKind::ReadAfterWrite],
+            [5, 6],
+        ),
     ];
     cases
         .into_iter()
@@ -375,13 +487,34 @@ var<workgroup> tile: array<vec4<f32>, 2>;
         let results = judge(p, SOURCE)?;
         let mut seen = 0;
         for r in results.iter().filter(|r| p.cases[r.case - 1].config.workgroup_size[0] > 1) {
-            let f = r.findings.as_ref().ok_or_else(|| format!("case {}: no findings: {:?}", r.case, r.instrumentation))?;
-            if f.hazards.is_empty() || f.hazards.iter().any(|h| h.kind != HazardKind::WriteAfterWrite || h.element != Some(1) || h.space != "tile") {
-                return Err(format!("case {}: expected writes after writes of tile[1], got {:?}", r.case, f.hazards).into());
+            let f = r
+                .findings
+                .as_ref()
+                .ok_or_else(|| format!("case {}: no findings: {:?}", r.case, r.instrumentation))?;
+            if f.hazards.is_empty()
+                || f.hazards.iter().any(|h| {
+                    h.kind != HazardKind::WriteAfterWrite
+                        || h.element != Some(1)
+                        || h.space != "tile"
+                })
+            {
+                return Err(format!(
+                    "case {}: expected writes after writes of tile[1], got {:?}",
+                    r.case, f.hazards
+                )
+                .into());
             }
             let case = &p.cases[r.case - 1];
-            let cpu = gpu_puzzles_interp::emulate::lockstep_at(p, case, SOURCE, 32, gpu_puzzles_core::trace::LOOP_BUDGET)
-                .map_err(|e| format!("case {}: the interpreter could not run it: {}", r.case, e.message))?;
+            let cpu = gpu_puzzles_interp::emulate::lockstep_at(
+                p,
+                case,
+                SOURCE,
+                32,
+                gpu_puzzles_core::trace::LOOP_BUDGET,
+            )
+            .map_err(|e| {
+                format!("case {}: the interpreter could not run it: {}", r.case, e.message)
+            })?;
             let cpu_total = cpu.findings.as_ref().map(|f| f.hazard_total);
             if cpu_total != Some(f.hazard_total) || f.hazard_total % 4 != 0 {
                 return Err(
@@ -408,8 +541,13 @@ fn cpu_checks_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
         .puzzles
         .iter()
         .flat_map(|p| {
-            let reference = p.solution.clone().map(|s| (p.slug.clone(), "reference".to_string(), s));
-            reference.into_iter().chain([(p.slug.clone(), "starter".to_string(), p.starter.clone())])
+            let reference =
+                p.solution.clone().map(|s| (p.slug.clone(), "reference".to_string(), s));
+            reference.into_iter().chain([(
+                p.slug.clone(),
+                "starter".to_string(),
+                p.starter.clone(),
+            )])
         })
         .collect();
     kernels.extend(held_solutions().into_iter().map(|h| (h.slug, h.label, h.source)));
@@ -424,14 +562,19 @@ fn cpu_checks_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
                 // with its `reference-random-cases` trial); the written ones
                 // of the rest (shared with their expectation trials).
                 let seed = (label == "reference").then_some(SEEDS[0]);
-                let gpu = judged_with(p, &source, seed, RunOptions::default()).map_err(Failed::from)?;
+                let gpu =
+                    judged_with(p, &source, seed, RunOptions::default()).map_err(Failed::from)?;
                 let cpu = judged_with(p, &source, seed, browser).map_err(Failed::from)?;
                 let mut checked = 0;
                 for (g, c) in gpu.iter().zip(cpu.iter()) {
                     if g.outcome.status() != c.outcome.status() {
-                        return Err(
-                            format!("case {}: instrumented on the GPU {}, checked on the CPU {}", g.case, g.outcome.summary(), c.outcome.summary()).into()
-                        );
+                        return Err(format!(
+                            "case {}: instrumented on the GPU {}, checked on the CPU {}",
+                            g.case,
+                            g.outcome.summary(),
+                            c.outcome.summary()
+                        )
+                        .into());
                     }
                     let (Some(gf), Some(cf)) = (&g.findings, &c.findings) else { continue };
                     if c.instrumented_timing.is_some() {
@@ -439,19 +582,35 @@ fn cpu_checks_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
                     }
                     checked += 1;
                     for (k, (gb, cb)) in gf.buffers.iter().zip(&cf.buffers).enumerate() {
-                        if (&gb.reads, &gb.writes, &gb.writer) != (&cb.reads, &cb.writes, &cb.writer) {
-                            return Err(format!("case {}: buffer {k}'s counts differ:\nGPU {gb:?}\nCPU {cb:?}", g.case).into());
+                        if (&gb.reads, &gb.writes, &gb.writer)
+                            != (&cb.reads, &cb.writes, &cb.writer)
+                        {
+                            return Err(format!(
+                                "case {}: buffer {k}'s counts differ:\nGPU {gb:?}\nCPU {cb:?}",
+                                g.case
+                            )
+                            .into());
                         }
                     }
                     if gf.invocations != cf.invocations {
-                        return Err(format!("case {}: per-invocation counts differ:\nGPU {:?}\nCPU {:?}", g.case, gf.invocations, cf.invocations).into());
+                        return Err(format!(
+                            "case {}: per-invocation counts differ:\nGPU {:?}\nCPU {:?}",
+                            g.case, gf.invocations, cf.invocations
+                        )
+                        .into());
                     }
                 }
                 // A reference is clean: the CPU must have checked its cases,
                 // unless it is one the runner always instruments.
-                let substituted = gpu_puzzles_core::template::substitute(&source, &p.cases[0].config);
-                let may_wait = gpu_puzzles_instrument::Shader::parse(&substituted.text).map_or(true, |s| s.may_wait_across_workgroups());
-                if label == "reference" && !substituted.uses_subgroups() && !may_wait && checked == 0 {
+                let substituted =
+                    gpu_puzzles_core::template::substitute(&source, &p.cases[0].config);
+                let may_wait = gpu_puzzles_instrument::Shader::parse(&substituted.text)
+                    .map_or(true, |s| s.may_wait_across_workgroups());
+                if label == "reference"
+                    && !substituted.uses_subgroups()
+                    && !may_wait
+                    && checked == 0
+                {
                     return Err("no case was checked on the CPU".into());
                 }
                 Ok(())
@@ -476,7 +635,10 @@ impl gpu_puzzles_runner::OrderCheckHelper for InlineHelper {
         lockstep: Option<&[gpu_puzzles_core::Values]>,
     ) -> Option<gpu_puzzles_runner::HelperCheck> {
         self.asked.lock().ok()?.push(case.number);
-        let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(puzzle, case, source, true, lockstep).map_err(|u| u.message);
+        let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_after(
+            puzzle, case, source, true, lockstep,
+        )
+        .map_err(|u| u.message);
         Some(Box::pin(std::future::ready(Ok(checked))))
     }
 }
@@ -489,8 +651,16 @@ fn helper_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
     let kernels = [
         ("stream-compaction", "reference", None),
         ("block-sum", "reference", None),
-        ("stream-compaction", "workgroup-cursor", Some("tests/gpu/solutions/stream-compaction--workgroup-cursor.wgsl")),
-        ("tree-reduction", "runaway-loop-with-barrier", Some("tests/gpu/solutions/tree-reduction--runaway-loop-with-barrier.wgsl")),
+        (
+            "stream-compaction",
+            "workgroup-cursor",
+            Some("tests/gpu/solutions/stream-compaction--workgroup-cursor.wgsl"),
+        ),
+        (
+            "tree-reduction",
+            "runaway-loop-with-barrier",
+            Some("tests/gpu/solutions/tree-reduction--runaway-loop-with-barrier.wgsl"),
+        ),
     ];
     kernels
         .into_iter()

@@ -52,21 +52,39 @@ const PASSING_HELD_SEEDS: u64 = 25;
 /// Judges `source` over every seed up to `last` (or the subgroup limit,
 /// if lower) and checks each seed's verdict.
 fn sweep(puzzle: &Puzzle, source: &str, want: Verdict, last: u64) -> Result<(), Failed> {
-    let written = emulated(puzzle, &[], source, DEFAULT_SIZE).map_err(|e| Failed::from(format!("the interpreter could not judge it: {e}")))?;
-    let first_failure = |results: &[CaseResult]| results.iter().find(|r| r.outcome.failed()).map(|r| format!("case {}: {}", r.case, r.outcome.summary()));
+    let written = emulated(puzzle, &[], source, DEFAULT_SIZE)
+        .map_err(|e| Failed::from(format!("the interpreter could not judge it: {e}")))?;
+    let first_failure = |results: &[CaseResult]| {
+        results
+            .iter()
+            .find(|r| r.outcome.failed())
+            .map(|r| format!("case {}: {}", r.case, r.outcome.summary()))
+    };
     if verdict(&written) == Verdict::Failed {
         // Failed on every seed, by the written cases alone.
         return if want == Verdict::Failed {
             Ok(())
         } else {
-            Err(format!("fails a written case on every seed: {}", first_failure(&written).unwrap_or_default()).into())
+            Err(format!(
+                "fails a written case on every seed: {}",
+                first_failure(&written).unwrap_or_default()
+            )
+            .into())
         };
     }
     if puzzle.generator.is_none() {
-        return if want == Verdict::Passed { Ok(()) } else { Err("passes every written case, and the puzzle draws no random cases".into()) };
+        return if want == Verdict::Passed {
+            Ok(())
+        } else {
+            Err("passes every written case, and the puzzle draws no random cases".into())
+        };
     }
     let mut wrong = Vec::new();
-    let seeds = if gpu_puzzles_core::wgsl::uses_subgroups(source) { SUBGROUP_SEEDS.min(last) } else { last };
+    let seeds = if gpu_puzzles_core::wgsl::uses_subgroups(source) {
+        SUBGROUP_SEEDS.min(last)
+    } else {
+        last
+    };
     for seed in 1..=seeds {
         let random = random_cases(puzzle, seed).map_err(Failed::from)?;
         if random.is_empty() {
@@ -74,7 +92,10 @@ fn sweep(puzzle: &Puzzle, source: &str, want: Verdict, last: u64) -> Result<(), 
         }
         let mut results = written.clone();
         for case in &random {
-            results.push(emulate::run_case(puzzle, case, source, &SCHEDULES[..1]).map_err(|e| Failed::from(format!("seed {seed}: {}", e.message)))?);
+            results.push(
+                emulate::run_case(puzzle, case, source, &SCHEDULES[..1])
+                    .map_err(|e| Failed::from(format!("seed {seed}: {}", e.message)))?,
+            );
         }
         if verdict(&results) != want {
             let why = first_failure(&results).unwrap_or_else(|| "every case passed".into());
@@ -85,7 +106,12 @@ fn sweep(puzzle: &Puzzle, source: &str, want: Verdict, last: u64) -> Result<(), 
         Ok(())
     } else {
         let want = if want == Verdict::Passed { "pass" } else { "fail" };
-        Err(format!("should {want} on every seed, but {} of {seeds} seeds give the other verdict:\n{}", wrong.len(), wrong.join("\n")).into())
+        Err(format!(
+            "should {want} on every seed, but {} of {seeds} seeds give the other verdict:\n{}",
+            wrong.len(),
+            wrong.join("\n")
+        )
+        .into())
     }
 }
 
@@ -96,17 +122,33 @@ pub fn trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
         let s = set.clone();
         trials.push(Trial::test(format!("seeds::{}::reference", p.slug), move || {
             let p = &s.puzzles[i];
-            sweep(p, p.solution.as_deref().ok_or("no reference solution in shaders/")?, Verdict::Passed, SEEDS)
+            sweep(
+                p,
+                p.solution.as_deref().ok_or("no reference solution in shaders/")?,
+                Verdict::Passed,
+                SEEDS,
+            )
         }));
     }
     for held in held_solutions() {
-        if held.expect.starts_with("compile-error") || held.expect == "config-error" || held.expect == "failed in random cases" {
+        if held.expect.starts_with("compile-error")
+            || held.expect == "config-error"
+            || held.expect == "failed in random cases"
+        {
             continue;
         }
-        let i = set.position(&held.slug).unwrap_or_else(|| panic!("{}--{}: no puzzle `{}`", held.slug, held.label, held.slug));
-        let (want, last) = if held.expect == "passed" { (Verdict::Passed, PASSING_HELD_SEEDS) } else { (Verdict::Failed, SEEDS) };
+        let i = set
+            .position(&held.slug)
+            .unwrap_or_else(|| panic!("{}--{}: no puzzle `{}`", held.slug, held.label, held.slug));
+        let (want, last) = if held.expect == "passed" {
+            (Verdict::Passed, PASSING_HELD_SEEDS)
+        } else {
+            (Verdict::Failed, SEEDS)
+        };
         let s = set.clone();
-        trials.push(Trial::test(format!("seeds::{}::{}", held.slug, held.label), move || sweep(&s.puzzles[i], &held.source, want, last)));
+        trials.push(Trial::test(format!("seeds::{}::{}", held.slug, held.label), move || {
+            sweep(&s.puzzles[i], &held.source, want, last)
+        }));
     }
     trials
 }

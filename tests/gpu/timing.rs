@@ -17,7 +17,8 @@ fn set() -> PuzzleSet {
 }
 
 fn gpu() -> Gpu {
-    pollster::block_on(Gpu::new()).expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)")
+    pollster::block_on(Gpu::new())
+        .expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)")
 }
 
 #[test]
@@ -26,7 +27,14 @@ fn a_histogram_that_accumulates_with_atomics_is_judged_after_its_timing() {
     let puzzle = set.get("histogram-workgroup").unwrap();
     let case = puzzle.cases.iter().find(|c| c.is_performance()).expect("a performance case");
     let gpu = gpu();
-    let r = pollster::block_on(run_case(&gpu, puzzle, case, puzzle.solution.as_deref().unwrap(), RunOptions::default())).unwrap();
+    let r = pollster::block_on(run_case(
+        &gpu,
+        puzzle,
+        case,
+        puzzle.solution.as_deref().unwrap(),
+        RunOptions::default(),
+    ))
+    .unwrap();
     assert!(r.outcome.passed(), "{:?}", r.outcome);
     let m = r.timing.measured.expect("a performance case is timed repeatedly");
     // The kernel ran at least twice (timed, then judged), and the judged
@@ -34,7 +42,10 @@ fn a_histogram_that_accumulates_with_atomics_is_judged_after_its_timing() {
     assert!(m.runs >= 1 && m.dispatches_per_run >= 1, "{m:?}");
     assert!(m.min_ms <= m.median_ms && m.median_ms <= m.max_ms, "{m:?}");
     let Values::U32(bins) = &r.actual[0] else { panic!("u32 bins") };
-    assert_eq!(bins.iter().map(|&b| u64::from(b)).sum::<u64>(), case.buffers[0].initial.len() as u64);
+    assert_eq!(
+        bins.iter().map(|&b| u64::from(b)).sum::<u64>(),
+        case.buffers[0].initial.len() as u64
+    );
 }
 
 #[test]
@@ -45,7 +56,10 @@ fn a_kernel_that_adds_into_its_output_is_judged_on_one_dispatch() {
     let set = set();
     let puzzle = set.get("map").unwrap();
     let mut case = puzzle.cases[0].clone();
-    case.performance = Some(Performance { bytes: Some(8 * case.buffers[0].initial.len() as u64), ..Default::default() });
+    case.performance = Some(Performance {
+        bytes: Some(8 * case.buffers[0].initial.len() as u64),
+        ..Default::default()
+    });
     let src = "@group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @compute @workgroup_size({{workgroupSize}})
@@ -68,9 +82,19 @@ fn a_figure_on_a_gpu_carries_its_clock_probe_and_the_peaks_are_measured_once() {
     let set = set();
     let puzzle = set.get("map").unwrap();
     let mut case = puzzle.cases[0].clone();
-    case.performance = Some(Performance { bytes: Some(8 * case.buffers[0].initial.len() as u64), ..Default::default() });
+    case.performance = Some(Performance {
+        bytes: Some(8 * case.buffers[0].initial.len() as u64),
+        ..Default::default()
+    });
     let gpu = gpu();
-    let r = pollster::block_on(run_case(&gpu, puzzle, &case, puzzle.solution.as_deref().unwrap(), RunOptions::default())).unwrap();
+    let r = pollster::block_on(run_case(
+        &gpu,
+        puzzle,
+        &case,
+        puzzle.solution.as_deref().unwrap(),
+        RunOptions::default(),
+    ))
+    .unwrap();
     assert!(r.outcome.passed(), "{:?}", r.outcome);
     let m = r.timing.measured.expect("timed");
     // Timed between two runs of the clock probe on a GPU; on a software

@@ -57,15 +57,25 @@ pub struct DebugFocus(pub RwSignal<Option<Focus>>);
 pub fn focus_of(result: &gpu_puzzles_core::CaseResult) -> Option<Focus> {
     use gpu_puzzles_core::report::MemoryError;
     match &result.outcome {
-        gpu_puzzles_core::Outcome::MemoryError { error: MemoryError::Hazard(h), .. } => Some(Focus {
-            entry_point: Some(h.entry_point.clone()),
-            workgroup: h.first.invocation.workgroup_id,
-            line: h.first.site?.line,
-            invocations: vec![h.first.invocation.local_invocation_id, h.second.invocation.local_invocation_id],
-        }),
+        gpu_puzzles_core::Outcome::MemoryError { error: MemoryError::Hazard(h), .. } => {
+            Some(Focus {
+                entry_point: Some(h.entry_point.clone()),
+                workgroup: h.first.invocation.workgroup_id,
+                line: h.first.site?.line,
+                invocations: vec![
+                    h.first.invocation.local_invocation_id,
+                    h.second.invocation.local_invocation_id,
+                ],
+            })
+        }
         gpu_puzzles_core::Outcome::MemoryError { error: MemoryError::OutOfBounds(o), .. } => {
             let a = o.first.first()?;
-            Some(Focus { entry_point: None, workgroup: a.invocation.workgroup_id, line: a.site?.line, invocations: vec![a.invocation.local_invocation_id] })
+            Some(Focus {
+                entry_point: None,
+                workgroup: a.invocation.workgroup_id,
+                line: a.site?.line,
+                invocations: vec![a.invocation.local_invocation_id],
+            })
         }
         _ => None,
     }
@@ -124,7 +134,10 @@ type Shape = (Vec<[u32; 3]>, Vec<(String, bool, usize)>);
 /// region's name, kind and length. Cells are rebuilt only when it changes;
 /// a step only updates their text and classes.
 fn shape(s: &Snapshot) -> Shape {
-    (s.invocations.iter().map(|i| i.local_id).collect(), s.memories.iter().map(|m| (m.name.clone(), m.workgroup, m.values.len())).collect())
+    (
+        s.invocations.iter().map(|i| i.local_id).collect(),
+        s.memories.iter().map(|m| (m.name.clone(), m.workgroup, m.values.len())).collect(),
+    )
 }
 
 /// The panel, shown while a case is open.
@@ -149,7 +162,9 @@ pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl In
         let sent_in = generation.get_value();
         leptos::task::spawn_local(async move {
             let reply = judge.debug(action).await;
-            if generation.try_get_value() != Some(sent_in) || request.0.try_get_untracked().flatten().is_none() {
+            if generation.try_get_value() != Some(sent_in)
+                || request.0.try_get_untracked().flatten().is_none()
+            {
                 return;
             }
             // Set only on a change: the panel's body is rebuilt whenever it is set.
@@ -176,10 +191,19 @@ pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl In
         selected.set(0);
         generation.update_value(|g| *g = g.wrapping_add(1));
         opening.set(true);
-        send(DebugAction::Open { slug: puzzle.slug.clone(), case: case.number, seed: case.random_seed, source });
+        send(DebugAction::Open {
+            slug: puzzle.slug.clone(),
+            case: case.number,
+            seed: case.random_seed,
+            source,
+        });
         // "Show me": on to the finding's access, its first invocation chosen.
         if let Some(f) = debug_focus.0.get_untracked() {
-            send(DebugAction::Act(DebugStep::RunTo { entry_point: f.entry_point.clone(), workgroup: f.workgroup, line: f.line }));
+            send(DebugAction::Act(DebugStep::RunTo {
+                entry_point: f.entry_point.clone(),
+                workgroup: f.workgroup,
+                line: f.line,
+            }));
             let [x, y, z] = f.invocations[0];
             let [sx, sy, _] = case.config.workgroup_size;
             let k = x + y * sx + z * sx * sy;
@@ -332,7 +356,13 @@ fn invocation_grid(
 
 /// Region `r`'s words as a row of cells, built once per shape; values and
 /// the last step's reads and writes updated after every step.
-fn memory_grid(snapshot: RwSignal<Snapshot>, r: usize, name: String, workgroup: bool, len: usize) -> impl IntoView {
+fn memory_grid(
+    snapshot: RwSignal<Snapshot>,
+    r: usize,
+    name: String,
+    workgroup: bool,
+    len: usize,
+) -> impl IntoView {
     let more = len.saturating_sub(MAX_CELLS);
     let cells = (0..len.min(MAX_CELLS))
         .map(|k| {

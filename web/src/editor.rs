@@ -7,7 +7,13 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(module = "/editor/dist/editor.bundle.js")]
 extern "C" {
     #[wasm_bindgen(js_name = createEditor)]
-    fn create_editor(parent: &web_sys::HtmlElement, doc: &str, on_change: &Closure<dyn FnMut(String)>, on_run: &Closure<dyn FnMut()>, vim: bool) -> JsValue;
+    fn create_editor(
+        parent: &web_sys::HtmlElement,
+        doc: &str,
+        on_change: &Closure<dyn FnMut(String)>,
+        on_run: &Closure<dyn FnMut()>,
+        vim: bool,
+    ) -> JsValue;
     #[wasm_bindgen(js_name = setVim)]
     fn set_vim(view: &JsValue, on: bool) -> js_sys::Promise;
     #[wasm_bindgen(js_name = getText)]
@@ -35,7 +41,13 @@ thread_local! {
 /// Creates the editor in `parent` with `text`, replacing any earlier one.
 /// `on_change` gets the whole text after each edit; `on_run` runs on
 /// Ctrl/Cmd+Enter; `vim` starts it with Vim key bindings.
-pub fn mount(parent: &web_sys::HtmlElement, text: &str, on_change: impl FnMut(String) + 'static, on_run: impl FnMut() + 'static, vim: bool) {
+pub fn mount(
+    parent: &web_sys::HtmlElement,
+    text: &str,
+    on_change: impl FnMut(String) + 'static,
+    on_run: impl FnMut() + 'static,
+    vim: bool,
+) {
     let on_change = Closure::<dyn FnMut(String)>::new(on_change);
     let on_run = Closure::<dyn FnMut()>::new(on_run);
     // One editor per host, even if the page is rebuilt in place.
@@ -60,7 +72,10 @@ pub fn vim(on: bool, failed: impl FnOnce(String) + 'static) {
     let Some(done) = with_view(|v| set_vim(v, on)) else { return };
     wasm_bindgen_futures::spawn_local(async move {
         if let Err(e) = wasm_bindgen_futures::JsFuture::from(done).await {
-            failed(e.dyn_ref::<js_sys::Error>().map_or_else(|| format!("{e:?}"), |e| e.message().into()));
+            failed(
+                e.dyn_ref::<js_sys::Error>()
+                    .map_or_else(|| format!("{e:?}"), |e| e.message().into()),
+            );
         }
     });
 }

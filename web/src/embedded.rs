@@ -22,7 +22,9 @@ static BAKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/puzzle_set.postc
 ///   sends the random cases it drew.
 pub fn puzzle_set() -> &'static PuzzleSet {
     static SET: OnceLock<PuzzleSet> = OnceLock::new();
-    SET.get_or_init(|| postcard::from_bytes(BAKED).expect("build.rs baked this set with the same model"))
+    SET.get_or_init(|| {
+        postcard::from_bytes(BAKED).expect("build.rs baked this set with the same model")
+    })
 }
 
 /// The judge's puzzle set, loaded from the puzzle files on first use: the
@@ -31,11 +33,14 @@ pub fn puzzle_set() -> &'static PuzzleSet {
 pub fn judged_set() -> &'static PuzzleSet {
     static SET: OnceLock<PuzzleSet> = OnceLock::new();
     SET.get_or_init(|| {
-        let files: Files = PUZZLE_FILES.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        let solutions: BTreeMap<String, String> = SOLUTIONS.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let files: Files =
+            PUZZLE_FILES.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let solutions: BTreeMap<String, String> =
+            SOLUTIONS.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let solutions = (!SOLUTIONS.is_empty()).then_some(&solutions);
         // build.rs refused a set with problems, so this cannot fail at run time.
-        load_puzzle_set(&files, solutions).expect("the embedded puzzle set was validated at build time")
+        load_puzzle_set(&files, solutions)
+            .expect("the embedded puzzle set was validated at build time")
     })
 }
 
@@ -50,10 +55,27 @@ mod tests {
         assert_eq!(page.puzzles.len(), judged.puzzles.len());
         assert!(!page.puzzles.is_empty());
         for (p, j) in page.puzzles.iter().zip(&judged.puzzles) {
-            assert_eq!((p.number, &p.slug, &p.title, &p.starter, &p.solution), (j.number, &j.slug, &j.title, &j.starter, &j.solution));
             assert_eq!(
-                (&p.buffers, &p.uniforms, &p.entry_points, &p.dispatch_plan, &p.budget, &p.comparisons),
-                (&j.buffers, &j.uniforms, &j.entry_points, &j.dispatch_plan, &j.budget, &j.comparisons)
+                (p.number, &p.slug, &p.title, &p.starter, &p.solution),
+                (j.number, &j.slug, &j.title, &j.starter, &j.solution)
+            );
+            assert_eq!(
+                (
+                    &p.buffers,
+                    &p.uniforms,
+                    &p.entry_points,
+                    &p.dispatch_plan,
+                    &p.budget,
+                    &p.comparisons
+                ),
+                (
+                    &j.buffers,
+                    &j.uniforms,
+                    &j.entry_points,
+                    &j.dispatch_plan,
+                    &j.budget,
+                    &j.comparisons
+                )
             );
             assert_eq!(p.performance_target, j.performance_target);
             assert_eq!(p.hints.len(), j.hints.len(), "{}", p.slug);
@@ -74,11 +96,19 @@ mod tests {
                     // Large performance inputs are compared by their first elements.
                     if c.is_performance() {
                         assert!(!b.initial.is_generated(), "{at}: baked as a recipe, not values");
-                        assert_eq!(b.initial.get(b.initial.len() - 1), e.initial.get(e.initial.len() - 1), "{at}");
+                        assert_eq!(
+                            b.initial.get(b.initial.len() - 1),
+                            e.initial.get(e.initial.len() - 1),
+                            "{at}"
+                        );
                     } else {
                         assert_eq!(*b.initial, *e.initial, "{at}");
                     }
-                    assert_eq!(b.expected, if c.hidden { None } else { e.expected.clone() }, "{at}");
+                    assert_eq!(
+                        b.expected,
+                        if c.hidden { None } else { e.expected.clone() },
+                        "{at}"
+                    );
                 }
             }
         }

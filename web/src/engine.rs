@@ -8,13 +8,18 @@
 //! It answers [`Request`]s one message at a time; a Run awaits the GPU, and
 //! debugger actions that arrive meanwhile are answered in between.
 
-use crate::protocol::{decode, encode, DebugAction, DebugStep, Envelope, Reply, Request, RunReply, Snapshot, WireResult};
+use crate::protocol::{
+    decode, encode, DebugAction, DebugStep, Envelope, Reply, Request, RunReply, Snapshot,
+    WireResult,
+};
 use gpu_puzzles_core::report::run::Emulated;
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle};
 use gpu_puzzles_interp::debug::{lines_of, Debugger};
 use gpu_puzzles_interp::exec::Status;
-use gpu_puzzles_runner::{add_yardsticks, judge_with_helper, measure_peaks, Gpu, RunOptions, RunnerError, YardstickCache};
+use gpu_puzzles_runner::{
+    add_yardsticks, judge_with_helper, measure_peaks, Gpu, RunOptions, RunnerError, YardstickCache,
+};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -66,22 +71,26 @@ pub fn start() {
         crate::helper::serve();
         return;
     }
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-        let envelope: Envelope<Request> = match decode(ev.data()) {
-            Ok(e) => e,
-            Err(e) => {
-                web_sys::console::error_1(&format!("the judge's worker got a message it does not understand: {e}").into());
-                return;
-            }
-        };
-        crate::mark("judge-received");
-        wasm_bindgen_futures::spawn_local(async move {
-            let body = handle(envelope.body).await;
-            crate::mark("judge-answered");
-            post(&Envelope { id: envelope.id, body });
-            crate::mark("judge-posted");
+    let on_message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            let envelope: Envelope<Request> = match decode(ev.data()) {
+                Ok(e) => e,
+                Err(e) => {
+                    web_sys::console::error_1(
+                        &format!("the judge's worker got a message it does not understand: {e}")
+                            .into(),
+                    );
+                    return;
+                }
+            };
+            crate::mark("judge-received");
+            wasm_bindgen_futures::spawn_local(async move {
+                let body = handle(envelope.body).await;
+                crate::mark("judge-answered");
+                post(&Envelope { id: envelope.id, body });
+                crate::mark("judge-posted");
+            });
         });
-    });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
@@ -92,16 +101,27 @@ pub fn start() {
 /// transferring its bytes (not copying them).
 pub(crate) fn post(reply: &Envelope<Reply>) {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let send = |bytes: &js_sys::Uint8Array| scope.post_message_with_transfer(bytes, &js_sys::Array::of1(&bytes.buffer()));
+    let send = |bytes: &js_sys::Uint8Array| {
+        scope.post_message_with_transfer(bytes, &js_sys::Array::of1(&bytes.buffer()))
+    };
     match encode(reply) {
         Ok(bytes) => {
             if let Err(e) = send(&bytes) {
-                web_sys::console::error_2(&"the judge's worker could not post its reply".into(), &e);
+                web_sys::console::error_2(
+                    &"the judge's worker could not post its reply".into(),
+                    &e,
+                );
             }
         }
         Err(e) => {
             // Still answer, so the page's request does not wait forever.
-            let fallback = Envelope { id: reply.id, body: reply_error(&reply.body, format!("the judge's reply could not be sent ({e}); please report this")) };
+            let fallback = Envelope {
+                id: reply.id,
+                body: reply_error(
+                    &reply.body,
+                    format!("the judge's reply could not be sent ({e}); please report this"),
+                ),
+            };
             if let Ok(bytes) = encode(&fallback) {
                 let _ = send(&bytes);
             }
@@ -131,13 +151,19 @@ async fn handle(request: Request) -> Reply {
             }
             Reply::Adapter(gpu.map(|g| describe(&g)))
         }
-        Request::Run { slug, source, seed, page_webgpu } => Reply::Run(match crate::embedded::judged_set().get(&slug) {
-            Some(p) => run(p, &source, seed, page_webgpu).await,
-            None => Err(format!("the judge does not know the puzzle `{slug}`; reload the page")),
-        }),
+        Request::Run { slug, source, seed, page_webgpu } => {
+            Reply::Run(match crate::embedded::judged_set().get(&slug) {
+                Some(p) => run(p, &source, seed, page_webgpu).await,
+                None => {
+                    Err(format!("the judge does not know the puzzle `{slug}`; reload the page"))
+                }
+            })
+        }
         Request::Crash => panic!("asked to crash (Request::Crash)"),
         Request::Debug(action) => Reply::Debug(debug(action)),
-        Request::Check { .. } => Reply::Check(Err("the judge's worker leaves order checks to its helper".into())),
+        Request::Check { .. } => {
+            Reply::Check(Err("the judge's worker leaves order checks to its helper".into()))
+        }
     }
 }
 
@@ -165,7 +191,11 @@ async fn acquire(page_webgpu: bool) -> Result<Rc<Gpu>, String> {
 fn describe(gpu: &Gpu) -> String {
     let a = gpu.adapter();
     let name = if a.name.is_empty() { "WebGPU adapter".to_string() } else { a.name.clone() };
-    format!("{name}{}{}", if a.timestamps { " · GPU timestamps" } else { "" }, if a.software { " · software adapter" } else { "" })
+    format!(
+        "{name}{}{}",
+        if a.timestamps { " · GPU timestamps" } else { "" },
+        if a.software { " · software adapter" } else { "" }
+    )
 }
 
 /// Judges `source` on every case of `puzzle` and the random cases `seed`
@@ -178,7 +208,12 @@ fn describe(gpu: &Gpu) -> String {
 ///
 /// # Errors
 /// Our own failures, as a message saying what happened and what to do.
-async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Result<RunReply, String> {
+async fn run(
+    puzzle: &Puzzle,
+    source: &str,
+    seed: u64,
+    page_webgpu: bool,
+) -> Result<RunReply, String> {
     let was_lost = DEVICE.with_borrow(|d| d.gpu.as_ref().is_some_and(|g| g.is_lost()));
     let random = gpu_puzzles_core::load::random_cases(puzzle, seed)
         .map_err(|e| format!("the puzzle's random cases could not be drawn ({e}); judging needs them, so please report this puzzle"))?;
@@ -187,7 +222,12 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
         // No WebGPU here: the CPU interpreter judges the ordinary cases.
         Err(_) => {
             let results = gpu_puzzles_interp::emulate::judge_puzzle(puzzle, &random, source)
-                .map_err(|e| format!("Without WebGPU this Run was to be emulated on the CPU, but {}.", e.message))?;
+                .map_err(|e| {
+                    format!(
+                        "Without WebGPU this Run was to be emulated on the CPU, but {}.",
+                        e.message
+                    )
+                })?;
             return Ok(RunReply {
                 results: wire(puzzle, results),
                 random,
@@ -219,8 +259,17 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
     // Its helper worker makes the order checks meanwhile, on another core.
     let helper = HELPER.with_borrow(|h| h.clone());
     let for_run = helper.as_deref().map(|helper| crate::helper::ForRun { helper, seed });
-    let helper: Option<&dyn gpu_puzzles_runner::OrderCheckHelper> = for_run.as_ref().map(|h| h as _);
-    let mut out = judge_with_helper(&gpu, puzzle, &random, source, RunOptions { cpu_checks: true, ..RunOptions::default() }, helper).await;
+    let helper: Option<&dyn gpu_puzzles_runner::OrderCheckHelper> =
+        for_run.as_ref().map(|h| h as _);
+    let mut out = judge_with_helper(
+        &gpu,
+        puzzle,
+        &random,
+        source,
+        RunOptions { cpu_checks: true, ..RunOptions::default() },
+        helper,
+    )
+    .await;
     if let Ok(results) = &mut out {
         // The cache is taken out for the duration: nothing is borrowed
         // across an await.
@@ -239,7 +288,9 @@ async fn run(puzzle: &Puzzle, source: &str, seed: u64, page_webgpu: bool) -> Res
     if timed && DEVICE.with_borrow(|d| d.peaks.is_none()) {
         match measure_peaks(&gpu).await {
             Ok(p) => DEVICE.with_borrow_mut(|d| d.peaks = Some(p)),
-            Err(e) => web_sys::console::warn_1(&format!("the GPU's peaks could not be measured: {e}").into()),
+            Err(e) => web_sys::console::warn_1(
+                &format!("the GPU's peaks could not be measured: {e}").into(),
+            ),
         }
     }
     match out {
@@ -300,12 +351,15 @@ fn wire(puzzle: &Puzzle, results: Vec<gpu_puzzles_core::CaseResult>) -> Vec<Wire
 fn debug(action: DebugAction) -> Result<Snapshot, String> {
     match action {
         DebugAction::Open { slug, case, seed, source } => {
-            let puzzle = crate::embedded::judged_set().get(&slug).ok_or_else(|| format!("the debugger does not know the puzzle `{slug}`; reload the page"))?;
+            let puzzle = crate::embedded::judged_set().get(&slug).ok_or_else(|| {
+                format!("the debugger does not know the puzzle `{slug}`; reload the page")
+            })?;
             let drawn;
             let case_ref: &Case = match seed {
                 None => puzzle.cases.iter().find(|c| c.number == case),
                 Some(seed) => {
-                    drawn = gpu_puzzles_core::load::random_cases(puzzle, seed).map_err(|e| format!("the random case could not be drawn again ({e})"))?;
+                    drawn = gpu_puzzles_core::load::random_cases(puzzle, seed)
+                        .map_err(|e| format!("the random case could not be drawn again ({e})"))?;
                     drawn.iter().find(|c| c.number == case)
                 }
             }
@@ -323,7 +377,9 @@ fn debug(action: DebugAction) -> Result<Snapshot, String> {
                     DebugStep::RunToEnd => s.debugger.run_to_end(),
                     DebugStep::Restart => s.debugger.restart(),
                     DebugStep::SubgroupSize(n) => s.debugger.set_subgroup_size(n),
-                    DebugStep::RunTo { entry_point, workgroup, line } => s.debugger.run_to(entry_point.as_deref(), workgroup, line),
+                    DebugStep::RunTo { entry_point, workgroup, line } => {
+                        s.debugger.run_to(entry_point.as_deref(), workgroup, line)
+                    }
                 }
             }
         }),
@@ -337,7 +393,9 @@ fn debug(action: DebugAction) -> Result<Snapshot, String> {
             return Ok(Snapshot::default());
         }
     }
-    SESSION.with_borrow(|s| s.as_ref().map(snapshot)).ok_or_else(|| "No case is open in the debugger: press a case's Step button.".to_string())
+    SESSION
+        .with_borrow(|s| s.as_ref().map(snapshot))
+        .ok_or_else(|| "No case is open in the debugger: press a case's Step button.".to_string())
 }
 
 /// What the panel draws of `s`.
@@ -348,13 +406,18 @@ fn snapshot(s: &Session) -> Snapshot {
     let lines = lines_of(&invocations);
     let message = match (d.stopped(), d.finished()) {
         (Some(why), _) => why.to_string(),
-        (None, true) => "Finished: every workgroup ran to the end. Restart to step again.".to_string(),
+        (None, true) => {
+            "Finished: every workgroup ran to the end. Restart to step again.".to_string()
+        }
         (None, false) => {
             let waiting = invocations.iter().filter(|i| i.status == Status::Waiting).count();
             if waiting == invocations.len() && waiting > 0 {
                 format!("All {waiting} invocations wait at the barrier on line {}; the next step releases them.", lines.first().copied().unwrap_or(0))
             } else if lines.len() > 1 {
-                format!("The invocations have diverged: they are on lines {}.", lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
+                format!(
+                    "The invocations have diverged: they are on lines {}.",
+                    lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+                )
             } else {
                 String::new()
             }

@@ -6,7 +6,9 @@
 //! every request waiting on it gets a message and the next request starts a
 //! new one: the page, and the student's code, stay.
 
-use crate::protocol::{decode, encode, DebugAction, Envelope, ProtocolError, Reply, Request, Snapshot};
+use crate::protocol::{
+    decode, encode, DebugAction, Envelope, ProtocolError, Reply, Request, Snapshot,
+};
 use futures_channel::oneshot;
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, CaseResult, Puzzle};
@@ -134,13 +136,26 @@ impl PageGpu {
     pub async fn run(self, puzzle: &Puzzle, source: &str) -> Result<RunOutput, WorkerError> {
         // A fresh seed every Run, small enough to read out and type back; the
         // URL's `seed=` draws a given Run's cases again.
-        let seed = crate::route::current_seed().unwrap_or_else(|| (js_sys::Math::random() * 1e9) as u64);
-        let reply = match self.request(Request::Run { slug: puzzle.slug.clone(), source: source.to_string(), seed, page_webgpu: has_webgpu() }).await? {
+        let seed =
+            crate::route::current_seed().unwrap_or_else(|| (js_sys::Math::random() * 1e9) as u64);
+        let reply = match self
+            .request(Request::Run {
+                slug: puzzle.slug.clone(),
+                source: source.to_string(),
+                seed,
+                page_webgpu: has_webgpu(),
+            })
+            .await?
+        {
             Reply::Run(r) => r.map_err(WorkerError::Judge)?,
             other => return Err(unexpected(&other)),
         };
         Ok(RunOutput {
-            results: reply.results.into_iter().map(crate::protocol::WireResult::into_result).collect::<Result<_, _>>()?,
+            results: reply
+                .results
+                .into_iter()
+                .map(crate::protocol::WireResult::into_result)
+                .collect::<Result<_, _>>()?,
             recreated: reply.recreated,
             random: reply.random,
             peaks: reply.peaks,
@@ -196,7 +211,9 @@ impl PageGpu {
             let link = s.link.as_mut().expect("started above");
             link.pending.insert(id, send);
             if link.ready {
-                link.worker.post_message(&message).map_err(|e| WorkerError::Unreachable(format!("{e:?}")))?;
+                link.worker
+                    .post_message(&message)
+                    .map_err(|e| WorkerError::Unreachable(format!("{e:?}")))?;
             } else {
                 link.queued.push(message);
             }
@@ -241,7 +258,8 @@ fn unexpected(reply: &Reply) -> WorkerError {
 /// # Errors
 /// The browser refused to start it.
 fn spawn(state: &Rc<RefCell<State>>, s: &mut State) -> Result<Link, WorkerError> {
-    let worker = web_sys::Worker::new(&worker_url()).map_err(|e| WorkerError::NotStarted(format!("{e:?}")))?;
+    let worker = web_sys::Worker::new(&worker_url())
+        .map_err(|e| WorkerError::NotStarted(format!("{e:?}")))?;
     s.started += 1;
     let serial = s.started;
     let weak = Rc::downgrade(state);
@@ -279,7 +297,11 @@ fn spawn(state: &Rc<RefCell<State>>, s: &mut State) -> Result<Link, WorkerError>
     let weak = Rc::downgrade(state);
     let on_error = Closure::<dyn FnMut(JsValue)>::new(move |ev: JsValue| {
         let Some(state) = weak.upgrade() else { return };
-        let what = ev.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).filter(|m| !m.is_empty()).unwrap_or_else(|| "it could not be loaded".to_string());
+        let what = ev
+            .dyn_ref::<web_sys::ErrorEvent>()
+            .map(|e| e.message())
+            .filter(|m| !m.is_empty())
+            .unwrap_or_else(|| "it could not be loaded".to_string());
         stop(&state, serial, &what);
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

@@ -14,7 +14,8 @@ use leptos::prelude::*;
 use std::fmt::Write as _;
 
 /// Okabe and Ito's colour-blind-safe palette (2008), for workgroup numbers.
-const OKABE_ITO: [&str; 8] = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999"];
+const OKABE_ITO: [&str; 8] =
+    ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999"];
 
 /// Viridis (van der Walt and Smith, matplotlib 2015) at `t` in [0, 1], as
 /// `#rrggbb`, from the `colorous` crate.
@@ -28,10 +29,17 @@ fn viridis(t: f64) -> String {
 pub struct ShowHeatmaps(pub ReadSignal<bool>);
 
 /// Findings and heat maps of a shown case (`findings-N`, `heatmap-*-N`).
-pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &CaseResult) -> impl IntoView {
+pub fn case_heatmaps(
+    puzzle: &'static Puzzle,
+    case: &'static Case,
+    result: &CaseResult,
+) -> impl IntoView {
     let n = case.number;
     let Some(f) = result.findings.clone() else {
-        let why = result.instrumentation.as_ref().map_or_else(|| "the shader did not run".to_string(), report::unchecked);
+        let why = result
+            .instrumentation
+            .as_ref()
+            .map_or_else(|| "the shader did not run".to_string(), report::unchecked);
         return view! {
             <div class="findings" data-testid=format!("findings-{n}") data-status="unavailable">
                 <p class="muted">"No heat maps or memory checks for this case: " {why} "."</p>
@@ -39,7 +47,8 @@ pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &Case
         }
         .into_any();
     };
-    let show = use_context::<ShowHeatmaps>().map_or_else(|| RwSignal::new(true).read_only(), |s| s.0);
+    let show =
+        use_context::<ShowHeatmaps>().map_or_else(|| RwSignal::new(true).read_only(), |s| s.0);
     let names: Vec<&str> = puzzle.buffers.iter().map(|b| b.name.as_str()).collect();
     // Numbered as the GPU ran the shader: its own `@workgroup_size`.
     let config = f.config(&case.config);
@@ -49,7 +58,14 @@ pub fn case_heatmaps(puzzle: &'static Puzzle, case: &'static Case, result: &Case
     let writer_maps = outputs
         .iter()
         .map(|&b| {
-            let m = heatmap::buffer(&f, b, case.buffers[b].shape, &config, Counter::Writer, &puzzle.buffers[b].name);
+            let m = heatmap::buffer(
+                &f,
+                b,
+                case.buffers[b].shape,
+                &config,
+                Counter::Writer,
+                &puzzle.buffers[b].name,
+            );
             svg_map(
                 format!("heatmap-writer-{n}-{}", puzzle.buffers[b].name),
                 format!("{}: workgroup that wrote each element", puzzle.buffers[b].name),
@@ -146,11 +162,21 @@ fn svg_map(testid: String, caption: String, m: &HeatMap, categorical: bool) -> i
         let light_text = !categorical && (c.value as f64 / max) < 0.6;
         let _ = write!(body, r#"<g data-value="{}" data-idle="{}" class="cell">"#, c.value, c.idle);
         let (xs, ys, size) = (x.to_string(), y.to_string(), cell.to_string());
-        element(&mut body, "rect", &[("x", &xs), ("y", &ys), ("width", &size), ("height", &size), ("fill", &fill)], None);
+        element(
+            &mut body,
+            "rect",
+            &[("x", &xs), ("y", &ys), ("width", &size), ("height", &size), ("fill", &fill)],
+            None,
+        );
         if show_labels && !c.label.is_empty() {
             let (tx, ty) = ((x + cell / 2).to_string(), (y + cell / 2 + 4).to_string());
             let class = if light_text { "light" } else { "dark" };
-            element(&mut body, "text", &[("x", &tx), ("y", &ty), ("text-anchor", "middle"), ("class", class)], Some(&c.label));
+            element(
+                &mut body,
+                "text",
+                &[("x", &tx), ("y", &ty), ("text-anchor", "middle"), ("class", class)],
+                Some(&c.label),
+            );
         }
         element(&mut body, "title", &[], Some(&c.title));
         body.push_str("</g>");
@@ -158,16 +184,32 @@ fn svg_map(testid: String, caption: String, m: &HeatMap, categorical: bool) -> i
     if m.group[0] > 0 && m.group[1] > 0 {
         let (gx, gy) = (m.group[0] * cell, m.group[1] * cell);
         for k in 1..m.cols.div_ceil(m.group[0]) {
-            let _ = write!(body, r#"<line x1="{0}" y1="0" x2="{0}" y2="{h}" class="wg-border"></line>"#, k * gx);
+            let _ = write!(
+                body,
+                r#"<line x1="{0}" y1="0" x2="{0}" y2="{h}" class="wg-border"></line>"#,
+                k * gx
+            );
         }
         for k in 1..m.rows.div_ceil(m.group[1]) {
-            let _ = write!(body, r#"<line x1="0" y1="{0}" x2="{w}" y2="{0}" class="wg-border"></line>"#, k * gy);
+            let _ = write!(
+                body,
+                r#"<line x1="0" y1="{0}" x2="{w}" y2="{0}" class="wg-border"></line>"#,
+                k * gy
+            );
         }
     }
     let legend = if categorical {
         "colour and number: the workgroup (numbered row-major) that wrote the element; blank: never written".to_string()
     } else {
-        format!("dark to bright: 0 to {}{}", m.max, if m.per_cell > 1 { format!(" · each cell sums {} items", m.per_cell) } else { String::new() })
+        format!(
+            "dark to bright: 0 to {}{}",
+            m.max,
+            if m.per_cell > 1 {
+                format!(" · each cell sums {} items", m.per_cell)
+            } else {
+                String::new()
+            }
+        )
     };
     let gradient = (!categorical).then(|| view! {
         <span class="legend-bar" aria-hidden="true" style=format!("background: linear-gradient(to right, {}, {}, {}, {}, {})", viridis(0.0), viridis(0.25), viridis(0.5), viridis(0.75), viridis(1.0))></span>

@@ -88,11 +88,12 @@ impl Helper {
             }
         }));
         let weak = Rc::downgrade(&helper);
-        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            if let Some(h) = weak.upgrade() {
-                h.receive(decode::<Envelope<Reply>>(ev.data()).map_err(|e| e.to_string()));
-            }
-        });
+        let on_message =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+                if let Some(h) = weak.upgrade() {
+                    h.receive(decode::<Envelope<Reply>>(ev.data()).map_err(|e| e.to_string()));
+                }
+            });
         helper.worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         on_message.forget();
         let weak = Rc::downgrade(&helper);
@@ -112,7 +113,8 @@ impl Helper {
             Ok(Envelope { body: Reply::Ready, .. }) => self.ready.set(true),
             Ok(Envelope { id, body: Reply::Check(answer) }) => {
                 if let Some(tx) = self.waiting.borrow_mut().remove(&id) {
-                    let _ = tx.send(answer.map(|checked| checked.map(|o| o.map(|CheckedOutcome(o)| o))));
+                    let _ = tx
+                        .send(answer.map(|checked| checked.map(|o| o.map(|CheckedOutcome(o)| o))));
                 }
                 self.rearm();
             }
@@ -132,7 +134,14 @@ impl Helper {
             return;
         }
         if let Some(cb) = self.on_silence.borrow().as_ref() {
-            self.watchdog.set(scope.set_timeout_with_callback_and_timeout_and_arguments_0(cb.as_ref().unchecked_ref(), SILENCE_MS).ok());
+            self.watchdog.set(
+                scope
+                    .set_timeout_with_callback_and_timeout_and_arguments_0(
+                        cb.as_ref().unchecked_ref(),
+                        SILENCE_MS,
+                    )
+                    .ok(),
+            );
         }
     }
 
@@ -154,7 +163,13 @@ pub(crate) struct ForRun<'a> {
 }
 
 impl OrderCheckHelper for ForRun<'_> {
-    fn start(&self, puzzle: &Puzzle, case: &Case, source: &str, lockstep: Option<&[Values]>) -> Option<HelperCheck> {
+    fn start(
+        &self,
+        puzzle: &Puzzle,
+        case: &Case,
+        source: &str,
+        lockstep: Option<&[Values]>,
+    ) -> Option<HelperCheck> {
         let h = self.helper;
         if !h.ready.get() {
             return None;
@@ -176,7 +191,9 @@ impl OrderCheckHelper for ForRun<'_> {
         if h.watchdog.get().is_none() {
             h.rearm();
         }
-        Some(Box::pin(async move { rx.await.unwrap_or_else(|_| Err("the helper worker went away".into())) }))
+        Some(Box::pin(async move {
+            rx.await.unwrap_or_else(|_| Err("the helper worker went away".into()))
+        }))
     }
 }
 
@@ -185,10 +202,18 @@ impl OrderCheckHelper for ForRun<'_> {
 /// (Its panic hook is the judge's, [`crate::engine::start`]'s.)
 pub(crate) fn serve() {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-        let Ok(Envelope { id, body: Request::Check { slug, seed, case, source, lockstep } }) = decode::<Envelope<Request>>(ev.data()) else { return };
-        crate::engine::post(&Envelope { id, body: Reply::Check(check(&slug, seed, case, &source, lockstep.as_deref())) });
-    });
+    let on_message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            let Ok(Envelope { id, body: Request::Check { slug, seed, case, source, lockstep } }) =
+                decode::<Envelope<Request>>(ev.data())
+            else {
+                return;
+            };
+            crate::engine::post(&Envelope {
+                id,
+                body: Reply::Check(check(&slug, seed, case, &source, lockstep.as_deref())),
+            });
+        });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     crate::engine::post(&Envelope { id: 0, body: Reply::Ready });
@@ -202,20 +227,34 @@ std::thread_local! {
 
 /// The order check of one case, as the judge would make it after a passed
 /// GPU run ([`gpu_puzzles_interp::emulate::checks_behind_the_gpu_prepared`]).
-fn check(slug: &str, seed: u64, number: usize, source: &str, lockstep: Option<&[Values]>) -> Result<Result<Option<CheckedOutcome>, String>, String> {
-    let puzzle = crate::embedded::judged_set().get(slug).ok_or_else(|| format!("the helper does not know the puzzle `{slug}`"))?;
+fn check(
+    slug: &str,
+    seed: u64,
+    number: usize,
+    source: &str,
+    lockstep: Option<&[Values]>,
+) -> Result<Result<Option<CheckedOutcome>, String>, String> {
+    let puzzle = crate::embedded::judged_set()
+        .get(slug)
+        .ok_or_else(|| format!("the helper does not know the puzzle `{slug}`"))?;
     let drawn;
     let case = match puzzle.cases.iter().find(|c| c.number == number) {
         Some(c) => c,
         None => {
-            drawn = gpu_puzzles_core::load::random_cases(puzzle, seed).map_err(|e| format!("the random cases could not be drawn again ({e})"))?;
-            drawn.iter().find(|c| c.number == number).ok_or_else(|| format!("puzzle `{slug}` has no case {number}"))?
+            drawn = gpu_puzzles_core::load::random_cases(puzzle, seed)
+                .map_err(|e| format!("the random cases could not be drawn again ({e})"))?;
+            drawn
+                .iter()
+                .find(|c| c.number == number)
+                .ok_or_else(|| format!("puzzle `{slug}` has no case {number}"))?
         }
     };
     // The text prepared once per case configuration in this worker: it
     // cannot share the judge's parse (naga's IR stays in the judge's
     // worker), so it keeps its own for the Run's other cases and later Runs.
     let shader = PREPARED.with_borrow_mut(|kept| kept.get(puzzle, source, &case.config));
-    let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_prepared(puzzle, case, &shader, true, lockstep);
+    let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_prepared(
+        puzzle, case, &shader, true, lockstep,
+    );
     Ok(checked.map(|o| o.map(CheckedOutcome)).map_err(|u| u.message))
 }

@@ -78,7 +78,9 @@ pub(crate) fn refresh_status(status: RwSignal<GpuStatus>, device: gpu::PageGpu) 
 /// `judge-answered`, `judge-posted`): each has its own timeline.
 pub(crate) fn mark(name: &str) {
     use wasm_bindgen::JsCast;
-    if let Ok(p) = js_sys::Reflect::get(&js_sys::global(), &"performance".into()).and_then(|p| p.dyn_into::<web_sys::Performance>()) {
+    if let Ok(p) = js_sys::Reflect::get(&js_sys::global(), &"performance".into())
+        .and_then(|p| p.dyn_into::<web_sys::Performance>())
+    {
         let _ = p.mark(name);
     }
 }
@@ -89,9 +91,15 @@ pub(crate) fn mark(name: &str) {
 /// milliseconds, separated by commas ([`protocol::RunReply::phases`]), or
 /// removed after an emulated Run.
 pub(crate) fn note_phases(phases: Option<[f64; 10]>) {
-    let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) else { return };
+    let Some(root) =
+        web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element())
+    else {
+        return;
+    };
     let _ = match phases {
-        Some(p) => root.set_attribute("data-judge-phases", &p.map(|ms| format!("{ms:.1}")).join(",")),
+        Some(p) => {
+            root.set_attribute("data-judge-phases", &p.map(|ms| format!("{ms:.1}")).join(","))
+        }
         None => root.remove_attribute("data-judge-phases"),
     };
 }
@@ -131,7 +139,10 @@ pub fn App() -> impl IntoView {
     // which browsers do not reload for: reload, so the link's code is read.
     let _ = window_event_listener(leptos::ev::hashchange, move |_| {
         if let Some(w) = web_sys::window() {
-            if w.location().hash().is_ok_and(|h| gpu_puzzles_core::share::payload_from_fragment(&h).is_some()) {
+            if w.location()
+                .hash()
+                .is_ok_and(|h| gpu_puzzles_core::share::payload_from_fragment(&h).is_some())
+            {
                 let _ = w.location().reload();
             }
         }
@@ -173,7 +184,11 @@ pub fn App() -> impl IntoView {
 }
 
 /// Client-side navigation for a link click: history entry plus route signal.
-pub(crate) fn navigate(ev: leptos::ev::MouseEvent, route: RwSignal<Option<String>>, slug: Option<&str>) {
+pub(crate) fn navigate(
+    ev: leptos::ev::MouseEvent,
+    route: RwSignal<Option<String>>,
+    slug: Option<&str>,
+) {
     if ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.button() != 0 {
         return; // let the browser open a new tab or window
     }

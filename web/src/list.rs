@@ -28,8 +28,11 @@ pub fn PuzzleList(unknown: Option<String>) -> impl IntoView {
     let set = puzzle_set();
     let solved = set.puzzles.iter().filter(|p| storage::is_solved(&p.slug)).count();
     // Each chapter with its puzzles; a set without chapters is one untitled run.
-    let chapters: Vec<(Option<String>, &[Puzzle])> =
-        if set.chapters.is_empty() { vec![(None, &set.puzzles[..])] } else { set.chapters.iter().map(|c| (Some(c.title.clone()), c.puzzles(set))).collect() };
+    let chapters: Vec<(Option<String>, &[Puzzle])> = if set.chapters.is_empty() {
+        vec![(None, &set.puzzles[..])]
+    } else {
+        set.chapters.iter().map(|c| (Some(c.title.clone()), c.puzzles(set))).collect()
+    };
     view! {
         <section class="puzzle-list-page">
             {unknown.map(|s| view! { <p class="notice" role="status">"There is no puzzle called “" {s} "”. Pick one from the list."</p> })}

@@ -23,10 +23,15 @@ pub(crate) fn register() {
         Ok(c) if !c.is_undefined() && !c.is_null() => c,
         _ => return,
     };
-    let Ok(register) = js_sys::Reflect::get(&container, &"register".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) else {
+    let Ok(register) = js_sys::Reflect::get(&container, &"register".into())
+        .and_then(|f| f.dyn_into::<js_sys::Function>())
+    else {
         return;
     };
-    if let Ok(promise) = register.call1(&container, &SERVICE_WORKER_URL.into()).and_then(|p| p.dyn_into::<js_sys::Promise>()) {
+    if let Ok(promise) = register
+        .call1(&container, &SERVICE_WORKER_URL.into())
+        .and_then(|p| p.dyn_into::<js_sys::Promise>())
+    {
         leptos::task::spawn_local(async move {
             let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
         });

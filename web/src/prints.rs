@@ -21,9 +21,16 @@ fn triple(v: [u32; 3]) -> String {
 /// filter, an invocation filter, and the lines (`data-testid="print-line"`,
 /// with `data-workgroup`, `data-invocation` and `data-line`).
 #[component]
-pub fn PrintLogView(puzzle: &'static Puzzle, case: &'static Case, log: PrintLog, source: String, sites: Arc<Vec<PrintSite>>) -> impl IntoView {
+pub fn PrintLogView(
+    puzzle: &'static Puzzle,
+    case: &'static Case,
+    log: PrintLog,
+    source: String,
+    sites: Arc<Vec<PrintSite>>,
+) -> impl IntoView {
     let n = case.number;
-    let mut workgroups: Vec<[u32; 3]> = log.lines.iter().map(|l| l.invocation.workgroup_id).collect();
+    let mut workgroups: Vec<[u32; 3]> =
+        log.lines.iter().map(|l| l.invocation.workgroup_id).collect();
     workgroups.dedup();
     workgroups.sort_by_key(|w| [w[2], w[1], w[0]]);
     workgroups.dedup();
@@ -33,8 +40,12 @@ pub fn PrintLogView(puzzle: &'static Puzzle, case: &'static Case, log: PrintLog,
     let invocations = {
         let log = log.clone();
         move || {
-            let mut v: Vec<[u32; 3]> =
-                log.lines.iter().filter(|l| workgroup.get().is_none_or(|w| l.invocation.workgroup_id == w)).map(|l| l.invocation.local_invocation_id).collect();
+            let mut v: Vec<[u32; 3]> = log
+                .lines
+                .iter()
+                .filter(|l| workgroup.get().is_none_or(|w| l.invocation.workgroup_id == w))
+                .map(|l| l.invocation.local_invocation_id)
+                .collect();
             v.sort_by_key(|i| [i[2], i[1], i[0]]);
             v.dedup();
             v
@@ -52,7 +63,10 @@ pub fn PrintLogView(puzzle: &'static Puzzle, case: &'static Case, log: PrintLog,
             let kept: Vec<_> = log
                 .lines
                 .iter()
-                .filter(|l| w.is_none_or(|w| l.invocation.workgroup_id == w) && i.is_none_or(|i| l.invocation.local_invocation_id == i))
+                .filter(|l| {
+                    w.is_none_or(|w| l.invocation.workgroup_id == w)
+                        && i.is_none_or(|i| l.invocation.local_invocation_id == i)
+                })
                 .collect();
             let more = kept.len().saturating_sub(SHOWN_LINES);
             let items = kept

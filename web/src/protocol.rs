@@ -150,7 +150,9 @@ pub enum Reply {
 /// An [`Outcome`](gpu_puzzles_core::judge::Outcome) on the wire, through
 /// its mirror in [`crate::wire`].
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct CheckedOutcome(#[serde(with = "crate::wire::OutcomeDef")] pub gpu_puzzles_core::judge::Outcome);
+pub struct CheckedOutcome(
+    #[serde(with = "crate::wire::OutcomeDef")] pub gpu_puzzles_core::judge::Outcome,
+);
 
 /// A finished Run, as the worker sends it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -205,7 +207,11 @@ impl WireResult {
     pub fn new(mut result: CaseResult) -> Self {
         let actual = std::mem::take(&mut result.actual);
         let (buffers, invocations, workgroup_size) = match result.findings.as_mut() {
-            Some(f) => (std::mem::take(&mut f.buffers), std::mem::take(&mut f.invocations), f.workgroup_size),
+            Some(f) => (
+                std::mem::take(&mut f.buffers),
+                std::mem::take(&mut f.invocations),
+                f.workgroup_size,
+            ),
             None => (Vec::new(), Vec::new(), [0; 3]),
         };
         let mut w = Vec::new();
@@ -275,7 +281,10 @@ impl WireResult {
         }
         let count = take(1)?[0] as usize;
         const WORDS: usize = gpu_puzzles_core::trace::INVOCATION_WORDS as usize;
-        let invocations = take(count * WORDS)?.chunks_exact(WORDS).map(|c| std::array::from_fn(|k| c[k])).collect();
+        let invocations = take(count * WORDS)?
+            .chunks_exact(WORDS)
+            .map(|c| std::array::from_fn(|k| c[k]))
+            .collect();
         if let Some(f) = result.findings.as_mut() {
             f.buffers = buffers;
             f.invocations = invocations;
@@ -300,7 +309,10 @@ impl<'de> Deserialize<'de> for Words {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let Bytes(v) = Bytes::deserialize(d)?;
         if !v.len().is_multiple_of(4) {
-            return Err(serde::de::Error::custom(format!("{} bytes are not whole 32-bit words", v.len())));
+            return Err(serde::de::Error::custom(format!(
+                "{} bytes are not whole 32-bit words",
+                v.len()
+            )));
         }
         Ok(Words(v.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()))
     }
@@ -392,7 +404,8 @@ pub enum ProtocolError {
 /// [`ProtocolError::Unwritable`] (a type postcard cannot write; none of
 /// this file's can fail).
 pub fn encode_bytes<T: Serialize>(message: &T) -> Result<Vec<u8>, ProtocolError> {
-    postcard::to_extend(message, FINGERPRINT.to_vec()).map_err(|e| ProtocolError::Unwritable(e.to_string()))
+    postcard::to_extend(message, FINGERPRINT.to_vec())
+        .map_err(|e| ProtocolError::Unwritable(e.to_string()))
 }
 
 /// The message `bytes` carry.
@@ -417,7 +430,9 @@ pub fn encode<T: Serialize>(message: &T) -> Result<js_sys::Uint8Array, ProtocolE
 ///
 /// # Errors
 /// A value that is not a `Uint8Array`, or as [`decode_bytes`].
-pub fn decode<T: for<'de> Deserialize<'de>>(value: wasm_bindgen::JsValue) -> Result<T, ProtocolError> {
+pub fn decode<T: for<'de> Deserialize<'de>>(
+    value: wasm_bindgen::JsValue,
+) -> Result<T, ProtocolError> {
     use wasm_bindgen::JsCast as _;
     let array = value.dyn_into::<js_sys::Uint8Array>().map_err(|_| ProtocolError::NotBytes)?;
     decode_bytes(&array.to_vec())
@@ -433,9 +448,17 @@ mod tests {
     fn a_result_survives_the_trip_through_words_bit_for_bit() {
         let case = &crate::puzzle_set().get("map").expect("the set has Map").cases[0];
         let mut sent = CaseResult::new(case, Outcome::Passed);
-        sent.actual = vec![Values::F32(vec![1.5, f32::NAN, -0.0, f32::INFINITY]), Values::I32(vec![-5, i32::MIN]), Values::U32(vec![])];
+        sent.actual = vec![
+            Values::F32(vec![1.5, f32::NAN, -0.0, f32::INFINITY]),
+            Values::I32(vec![-5, i32::MIN]),
+            Values::U32(vec![]),
+        ];
         sent.findings = Some(Findings {
-            buffers: vec![BufferTrace { reads: vec![1, 2, 0], writes: vec![0, 3, 1], writer: vec![None, Some(7), Some(0)] }],
+            buffers: vec![BufferTrace {
+                reads: vec![1, 2, 0],
+                writes: vec![0, 3, 1],
+                writer: vec![None, Some(7), Some(0)],
+            }],
             invocations: vec![[1, 2, 3, 4, 5], [0, 0, 0, 9, 2]],
             workgroup_size: [4, 2, 1],
             ..Findings::default()
@@ -451,12 +474,18 @@ mod tests {
                 .collect()
         };
         assert_eq!(bits(&got.actual), bits(&sent.actual), "NaN, -0 and infinities keep their bits");
-        assert_eq!(got.actual.iter().map(Values::element).collect::<Vec<_>>(), sent.actual.iter().map(Values::element).collect::<Vec<_>>());
+        assert_eq!(
+            got.actual.iter().map(Values::element).collect::<Vec<_>>(),
+            sent.actual.iter().map(Values::element).collect::<Vec<_>>()
+        );
         assert_eq!(got.findings, sent.findings);
         // Without findings, the counts are dropped and nothing else changes.
         let mut plain = sent.clone();
         plain.findings = None;
-        assert_eq!(bits(&WireResult::new(plain.clone()).into_result().unwrap().actual), bits(&plain.actual));
+        assert_eq!(
+            bits(&WireResult::new(plain.clone()).into_result().unwrap().actual),
+            bits(&plain.actual)
+        );
     }
 
     #[test]
@@ -471,12 +500,16 @@ mod tests {
 
     #[test]
     fn a_message_of_another_build_or_cut_short_is_refused() {
-        let bytes = encode_bytes(&Envelope { id: 1, body: Reply::Adapter(Ok("lavapipe".into())) }).expect("encodes");
+        let bytes = encode_bytes(&Envelope { id: 1, body: Reply::Adapter(Ok("lavapipe".into())) })
+            .expect("encodes");
         assert!(decode_bytes::<Envelope<Reply>>(&bytes).is_ok());
         let mut other = bytes.clone();
         other[0] ^= 1;
         assert_eq!(decode_bytes::<Envelope<Reply>>(&other).unwrap_err(), ProtocolError::OtherBuild);
-        assert!(matches!(decode_bytes::<Envelope<Reply>>(&bytes[..bytes.len() - 3]).unwrap_err(), ProtocolError::Unreadable(_)));
+        assert!(matches!(
+            decode_bytes::<Envelope<Reply>>(&bytes[..bytes.len() - 3]).unwrap_err(),
+            ProtocolError::Unreadable(_)
+        ));
         assert!(decode_bytes::<Envelope<Reply>>(&[]).is_err());
     }
 
@@ -484,15 +517,23 @@ mod tests {
     #[test]
     fn random_cases_arrive_as_drawn() {
         let puzzle = crate::embedded::judged_set().get("map-2d").expect("the set has Map 2D");
-        let drawn = gpu_puzzles_core::load::random_cases(puzzle, 42).expect("Map 2D draws random cases");
+        let drawn =
+            gpu_puzzles_core::load::random_cases(puzzle, 42).expect("Map 2D draws random cases");
         assert!(!drawn.is_empty());
         let sent = postcard::to_allocvec(&drawn).expect("cases serialise");
-        let got: Vec<gpu_puzzles_core::Case> = postcard::from_bytes(&sent).expect("cases deserialise");
+        let got: Vec<gpu_puzzles_core::Case> =
+            postcard::from_bytes(&sent).expect("cases deserialise");
         assert_eq!(got.len(), drawn.len());
         for (g, d) in got.iter().zip(&drawn) {
-            assert_eq!((g.number, &g.name, g.config, g.random_seed, &g.uniforms), (d.number, &d.name, d.config, d.random_seed, &d.uniforms));
+            assert_eq!(
+                (g.number, &g.name, g.config, g.random_seed, &g.uniforms),
+                (d.number, &d.name, d.config, d.random_seed, &d.uniforms)
+            );
             for (a, b) in g.buffers.iter().zip(&d.buffers) {
-                assert_eq!((&*a.initial, &a.expected, a.shape), (&*b.initial, &b.expected, b.shape));
+                assert_eq!(
+                    (&*a.initial, &a.expected, a.shape),
+                    (&*b.initial, &b.expected, b.shape)
+                );
             }
         }
     }

@@ -103,7 +103,9 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let (initial, origin) = match sharing::from_url() {
         Some(Ok(code)) => (code, Origin::Shared),
         Some(Err(e)) => {
-            notice.set(Some(format!("This share link could not be opened: {e}. Your own code is shown instead.")));
+            notice.set(Some(format!(
+                "This share link could not be opened: {e}. Your own code is shown instead."
+            )));
             sharing::clear_fragment();
             (own.clone(), Origin::Own)
         }
@@ -125,7 +127,9 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let shown = Memo::new(move |before: Option<&RunState>| {
         let now = state.get();
         match before {
-            Some(before) if young.get() && matches!(now, RunState::Running { .. }) => before.clone(),
+            Some(before) if young.get() && matches!(now, RunState::Running { .. }) => {
+                before.clone()
+            }
             _ => now,
         }
     });
@@ -152,7 +156,8 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         if let Some(h) = pending_save.get_value() {
             h.clear();
         }
-        let h = set_timeout_with_handle(save_now, std::time::Duration::from_millis(SAVE_DELAY_MS)).ok();
+        let h =
+            set_timeout_with_handle(save_now, std::time::Duration::from_millis(SAVE_DELAY_MS)).ok();
         pending_save.set_value(h);
     };
     // Leaving the page (or the puzzle) saves at once.
@@ -196,15 +201,29 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                         if out.recreated {
                             let _ = notice.try_set(Some("The GPU device had been lost; the page created a new one for this run.".into()));
                         }
-                        let context = gpu_puzzles_core::report::run::Context { software: out.software, peaks: out.peaks.as_ref(), emulated: out.emulated };
+                        let context = gpu_puzzles_core::report::run::Context {
+                            software: out.software,
+                            peaks: out.peaks.as_ref(),
+                            emulated: out.emulated,
+                        };
                         let report = RunReport::new(puzzle, &out.random, &out.results, context);
                         let random = RandomCases::new(out.random, &out.results);
                         // The worker sent performance cases without their read-backs.
-                        Ok(Finished { results: Arc::new(out.results), report: Arc::new(report), source, random, peaks: out.peaks })
+                        Ok(Finished {
+                            results: Arc::new(out.results),
+                            report: Arc::new(report),
+                            source,
+                            random,
+                            peaks: out.peaks,
+                        })
                     }
                     Err(e) => {
                         let e = e.to_string();
-                        let _ = status.try_set(if gpu::has_webgpu() { status.get_untracked() } else { GpuStatus::Unavailable(e.clone()) });
+                        let _ = status.try_set(if gpu::has_webgpu() {
+                            status.get_untracked()
+                        } else {
+                            GpuStatus::Unavailable(e.clone())
+                        });
                         Err(e)
                     }
                 };
@@ -212,7 +231,9 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                 next = session.try_update(|s| s.finish(finished)).flatten();
                 if next.is_none() {
                     finished_runs.try_update(|n| *n += 1);
-                    if let Some(RunState::Done(done)) = session.try_with_untracked(|s| s.state().clone()) {
+                    if let Some(RunState::Done(done)) =
+                        session.try_with_untracked(|s| s.state().clone())
+                    {
                         if done.report.solved {
                             storage::mark_solved(&puzzle.slug);
                         }
@@ -284,14 +305,20 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         editor::replace_text(&mine);
     };
     let make_link = move |_| {
-        let (slug, text) = (puzzle.slug.clone(), editor::text().unwrap_or_else(|| code.get_untracked()));
-        let link = wasm_bindgen_futures::future_to_promise(async move { sharing::link(&slug, &text).await.map(Into::into).map_err(|e| e.to_string().into()) });
+        let (slug, text) =
+            (puzzle.slug.clone(), editor::text().unwrap_or_else(|| code.get_untracked()));
+        let link = wasm_bindgen_futures::future_to_promise(async move {
+            sharing::link(&slug, &text).await.map(Into::into).map_err(|e| e.to_string().into())
+        });
         // Handed over now, while the click is being handled (Safari's rule).
         sharing::copy_when_ready(&link);
         leptos::task::spawn_local(async move {
             match wasm_bindgen_futures::JsFuture::from(link).await {
                 Ok(l) => share_link.set(l.as_string()),
-                Err(e) => notice.set(Some(format!("No share link was made: {}.", e.as_string().unwrap_or_default()))),
+                Err(e) => notice.set(Some(format!(
+                    "No share link was made: {}.",
+                    e.as_string().unwrap_or_default()
+                ))),
             }
         });
     };
@@ -309,7 +336,9 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         editor::vim(on, move |why| {
             vim.set(false);
             storage::set_vim(false);
-            vim_problem.set(Some(format!("Vim keys are off: {why}. Check the connection and switch them on again.")));
+            vim_problem.set(Some(format!(
+                "Vim keys are off: {why}. Check the connection and switch them on again."
+            )));
         });
     };
 
@@ -406,7 +435,12 @@ fn show_squiggles(source: &str, results: &[CaseResult]) {
     let marks = gpu_puzzles_core::report::finding_marks(results);
     for m in &marks {
         let Some((offset, length)) = site_span(source, m.site) else { continue };
-        squiggles.push(editor::Squiggle { offset, length, severity: if m.first { "error" } else { "warning" }, message: &m.message });
+        squiggles.push(editor::Squiggle {
+            offset,
+            length,
+            severity: if m.first { "error" } else { "warning" },
+            message: &m.message,
+        });
     }
     editor::show_diagnostics(source, &squiggles);
 }
@@ -418,5 +452,6 @@ fn site_span(source: &str, site: gpu_puzzles_core::trace::Site) -> Option<(usize
     let line = source.get(line_start..)?.split('\n').next()?;
     let column = line.char_indices().nth(site.column.saturating_sub(1)).map_or(0, |(i, _)| i);
     let rest = line[column..].trim_end();
-    (site.line >= 1 && line_start < source.len()).then_some((line_start + column, rest.len().max(1)))
+    (site.line >= 1 && line_start < source.len())
+        .then_some((line_start + column, rest.len().max(1)))
 }

@@ -20,12 +20,18 @@ pub fn VerdictBar(state: Memo<RunState>, finished_runs: ReadSignal<u32>) -> impl
     move || {
         let run = finished_runs.get();
         let (status, text, findings) = match state.get() {
-            RunState::Idle => ("idle", "Not run yet. Press Run to judge every case, shown and hidden.".to_string(), Vec::new()),
+            RunState::Idle => (
+                "idle",
+                "Not run yet. Press Run to judge every case, shown and hidden.".to_string(),
+                Vec::new(),
+            ),
             RunState::Running { .. } => ("running", "Running on your GPU…".to_string(), Vec::new()),
             RunState::Error(e) => ("error", e, Vec::new()),
-            RunState::Done(Finished { report, .. }) => {
-                (if report.verdict == Verdict::Passed { "passed" } else { "failed" }, report.headline.clone(), report.findings.clone())
-            }
+            RunState::Done(Finished { report, .. }) => (
+                if report.verdict == Verdict::Passed { "passed" } else { "failed" },
+                report.headline.clone(),
+                report.findings.clone(),
+            ),
         };
         // The most important finding in one sentence under the verdict; the
         // others folded below it.
@@ -53,7 +59,9 @@ pub fn VerdictBar(state: Memo<RunState>, finished_runs: ReadSignal<u32>) -> impl
 #[component]
 pub fn Diagnostics(state: Memo<RunState>) -> impl IntoView {
     move || {
-        let RunState::Done(Finished { report, source, .. }) = state.get() else { return ().into_any() };
+        let RunState::Done(Finished { report, source, .. }) = state.get() else {
+            return ().into_any();
+        };
         let diags = report.diagnostics.clone();
         if diags.is_empty() {
             return ().into_any();
@@ -132,7 +140,10 @@ fn random_cases_view(
     let seed = first.random_seed.unwrap_or_default();
     let status = if random.failing.is_empty() { "passed" } else { "failed" };
     let text = if random.failing.is_empty() {
-        format!("{} random cases, drawn fresh for this Run (seed {seed}), pass too.", random.cases.len())
+        format!(
+            "{} random cases, drawn fresh for this Run (seed {seed}), pass too.",
+            random.cases.len()
+        )
     } else {
         format!(
             "{} of {} random cases drawn for this Run (seed {seed}) fail: sizes the written cases do not show. They are shown below; add `&seed={seed}` to the page's address (or `--seed {seed}` to `gpu-puzzles check`) to draw them again.",
@@ -144,8 +155,17 @@ fn random_cases_view(
         .failing
         .iter()
         .map(|&case| {
-            let words = report.and_then(|w| w.cases.iter().find(|c| c.case == case.number).cloned());
-            case_view(puzzle, case, results.iter().find(|r| r.case == case.number).cloned(), words, peaks, false, printing)
+            let words =
+                report.and_then(|w| w.cases.iter().find(|c| c.case == case.number).cloned());
+            case_view(
+                puzzle,
+                case,
+                results.iter().find(|r| r.case == case.number).cloned(),
+                words,
+                peaks,
+                false,
+                printing,
+            )
         })
         .collect_view();
     view! {
@@ -177,35 +197,57 @@ fn case_view(
     // A checked case ran instrumented: its time is the trace's as much as
     // the kernel's, so it is labelled (performance cases are timed plain).
     let timing = result.as_ref().and_then(|r| {
-        let (t, label) = if r.timing.wall_ms > 0.0 { (r.timing, "") } else { (r.instrumented_timing?, ", instrumented") };
+        let (t, label) = if r.timing.wall_ms > 0.0 {
+            (r.timing, "")
+        } else {
+            (r.instrumented_timing?, ", instrumented")
+        };
         Some(match t.gpu_ms {
             Some(g) => format!("{:.2} ms (GPU {:.3} ms{label})", t.wall_ms, g),
-            None => format!("{:.2} ms{}", t.wall_ms, if label.is_empty() { "" } else { " (instrumented)" }),
+            None => format!(
+                "{:.2} ms{}",
+                t.wall_ms,
+                if label.is_empty() { "" } else { " (instrumented)" }
+            ),
         })
     });
     let c = case.config;
     let memory = match c.workgroup_memory {
-        Some(m) => format!("{} × {} × {} = {} elements ({} bytes)", m[0], m[1], m[2], c.workgroup_memory_elements(), c.workgroup_memory_elements() * 4),
+        Some(m) => format!(
+            "{} × {} × {} = {} elements ({} bytes)",
+            m[0],
+            m[1],
+            m[2],
+            c.workgroup_memory_elements(),
+            c.workgroup_memory_elements() * 4
+        ),
         None => "none".to_string(),
     };
     let detail = words.as_ref().and_then(|w| w.summary.clone());
-    let lost = words.as_ref().and_then(|w| w.notes.iter().find(|n| n.kind == NoteKind::LostCounts).map(|n| n.text.clone()));
+    let lost = words.as_ref().and_then(|w| {
+        w.notes.iter().find(|n| n.kind == NoteKind::LostCounts).map(|n| n.text.clone())
+    });
     let figures_words = words.as_ref().and_then(|w| w.performance.clone());
-    let body =
-        if case.hidden {
-            view! { <p class="hidden-note">"The data of hidden cases is not shown; they count for the verdict."</p> }.into_any()
-        } else if let Some(perf) = case.performance {
-            performance_view(puzzle, case, &perf, result.as_ref(), figures_words, peaks).into_any()
-        } else {
-            let inputs = puzzle
-                .buffers
-                .iter()
-                .zip(&case.buffers)
-                .filter(|(b, _)| b.role != Role::Output)
-                .map(|(b, cb)| grid_view(format!("grid-input-{n}-{}", b.name), format!("Input {}", b.name), grid(&cb.initial, cb.shape, None, case.compare)))
-                .collect_view();
-            let compared: Vec<usize> = puzzle.compared_buffers().collect();
-            let outputs = compared.iter().enumerate().map(|(k, &i)| {
+    let body = if case.hidden {
+        view! { <p class="hidden-note">"The data of hidden cases is not shown; they count for the verdict."</p> }.into_any()
+    } else if let Some(perf) = case.performance {
+        performance_view(puzzle, case, &perf, result.as_ref(), figures_words, peaks).into_any()
+    } else {
+        let inputs = puzzle
+            .buffers
+            .iter()
+            .zip(&case.buffers)
+            .filter(|(b, _)| b.role != Role::Output)
+            .map(|(b, cb)| {
+                grid_view(
+                    format!("grid-input-{n}-{}", b.name),
+                    format!("Input {}", b.name),
+                    grid(&cb.initial, cb.shape, None, case.compare),
+                )
+            })
+            .collect_view();
+        let compared: Vec<usize> = puzzle.compared_buffers().collect();
+        let outputs = compared.iter().enumerate().map(|(k, &i)| {
             let b = &puzzle.buffers[i];
             let cb = &case.buffers[i];
             let suffix = if k == 0 { String::new() } else { format!("-{}", b.name) };
@@ -218,12 +260,12 @@ fn case_view(
                 {actual}
             }
         }).collect_view();
-            let maps = result.as_ref().map(|r| crate::heatmaps::case_heatmaps(puzzle, case, r));
-            let printed = result.as_ref().and_then(|r| r.findings.as_ref()).map(|f| f.prints.clone()).filter(|log| !log.is_empty()).map(|log| {
+        let maps = result.as_ref().map(|r| crate::heatmaps::case_heatmaps(puzzle, case, r));
+        let printed = result.as_ref().and_then(|r| r.findings.as_ref()).map(|f| f.prints.clone()).filter(|log| !log.is_empty()).map(|log| {
                 view! { <crate::prints::PrintLogView puzzle=puzzle case=case log=log source=source.to_string() sites=sites.clone()/> }
             });
-            view! { <div class="grids">{inputs}{outputs}</div>{printed}{maps} }.into_any()
-        };
+        view! { <div class="grids">{inputs}{outputs}</div>{printed}{maps} }.into_any()
+    };
     view! {
         <section class="case" data-testid=format!("case-{n}") data-status=status data-outcome=outcome aria-label=title.clone()>
             <header>
@@ -341,7 +383,11 @@ fn grid_rows(rows: &[Vec<gpu_puzzles_core::grid::Cell>], matrix: bool, cols: usi
     }
     out.push_str("<tbody>");
     for (r, row) in rows.iter().enumerate() {
-        let head = if matrix { r.to_string() } else { row.first().map(|c| c.index.to_string()).unwrap_or_default() };
+        let head = if matrix {
+            r.to_string()
+        } else {
+            row.first().map(|c| c.index.to_string()).unwrap_or_default()
+        };
         out.push_str("<tr>");
         element(&mut out, "th", &[("scope", "row")], Some(&head));
         for cell in row {
@@ -350,7 +396,11 @@ fn grid_rows(rows: &[Vec<gpu_puzzles_core::grid::Cell>], matrix: bool, cols: usi
                 None => format!("[{}] = {}", cell.index, cell.text),
             };
             let index = cell.index.to_string();
-            let mut attributes = vec![("data-value", cell.text.as_str()), ("data-index", index.as_str()), ("title", title.as_str())];
+            let mut attributes = vec![
+                ("data-value", cell.text.as_str()),
+                ("data-index", index.as_str()),
+                ("title", title.as_str()),
+            ];
             if cell.expected.is_some() {
                 attributes.insert(0, ("class", "mismatch"));
             }
@@ -365,7 +415,13 @@ fn grid_rows(rows: &[Vec<gpu_puzzles_core::grid::Cell>], matrix: bool, cols: usi
 fn grid_view(testid: String, label: String, g: Grid) -> impl IntoView {
     let caption = format!("{label} · {}", g.label);
     let mismatches = g.mismatches;
-    let note = g.truncated().then(|| format!("showing the first {} of {} elements", g.rows.iter().map(Vec::len).sum::<usize>(), g.len));
+    let note = g.truncated().then(|| {
+        format!(
+            "showing the first {} of {} elements",
+            g.rows.iter().map(Vec::len).sum::<usize>(),
+            g.len
+        )
+    });
     let matrix = g.matrix;
     let cols = g.cols;
     view! {

@@ -19,9 +19,20 @@ const COLOURS: [&str; 4] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
 
 /// The roofline, or nothing when the case lacks a count or the peaks are
 /// unknown.
-pub fn roofline_view(n: usize, peaks: &Peaks, flops: u64, bytes: u64, points: Vec<Point>) -> Option<impl IntoView> {
+pub fn roofline_view(
+    n: usize,
+    peaks: &Peaks,
+    flops: u64,
+    bytes: u64,
+    points: Vec<Point>,
+) -> Option<impl IntoView> {
     let l = layout(peaks, flops, bytes, &points, W, H)?;
-    let roof: String = l.roof.iter().map(|(x, y)| format!("{:.1},{:.1}", x + LEFT, y)).collect::<Vec<_>>().join(" ");
+    let roof: String = l
+        .roof
+        .iter()
+        .map(|(x, y)| format!("{:.1},{:.1}", x + LEFT, y))
+        .collect::<Vec<_>>()
+        .join(" ");
     let x_ticks = l
         .x_ticks
         .iter()

@@ -27,7 +27,12 @@ pub fn current_seed() -> Option<u64> {
 
 /// Reads `seed=<n>` from a query string.
 pub fn seed_from_search(search: &str) -> Option<u64> {
-    search.trim_start_matches('?').split('&').filter_map(|kv| kv.split_once('=')).find(|(k, _)| *k == "seed").and_then(|(_, v)| v.parse().ok())
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| *k == "seed")
+        .and_then(|(_, v)| v.parse().ok())
 }
 
 /// The relative link to a puzzle (or to the list with `None`); relative, so

@@ -13,8 +13,11 @@ use wasm_bindgen_futures::JsFuture;
 /// Chrome and Edge have it from 103, Safari from 16.4, Firefox from 113).
 pub async fn link(slug: &str, code: &str) -> Result<String, LinkError> {
     let deflated = deflate_raw(code.as_bytes()).await?;
-    let (origin, path) =
-        web_sys::window().map(|w| (w.location().origin().unwrap_or_default(), w.location().pathname().unwrap_or_default())).unwrap_or_default();
+    let (origin, path) = web_sys::window()
+        .map(|w| {
+            (w.location().origin().unwrap_or_default(), w.location().pathname().unwrap_or_default())
+        })
+        .unwrap_or_default();
     Ok(format!("{origin}{path}?puzzle={slug}#code={}", share::payload(&deflated)))
 }
 
@@ -42,11 +45,18 @@ extern "C" {
 
 /// `bytes` compressed with raw DEFLATE (RFC 1951) by the browser.
 async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, LinkError> {
-    let fail = |e: JsValue| LinkError::Compression(e.as_string().unwrap_or_else(|| format!("{e:?}")));
+    let fail =
+        |e: JsValue| LinkError::Compression(e.as_string().unwrap_or_else(|| format!("{e:?}")));
     let compressor = Compressor::new("deflate-raw").map_err(|_| LinkError::NoCompression)?;
     let mut input = bytes.to_vec();
-    let body = web_sys::Response::new_with_opt_u8_array(Some(&mut input)).map_err(fail)?.body().ok_or_else(|| fail(JsValue::from_str("no body")))?;
-    let compressed = web_sys::Response::new_with_opt_readable_stream(Some(&body.pipe_through(compressor.unchecked_ref()))).map_err(fail)?;
+    let body = web_sys::Response::new_with_opt_u8_array(Some(&mut input))
+        .map_err(fail)?
+        .body()
+        .ok_or_else(|| fail(JsValue::from_str("no body")))?;
+    let compressed = web_sys::Response::new_with_opt_readable_stream(Some(
+        &body.pipe_through(compressor.unchecked_ref()),
+    ))
+    .map_err(fail)?;
     let buffer = JsFuture::from(compressed.array_buffer().map_err(fail)?).await.map_err(fail)?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
@@ -62,7 +72,11 @@ pub fn from_url() -> Option<Result<String, share::ShareError>> {
 /// Removes the fragment from the URL (without a reload or a history entry).
 pub fn clear_fragment() {
     if let Some(w) = web_sys::window() {
-        let url = format!("{}{}", w.location().pathname().unwrap_or_default(), w.location().search().unwrap_or_default());
+        let url = format!(
+            "{}{}",
+            w.location().pathname().unwrap_or_default(),
+            w.location().search().unwrap_or_default()
+        );
         if let Ok(h) = w.history() {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
         }
@@ -80,18 +94,25 @@ pub fn copy_when_ready(link: &js_sys::Promise) {
     let get = |o: &JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).unwrap_or_default();
     let clipboard = get(&w.navigator(), "clipboard");
     let (item, blob, write) = (get(&w, "ClipboardItem"), get(&w, "Blob"), get(&clipboard, "write"));
-    if let (Some(item), Some(blob), Some(write)) = (item.dyn_ref::<js_sys::Function>(), blob.dyn_ref::<js_sys::Function>(), write.dyn_ref::<js_sys::Function>())
-    {
+    if let (Some(item), Some(blob), Some(write)) = (
+        item.dyn_ref::<js_sys::Function>(),
+        blob.dyn_ref::<js_sys::Function>(),
+        write.dyn_ref::<js_sys::Function>(),
+    ) {
         let (blob, link) = (blob.clone(), link.clone());
         let as_blob = wasm_bindgen_futures::future_to_promise(async move {
             let text = JsFuture::from(link).await?;
             let options = js_sys::Object::new();
             js_sys::Reflect::set(&options, &"type".into(), &"text/plain".into())?;
-            js_sys::Reflect::construct(&blob, &js_sys::Array::of2(&js_sys::Array::of1(&text), &options))
+            js_sys::Reflect::construct(
+                &blob,
+                &js_sys::Array::of2(&js_sys::Array::of1(&text), &options),
+            )
         });
         let items = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&items, &"text/plain".into(), &as_blob);
-        if let Ok(written) = js_sys::Reflect::construct(item, &js_sys::Array::of1(&items)).and_then(|item| write.call1(&clipboard, &js_sys::Array::of1(&item)))
+        if let Ok(written) = js_sys::Reflect::construct(item, &js_sys::Array::of1(&items))
+            .and_then(|item| write.call1(&clipboard, &js_sys::Array::of1(&item)))
         {
             ignore_refusal(written);
         }
@@ -99,7 +120,9 @@ pub fn copy_when_ready(link: &js_sys::Promise) {
     }
     let link = link.clone();
     wasm_bindgen_futures::spawn_local(async move {
-        if let (Ok(text), Some(write_text)) = (JsFuture::from(link).await, get(&clipboard, "writeText").dyn_ref::<js_sys::Function>()) {
+        if let (Ok(text), Some(write_text)) =
+            (JsFuture::from(link).await, get(&clipboard, "writeText").dyn_ref::<js_sys::Function>())
+        {
             if let Ok(written) = write_text.call1(&clipboard, &text) {
                 ignore_refusal(written);
             }

@@ -52,7 +52,8 @@ pub enum SaveError {
 /// [`SaveError`] when the browser refuses (storage disabled or full).
 pub fn save_code(slug: &str, code: &str) -> Result<(), SaveError> {
     let s = storage().ok_or(SaveError::NoStorage)?;
-    s.set_item(&format!("{PREFIX}:code:{slug}"), &format!("{TAG}{code}")).map_err(|_| SaveError::Full)
+    s.set_item(&format!("{PREFIX}:code:{slug}"), &format!("{TAG}{code}"))
+        .map_err(|_| SaveError::Full)
 }
 
 /// The value stored under `gpu-puzzles:v1:<key>`, if any.

@@ -12,10 +12,15 @@
 //! each mirror against its type (every field by name and type, every
 //! variant), so a field added there and not here fails the build.
 
-use gpu_puzzles_core::judge::{BudgetExceeded, CaseResult, ConfigProblem, Diagnostic, ElementMismatch, Outcome, Timing, Unchecked};
+use gpu_puzzles_core::judge::{
+    BudgetExceeded, CaseResult, ConfigProblem, Diagnostic, ElementMismatch, Outcome, Timing,
+    Unchecked,
+};
 use gpu_puzzles_core::report::{MemoryError, OrderDependent, SubgroupSizeDependent};
 use gpu_puzzles_core::timing::{Measurement, Peaks, Timer};
-use gpu_puzzles_core::trace::{BufferTrace, Findings, Hazard, Invocation, OutOfBounds, RunawayLoop};
+use gpu_puzzles_core::trace::{
+    BufferTrace, Findings, Hazard, Invocation, OutOfBounds, RunawayLoop,
+};
 use gpu_puzzles_core::Values;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -237,7 +242,9 @@ pub(crate) mod option {
         v.as_ref().map(Out).serialize(s)
     }
 
-    pub fn deserialize<'de, T: Mirrored, D: Deserializer<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    pub fn deserialize<'de, T: Mirrored, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<T>, D::Error> {
         Ok(Option::<In<T>>::deserialize(d)?.map(|In(v)| v))
     }
 }
@@ -248,11 +255,16 @@ mod vec_of_options {
     use serde::{Deserialize, Deserializer, Serializer};
 
     #[allow(clippy::ptr_arg)] // serde's `with` hands over the field itself
-    pub fn serialize<T: Mirrored, S: Serializer>(v: &Vec<Option<T>>, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<T: Mirrored, S: Serializer>(
+        v: &Vec<Option<T>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         s.collect_seq(v.iter().map(|o| o.as_ref().map(Out)))
     }
 
-    pub fn deserialize<'de, T: Mirrored, D: Deserializer<'de>>(d: D) -> Result<Vec<Option<T>>, D::Error> {
+    pub fn deserialize<'de, T: Mirrored, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<Option<T>>, D::Error> {
         Ok(Vec::<Option<In<T>>>::deserialize(d)?.into_iter().map(|o| o.map(|In(v)| v)).collect())
     }
 }
@@ -267,15 +279,19 @@ mod tests {
     /// enum in a [`CaseResult`], and each optional part both present and
     /// absent (the JSON form leaves empty ones out; this one must not).
     fn every_kind_of_result() -> Vec<CaseResult> {
-        use gpu_puzzles_core::judge::{BudgetExceeded, ConfigProblem, Diagnostic, ElementMismatch, Timing, Unchecked};
+        use gpu_puzzles_core::judge::{
+            BudgetExceeded, ConfigProblem, Diagnostic, ElementMismatch, Timing, Unchecked,
+        };
         use gpu_puzzles_core::report::{MemoryError, OrderDependent};
         use gpu_puzzles_core::timing::{Measurement, Timer};
         use gpu_puzzles_core::trace::{
-            AccessKind, Hazard, HazardAccess, HazardKind, Invocation, MemoryKind, OutOfBounds, OutOfBoundsAccess, RunawayLoop, Site,
+            AccessKind, Hazard, HazardAccess, HazardKind, Invocation, MemoryKind, OutOfBounds,
+            OutOfBoundsAccess, RunawayLoop, Site,
         };
         let case = &crate::puzzle_set().get("map").expect("the set has Map").cases[0];
         let inv = Invocation { id: 7, workgroup_id: [1, 0, 0], local_invocation_id: [3, 0, 0] };
-        let access = |kind| HazardAccess { invocation: inv, kind, site: Some(Site { line: 4, column: 9 }) };
+        let access =
+            |kind| HazardAccess { invocation: inv, kind, site: Some(Site { line: 4, column: 9 }) };
         let m = String::from;
         let memory_errors = vec![
             MemoryError::OutOfBounds(OutOfBounds {
@@ -297,7 +313,12 @@ mod tests {
                 first: access(AccessKind::Write),
                 second: access(AccessKind::Read),
             }),
-            MemoryError::OrderDependent(OrderDependent { buffer: m("out"), index: 1, first: (m("x"), m("1")), second: (m("y"), m("2")) }),
+            MemoryError::OrderDependent(OrderDependent {
+                buffer: m("out"),
+                index: 1,
+                first: (m("x"), m("1")),
+                second: (m("y"), m("2")),
+            }),
         ];
         let problems = vec![
             ConfigProblem::WorkgroupSize { axis: 1, size: 512, max: 256 },
@@ -326,32 +347,74 @@ mod tests {
             Outcome::Passed,
             Outcome::Mismatch {
                 total: 2,
-                mismatches: vec![ElementMismatch { buffer: m("out"), index: 3, position: Some([0, 3]), expected: m("1"), actual: m("0") }],
+                mismatches: vec![ElementMismatch {
+                    buffer: m("out"),
+                    index: 3,
+                    position: Some([0, 3]),
+                    expected: m("1"),
+                    actual: m("0"),
+                }],
                 sampled: Some(100),
             },
             Outcome::Mismatch { total: 1, mismatches: vec![], sampled: None },
-            Outcome::CompileError { diagnostics: vec![Diagnostic::unpositioned(m("expected `;`"))] },
+            Outcome::CompileError {
+                diagnostics: vec![Diagnostic::unpositioned(m("expected `;`"))],
+            },
             Outcome::RunawayLoop { line: Some(6), invocation: inv, message: m("loop") },
-            Outcome::OverBudget { exceeded: BudgetExceeded::ReadsPerInvocation { invocation: inv, reads: 90, limit: 64, rule: None }, message: m("reads") },
             Outcome::OverBudget {
-                exceeded: BudgetExceeded::ReadsPerWorkgroup { workgroup: [0, 1, 0], reads: 120, limit: 100, rule: Some("(wgs_x + 2) * (wgs_y + 2)".into()) },
+                exceeded: BudgetExceeded::ReadsPerInvocation {
+                    invocation: inv,
+                    reads: 90,
+                    limit: 64,
+                    rule: None,
+                },
+                message: m("reads"),
+            },
+            Outcome::OverBudget {
+                exceeded: BudgetExceeded::ReadsPerWorkgroup {
+                    workgroup: [0, 1, 0],
+                    reads: 120,
+                    limit: 100,
+                    rule: Some("(wgs_x + 2) * (wgs_y + 2)".into()),
+                },
                 message: m("workgroup reads"),
             },
             Outcome::OverBudget {
-                exceeded: BudgetExceeded::WritesPerWorkgroup { workgroup: [1, 2, 0], writes: 90, limit: 64, rule: None },
+                exceeded: BudgetExceeded::WritesPerWorkgroup {
+                    workgroup: [1, 2, 0],
+                    writes: 90,
+                    limit: 64,
+                    rule: None,
+                },
                 message: m("writes"),
             },
             Outcome::OverBudget {
-                exceeded: BudgetExceeded::Barriers { invocation: inv, barriers: 6, limit: 5, rule: Some("(dims_k + 7) / 8 + 2".into()) },
+                exceeded: BudgetExceeded::Barriers {
+                    invocation: inv,
+                    barriers: 6,
+                    limit: 5,
+                    rule: Some("(dims_k + 7) / 8 + 2".into()),
+                },
                 message: m("barriers"),
             },
-            Outcome::WithoutTechnique { wanted: vec!["subgroupBallot".into()], message: m("lesson") },
+            Outcome::WithoutTechnique {
+                wanted: vec!["subgroupBallot".into()],
+                message: m("lesson"),
+            },
             Outcome::BelowTarget { fraction: 0.25, target: 0.5, message: m("slow") },
             Outcome::Skipped { message: m("skipped") },
             Outcome::Omitted { message: m("omitted") },
         ];
-        outcomes.extend(problems.into_iter().map(|problem| Outcome::ConfigError { problem, message: m("config") }));
-        outcomes.extend(memory_errors.into_iter().map(|error| Outcome::MemoryError { error, message: m("memory") }));
+        outcomes.extend(
+            problems
+                .into_iter()
+                .map(|problem| Outcome::ConfigError { problem, message: m("config") }),
+        );
+        outcomes.extend(
+            memory_errors
+                .into_iter()
+                .map(|error| Outcome::MemoryError { error, message: m("memory") }),
+        );
         let unchecked = [
             None,
             Some(Unchecked::PerformanceCase),
@@ -377,7 +440,14 @@ mod tests {
                 if k % 3 == 0 {
                     r.instrumented_timing = Some(timing(None));
                     r.reference_timing = Some(timing(Some(measured)));
-                    r.comparison_timings = vec![None, Some(timing(Some(Measurement { quantum_ms: None, clock: None, ..measured })))];
+                    r.comparison_timings = vec![
+                        None,
+                        Some(timing(Some(Measurement {
+                            quantum_ms: None,
+                            clock: None,
+                            ..measured
+                        }))),
+                    ];
                     r.findings = Some(Findings {
                         hazard_total: 3,
                         runaway_loop: Some(RunawayLoop { line: None, invocation: inv }),
@@ -396,8 +466,20 @@ mod tests {
         let peaks = gpu_puzzles_core::timing::Peaks {
             bandwidth_gbs: 900.0,
             gflops: 50000.0,
-            copy: gpu_puzzles_core::timing::Measurement::from_spans(&[1.0, 2.0], 1, gpu_puzzles_core::timing::Timer::Wall, None).unwrap(),
-            fma: gpu_puzzles_core::timing::Measurement::from_spans(&[3.0], 2, gpu_puzzles_core::timing::Timer::Timestamps, Some(0.5)).unwrap(),
+            copy: gpu_puzzles_core::timing::Measurement::from_spans(
+                &[1.0, 2.0],
+                1,
+                gpu_puzzles_core::timing::Timer::Wall,
+                None,
+            )
+            .unwrap(),
+            fma: gpu_puzzles_core::timing::Measurement::from_spans(
+                &[3.0],
+                2,
+                gpu_puzzles_core::timing::Timer::Timestamps,
+                Some(0.5),
+            )
+            .unwrap(),
         };
         let reply = RunReply {
             results: sent.iter().cloned().map(WireResult::new).collect(),
@@ -408,13 +490,22 @@ mod tests {
             emulated: gpu_puzzles_core::report::run::Emulated::NoWebGpu,
             phases: Some([1.5, 2.0, 0.25, 0.0, 0.5, 0.5, 0.5, 0.75, 3.0, 0.125]),
         };
-        let bytes = encode_bytes(&Envelope { id: 9, body: Reply::Run(Ok(reply)) }).expect("encodes");
+        let bytes =
+            encode_bytes(&Envelope { id: 9, body: Reply::Run(Ok(reply)) }).expect("encodes");
         let got: Envelope<Reply> = decode_bytes(&bytes).expect("decodes");
         assert_eq!(got.id, 9);
         let Reply::Run(Ok(got)) = got.body else { panic!("a Run reply, got {:?}", got.body) };
-        assert_eq!((got.recreated, got.peaks, got.software, got.emulated), (true, Some(peaks), false, gpu_puzzles_core::report::run::Emulated::NoWebGpu));
+        assert_eq!(
+            (got.recreated, got.peaks, got.software, got.emulated),
+            (true, Some(peaks), false, gpu_puzzles_core::report::run::Emulated::NoWebGpu)
+        );
         assert_eq!(got.phases, Some([1.5, 2.0, 0.25, 0.0, 0.5, 0.5, 0.5, 0.75, 3.0, 0.125]));
-        let got: Vec<CaseResult> = got.results.into_iter().map(WireResult::into_result).collect::<Result<_, _>>().expect("whole blocks");
+        let got: Vec<CaseResult> = got
+            .results
+            .into_iter()
+            .map(WireResult::into_result)
+            .collect::<Result<_, _>>()
+            .expect("whole blocks");
         assert_eq!(got.len(), sent.len());
         for (g, s) in got.iter().zip(&sent) {
             assert_eq!(g, s);

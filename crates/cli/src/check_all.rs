@@ -6,10 +6,15 @@ use crate::gpu;
 use anyhow::Result;
 use gpu_puzzles_core::judge::{performance_line, verdict, CaseResult, Timing, Verdict};
 use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
-use gpu_puzzles_core::report::run::{peaks_line, performance_report, share_of_peak, Context as RunContext, Emulated};
+use gpu_puzzles_core::report::run::{
+    peaks_line, performance_report, share_of_peak, Context as RunContext, Emulated,
+};
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::Puzzle;
-use gpu_puzzles_runner::{add_yardsticks, judge_puzzle, judge_with, measure_peaks, time_kernel, Gpu, RunOptions, YardstickCache};
+use gpu_puzzles_runner::{
+    add_yardsticks, judge_puzzle, judge_with, measure_peaks, time_kernel, Gpu, RunOptions,
+    YardstickCache,
+};
 use serde::Serialize;
 use std::path::Path;
 
@@ -53,11 +58,14 @@ struct LessonCheck {
 fn lessons(gpu: &Gpu, p: &Puzzle, results: &[CaseResult]) -> Result<Vec<LessonCheck>> {
     let software = gpu.adapter().software;
     let mut out = Vec::new();
-    for r in results.iter().filter(|r| p.cases.get(r.case - 1).is_some_and(|c| c.is_performance())) {
+    for r in results.iter().filter(|r| p.cases.get(r.case - 1).is_some_and(|c| c.is_performance()))
+    {
         let case = &p.cases[r.case - 1];
         for (c, t) in p.comparisons.iter().zip(&r.comparison_timings) {
             let Some(needed) = c.speedup else { continue };
-            let ratio = |reference: Option<Timing>, other: Option<Timing>| reference.zip(other).map(|(r, o)| o.best().0 / r.best().0).filter(|x| x.is_finite());
+            let ratio = |reference: Option<Timing>, other: Option<Timing>| {
+                reference.zip(other).map(|(r, o)| o.best().0 / r.best().0).filter(|x| x.is_finite())
+            };
             let mut measured = ratio(Some(r.timing), *t);
             let mut status = match measured {
                 _ if software => "not checked: software adapter".to_string(),
@@ -69,15 +77,24 @@ fn lessons(gpu: &Gpu, p: &Puzzle, results: &[CaseResult]) -> Result<Vec<LessonCh
                 let reference = pollster::block_on(time_kernel(gpu, p, case, source))?;
                 let other = pollster::block_on(time_kernel(gpu, p, case, &c.source))?;
                 let again = ratio(reference, other);
-                let first = measured.map(|x| format!("{x:.2}×")).unwrap_or_else(|| "nothing".into());
+                let first =
+                    measured.map(|x| format!("{x:.2}×")).unwrap_or_else(|| "nothing".into());
                 status = match again {
                     Some(x) if x >= needed => format!("holds when measured again (first {first})"),
-                    _ if [reference, other].iter().flatten().any(Timing::low_clocks) => format!("not checked: the GPU's clocks were low (first {first})"),
+                    _ if [reference, other].iter().flatten().any(Timing::low_clocks) => {
+                        format!("not checked: the GPU's clocks were low (first {first})")
+                    }
                     _ => format!("FAILS twice (first {first})"),
                 };
                 measured = again;
             }
-            out.push(LessonCheck { case: r.case, comparison: c.label.clone(), needed, measured, status });
+            out.push(LessonCheck {
+                case: r.case,
+                comparison: c.label.clone(),
+                needed,
+                measured,
+                status,
+            });
         }
     }
     Ok(out)
@@ -106,15 +123,25 @@ pub(crate) fn check_all(root: &Path, json: bool, seed: u64, jobs: usize) -> Resu
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else {
-        println!("{:>3}  {:<22} {:<30} {:>5} {:>6} {:>4}  {:<14} reference solution", "#", "slug", "title", "shown", "hidden", "perf", "starter");
+        println!(
+            "{:>3}  {:<22} {:<30} {:>5} {:>6} {:>4}  {:<14} reference solution",
+            "#", "slug", "title", "shown", "hidden", "perf", "starter"
+        );
         for r in &rows {
-            println!("{:>3}  {:<22} {:<30} {:>5} {:>6} {:>4}  {:<14} {}", r.number, r.slug, r.title, r.shown, r.hidden, r.performance, r.starter, r.solution);
+            println!(
+                "{:>3}  {:<22} {:<30} {:>5} {:>6} {:>4}  {:<14} {}",
+                r.number, r.slug, r.title, r.shown, r.hidden, r.performance, r.starter, r.solution
+            );
             for t in &r.timings {
                 println!("{:>5}{t}", "");
             }
             for l in &r.lessons {
-                let measured = l.measured.map(|x| format!("{x:.2}×")).unwrap_or_else(|| "not measured".into());
-                println!("{:>5}lesson: the reference at least {:.2}× faster than \"{}\": {measured}, {}", "", l.needed, l.comparison, l.status);
+                let measured =
+                    l.measured.map(|x| format!("{x:.2}×")).unwrap_or_else(|| "not measured".into());
+                println!(
+                    "{:>5}lesson: the reference at least {:.2}× faster than \"{}\": {measured}, {}",
+                    "", l.needed, l.comparison, l.status
+                );
             }
         }
         println!("{}", peaks_line(&peaks));
@@ -145,7 +172,13 @@ pub(crate) fn check_all(root: &Path, json: bool, seed: u64, jobs: usize) -> Resu
 /// the figures are shown but never enforced, they are timed side by side
 /// too (`--jobs 1` for figures taken alone). The time saved is in
 /// docs/performance.md (2026-11-27, third stop).
-fn judge_all(gpu: &Gpu, puzzles: &[Puzzle], peaks: &Peaks, seed: u64, jobs: usize) -> Result<Vec<PuzzleCheck>> {
+fn judge_all(
+    gpu: &Gpu,
+    puzzles: &[Puzzle],
+    peaks: &Peaks,
+    seed: u64,
+    jobs: usize,
+) -> Result<Vec<PuzzleCheck>> {
     if gpu.adapter().software {
         return side_by_side(puzzles, jobs, |p| finish(gpu, p, peaks, correctness(gpu, p, seed)?));
     }
@@ -155,7 +188,11 @@ fn judge_all(gpu: &Gpu, puzzles: &[Puzzle], peaks: &Peaks, seed: u64, jobs: usiz
 
 /// `f` of every puzzle, on `jobs` threads (at least one), in the puzzles'
 /// order; the first error, if any.
-fn side_by_side<T: Send>(puzzles: &[Puzzle], jobs: usize, f: impl Fn(&Puzzle) -> Result<T> + Sync) -> Result<Vec<T>> {
+fn side_by_side<T: Send>(
+    puzzles: &[Puzzle],
+    jobs: usize,
+    f: impl Fn(&Puzzle) -> Result<T> + Sync,
+) -> Result<Vec<T>> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let threads = jobs.clamp(1, puzzles.len().max(1));
     let mut done: Vec<(usize, Result<T>)> = std::thread::scope(|s| {
@@ -171,7 +208,10 @@ fn side_by_side<T: Send>(puzzles: &[Puzzle], jobs: usize, f: impl Fn(&Puzzle) ->
                 })
             })
             .collect();
-        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
     });
     done.sort_by_key(|(k, _)| *k);
     done.into_iter().map(|(_, r)| r).collect()
@@ -198,7 +238,13 @@ fn correctness(gpu: &Gpu, p: &Puzzle, seed: u64) -> Result<Correctness> {
             let random = random_cases(p, seed).map_err(anyhow::Error::msg)?;
             let mut ordinary = p.clone();
             ordinary.cases.retain(|c| !c.is_performance());
-            Some(pollster::block_on(judge_with(gpu, &ordinary, &random, src, RunOptions::default()))?)
+            Some(pollster::block_on(judge_with(
+                gpu,
+                &ordinary,
+                &random,
+                src,
+                RunOptions::default(),
+            ))?)
         }
     };
     Ok(Correctness { starter_ok, reference })
@@ -216,34 +262,80 @@ fn finish(gpu: &Gpu, p: &Puzzle, peaks: &Peaks, judged: Correctness) -> Result<P
             if results.iter().all(|r| r.outcome.passed()) {
                 let mut timed = p.clone();
                 timed.cases.retain(|c| c.is_performance());
-                results.extend(pollster::block_on(judge_with(gpu, &timed, &[], src, RunOptions::default()))?);
+                results.extend(pollster::block_on(judge_with(
+                    gpu,
+                    &timed,
+                    &[],
+                    src,
+                    RunOptions::default(),
+                ))?);
                 results.sort_by_key(|r| r.case);
             }
             // This run is the reference's: its own times are its yardstick.
-            let mut cache: YardstickCache = results.iter().map(|r| ((p.slug.clone(), r.case, 0), Some(r.timing))).collect();
+            let mut cache: YardstickCache =
+                results.iter().map(|r| ((p.slug.clone(), r.case, 0), Some(r.timing))).collect();
             pollster::block_on(add_yardsticks(gpu, p, src, &mut results, &mut cache))?;
             let broken: Vec<&str> = results
                 .iter()
-                .flat_map(|r| p.comparisons.iter().zip(&r.comparison_timings).filter(|(_, t)| t.is_none()).map(|(c, _)| c.label.as_str()))
+                .flat_map(|r| {
+                    p.comparisons
+                        .iter()
+                        .zip(&r.comparison_timings)
+                        .filter(|(_, t)| t.is_none())
+                        .map(|(c, _)| c.label.as_str())
+                })
                 .collect();
             for r in results.iter().filter(|r| r.outcome.passed()) {
                 if let Some(perf) = p.cases.get(r.case - 1).and_then(|c| c.performance.as_ref()) {
                     let case = &p.cases[r.case - 1];
-                    timings.push(format!("{}: {}{}", case.name, performance_line(&r.timing, perf), share_of_peak(Some(peaks), &r.timing, perf)));
-                    let words = performance_report(p, r, perf, RunContext { software: gpu.adapter().software, peaks: Some(peaks), emulated: Emulated::No });
-                    timings.extend(words.comparisons.into_iter().map(|(label, figures)| format!("  compared with {label}: {figures}")));
+                    timings.push(format!(
+                        "{}: {}{}",
+                        case.name,
+                        performance_line(&r.timing, perf),
+                        share_of_peak(Some(peaks), &r.timing, perf)
+                    ));
+                    let words = performance_report(
+                        p,
+                        r,
+                        perf,
+                        RunContext {
+                            software: gpu.adapter().software,
+                            peaks: Some(peaks),
+                            emulated: Emulated::No,
+                        },
+                    );
+                    timings.extend(
+                        words
+                            .comparisons
+                            .into_iter()
+                            .map(|(label, figures)| format!("  compared with {label}: {figures}")),
+                    );
                 }
             }
             lesson_checks = lessons(gpu, p, &results)?;
             let passed = results.iter().filter(|r| r.outcome.passed()).count();
-            let failed: Vec<String> = results.iter().filter(|r| r.outcome.failed()).map(|r| format!("case {}: {}", r.case, r.outcome.summary())).collect();
-            let counted = results.iter().filter(|r| r.outcome.passed() || r.outcome.failed()).count();
+            let failed: Vec<String> = results
+                .iter()
+                .filter(|r| r.outcome.failed())
+                .map(|r| format!("case {}: {}", r.case, r.outcome.summary()))
+                .collect();
+            let counted =
+                results.iter().filter(|r| r.outcome.passed() || r.outcome.failed()).count();
             let omitted = match results.len() - counted {
                 0 => String::new(),
-                n => format!(" ({n} hardware-only case{} not run on this software adapter)", if n == 1 { "" } else { "s" }),
+                n => format!(
+                    " ({n} hardware-only case{} not run on this software adapter)",
+                    if n == 1 { "" } else { "s" }
+                ),
             };
             if !broken.is_empty() {
-                (format!("passes {passed}/{counted}{omitted}, but comparison kernels fail: {}", broken.join(", ")), false)
+                (
+                    format!(
+                        "passes {passed}/{counted}{omitted}, but comparison kernels fail: {}",
+                        broken.join(", ")
+                    ),
+                    false,
+                )
             } else if failed.is_empty() {
                 (format!("passes {passed}/{counted}{omitted}"), true)
             } else {
@@ -259,10 +351,16 @@ fn finish(gpu: &Gpu, p: &Puzzle, peaks: &Peaks, judged: Correctness) -> Result<P
         shown: p.cases.iter().filter(|c| !c.hidden && !c.is_performance()).count(),
         hidden: p.cases.iter().filter(|c| c.hidden).count(),
         performance: p.cases.iter().filter(|c| c.is_performance()).count(),
-        ok: starter_ok && solution_ok && lesson_checks.iter().all(|l| !l.status.starts_with("FAILS")),
+        ok: starter_ok
+            && solution_ok
+            && lesson_checks.iter().all(|l| !l.status.starts_with("FAILS")),
         timings,
         lessons: lesson_checks,
-        starter: if starter_ok { "fails (good)".into() } else { "PASSES: it must fail as shipped".into() },
+        starter: if starter_ok {
+            "fails (good)".into()
+        } else {
+            "PASSES: it must fail as shipped".into()
+        },
         solution: solution_text,
     })
 }

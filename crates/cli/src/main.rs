@@ -22,14 +22,20 @@ use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solut
 use gpu_puzzles_core::report::run::{Context as RunContext, Emulated, RunReport};
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
-use gpu_puzzles_runner::{add_yardsticks, judge_with, measure_peaks, Gpu, RunOptions, YardstickCache};
+use gpu_puzzles_runner::{
+    add_yardsticks, judge_with, measure_peaks, Gpu, RunOptions, YardstickCache,
+};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "gpu-puzzles", version, about = "List, check and judge GPU Puzzles on a real GPU adapter")]
+#[command(
+    name = "gpu-puzzles",
+    version,
+    about = "List, check and judge GPU Puzzles on a real GPU adapter"
+)]
 struct Cli {
     /// Repository root holding `puzzles/` and `shaders/`.
     #[arg(long, global = true, default_value = ".")]
@@ -85,9 +91,13 @@ enum Command {
 
 /// `FIRST..LAST` or `FIRST..=LAST`, both included, `FIRST <= LAST`.
 fn parse_seeds(text: &str) -> std::result::Result<std::ops::RangeInclusive<u64>, String> {
-    let (a, b) = text.split_once("..").ok_or_else(|| format!("`{text}`: write the seeds as FIRST..LAST, e.g. 1..200"))?;
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("`{text}`: write the seeds as FIRST..LAST, e.g. 1..200"))?;
     let b = b.strip_prefix('=').unwrap_or(b);
-    let parse = |x: &str| x.trim().parse::<u64>().map_err(|_| format!("`{x}` is not a seed (a whole number from 0)"));
+    let parse = |x: &str| {
+        x.trim().parse::<u64>().map_err(|_| format!("`{x}` is not a seed (a whole number from 0)"))
+    };
     let (a, b) = (parse(a)?, parse(b)?);
     if a > b {
         return Err(format!("`{text}`: the first seed is after the last"));
@@ -98,7 +108,8 @@ fn parse_seeds(text: &str) -> std::result::Result<std::ops::RangeInclusive<u64>,
 /// The seed of this run's random cases: the one asked for, or a new one.
 fn run_seed(seed: Option<u64>) -> u64 {
     seed.unwrap_or_else(|| {
-        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        let now =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
         (now.as_nanos() as u64 ^ ((std::process::id() as u64) << 32)) % 1_000_000_007
     })
 }
@@ -132,25 +143,50 @@ fn run(cli: Cli) -> Result<bool> {
             println!("{}", serde_json::to_string(&export(&set))?);
             Ok(true)
         }
-        Command::Check { puzzle: Some(slug), solution: Some(file), json, seed, seeds, print, .. } => {
+        Command::Check {
+            puzzle: Some(slug),
+            solution: Some(file),
+            json,
+            seed,
+            seeds,
+            print,
+            ..
+        } => {
             let set = load(&cli.root)?;
             let Some(puzzle) = set.get(&slug) else {
                 let slugs: Vec<_> = set.puzzles.iter().map(|p| p.slug.as_str()).collect();
                 bail!("no puzzle `{slug}`; the puzzles are: {}", slugs.join(", "));
             };
-            let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            let source = std::fs::read_to_string(&file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
             let gpu = gpu()?;
             if let Some(seeds) = seeds {
                 return sweep_seeds(&gpu, puzzle, &source, seeds, json);
             }
             let seed = run_seed(seed);
             let random = random_cases(puzzle, seed).map_err(anyhow::Error::msg)?;
-            let mut results = pollster::block_on(judge_with(&gpu, puzzle, &random, &source, RunOptions::default()))?;
+            let mut results = pollster::block_on(judge_with(
+                &gpu,
+                puzzle,
+                &random,
+                &source,
+                RunOptions::default(),
+            ))?;
             // Performance cases that passed get our reference kernel's and the
             // comparison kernels' times on the same device.
-            pollster::block_on(add_yardsticks(&gpu, puzzle, &source, &mut results, &mut YardstickCache::new()))?;
+            pollster::block_on(add_yardsticks(
+                &gpu,
+                puzzle,
+                &source,
+                &mut results,
+                &mut YardstickCache::new(),
+            ))?;
             // This GPU's own peaks, to place the performance figures against.
-            let peaks = if puzzle.cases.iter().any(|c| c.is_performance()) { Some(pollster::block_on(measure_peaks(&gpu))?) } else { None };
+            let peaks = if puzzle.cases.iter().any(|c| c.is_performance()) {
+                Some(pollster::block_on(measure_peaks(&gpu))?)
+            } else {
+                None
+            };
             report(puzzle, &random, seed, &file, &gpu, &results, peaks.as_ref(), json)?;
             if !json {
                 print_logs(puzzle, &random, &source, &results, print);
@@ -158,7 +194,8 @@ fn run(cli: Cli) -> Result<bool> {
             Ok(verdict(&results) == Verdict::Passed)
         }
         Command::Check { json, seed, jobs, .. } => {
-            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let jobs =
+                jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             check_all::check_all(&cli.root, json, run_seed(seed), jobs)
         }
     }
@@ -167,7 +204,10 @@ fn run(cli: Cli) -> Result<bool> {
 fn puzzles_dir(root: &Path) -> Result<PathBuf> {
     let dir = root.join("puzzles");
     if !dir.join("index.toml").is_file() {
-        bail!("no puzzles/index.toml under {}: run from the repository root or pass --root <dir>", root.display());
+        bail!(
+            "no puzzles/index.toml under {}: run from the repository root or pass --root <dir>",
+            root.display()
+        );
     }
     Ok(dir)
 }
@@ -299,8 +339,22 @@ struct CaseData<'a> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, results: &[CaseResult], peaks: Option<&Peaks>, json: bool) -> Result<()> {
-    let words = RunReport::new(puzzle, random, results, RunContext { software: gpu.adapter().software, peaks, emulated: Emulated::No });
+fn report(
+    puzzle: &Puzzle,
+    random: &[Case],
+    seed: u64,
+    file: &Path,
+    gpu: &Gpu,
+    results: &[CaseResult],
+    peaks: Option<&Peaks>,
+    json: bool,
+) -> Result<()> {
+    let words = RunReport::new(
+        puzzle,
+        random,
+        results,
+        RunContext { software: gpu.adapter().software, peaks, emulated: Emulated::No },
+    );
     if json {
         let report = Report {
             puzzle: &puzzle.slug,
@@ -309,7 +363,14 @@ fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, r
             adapter: format!("{} ({})", gpu.adapter().name, gpu.adapter().backend),
             seed,
             peaks,
-            cases: results.iter().map(|r| CaseData { result: r, name: &case_of(puzzle, random, r.case).name, summary: r.outcome.summary() }).collect(),
+            cases: results
+                .iter()
+                .map(|r| CaseData {
+                    result: r,
+                    name: &case_of(puzzle, random, r.case).name,
+                    summary: r.outcome.summary(),
+                })
+                .collect(),
             report: &words,
         };
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -317,7 +378,10 @@ fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, r
     }
     println!("{} — {} on {}", puzzle.title, file.display(), gpu.adapter().name);
     if !random.is_empty() {
-        println!("  {} random cases drawn with seed {seed} (--seed {seed} draws them again)", random.len());
+        println!(
+            "  {} random cases drawn with seed {seed} (--seed {seed} draws them again)",
+            random.len()
+        );
     }
     print!("{}", words.text(&file.display().to_string()));
     Ok(())
@@ -327,8 +391,11 @@ fn report(puzzle: &Puzzle, random: &[Case], seed: u64, file: &Path, gpu: &Gpu, r
 /// are and how to see them.
 fn print_logs(puzzle: &Puzzle, random: &[Case], source: &str, results: &[CaseResult], show: bool) {
     use gpu_puzzles_core::print::{sites, PrintLog, LOG_WORDS};
-    let logs: Vec<(&CaseResult, &PrintLog)> =
-        results.iter().filter_map(|r| r.findings.as_ref().map(|f| (r, &f.prints))).filter(|(_, log)| !log.is_empty()).collect();
+    let logs: Vec<(&CaseResult, &PrintLog)> = results
+        .iter()
+        .filter_map(|r| r.findings.as_ref().map(|f| (r, &f.prints)))
+        .filter(|(_, log)| !log.is_empty())
+        .collect();
     if logs.is_empty() {
         return;
     }
@@ -344,7 +411,10 @@ fn print_logs(puzzle: &Puzzle, random: &[Case], source: &str, results: &[CaseRes
             println!("  {}", PrintLog::describe(line, &sites));
         }
         if log.dropped > 0 {
-            println!("  … {} more lines were not kept (a case keeps {LOG_WORDS} words of prints)", log.dropped);
+            println!(
+                "  … {} more lines were not kept (a case keeps {LOG_WORDS} words of prints)",
+                log.dropped
+            );
         }
     }
 }
@@ -363,7 +433,13 @@ struct SeedVerdict {
 /// are judged on their own and added to them. Prints each seed whose
 /// verdict differs from the first seed's, then the count and the time.
 /// `Ok(true)` when every seed passed.
-fn sweep_seeds(gpu: &Gpu, puzzle: &Puzzle, source: &str, seeds: std::ops::RangeInclusive<u64>, json: bool) -> Result<bool> {
+fn sweep_seeds(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    source: &str,
+    seeds: std::ops::RangeInclusive<u64>,
+    json: bool,
+) -> Result<bool> {
     let started = std::time::Instant::now();
     let written = pollster::block_on(judge_with(gpu, puzzle, &[], source, RunOptions::default()))?;
     if let Some(r) = written.iter().find(|r| r.outcome.failed()) {
@@ -374,7 +450,13 @@ fn sweep_seeds(gpu: &Gpu, puzzle: &Puzzle, source: &str, seeds: std::ops::RangeI
                 serde_json::json!({ "puzzle": puzzle.slug, "status": Verdict::Failed, "written_case_failed": format!("case {}: {}", r.case, r.outcome.summary()), "seeds": [] })
             );
         } else {
-            println!("{}: written case {} ({}) fails: {}", puzzle.title, r.case, case.name, r.outcome.summary());
+            println!(
+                "{}: written case {} ({}) fails: {}",
+                puzzle.title,
+                r.case,
+                case.name,
+                r.outcome.summary()
+            );
             println!("  so the verdict is failed on every seed; no random case was drawn");
         }
         return Ok(false);
@@ -385,10 +467,19 @@ fn sweep_seeds(gpu: &Gpu, puzzle: &Puzzle, source: &str, seeds: std::ops::RangeI
     let mut verdicts = Vec::new();
     for seed in seeds.clone() {
         let random = random_cases(puzzle, seed).map_err(anyhow::Error::msg)?;
-        let results = pollster::block_on(judge_with(gpu, &only_random, &random, source, RunOptions::default()))?;
+        let results = pollster::block_on(judge_with(
+            gpu,
+            &only_random,
+            &random,
+            source,
+            RunOptions::default(),
+        ))?;
         let status = verdict(&written.iter().chain(&results).cloned().collect::<Vec<_>>());
         let failed = results.iter().find(|r| r.outcome.failed()).map(|r| {
-            let name = random.iter().find(|c| c.number == r.case).map_or("a random case", |c| c.name.as_str());
+            let name = random
+                .iter()
+                .find(|c| c.number == r.case)
+                .map_or("a random case", |c| c.name.as_str());
             format!("{name}: {}", r.outcome.summary())
         });
         verdicts.push(SeedVerdict { seed, status, failed });
@@ -397,11 +488,29 @@ fn sweep_seeds(gpu: &Gpu, puzzle: &Puzzle, source: &str, seeds: std::ops::RangeI
     let differing: Vec<&SeedVerdict> = verdicts.iter().filter(|v| v.status != first).collect();
     let secs = started.elapsed().as_secs_f64();
     if json {
-        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "puzzle": puzzle.slug, "seeds": verdicts, "seconds": secs }))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(
+                &serde_json::json!({ "puzzle": puzzle.slug, "seeds": verdicts, "seconds": secs })
+            )?
+        );
     } else {
-        println!("{}: seeds {}..={} on {}", puzzle.title, seeds.start(), seeds.end(), gpu.adapter().name);
+        println!(
+            "{}: seeds {}..={} on {}",
+            puzzle.title,
+            seeds.start(),
+            seeds.end(),
+            gpu.adapter().name
+        );
         let word = |v: Verdict| if v == Verdict::Passed { "passed" } else { "failed" };
-        let show = |v: &SeedVerdict| println!("  seed {}: {}{}", v.seed, word(v.status), v.failed.as_ref().map(|f| format!(" ({f})")).unwrap_or_default());
+        let show = |v: &SeedVerdict| {
+            println!(
+                "  seed {}: {}{}",
+                v.seed,
+                word(v.status),
+                v.failed.as_ref().map(|f| format!(" ({f})")).unwrap_or_default()
+            )
+        };
         if let Some(v) = verdicts.first() {
             show(v);
         }
@@ -409,9 +518,18 @@ fn sweep_seeds(gpu: &Gpu, puzzle: &Puzzle, source: &str, seeds: std::ops::RangeI
             show(v);
         }
         if differing.is_empty() {
-            println!("  the same verdict, {}, on all {} seeds ({secs:.1} s)", word(first), verdicts.len());
+            println!(
+                "  the same verdict, {}, on all {} seeds ({secs:.1} s)",
+                word(first),
+                verdicts.len()
+            );
         } else {
-            println!("  {} of {} seeds give a verdict other than seed {}'s ({secs:.1} s)", differing.len(), verdicts.len(), seeds.start());
+            println!(
+                "  {} of {} seeds give a verdict other than seed {}'s ({secs:.1} s)",
+                differing.len(),
+                verdicts.len(),
+                seeds.start()
+            );
         }
     }
     Ok(verdicts.iter().all(|v| v.status == Verdict::Passed))

@@ -8,8 +8,14 @@ fn root() -> PathBuf {
 }
 
 fn gpu_puzzles(args: &[&str], root: &Path) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gpu-puzzles")).args(args).arg("--root").arg(root).output().expect("the binary runs");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-puzzles"))
+        .args(args)
+        .arg("--root")
+        .arg(root)
+        .output()
+        .expect("the binary runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
 }
 
@@ -18,8 +24,13 @@ fn index_order() -> Vec<String> {
     let text = std::fs::read_to_string(root().join("puzzles/index.toml")).unwrap();
     let index: toml::Value = toml::from_str(&text).unwrap();
     // The chapters' puzzles, one chapter after another.
-    let chapters = index["chapter"].as_array().expect("index.toml groups the puzzles in [[chapter]] tables");
-    chapters.iter().flat_map(|c| c["puzzles"].as_array().unwrap()).map(|v| v.as_str().unwrap().to_string()).collect()
+    let chapters =
+        index["chapter"].as_array().expect("index.toml groups the puzzles in [[chapter]] tables");
+    chapters
+        .iter()
+        .flat_map(|c| c["puzzles"].as_array().unwrap())
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
 }
 
 #[test]
@@ -37,11 +48,24 @@ fn check_passes_on_the_shipped_puzzles() {
 #[test]
 fn a_performance_case_reports_both_kernels() {
     let solution = root().join("shaders/matmul-register.wgsl");
-    let (ok, text) = gpu_puzzles(&["check", "--puzzle", "matmul-register", "--solution", solution.to_str().unwrap(), "--json"], &root());
+    let (ok, text) = gpu_puzzles(
+        &[
+            "check",
+            "--puzzle",
+            "matmul-register",
+            "--solution",
+            solution.to_str().unwrap(),
+            "--json",
+        ],
+        &root(),
+    );
     assert!(ok, "{text}");
     let report: serde_json::Value = serde_json::from_str(&text).unwrap();
     let cases = report["cases"].as_array().unwrap();
-    let perf = cases.iter().find(|c| c["name"].as_str().unwrap().starts_with("performance")).expect("a performance case");
+    let perf = cases
+        .iter()
+        .find(|c| c["name"].as_str().unwrap().starts_with("performance"))
+        .expect("a performance case");
     assert_eq!(perf["outcome"]["status"], "passed", "{text}");
     for timing in [&perf["timing"], &perf["reference_timing"]] {
         assert!(timing["wall_ms"].as_f64().unwrap() > 0.0, "{text}");
@@ -51,7 +75,10 @@ fn a_performance_case_reports_both_kernels() {
     assert!(cases.iter().filter(|c| !is_perf(c)).all(|c| c.get("findings").is_some()), "{text}");
     // lavapipe is a software adapter: the 2048³ case is for hardware GPUs
     // only, and counts neither way.
-    let large = cases.iter().find(|c| c["name"].as_str().unwrap().contains("2048")).expect("the 2048³ case");
+    let large = cases
+        .iter()
+        .find(|c| c["name"].as_str().unwrap().contains("2048"))
+        .expect("the 2048³ case");
     assert_eq!(large["outcome"]["status"], "omitted", "{text}");
     assert_eq!(report["status"], "passed", "{text}");
 }
@@ -61,7 +88,8 @@ fn list_json_gives_every_puzzle_in_order() {
     let (ok, text) = gpu_puzzles(&["list", "--json"], &root());
     assert!(ok, "{text}");
     let rows: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let slugs: Vec<&str> = rows.as_array().unwrap().iter().map(|r| r["slug"].as_str().unwrap()).collect();
+    let slugs: Vec<&str> =
+        rows.as_array().unwrap().iter().map(|r| r["slug"].as_str().unwrap()).collect();
     assert_eq!(slugs, index_order());
     assert_eq!(rows[0]["chapter"], "Basics");
     let (ok, text) = gpu_puzzles(&["list"], &root());
@@ -71,11 +99,19 @@ fn list_json_gives_every_puzzle_in_order() {
 #[test]
 fn judging_a_wrong_solution_exits_non_zero_with_a_json_report() {
     let wrong = root().join("tests/gpu/solutions/broadcast--swapped-a-b.wgsl");
-    let (ok, text) = gpu_puzzles(&["check", "--puzzle", "broadcast", "--solution", wrong.to_str().unwrap(), "--json"], &root());
+    let (ok, text) = gpu_puzzles(
+        &["check", "--puzzle", "broadcast", "--solution", wrong.to_str().unwrap(), "--json"],
+        &root(),
+    );
     assert!(!ok, "{text}");
     let report: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(report["status"], "failed");
-    let statuses: Vec<&str> = report["cases"].as_array().unwrap().iter().map(|c| c["outcome"]["status"].as_str().unwrap()).collect();
+    let statuses: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["outcome"]["status"].as_str().unwrap())
+        .collect();
     assert!(statuses.contains(&"mismatch"), "{statuses:?}");
 }
 
@@ -88,9 +124,14 @@ fn a_malformed_puzzle_folder_is_rejected_with_file_line_and_field() {
     for f in ["statement.md", "starter.wgsl"] {
         std::fs::copy(root().join("puzzles/map").join(f), tmp.join("puzzles/map").join(f)).unwrap();
     }
-    std::fs::write(tmp.join("puzzles/index.toml"), "format_version = 1\norder = [\"map\"]\n").unwrap();
+    std::fs::write(tmp.join("puzzles/index.toml"), "format_version = 1\norder = [\"map\"]\n")
+        .unwrap();
     let manifest = std::fs::read_to_string(root().join("puzzles/map/puzzle.toml")).unwrap();
-    std::fs::write(tmp.join("puzzles/map/puzzle.toml"), manifest.replacen("workgroup_size = [6, 1, 1]", "workgroup_size = [0, 1, 1]", 1)).unwrap();
+    std::fs::write(
+        tmp.join("puzzles/map/puzzle.toml"),
+        manifest.replacen("workgroup_size = [6, 1, 1]", "workgroup_size = [0, 1, 1]", 1),
+    )
+    .unwrap();
     std::fs::write(tmp.join("puzzles/map/notes.txt"), "stray").unwrap();
     let (ok, text) = gpu_puzzles(&["check"], &tmp);
     let _ = std::fs::remove_dir_all(&tmp);
@@ -104,7 +145,10 @@ fn a_malformed_puzzle_folder_is_rejected_with_file_line_and_field() {
 fn a_seed_sweep_names_the_seeds_whose_verdict_differs() {
     // Special-cases the written sizes of Map: only some draws catch it.
     let overfit = root().join("tests/gpu/solutions/map--first-twenty-only.wgsl");
-    let (ok, text) = gpu_puzzles(&["check", "--puzzle", "map", "--solution", overfit.to_str().unwrap(), "--seeds", "1..30"], &root());
+    let (ok, text) = gpu_puzzles(
+        &["check", "--puzzle", "map", "--solution", overfit.to_str().unwrap(), "--seeds", "1..30"],
+        &root(),
+    );
     assert!(!ok, "{text}");
     let seeds: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with("seed ")).collect();
     assert!(seeds.len() >= 2, "the first seed and at least one that differs: {text}");
@@ -112,16 +156,41 @@ fn a_seed_sweep_names_the_seeds_whose_verdict_differs() {
     assert!(text.contains("random case"), "a differing seed names its failing case: {text}");
     // The reference passes on every seed.
     let reference = root().join("shaders/map.wgsl");
-    let (ok, text) = gpu_puzzles(&["check", "--puzzle", "map", "--solution", reference.to_str().unwrap(), "--seeds", "1..=30"], &root());
+    let (ok, text) = gpu_puzzles(
+        &[
+            "check",
+            "--puzzle",
+            "map",
+            "--solution",
+            reference.to_str().unwrap(),
+            "--seeds",
+            "1..=30",
+        ],
+        &root(),
+    );
     assert!(ok, "{text}");
     assert!(text.contains("the same verdict, passed, on all 30 seeds"), "{text}");
     // A kernel that assumes a power-of-two workgroup size fails a written
     // case, so no seed can pass it.
     let pow2 = root().join("tests/gpu/solutions/scan-across-workgroups--assumes-power-of-two.wgsl");
-    let (ok, text) = gpu_puzzles(&["check", "--puzzle", "scan-across-workgroups", "--solution", pow2.to_str().unwrap(), "--seeds", "1..200"], &root());
+    let (ok, text) = gpu_puzzles(
+        &[
+            "check",
+            "--puzzle",
+            "scan-across-workgroups",
+            "--solution",
+            pow2.to_str().unwrap(),
+            "--seeds",
+            "1..200",
+        ],
+        &root(),
+    );
     assert!(!ok, "{text}");
     assert!(text.contains("so the verdict is failed on every seed"), "{text}");
-    let (ok, text) = gpu_puzzles(&["check", "--puzzle", "map", "--solution", reference.to_str().unwrap(), "--seeds", "9..2"], &root());
+    let (ok, text) = gpu_puzzles(
+        &["check", "--puzzle", "map", "--solution", reference.to_str().unwrap(), "--seeds", "9..2"],
+        &root(),
+    );
     assert!(!ok && text.contains("the first seed is after the last"), "{text}");
 }
 
@@ -132,24 +201,35 @@ fn a_seed_sweep_names_the_seeds_whose_verdict_differs() {
 fn a_beginners_race_is_one_finding_told_once_with_advice_that_fits() {
     let judge = |slug: &str, file: &str| {
         let path = root().join("tests/gpu/solutions").join(file);
-        let (ok, text) = gpu_puzzles(&["check", "--puzzle", slug, "--solution", path.to_str().unwrap(), "--seed", "7"], &root());
+        let (ok, text) = gpu_puzzles(
+            &["check", "--puzzle", slug, "--solution", path.to_str().unwrap(), "--seed", "7"],
+            &root(),
+        );
         assert!(!ok, "{text}");
         text
     };
-    let cases = |text: &str| text.lines().filter(|l| l.starts_with("  Case ") || l.starts_with("  random case ")).count();
+    let cases = |text: &str| {
+        text.lines().filter(|l| l.starts_with("  Case ") || l.starts_with("  random case ")).count()
+    };
 
     // Every invocation adds into out[0]: a lost update, which no barrier fixes.
     let text = judge("dot-product", "dot-product--accumulates-into-one-element.wgsl");
     assert_eq!(text.matches("lost update: `out[0]`").count(), 1, "told in full once: {text}");
     assert!(text.contains("No barrier fixes this") && text.contains("atomicAdd"), "{text}");
-    assert!(!text.contains("storageBarrier") && !text.contains("scan"), "no barrier or scan advice for a lost update: {text}");
+    assert!(
+        !text.contains("storageBarrier") && !text.contains("scan"),
+        "no barrier or scan advice for a lost update: {text}"
+    );
     assert!(text.contains("the same mistake as in Case 1"), "{text}");
     assert!(text.lines().count() <= 3 * cases(&text) + 4, "{} lines: {text}", text.lines().count());
 
     // Every invocation computes every output through one shared window.
     let text = judge("conv-1d", "conv-1d--every-invocation-every-output.wgsl");
     assert_eq!(text.matches("write conflict: `window[0]`").count(), 1, "told in full once: {text}");
-    assert!(text.contains("read-after-write race") && text.contains("workgroupBarrier()"), "{text}");
+    assert!(
+        text.contains("read-after-write race") && text.contains("workgroupBarrier()"),
+        "{text}"
+    );
     assert!(!text.contains("at no line"), "every access has its line: {text}");
     assert!(text.lines().count() <= 4 * cases(&text) + 4, "{} lines: {text}", text.lines().count());
 }

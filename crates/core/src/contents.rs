@@ -24,7 +24,9 @@ impl Recipe {
     fn make(&self, len: usize) -> Values {
         match self {
             Recipe::Zeros(element) => Values::zeros(*element, len),
-            Recipe::Init(init, element) => crate::load::initial_values(init, *element).expect("the loader checked this recipe"),
+            Recipe::Init(init, element) => {
+                crate::load::initial_values(init, *element).expect("the loader checked this recipe")
+            }
         }
     }
 }
@@ -74,7 +76,11 @@ impl Contents {
     /// Contents already made by `recipe` (`values` is what it makes): they
     /// serialise as the recipe, which is far smaller than the values.
     pub fn made(values: Values, recipe: Recipe) -> Self {
-        Self { len: values.len(), cell: Arc::new(OnceLock::from(values)), recipe: Some(Arc::new(recipe)) }
+        Self {
+            len: values.len(),
+            cell: Arc::new(OnceLock::from(values)),
+            recipe: Some(Arc::new(recipe)),
+        }
     }
 
     /// Number of elements, known without generating them.
@@ -103,7 +109,9 @@ impl From<Values> for Contents {
 impl std::ops::Deref for Contents {
     type Target = Values;
     fn deref(&self) -> &Values {
-        let v = self.cell.get_or_init(|| self.recipe.as_ref().expect("contents without values have a recipe").make(self.len));
+        let v = self.cell.get_or_init(|| {
+            self.recipe.as_ref().expect("contents without values have a recipe").make(self.len)
+        });
         debug_assert_eq!(v.len(), self.len, "a recipe gave a different length than declared");
         v
     }

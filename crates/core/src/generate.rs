@@ -95,7 +95,8 @@ mod offsets_tests {
 
     #[test]
     fn row_offsets_rise_from_zero_to_the_total_with_one_long_row() {
-        let spec = crate::format::OffsetsSpec { rows: 50, total: 1000, seed: 7, longest: Some(600) };
+        let spec =
+            crate::format::OffsetsSpec { rows: 50, total: 1000, seed: 7, longest: Some(600) };
         let o = row_offsets(&spec);
         assert_eq!((o.len(), o[0], o[50]), (51, 0.0, 1000.0));
         assert!(o.windows(2).all(|w| w[0] <= w[1]));
@@ -124,7 +125,8 @@ mod tests {
         for k in -3..=3 {
             assert!(v.contains(&(k as f64)), "{k} never drawn");
         }
-        let again = random_values(&RandomSpec { len: 2000, min: -3, max: 3, seed: 42, float: false });
+        let again =
+            random_values(&RandomSpec { len: 2000, min: -3, max: 3, seed: 42, float: false });
         assert_eq!(v, again);
     }
 

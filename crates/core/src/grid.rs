@@ -52,11 +52,22 @@ impl Grid {
 /// Lays out `values` as a grid: a `[rows, cols]` shape as a matrix, 1-D as
 /// rows of [`WRAP_COLUMNS`]. When `expected` is given, cells whose value is
 /// not close to it (under `compare`) carry the expected value.
-pub fn grid(values: &Values, shape: Option<[u32; 2]>, expected: Option<&Values>, compare: CompareSpec) -> Grid {
+pub fn grid(
+    values: &Values,
+    shape: Option<[u32; 2]>,
+    expected: Option<&Values>,
+    compare: CompareSpec,
+) -> Grid {
     let len = values.len();
     let (cols, matrix, label) = match shape {
-        Some([r, c]) if (r as usize) * (c as usize) == len && c > 0 => (c as usize, true, format!("{r} × {c}")),
-        _ => (len.clamp(1, WRAP_COLUMNS), false, if len == 1 { "1 element".into() } else { format!("{len} elements") }),
+        Some([r, c]) if (r as usize) * (c as usize) == len && c > 0 => {
+            (c as usize, true, format!("{r} × {c}"))
+        }
+        _ => (
+            len.clamp(1, WRAP_COLUMNS),
+            false,
+            if len == 1 { "1 element".into() } else { format!("{len} elements") },
+        ),
     };
     let differs = |i: usize| -> Option<String> {
         let e = expected?;
@@ -73,7 +84,12 @@ pub fn grid(values: &Values, shape: Option<[u32; 2]>, expected: Option<&Values>,
     let rows = (0..shown)
         .collect::<Vec<_>>()
         .chunks(cols)
-        .map(|chunk| chunk.iter().map(|&i| Cell { index: i, text: values.format(i), expected: differs(i) }).collect())
+        .map(|chunk| {
+            chunk
+                .iter()
+                .map(|&i| Cell { index: i, text: values.format(i), expected: differs(i) })
+                .collect()
+        })
         .collect();
     Grid { rows, cols, matrix, len, label, mismatches }
 }
@@ -84,7 +100,12 @@ mod tests {
 
     #[test]
     fn matrices_keep_their_shape() {
-        let g = grid(&Values::F32((0..6).map(|x| x as f32).collect()), Some([2, 3]), None, CompareSpec::default());
+        let g = grid(
+            &Values::F32((0..6).map(|x| x as f32).collect()),
+            Some([2, 3]),
+            None,
+            CompareSpec::default(),
+        );
         assert_eq!((g.rows.len(), g.cols, g.matrix, g.label.as_str()), (2, 3, true, "2 × 3"));
         assert_eq!(g.rows[1][0].index, 3);
     }

@@ -52,7 +52,10 @@ fn bin(len: usize) -> usize {
 /// names, for listing the elements each invocation wrote.
 pub fn threads(findings: &Findings, config: &CaseConfig, names: &[&str]) -> HeatMap {
     let x = (config.workgroup_size[0] * config.workgroups[0]) as usize;
-    let yz = (config.workgroup_size[1] * config.workgroups[1] * config.workgroup_size[2] * config.workgroups[2]) as usize;
+    let yz = (config.workgroup_size[1]
+        * config.workgroups[1]
+        * config.workgroup_size[2]
+        * config.workgroups[2]) as usize;
     let n = findings.invocations.len();
     let per = bin(n);
     if per > 1 {
@@ -93,7 +96,14 @@ pub fn threads(findings: &Findings, config: &CaseConfig, names: &[&str]) -> Heat
         })
         .collect::<Vec<_>>();
     let max = cells.iter().flatten().map(|c| c.value).max().unwrap_or(0);
-    HeatMap { cols: x, rows: yz, cells, max, per_cell: 1, group: [config.workgroup_size[0] as usize, config.workgroup_size[1] as usize] }
+    HeatMap {
+        cols: x,
+        rows: yz,
+        cells,
+        max,
+        per_cell: 1,
+        group: [config.workgroup_size[0] as usize, config.workgroup_size[1] as usize],
+    }
 }
 
 /// The dispatch's workgroups (x across, y down, z stacked), coloured by the
@@ -148,7 +158,14 @@ pub enum Counter {
 
 /// One buffer's elements, laid out like its grid (its `[rows, cols]` shape,
 /// or rows of 16), coloured by `counter`.
-pub fn buffer(findings: &Findings, buffer: usize, shape: Option<[u32; 2]>, config: &CaseConfig, counter: Counter, name: &str) -> HeatMap {
+pub fn buffer(
+    findings: &Findings,
+    buffer: usize,
+    shape: Option<[u32; 2]>,
+    config: &CaseConfig,
+    counter: Counter,
+    name: &str,
+) -> HeatMap {
     let t = &findings.buffers[buffer];
     let len = t.reads.len();
     let value = |i: usize| -> u32 {
@@ -158,7 +175,9 @@ pub fn buffer(findings: &Findings, buffer: usize, shape: Option<[u32; 2]>, confi
             Counter::Writer => t.writer[i]
                 .map(|inv| {
                     let w = invocation(inv, config).workgroup_id;
-                    w[0] + w[1] * config.workgroups[0] + w[2] * config.workgroups[0] * config.workgroups[1] + 1
+                    w[0] + w[1] * config.workgroups[0]
+                        + w[2] * config.workgroups[0] * config.workgroups[1]
+                        + 1
                 })
                 .unwrap_or(0),
         }
@@ -178,7 +197,9 @@ pub fn buffer(findings: &Findings, buffer: usize, shape: Option<[u32; 2]>, confi
                 let v = value(i);
                 let title = match counter {
                     Counter::Writer => match t.writer[i] {
-                        Some(inv) => format!("{name}[{i}] written by {}", invocation(inv, config).describe()),
+                        Some(inv) => {
+                            format!("{name}[{i}] written by {}", invocation(inv, config).describe())
+                        }
                         None => format!("{name}[{i}] never written"),
                     },
                     _ => format!("{name}[{i}]: {} reads, {} writes", t.reads[i], t.writes[i]),
@@ -205,7 +226,12 @@ fn binned_1d(len: usize, per: usize, value: impl Fn(usize) -> u32, what: &str) -
             (b < bins).then(|| {
                 let range = b * per..((b + 1) * per).min(len);
                 let v: u32 = range.clone().map(&value).fold(0u32, u32::saturating_add);
-                HeatCell { value: v, label: String::new(), title: format!("{what} {}–{}: {v}", range.start, range.end - 1), idle: v == 0 }
+                HeatCell {
+                    value: v,
+                    label: String::new(),
+                    title: format!("{what} {}–{}: {v}", range.start, range.end - 1),
+                    idle: v == 0,
+                }
             })
         })
         .collect::<Vec<_>>();
@@ -224,8 +250,19 @@ mod tests {
 
     fn findings() -> Findings {
         Findings {
-            buffers: vec![BufferTrace { reads: vec![1, 1, 1, 1, 0], writes: vec![1, 1, 1, 1, 0], writer: vec![Some(0), Some(1), Some(2), Some(3), None] }],
-            invocations: vec![[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]],
+            buffers: vec![BufferTrace {
+                reads: vec![1, 1, 1, 1, 0],
+                writes: vec![1, 1, 1, 1, 0],
+                writer: vec![Some(0), Some(1), Some(2), Some(3), None],
+            }],
+            invocations: vec![
+                [1, 1, 0, 0, 0],
+                [1, 1, 0, 0, 0],
+                [1, 1, 0, 0, 0],
+                [1, 1, 0, 0, 0],
+                [0, 0, 0, 0, 0],
+                [0, 0, 0, 0, 0],
+            ],
             ..Default::default()
         }
     }
@@ -236,7 +273,11 @@ mod tests {
         assert_eq!((m.cols, m.rows, m.group), (6, 1, [2, 1]));
         let idle: Vec<bool> = m.cells.iter().map(|c| c.as_ref().unwrap().idle).collect();
         assert_eq!(idle, [false, false, false, false, true, true]);
-        assert!(m.cells[5].as_ref().unwrap().title.contains("workgroup_id (2, 0, 0), local_invocation_id (1, 0, 0)"));
+        assert!(m.cells[5]
+            .as_ref()
+            .unwrap()
+            .title
+            .contains("workgroup_id (2, 0, 0), local_invocation_id (1, 0, 0)"));
         assert!(m.cells[3].as_ref().unwrap().title.ends_with("wrote out[3]"));
     }
 
@@ -258,7 +299,11 @@ mod tests {
     #[test]
     fn big_maps_are_binned() {
         let f = Findings { invocations: vec![[1, 0, 0, 0, 0]; 10_000], ..Default::default() };
-        let c = CaseConfig { workgroup_size: [100, 1, 1], workgroups: [100, 1, 1], workgroup_memory: None };
+        let c = CaseConfig {
+            workgroup_size: [100, 1, 1],
+            workgroups: [100, 1, 1],
+            workgroup_memory: None,
+        };
         let m = threads(&f, &c, &[]);
         assert!(m.cells.len() <= MAX_HEAT_CELLS);
         assert_eq!(m.per_cell, 3);

@@ -52,29 +52,51 @@ impl Limits {
 /// The first limit the case goes past, with the value and the limit.
 pub fn check_config(puzzle: &Puzzle, case: &Case, limits: &Limits) -> Result<(), ConfigProblem> {
     let c = &case.config;
-    for (axis, (&size, &max)) in c.workgroup_size.iter().zip(&limits.max_compute_workgroup_size).enumerate() {
+    for (axis, (&size, &max)) in
+        c.workgroup_size.iter().zip(&limits.max_compute_workgroup_size).enumerate()
+    {
         if size > max {
             return Err(ConfigProblem::WorkgroupSize { axis, size, max });
         }
     }
     if c.invocations_per_workgroup() > limits.max_compute_invocations_per_workgroup as u64 {
-        return Err(ConfigProblem::InvocationsPerWorkgroup { workgroup_size: c.workgroup_size, max: limits.max_compute_invocations_per_workgroup });
+        return Err(ConfigProblem::InvocationsPerWorkgroup {
+            workgroup_size: c.workgroup_size,
+            max: limits.max_compute_invocations_per_workgroup,
+        });
     }
     for (axis, &count) in c.workgroups.iter().enumerate() {
         if count > limits.max_compute_workgroups_per_dimension {
-            return Err(ConfigProblem::Workgroups { axis, count, max: limits.max_compute_workgroups_per_dimension });
+            return Err(ConfigProblem::Workgroups {
+                axis,
+                count,
+                max: limits.max_compute_workgroups_per_dimension,
+            });
         }
     }
-    if c.workgroup_memory.is_some() && c.workgroup_memory_elements() * ELEMENT_BYTES > limits.max_compute_workgroup_storage_size as u64 {
-        return Err(ConfigProblem::CaseWorkgroupMemory { elements: c.workgroup_memory_elements(), max: limits.max_compute_workgroup_storage_size as u64 });
+    if c.workgroup_memory.is_some()
+        && c.workgroup_memory_elements() * ELEMENT_BYTES
+            > limits.max_compute_workgroup_storage_size as u64
+    {
+        return Err(ConfigProblem::CaseWorkgroupMemory {
+            elements: c.workgroup_memory_elements(),
+            max: limits.max_compute_workgroup_storage_size as u64,
+        });
     }
     if puzzle.buffers.len() > limits.max_storage_buffers_per_shader_stage as usize {
-        return Err(ConfigProblem::StorageBuffers { count: puzzle.buffers.len(), max: limits.max_storage_buffers_per_shader_stage });
+        return Err(ConfigProblem::StorageBuffers {
+            count: puzzle.buffers.len(),
+            max: limits.max_storage_buffers_per_shader_stage,
+        });
     }
     for (b, cb) in puzzle.buffers.iter().zip(&case.buffers) {
         let bytes = cb.initial.len() as u64 * ELEMENT_BYTES;
         if bytes > limits.max_storage_buffer_bytes {
-            return Err(ConfigProblem::BufferSize { buffer: b.name.clone(), bytes, max: limits.max_storage_buffer_bytes });
+            return Err(ConfigProblem::BufferSize {
+                buffer: b.name.clone(),
+                bytes,
+                max: limits.max_storage_buffer_bytes,
+            });
         }
     }
     Ok(())
@@ -121,9 +143,15 @@ pub fn bindings(puzzle: &Puzzle, source: &str) -> Result<Vec<(u32, BindingKind)>
         if d.group != 0 {
             return Err(ConfigProblem::NotGroupZero { group: d.group, binding: d.binding });
         }
-        let known = puzzle.buffers.iter().any(|b| b.binding == d.binding) || puzzle.uniforms.iter().any(|u| u.binding == d.binding);
+        let known = puzzle.buffers.iter().any(|b| b.binding == d.binding)
+            || puzzle.uniforms.iter().any(|u| u.binding == d.binding);
         if !known {
-            let known = puzzle.buffers.iter().map(|b| (b.name.clone(), b.binding)).chain(puzzle.uniforms.iter().map(|u| (u.name.clone(), u.binding))).collect();
+            let known = puzzle
+                .buffers
+                .iter()
+                .map(|b| (b.name.clone(), b.binding))
+                .chain(puzzle.uniforms.iter().map(|u| (u.name.clone(), u.binding)))
+                .collect();
             return Err(ConfigProblem::UnknownBinding { binding: d.binding, known });
         }
     }
@@ -132,7 +160,12 @@ pub fn bindings(puzzle: &Puzzle, source: &str) -> Result<Vec<(u32, BindingKind)>
         let read_only = match declared.get(&b.binding).map(|d| d.declared) {
             Some(Declared::StorageRead) => true,
             Some(Declared::StorageReadWrite) => false,
-            Some(Declared::Uniform) => return Err(ConfigProblem::UniformForStorage { binding: b.binding, buffer: b.name.clone() }),
+            Some(Declared::Uniform) => {
+                return Err(ConfigProblem::UniformForStorage {
+                    binding: b.binding,
+                    buffer: b.name.clone(),
+                })
+            }
             None => b.role == Role::Input,
         };
         out.push((b.binding, BindingKind::Storage { read_only }));

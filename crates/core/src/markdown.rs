@@ -11,10 +11,20 @@ pub fn to_safe_html(markdown: &str) -> String {
     let events = Parser::new_ext(markdown, options).map(|event| match event {
         Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
         Event::Start(pulldown_cmark::Tag::Link { link_type, dest_url, title, id }) => {
-            Event::Start(pulldown_cmark::Tag::Link { link_type, dest_url: safe_url(dest_url), title, id })
+            Event::Start(pulldown_cmark::Tag::Link {
+                link_type,
+                dest_url: safe_url(dest_url),
+                title,
+                id,
+            })
         }
         Event::Start(pulldown_cmark::Tag::Image { link_type, dest_url, title, id }) => {
-            Event::Start(pulldown_cmark::Tag::Image { link_type, dest_url: safe_url(dest_url), title, id })
+            Event::Start(pulldown_cmark::Tag::Image {
+                link_type,
+                dest_url: safe_url(dest_url),
+                title,
+                id,
+            })
         }
         other => other,
     });
@@ -35,7 +45,9 @@ fn safe_url(url: pulldown_cmark::CowStr<'_>) -> pulldown_cmark::CowStr<'_> {
 fn is_safe_url(url: &str) -> bool {
     let lower = url.trim().to_ascii_lowercase();
     match lower.split_once(':') {
-        Some((scheme, _)) if !scheme.contains('/') && !scheme.contains('#') && !scheme.contains('?') => {
+        Some((scheme, _))
+            if !scheme.contains('/') && !scheme.contains('#') && !scheme.contains('?') =>
+        {
             matches!(scheme, "http" | "https" | "mailto")
         }
         _ => true,
@@ -56,13 +68,17 @@ mod tests {
 
     #[test]
     fn javascript_links_are_dropped() {
-        let html = to_safe_html("[x](javascript:alert(1)) [y](https://gpuweb.github.io/gpuweb/wgsl/)");
+        let html =
+            to_safe_html("[x](javascript:alert(1)) [y](https://gpuweb.github.io/gpuweb/wgsl/)");
         assert!(!html.contains("javascript:"), "{html}");
         assert!(html.contains("https://gpuweb.github.io"));
     }
 
     #[test]
     fn code_and_emphasis_render() {
-        assert_eq!(to_safe_html("`out[i]` is *ours*"), "<p><code>out[i]</code> is <em>ours</em></p>\n");
+        assert_eq!(
+            to_safe_html("`out[i]` is *ours*"),
+            "<p><code>out[i]</code> is <em>ours</em></p>\n"
+        );
     }
 }

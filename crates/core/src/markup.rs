@@ -47,7 +47,15 @@ mod tests {
     fn escapes_text_and_attributes() {
         assert_eq!(esc(r#"a<b>&"c"'d"#), "a&lt;b&gt;&amp;&quot;c&quot;&#39;d");
         let mut out = String::new();
-        element(&mut out, "td", &[("title", "[3] expected 1 < 2"), ("data-value", "7")], Some("7 & <x>"));
-        assert_eq!(out, r#"<td title="[3] expected 1 &lt; 2" data-value="7">7 &amp; &lt;x&gt;</td>"#);
+        element(
+            &mut out,
+            "td",
+            &[("title", "[3] expected 1 < 2"), ("data-value", "7")],
+            Some("7 & <x>"),
+        );
+        assert_eq!(
+            out,
+            r#"<td title="[3] expected 1 &lt; 2" data-value="7">7 &amp; &lt;x&gt;</td>"#
+        );
     }
 }

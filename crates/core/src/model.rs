@@ -161,12 +161,20 @@ impl Puzzle {
             let computed = d.cache.get_or_init(|| d.compute(self, case));
             return computed
                 .as_ref()
-                .map(|v| v.iter().map(|(values, elements)| Expected { values, elements: elements.as_deref() }).collect())
+                .map(|v| {
+                    v.iter()
+                        .map(|(values, elements)| Expected {
+                            values,
+                            elements: elements.as_deref(),
+                        })
+                        .collect()
+                })
                 .map_err(Clone::clone);
         }
         self.compared_buffers()
             .map(|i| {
-                let values = case.buffers[i].expected.as_ref().ok_or(ExpectedError::NotComputedHere)?;
+                let values =
+                    case.buffers[i].expected.as_ref().ok_or(ExpectedError::NotComputedHere)?;
                 Ok(Expected { values, elements: None })
             })
             .collect()
@@ -302,7 +310,10 @@ type Computed = Result<Vec<(Values, Option<Vec<usize>>)>, ExpectedError>;
 
 mod dispatch;
 mod expected;
-pub use dispatch::{expand as expand_dispatches, DispatchError, DispatchPlan, DispatchStep, LoopPlan, LoopStep, MAX_DISPATCHES};
+pub use dispatch::{
+    expand as expand_dispatches, DispatchError, DispatchPlan, DispatchStep, LoopPlan, LoopStep,
+    MAX_DISPATCHES,
+};
 pub use expected::ExpectedError;
 
 /// The expected outputs of a performance case, computed by its reference
@@ -322,30 +333,41 @@ pub struct DeferredExpected {
 
 impl std::fmt::Debug for DeferredExpected {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DeferredExpected").field("computed", &self.cache.get().is_some()).finish_non_exhaustive()
+        f.debug_struct("DeferredExpected")
+            .field("computed", &self.cache.get().is_some())
+            .finish_non_exhaustive()
     }
 }
 
 impl DeferredExpected {
     /// A reference to run later with these uniform values, on every element
     /// or on `sample` of them.
-    pub fn new(reference: Reference, uniforms: BTreeMap<String, BTreeMap<String, f64>>, sample: Option<u32>) -> Self {
+    pub fn new(
+        reference: Reference,
+        uniforms: BTreeMap<String, BTreeMap<String, f64>>,
+        sample: Option<u32>,
+    ) -> Self {
         Self { reference, uniforms, sample, cache: Arc::new(OnceLock::new()) }
     }
 
     fn compute(&self, puzzle: &Puzzle, case: &Case) -> Computed {
         let input = ReferenceInput::for_case(puzzle, case, &self.uniforms);
         let compared: Vec<usize> = puzzle.compared_buffers().collect();
-        let (out, elements): (Vec<Values>, Option<Vec<usize>>) = match (self.sample, self.reference.at) {
-            (Some(count), Some(at)) => {
-                let len = compared.iter().map(|&i| case.buffers[i].initial.len()).min().unwrap_or(0);
-                // The seed depends on the case alone, so a failure reproduces.
-                let elements = sample_elements(len, count as usize, 0x5A3D_1E5E ^ case.number as u64);
-                (at(&input, &elements)?, Some(elements))
-            }
-            (Some(_), None) => return Err(ExpectedError::NoSampledForm),
-            (None, _) => ((self.reference.all)(&input)?.into_iter().map(|(v, _)| v).collect(), None),
-        };
+        let (out, elements): (Vec<Values>, Option<Vec<usize>>) =
+            match (self.sample, self.reference.at) {
+                (Some(count), Some(at)) => {
+                    let len =
+                        compared.iter().map(|&i| case.buffers[i].initial.len()).min().unwrap_or(0);
+                    // The seed depends on the case alone, so a failure reproduces.
+                    let elements =
+                        sample_elements(len, count as usize, 0x5A3D_1E5E ^ case.number as u64);
+                    (at(&input, &elements)?, Some(elements))
+                }
+                (Some(_), None) => return Err(ExpectedError::NoSampledForm),
+                (None, _) => {
+                    ((self.reference.all)(&input)?.into_iter().map(|(v, _)| v).collect(), None)
+                }
+            };
         if out.len() != compared.len() {
             return Err(ExpectedError::OutputCount { given: out.len(), compared: compared.len() });
         }
@@ -354,7 +376,13 @@ impl DeferredExpected {
             let (b, cb) = (&puzzle.buffers[i], &case.buffers[i]);
             let want = elements.as_ref().map_or(cb.initial.len(), Vec::len);
             if v.element() != b.element || v.len() != want {
-                return Err(ExpectedError::OutputShape { buffer: b.name.clone(), len: v.len(), ty: v.element().wgsl(), want, want_ty: b.element.wgsl() });
+                return Err(ExpectedError::OutputShape {
+                    buffer: b.name.clone(),
+                    len: v.len(),
+                    ty: v.element().wgsl(),
+                    want,
+                    want_ty: b.element.wgsl(),
+                });
             }
             values.push((v, elements.clone()));
         }
@@ -382,7 +410,8 @@ impl CaseConfig {
 
     /// Total invocations of the dispatch.
     pub fn total_invocations(&self) -> u64 {
-        self.invocations_per_workgroup() * self.workgroups.iter().map(|&v| v as u64).product::<u64>()
+        self.invocations_per_workgroup()
+            * self.workgroups.iter().map(|&v| v as u64).product::<u64>()
     }
 
     /// This case as a GPU runs it with a shader whose entry points declare

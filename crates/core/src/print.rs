@@ -110,14 +110,23 @@ impl Found {
         let id = self.site.id;
         let n = self.site.args.len();
         let mut edits = Vec::with_capacity(n + 2);
-        let head = if n == 0 { "{ ".to_string() } else { format!("{{ var {} = ", value_name(id, 0)) };
+        let head =
+            if n == 0 { "{ ".to_string() } else { format!("{{ var {} = ", value_name(id, 0)) };
         edits.push((self.start, self.open + 1 - self.start, head));
         for (k, &c) in self.commas.iter().enumerate() {
             // A trailing comma ends the list: nothing follows it.
-            let next = if k + 1 < n { format!("; var {} = ", value_name(id, k + 1)) } else { String::new() };
+            let next = if k + 1 < n {
+                format!("; var {} = ", value_name(id, k + 1))
+            } else {
+                String::new()
+            };
             edits.push((c, 1, next));
         }
-        let tail = if n == 0 { format!("{PRINT_FUNCTION}({id}u); }}") } else { format!("; {PRINT_FUNCTION}({id}u); }}") };
+        let tail = if n == 0 {
+            format!("{PRINT_FUNCTION}({id}u); }}")
+        } else {
+            format!("; {PRINT_FUNCTION}({id}u); }}")
+        };
         edits.push((self.close, self.end - self.close, tail));
         edits
     }
@@ -137,12 +146,17 @@ pub(crate) fn find(source: &str) -> Vec<Found> {
     while i < tokens.len() {
         let t = tokens[i];
         let statement_start = i == 0 || matches!(tokens[i - 1].text(source), ";" | "{" | "}");
-        if t.text(source) != "print" || !statement_start || tokens.get(i + 1).is_none_or(|o| o.text(source) != "(") {
+        if t.text(source) != "print"
+            || !statement_start
+            || tokens.get(i + 1).is_none_or(|o| o.text(source) != "(")
+        {
             i += 1;
             continue;
         }
         match arguments(source, &tokens, i + 1) {
-            Some((commas, close)) if tokens.get(close + 1).is_some_and(|s| s.text(source) == ";") => {
+            Some((commas, close))
+                if tokens.get(close + 1).is_some_and(|s| s.text(source) == ";") =>
+            {
                 let open = tokens[i + 1].start;
                 let mut bounds = vec![open + 1];
                 bounds.extend(commas.iter().map(|&c| tokens[c].start + 1));
@@ -156,7 +170,13 @@ pub(crate) fn find(source: &str) -> Vec<Found> {
                 }
                 let pos = crate::template::position_of_offset(source, t.start);
                 found.push(Found {
-                    site: PrintSite { id: found.len() as u32, line: pos.line, column: pos.column, offset: t.start, args },
+                    site: PrintSite {
+                        id: found.len() as u32,
+                        line: pos.line,
+                        column: pos.column,
+                        offset: t.start,
+                        args,
+                    },
                     start: t.start,
                     open,
                     commas: commas.iter().map(|&c| tokens[c].start).collect(),
@@ -203,7 +223,8 @@ fn arguments(source: &str, tokens: &[Token], open: usize) -> Option<(Vec<usize>,
 
 /// Whether an identifier takes a template list (`vec2<f32>`, `array<u32, 4>`).
 fn is_templated(word: &str) -> bool {
-    matches!(word, "array" | "vec2" | "vec3" | "vec4" | "ptr" | "atomic" | "bitcast") || word.starts_with("mat")
+    matches!(word, "array" | "vec2" | "vec3" | "vec4" | "ptr" | "atomic" | "bitcast")
+        || word.starts_with("mat")
 }
 
 /// A token: an identifier, a number, or one punctuation character.
@@ -392,7 +413,8 @@ impl PrintLog {
         let inv = &line.invocation;
         let w = inv.workgroup_id;
         let l = inv.local_invocation_id;
-        let at = site.map_or_else(|| format!("print {}", line.site), |s| format!("line {}", s.line));
+        let at =
+            site.map_or_else(|| format!("print {}", line.site), |s| format!("line {}", s.line));
         let values: Vec<String> = line
             .values
             .iter()
@@ -403,7 +425,10 @@ impl PrintLog {
             })
             .collect();
         let values = if values.is_empty() { "reached".to_string() } else { values.join(", ") };
-        format!("{at} · workgroup ({}, {}, {}) · invocation ({}, {}, {}): {values}", w[0], w[1], w[2], l[0], l[1], l[2])
+        format!(
+            "{at} · workgroup ({}, {}, {}) · invocation ({}, {}, {}): {values}",
+            w[0], w[1], w[2], l[0], l[1], l[2]
+        )
     }
 }
 
@@ -427,7 +452,10 @@ mod tests {
 
     #[test]
     fn a_print_becomes_named_values_and_a_call() {
-        assert_eq!(rewrite("x = 1; print(i, a[i] * 2.0);"), "x = 1; { var _gp_print_0_0 = i; var _gp_print_0_1 =  a[i] * 2.0; _gp_print(0u); }");
+        assert_eq!(
+            rewrite("x = 1; print(i, a[i] * 2.0);"),
+            "x = 1; { var _gp_print_0_0 = i; var _gp_print_0_1 =  a[i] * 2.0; _gp_print(0u); }"
+        );
         assert_eq!(rewrite("{print();}"), "{{ _gp_print(0u); }}");
         assert_eq!(rewrite("}print(v,);"), "}{ var _gp_print_0_0 = v; _gp_print(0u); }");
     }
@@ -449,12 +477,16 @@ mod tests {
         assert!(find("{ print(x) }").is_empty());
         assert!(find("fn print(x: f32) {} fn main() { print(1.0); }").is_empty());
         assert!(find("{ print(x;").is_empty());
-        assert_eq!(find("{ print(a); print(b); }").iter().map(|f| f.site.id).collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(
+            find("{ print(a); print(b); }").iter().map(|f| f.site.id).collect::<Vec<_>>(),
+            [0, 1]
+        );
     }
 
     #[test]
     fn a_compilers_message_about_a_print_is_said_in_the_students_terms() {
-        assert!(explain("Local variable [1] '_gp_print_0_0' is invalid".into()).starts_with("print shows numbers"));
+        assert!(explain("Local variable [1] '_gp_print_0_0' is invalid".into())
+            .starts_with("print shows numbers"));
         assert_eq!(explain("unknown identifier `x`".into()), "unknown identifier `x`");
     }
 
@@ -471,10 +503,20 @@ mod tests {
         let line = PrintLine {
             site: 0,
             entry_point: 0,
-            invocation: Invocation { id: 5, workgroup_id: [1, 0, 0], local_invocation_id: [1, 0, 0] },
-            values: vec![PrintValue(vec![PrintScalar::U32(5)]), PrintValue(vec![PrintScalar::F32(0.5), PrintScalar::F32(-2.0)])],
+            invocation: Invocation {
+                id: 5,
+                workgroup_id: [1, 0, 0],
+                local_invocation_id: [1, 0, 0],
+            },
+            values: vec![
+                PrintValue(vec![PrintScalar::U32(5)]),
+                PrintValue(vec![PrintScalar::F32(0.5), PrintScalar::F32(-2.0)]),
+            ],
         };
-        assert_eq!(PrintLog::describe(&line, &sites), "line 1 · workgroup (1, 0, 0) · invocation (1, 0, 0): i = 5u, v = (0.5, -2.0)");
+        assert_eq!(
+            PrintLog::describe(&line, &sites),
+            "line 1 · workgroup (1, 0, 0) · invocation (1, 0, 0): i = 5u, v = (0.5, -2.0)"
+        );
         assert_eq!(line.words(), 6);
     }
 
@@ -483,12 +525,29 @@ mod tests {
         let line = |entry_point, wg: u32, local: u32, v: u32| PrintLine {
             site: 0,
             entry_point,
-            invocation: Invocation { id: 0, workgroup_id: [wg, 0, 0], local_invocation_id: [local, 0, 0] },
+            invocation: Invocation {
+                id: 0,
+                workgroup_id: [wg, 0, 0],
+                local_invocation_id: [local, 0, 0],
+            },
             values: vec![PrintValue(vec![PrintScalar::U32(v)])],
         };
-        let mut log = PrintLog { lines: vec![line(1, 0, 0, 0), line(0, 1, 0, 1), line(0, 0, 1, 2), line(0, 0, 1, 3), line(0, 0, 0, 4)], dropped: 0 };
+        let mut log = PrintLog {
+            lines: vec![
+                line(1, 0, 0, 0),
+                line(0, 1, 0, 1),
+                line(0, 0, 1, 2),
+                line(0, 0, 1, 3),
+                line(0, 0, 0, 4),
+            ],
+            dropped: 0,
+        };
         log.sort();
-        let order: Vec<u32> = log.lines.iter().map(|l| if let PrintScalar::U32(v) = l.values[0].0[0] { v } else { 99 }).collect();
+        let order: Vec<u32> = log
+            .lines
+            .iter()
+            .map(|l| if let PrintScalar::U32(v) = l.values[0].0[0] { v } else { 99 })
+            .collect();
         assert_eq!(order, [4, 2, 3, 1, 0]);
     }
 }

@@ -43,7 +43,14 @@ pub struct Layout {
 /// `None` when a count is zero or a peak is not a positive number. The x
 /// axis spans two decades either side of the case's intensity and the
 /// ridge; the y axis four decades below the peak to one above.
-pub fn layout(peaks: &Peaks, flops: u64, bytes: u64, points: &[Point], width: f64, height: f64) -> Option<Layout> {
+pub fn layout(
+    peaks: &Peaks,
+    flops: u64,
+    bytes: u64,
+    points: &[Point],
+    width: f64,
+    height: f64,
+) -> Option<Layout> {
     if flops == 0 || bytes == 0 || !(peaks.gflops > 0.0 && peaks.bandwidth_gbs > 0.0) {
         return None;
     }
@@ -58,10 +65,13 @@ pub fn layout(peaks: &Peaks, flops: u64, bytes: u64, points: &[Point], width: f6
     let roof_at = |i: f64| peaks.gflops.min(i * peaks.bandwidth_gbs);
     let left = 10f64.powf(x_lo);
     let right = 10f64.powf(x_hi);
-    let roof = vec![(0.0, y(roof_at(left))), (x(ridge), y(peaks.gflops)), (x(right), y(roof_at(right)))];
-    let points = points.iter().map(|p| (x(intensity), y(p.gflops), p.label.clone(), p.gflops)).collect();
+    let roof =
+        vec![(0.0, y(roof_at(left))), (x(ridge), y(peaks.gflops)), (x(right), y(roof_at(right)))];
+    let points =
+        points.iter().map(|p| (x(intensity), y(p.gflops), p.label.clone(), p.gflops)).collect();
     let x_ticks = (x_lo as i32..=x_hi as i32).map(|e| (x(10f64.powi(e)), decade(e))).collect();
-    let y_ticks = (y_lo.ceil() as i32..=y_hi.floor() as i32).map(|e| (y(10f64.powi(e)), decade(e))).collect();
+    let y_ticks =
+        (y_lo.ceil() as i32..=y_hi.floor() as i32).map(|e| (y(10f64.powi(e)), decade(e))).collect();
     Some(Layout { roof, points, intensity_x: x(intensity), x_ticks, y_ticks, ridge })
 }
 
@@ -87,8 +97,12 @@ mod tests {
     #[test]
     fn the_roof_rises_with_bandwidth_and_flattens_at_the_peak() {
         // A 1024³ product moving 12 MiB: intensity about 171 FLOP/B, right of the 14 FLOP/B ridge.
-        let pts = [Point { label: "yours".into(), gflops: 1900.0 }, Point { label: "reference".into(), gflops: 56_000.0 }];
-        let l = layout(&peaks(), 2 * 1024u64.pow(3), 3 * 4 * 1024 * 1024, &pts, 300.0, 200.0).unwrap();
+        let pts = [
+            Point { label: "yours".into(), gflops: 1900.0 },
+            Point { label: "reference".into(), gflops: 56_000.0 },
+        ];
+        let l =
+            layout(&peaks(), 2 * 1024u64.pow(3), 3 * 4 * 1024 * 1024, &pts, 300.0, 200.0).unwrap();
         assert!((l.ridge - 14.0).abs() < 1e-9);
         let (rx, ry) = l.roof[1];
         assert!(l.intensity_x > rx, "compute-bound: right of the ridge");

@@ -98,7 +98,11 @@ mod tests {
         assert_eq!(s.state(), &RunState::Running { queued: false });
         assert_eq!(s.finish(Ok(1)), None);
         assert_eq!(s.state(), &RunState::Done(1));
-        assert_eq!(s.press_run("b".into()).as_deref(), Some("b"), "a finished Run does not hold the next back");
+        assert_eq!(
+            s.press_run("b".into()).as_deref(),
+            Some("b"),
+            "a finished Run does not hold the next back"
+        );
         assert_eq!(s.finish(Err("device lost".into())), None);
         assert_eq!(s.state(), &RunState::Error("device lost".into()));
     }

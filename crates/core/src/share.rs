@@ -51,9 +51,10 @@ pub fn decode(payload: &str) -> Result<String, ShareError> {
     if payload.len() > MAX_PAYLOAD_CHARS {
         return Err(ShareError::TooLong(payload.len()));
     }
-    let bytes = URL_SAFE_NO_PAD.decode(payload.trim()).map_err(|_| ShareError::Damaged("not base64url"))?;
-    let raw =
-        miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_CODE_BYTES).map_err(|_| ShareError::Damaged("the compressed code does not inflate"))?;
+    let bytes =
+        URL_SAFE_NO_PAD.decode(payload.trim()).map_err(|_| ShareError::Damaged("not base64url"))?;
+    let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_CODE_BYTES)
+        .map_err(|_| ShareError::Damaged("the compressed code does not inflate"))?;
     String::from_utf8(raw).map_err(|_| ShareError::Damaged("the code is not UTF-8 text"))
 }
 

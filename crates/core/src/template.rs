@@ -154,7 +154,11 @@ pub fn position_of_offset(text: &str, offset: usize) -> SourcePos {
     }
     let before = &text[..offset];
     let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    SourcePos { offset, line: before.matches('\n').count() + 1, column: before[line_start..].chars().count() + 1 }
+    SourcePos {
+        offset,
+        line: before.matches('\n').count() + 1,
+        column: before[line_start..].chars().count() + 1,
+    }
 }
 
 #[cfg(test)]
@@ -162,7 +166,11 @@ mod tests {
     use super::*;
 
     fn config() -> CaseConfig {
-        CaseConfig { workgroup_size: [16, 1, 1], workgroups: [2, 1, 1], workgroup_memory: Some([8, 2, 1]) }
+        CaseConfig {
+            workgroup_size: [16, 1, 1],
+            workgroups: [2, 1, 1],
+            workgroup_memory: Some([8, 2, 1]),
+        }
     }
 
     #[test]
@@ -216,7 +224,10 @@ mod tests {
         let s = substitute(src, &config());
         assert_eq!(s.prints.len(), 1);
         assert!(s.text.ends_with(crate::print::PRINT_DECLARATION));
-        assert_eq!(s.text.lines().nth(1).unwrap(), "  { var _gp_print_0_0 = x; var _gp_print_0_1 =  16 + bad; _gp_print(0u); }");
+        assert_eq!(
+            s.text.lines().nth(1).unwrap(),
+            "  { var _gp_print_0_0 = x; var _gp_print_0_1 =  16 + bad; _gp_print(0u); }"
+        );
         let col = s.text.lines().nth(1).unwrap().find("bad").unwrap() + 1;
         let p = s.to_source(src, 2, col);
         assert_eq!((p.line, &src[p.offset..p.offset + 3]), (2, "bad"));

@@ -46,7 +46,8 @@ pub const MAX_WARM_UP_MS: f64 = 2000.0;
 /// took 0.2–0.5 s of work to reach 1,980 MHz): the clock probe around the
 /// timed runs is what catches that.
 pub fn warmed_up(total_ms: f64, last3_ms: [f64; 3]) -> bool {
-    let (lo, hi) = last3_ms.iter().fold((f64::INFINITY, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    let (lo, hi) =
+        last3_ms.iter().fold((f64::INFINITY, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
     let settled = hi.is_finite() && hi - lo <= 0.02 * hi;
     (total_ms >= WARM_UP_MS && settled) || total_ms >= MAX_WARM_UP_MS
 }
@@ -151,8 +152,16 @@ impl Measurement {
     /// Summarises timed runs: `spans_ms[i]` is run `i`'s span over
     /// `dispatches` dispatches. `None` when there are no runs or a span is
     /// not a finite, non-negative number.
-    pub fn from_spans(spans_ms: &[f64], dispatches: u32, timer: Timer, quantum_ms: Option<f64>) -> Option<Measurement> {
-        if spans_ms.is_empty() || dispatches == 0 || spans_ms.iter().any(|s| !s.is_finite() || *s < 0.0) {
+    pub fn from_spans(
+        spans_ms: &[f64],
+        dispatches: u32,
+        timer: Timer,
+        quantum_ms: Option<f64>,
+    ) -> Option<Measurement> {
+        if spans_ms.is_empty()
+            || dispatches == 0
+            || spans_ms.iter().any(|s| !s.is_finite() || *s < 0.0)
+        {
             return None;
         }
         let mut per: Vec<f64> = spans_ms.iter().map(|s| s / f64::from(dispatches)).collect();
@@ -196,15 +205,29 @@ impl Measurement {
     /// each of a run's two readings is off by up to half a step, so its
     /// span by up to one step, shared by the run's dispatches.
     pub fn describe(&self) -> String {
-        let dispatches = if self.dispatches_per_run == 1 { String::new() } else { format!(" × {} dispatches", self.dispatches_per_run) };
+        let dispatches = if self.dispatches_per_run == 1 {
+            String::new()
+        } else {
+            format!(" × {} dispatches", self.dispatches_per_run)
+        };
         let clock = match self.quantum_ms {
-            Some(q) => format!("{} read to {q} ms: ±{} ms a dispatch", self.timer.describe(), ms(q / f64::from(self.dispatches_per_run.max(1)))),
+            Some(q) => format!(
+                "{} read to {q} ms: ±{} ms a dispatch",
+                self.timer.describe(),
+                ms(q / f64::from(self.dispatches_per_run.max(1)))
+            ),
             None => self.timer.describe().to_string(),
         };
         if self.runs == 1 {
             return format!("{} ms (1 run{dispatches}, {clock})", ms(self.median_ms));
         }
-        format!("{} ms (median of {} runs{dispatches}, {}–{}, {clock})", ms(self.median_ms), self.runs, ms(self.min_ms), ms(self.max_ms))
+        format!(
+            "{} ms (median of {} runs{dispatches}, {}–{}, {clock})",
+            ms(self.median_ms),
+            self.runs,
+            ms(self.min_ms),
+            ms(self.max_ms)
+        )
     }
 }
 
@@ -230,19 +253,29 @@ impl Peaks {
     /// counts `flops` and `bytes` in `ms` milliseconds: the larger of the
     /// two fractions (the resource that bounds it), in percent, and which.
     /// `None` without counts or with a zero time.
-    pub fn percent(&self, ms: f64, flops: Option<u64>, bytes: Option<u64>) -> Option<(f64, &'static str)> {
+    pub fn percent(
+        &self,
+        ms: f64,
+        flops: Option<u64>,
+        bytes: Option<u64>,
+    ) -> Option<(f64, &'static str)> {
         if ms <= 0.0 {
             return None;
         }
         let compute = flops.map(|f| (f as f64 / (ms * 1e6) / self.gflops * 100.0, "FP32 peak"));
-        let memory = bytes.map(|b| (b as f64 / (ms * 1e6) / self.bandwidth_gbs * 100.0, "bandwidth"));
+        let memory =
+            bytes.map(|b| (b as f64 / (ms * 1e6) / self.bandwidth_gbs * 100.0, "bandwidth"));
         [compute, memory].into_iter().flatten().max_by(|a, b| a.0.total_cmp(&b.0))
     }
 }
 
 /// Milliseconds to three significant figures (at least two decimals).
 fn ms(x: f64) -> String {
-    let decimals = if x <= 0.0 || !x.is_finite() { 2 } else { (2 - x.log10().floor() as i32).clamp(2, 6) as usize };
+    let decimals = if x <= 0.0 || !x.is_finite() {
+        2
+    } else {
+        (2 - x.log10().floor() as i32).clamp(2, 6) as usize
+    };
     format!("{x:.decimals$}")
 }
 
@@ -261,7 +294,8 @@ pub fn next_batch(dispatches: u32, span_ms: f64, target_ms: f64) -> Option<u32> 
     if span_ms >= target_ms || dispatches >= MAX_DISPATCHES {
         return None;
     }
-    let factor = if span_ms > 0.0 { (target_ms / span_ms * 1.2).ceil().clamp(2.0, 16.0) as u32 } else { 16 };
+    let factor =
+        if span_ms > 0.0 { (target_ms / span_ms * 1.2).ceil().clamp(2.0, 16.0) as u32 } else { 16 };
     Some(dispatches.saturating_mul(factor).min(MAX_DISPATCHES))
 }
 
@@ -293,7 +327,8 @@ mod tests {
 
     #[test]
     fn median_and_spread_are_per_dispatch() {
-        let m = Measurement::from_spans(&[4.0, 2.0, 3.0, 10.0], 2, Timer::Timestamps, None).unwrap();
+        let m =
+            Measurement::from_spans(&[4.0, 2.0, 3.0, 10.0], 2, Timer::Timestamps, None).unwrap();
         assert_eq!((m.median_ms, m.min_ms, m.max_ms, m.runs), (1.75, 1.0, 5.0, 4));
         let odd = Measurement::from_spans(&[3.0, 1.0, 2.0], 1, Timer::Wall, None).unwrap();
         assert_eq!(odd.median_ms, 2.0);
@@ -345,7 +380,10 @@ mod tests {
         assert!(!warmed_up(10.0, [1.0, 1.0, 1.0]), "too short");
         assert!(!warmed_up(250.0, [1.3, 1.25, 0.9]), "still getting faster");
         assert!(!warmed_up(250.0, [0.5, 0.262, 0.26]), "two agreeing are not enough");
-        assert!(!warmed_up(250.0, [f64::INFINITY, 0.26, 0.26]), "nor are two batches run after the first submission");
+        assert!(
+            !warmed_up(250.0, [f64::INFINITY, 0.26, 0.26]),
+            "nor are two batches run after the first submission"
+        );
         assert!(warmed_up(250.0, [0.261, 0.26, 0.262]));
         assert!(warmed_up(MAX_WARM_UP_MS, [1.0, 0.7, 0.5]), "capped");
         let m = Measurement::from_spans(&[1.0, 1.2], 1, Timer::Timestamps, None).unwrap();
@@ -356,15 +394,29 @@ mod tests {
     fn a_slow_probe_marks_the_figure_as_taken_under_low_clocks() {
         // The probe's reference: 0.62 ms per dispatch (55.8 TFLOP/s on an H100).
         let fraction = |probes: &[f64]| clock_fraction(0.62, probes);
-        assert_eq!(fraction(&[0.62, 0.63]).map(|f| (f * 1000.0).round()), Some(984.0), "the slower probe counts");
-        assert_eq!(fraction(&[0.6, 0.61]), Some(1.0), "a faster probe than the reference is full clocks");
+        assert_eq!(
+            fraction(&[0.62, 0.63]).map(|f| (f * 1000.0).round()),
+            Some(984.0),
+            "the slower probe counts"
+        );
+        assert_eq!(
+            fraction(&[0.6, 0.61]),
+            Some(1.0),
+            "a faster probe than the reference is full clocks"
+        );
         // 345 MHz against 1,980 MHz: the probe runs 5.7 times slower.
         let held = fraction(&[0.62 * 1980.0 / 345.0, 0.62]).unwrap();
         assert!((held - 345.0 / 1980.0).abs() < 1e-9);
         // Just below and just above the threshold.
-        let at = |f: f64| Measurement { clock: Some(f), ..Measurement::from_spans(&[1.0], 1, Timer::Timestamps, None).unwrap() };
+        let at = |f: f64| Measurement {
+            clock: Some(f),
+            ..Measurement::from_spans(&[1.0], 1, Timer::Timestamps, None).unwrap()
+        };
         assert!(at(0.79).low_clocks() && !at(LOW_CLOCKS).low_clocks() && !at(0.97).low_clocks());
-        assert!(!Measurement::from_spans(&[1.0], 1, Timer::Timestamps, None).unwrap().low_clocks(), "not probed: not marked");
+        assert!(
+            !Measurement::from_spans(&[1.0], 1, Timer::Timestamps, None).unwrap().low_clocks(),
+            "not probed: not marked"
+        );
         assert_eq!(
             at(held).clock_warning().unwrap(),
             "the GPU's clocks were low while this was measured (its FP32 rate at 17 % of the rate measured at start); the figure may be slow"
@@ -380,9 +432,13 @@ mod tests {
     #[test]
     fn descriptions_give_the_method() {
         let m = Measurement::from_spans(&[12.8, 12.2, 14.1], 64, Timer::Timestamps, None).unwrap();
-        assert_eq!(m.describe(), "0.200 ms (median of 3 runs × 64 dispatches, 0.191–0.220, GPU timestamps)");
+        assert_eq!(
+            m.describe(),
+            "0.200 ms (median of 3 runs × 64 dispatches, 0.191–0.220, GPU timestamps)"
+        );
         // A rounding timer: its step, and what it means for one dispatch.
-        let m = Measurement::from_spans(&[12.8, 12.8, 12.9], 64, Timer::Timestamps, Some(0.1)).unwrap();
+        let m =
+            Measurement::from_spans(&[12.8, 12.8, 12.9], 64, Timer::Timestamps, Some(0.1)).unwrap();
         assert_eq!(m.describe(), "0.200 ms (median of 3 runs × 64 dispatches, 0.200–0.202, GPU timestamps read to 0.1 ms: ±0.00156 ms a dispatch)");
     }
 }

@@ -45,7 +45,8 @@ pub fn declarations(source: &str) -> BTreeMap<u32, Declaration> {
         rest = &rest[at..];
         if let Some(after) = rest.strip_prefix('@') {
             let after = after.trim_start();
-            let name_len = after.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(after.len());
+            let name_len =
+                after.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(after.len());
             let (name, tail) = after.split_at(name_len);
             let value = attribute_value(tail);
             match name {
@@ -54,10 +55,14 @@ pub fn declarations(source: &str) -> BTreeMap<u32, Declaration> {
                 _ => {}
             }
             rest = &after[name_len..];
-        } else if rest.starts_with("var") && !is_ident_char(rest[3..].chars().next()) && starts_token(&text, text.len() - rest.len()) {
+        } else if rest.starts_with("var")
+            && !is_ident_char(rest[3..].chars().next())
+            && starts_token(&text, text.len() - rest.len())
+        {
             let tail = rest[3..].trim_start();
             if let (Some(args), Some(b)) = (tail.strip_prefix('<'), binding) {
-                let inner: String = args.chars().take_while(|&c| c != '>').filter(|c| !c.is_whitespace()).collect();
+                let inner: String =
+                    args.chars().take_while(|&c| c != '>').filter(|c| !c.is_whitespace()).collect();
                 let mut parts = inner.split(',');
                 let declared = match (parts.next(), parts.next()) {
                     (Some("storage"), None | Some("read")) => Some(Declared::StorageRead),
@@ -247,16 +252,26 @@ pub fn blank_enables(text: &mut String) -> Vec<BlankedDirective> {
     loop {
         let rest = &code[at..];
         let start = at + (rest.len() - rest.trim_start().len());
-        let word_end = code[start..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(code.len(), |k| start + k);
+        let word_end = code[start..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(code.len(), |k| start + k);
         let word = &code[start..word_end];
         if !matches!(word, "enable" | "requires" | "diagnostic") {
             break;
         }
         let Some(semi) = code[word_end..].find(';').map(|k| word_end + k) else { break };
         if word == "enable" {
-            let extensions: Vec<String> = code[word_end..semi].split(',').map(|e| e.trim().to_string()).filter(|e| !e.is_empty()).collect();
+            let extensions: Vec<String> = code[word_end..semi]
+                .split(',')
+                .map(|e| e.trim().to_string())
+                .filter(|e| !e.is_empty())
+                .collect();
             if extensions.iter().any(|e| NAGA_UNPARSED_EXTENSIONS.contains(&e.as_str())) {
-                blanked.push(BlankedDirective { offset: start, text: text[start..=semi].to_string(), extensions });
+                blanked.push(BlankedDirective {
+                    offset: start,
+                    text: text[start..=semi].to_string(),
+                    extensions,
+                });
             }
         }
         at = semi + 1;
@@ -289,7 +304,8 @@ mod enable_tests {
 
     #[test]
     fn blanks_subgroups_and_puts_it_back() {
-        let src = "// a comment\nenable subgroups;\ndiagnostic(off, derivative_uniformity);\nfn f() {}\n";
+        let src =
+            "// a comment\nenable subgroups;\ndiagnostic(off, derivative_uniformity);\nfn f() {}\n";
         let mut text = src.to_string();
         let b = blank_enables(&mut text);
         assert_eq!(b.len(), 1);
@@ -301,7 +317,11 @@ mod enable_tests {
 
     #[test]
     fn leaves_other_extensions_and_comments_alone() {
-        for src in ["enable f16;\nfn f() {}", "// enable subgroups;\nfn f() {}", "fn f() {}\nenable subgroups;"] {
+        for src in [
+            "enable f16;\nfn f() {}",
+            "// enable subgroups;\nfn f() {}",
+            "fn f() {}\nenable subgroups;",
+        ] {
             let mut text = src.to_string();
             assert!(blank_enables(&mut text).is_empty(), "{src}");
             assert_eq!(text, src);

@@ -5,13 +5,25 @@ use std::process::Command;
 
 fn dependencies(package: &str) -> Vec<String> {
     let out = Command::new(env!("CARGO"))
-        .args(["tree", "--offline", "-p", package, "-e", "normal", "--prefix", "none", "--format", "{p}"])
+        .args([
+            "tree",
+            "--offline",
+            "-p",
+            package,
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "--format",
+            "{p}",
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo runs");
     assert!(out.status.success(), "cargo tree failed: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).expect("UTF-8");
-    let names: Vec<String> = text.lines().filter_map(|l| l.split_whitespace().next()).map(str::to_string).collect();
+    let names: Vec<String> =
+        text.lines().filter_map(|l| l.split_whitespace().next()).map(str::to_string).collect();
     assert!(names.len() > 3, "cargo tree listed nothing for {package}: {text}");
     names
 }
@@ -19,13 +31,19 @@ fn dependencies(package: &str) -> Vec<String> {
 fn assert_free_of(package: &str, forbidden: &[&str]) {
     let deps = dependencies(package);
     for f in forbidden {
-        assert!(!deps.iter().any(|d| d == f), "{package} must not depend on {f} (ARCHITECTURE.md), but its tree has it");
+        assert!(
+            !deps.iter().any(|d| d == f),
+            "{package} must not depend on {f} (ARCHITECTURE.md), but its tree has it"
+        );
     }
 }
 
 #[test]
 fn core_knows_no_gpu_dom_or_ui_crate() {
-    assert_free_of("gpu-puzzles-core", &["wgpu", "naga", "web-sys", "js-sys", "wasm-bindgen", "leptos"]);
+    assert_free_of(
+        "gpu-puzzles-core",
+        &["wgpu", "naga", "web-sys", "js-sys", "wasm-bindgen", "leptos"],
+    );
 }
 
 #[test]
@@ -49,7 +67,8 @@ fn the_runner_knows_no_ui() {
 fn no_source_file_is_over_about_500_lines() {
     const LIMIT: usize = 550;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut stack: Vec<std::path::PathBuf> = ["crates", "web/src", "tests/gpu"].iter().map(|d| root.join(d)).collect();
+    let mut stack: Vec<std::path::PathBuf> =
+        ["crates", "web/src", "tests/gpu"].iter().map(|d| root.join(d)).collect();
     let (mut files, mut long) = (0, Vec::new());
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {

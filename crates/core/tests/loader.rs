@@ -5,7 +5,8 @@ use gpu_puzzles_core::load::{load_puzzle_set, read_dir, Files};
 use std::path::Path;
 
 fn shipped() -> Files {
-    read_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles")).expect("puzzles/ is readable")
+    read_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles"))
+        .expect("puzzles/ is readable")
 }
 
 /// The problems of the shipped set with `edit` applied, as text.
@@ -47,15 +48,27 @@ fn chapters_group_the_order_and_hold_every_puzzle_once() {
     assert!(p.contains("a puzzle folder that index.toml does not list"), "{p}");
     let p = problems_after(|f| replace(f, "index.toml", "\"shared\", ", "\"shared\", \"map\", "));
     assert!(p.contains("`map` is listed twice"), "{p}");
-    let p = problems_after(|f| replace(f, "index.toml", "title = \"Workgroup memory\"", "title = \"Basics\""));
-    assert!(p.contains("index.toml:9: chapter 2 › title: `Basics` is the title of an earlier chapter too"), "{p}");
-    let p = problems_after(|f| replace(f, "index.toml", "format_version = 1", "format_version = 1\norder = [\"map\"]"));
+    let p = problems_after(|f| {
+        replace(f, "index.toml", "title = \"Workgroup memory\"", "title = \"Basics\"")
+    });
+    assert!(
+        p.contains(
+            "index.toml:9: chapter 2 › title: `Basics` is the title of an earlier chapter too"
+        ),
+        "{p}"
+    );
+    let p = problems_after(|f| {
+        replace(f, "index.toml", "format_version = 1", "format_version = 1\norder = [\"map\"]")
+    });
     assert!(p.contains("not both"), "{p}");
     // A plain list still loads, without chapters.
     let mut files = shipped();
     let set = load_puzzle_set(&files, None).unwrap();
     let slugs: Vec<String> = set.puzzles.iter().map(|p| format!("{:?}", p.slug)).collect();
-    files.insert("index.toml".into(), format!("format_version = 1\norder = [{}]\n", slugs.join(", ")));
+    files.insert(
+        "index.toml".into(),
+        format!("format_version = 1\norder = [{}]\n", slugs.join(", ")),
+    );
     let plain = load_puzzle_set(&files, None).expect("a plain order loads");
     assert!(plain.chapters.is_empty());
     assert_eq!(plain.puzzles.len(), set.puzzles.len());
@@ -66,50 +79,117 @@ fn a_comparison_kernel_must_be_named_and_present() {
     let p = problems_after(|f| {
         f.insert("divergence/compare-extra.wgsl".into(), "// unlisted\n".into());
     });
-    assert!(p.contains("divergence/compare-extra.wgsl") && p.contains("no `[[comparison]]` names"), "{p}");
-    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "shader = \"compare-split.wgsl\"", "shader = \"compare-gone.wgsl\""));
+    assert!(
+        p.contains("divergence/compare-extra.wgsl") && p.contains("no `[[comparison]]` names"),
+        "{p}"
+    );
+    let p = problems_after(|f| {
+        replace(
+            f,
+            "divergence/puzzle.toml",
+            "shader = \"compare-split.wgsl\"",
+            "shader = \"compare-gone.wgsl\"",
+        )
+    });
     assert!(p.contains("`compare-gone.wgsl` is not in the puzzle folder"), "{p}");
-    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "shader = \"compare-split.wgsl\"", "shader = \"split.wgsl\""));
+    let p = problems_after(|f| {
+        replace(
+            f,
+            "divergence/puzzle.toml",
+            "shader = \"compare-split.wgsl\"",
+            "shader = \"split.wgsl\"",
+        )
+    });
     assert!(p.contains("name comparison kernels `compare-<name>.wgsl`"), "{p}");
 }
 
 #[test]
 fn a_performance_case_needs_output_lengths_and_no_hidden_flag() {
-    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "buffers.out = { len = 1048576 }\n", ""));
-    assert!(p.contains("divergence/puzzle.toml") && p.contains("a performance case needs `len`"), "{p}");
-    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "performance = { bytes", "hidden = true\nperformance = { bytes"));
+    let p = problems_after(|f| {
+        replace(f, "divergence/puzzle.toml", "buffers.out = { len = 1048576 }\n", "")
+    });
+    assert!(
+        p.contains("divergence/puzzle.toml") && p.contains("a performance case needs `len`"),
+        "{p}"
+    );
+    let p = problems_after(|f| {
+        replace(
+            f,
+            "divergence/puzzle.toml",
+            "performance = { bytes",
+            "hidden = true\nperformance = { bytes",
+        )
+    });
     assert!(p.contains("a performance case shows no data anyway"), "{p}");
-    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "performance = { bytes = 8388608 }", "performance = { bytes = 0 }"));
+    let p = problems_after(|f| {
+        replace(
+            f,
+            "divergence/puzzle.toml",
+            "performance = { bytes = 8388608 }",
+            "performance = { bytes = 0 }",
+        )
+    });
     assert!(p.contains("counts must be positive"), "{p}");
 }
 
 #[test]
 fn a_sample_needs_a_reference_with_a_per_element_form() {
-    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "performance = { bytes = 8388608 }", "performance = { bytes = 8388608, sample = 100 }"));
-    assert!(p.contains("divergence/puzzle.toml") && p.contains("performance.sample") && p.contains("no per-element form") && p.contains("matmul"), "{p}");
-    let p = problems_after(|f| replace(f, "matmul-register/puzzle.toml", "sample = 16384", "sample = 0"));
+    let p = problems_after(|f| {
+        replace(
+            f,
+            "divergence/puzzle.toml",
+            "performance = { bytes = 8388608 }",
+            "performance = { bytes = 8388608, sample = 100 }",
+        )
+    });
+    assert!(
+        p.contains("divergence/puzzle.toml")
+            && p.contains("performance.sample")
+            && p.contains("no per-element form")
+            && p.contains("matmul"),
+        "{p}"
+    );
+    let p = problems_after(|f| {
+        replace(f, "matmul-register/puzzle.toml", "sample = 16384", "sample = 0")
+    });
     assert!(p.contains("at least 1"), "{p}");
 }
 
 #[test]
 fn budgets_and_entry_points_are_checked() {
-    let p = problems_after(|f| replace(f, "tree-reduction/puzzle.toml", "global_reads_per_invocation = 2\nglobal_writes_per_workgroup = 1\n", ""));
-    assert!(p.contains("tree-reduction/puzzle.toml") && p.contains("budget") && p.contains("sets no limit"), "{p}");
-    let p = problems_after(|f| replace(f, "scan-across-workgroups/puzzle.toml", "\"add_offsets\"]", "\"scan_blocks\"]"));
+    let p = problems_after(|f| {
+        replace(
+            f,
+            "tree-reduction/puzzle.toml",
+            "global_reads_per_invocation = 2\nglobal_writes_per_workgroup = 1\n",
+            "",
+        )
+    });
+    assert!(
+        p.contains("tree-reduction/puzzle.toml")
+            && p.contains("budget")
+            && p.contains("sets no limit"),
+        "{p}"
+    );
+    let p = problems_after(|f| {
+        replace(f, "scan-across-workgroups/puzzle.toml", "\"add_offsets\"]", "\"scan_blocks\"]")
+    });
     assert!(p.contains("`scan_blocks` is listed twice"), "{p}");
 }
 
 #[test]
 fn dispatch_lists_expand_per_case_and_are_checked() {
     let set = load_puzzle_set(&shipped(), None).expect("the shipped set loads");
-    let bitonic = set.puzzles.iter().find(|p| p.slug == "bitonic-sort").expect("Bitonic Sort is shipped");
+    let bitonic =
+        set.puzzles.iter().find(|p| p.slug == "bitonic-sort").expect("Bitonic Sort is shipped");
     assert_eq!(bitonic.entry_points, ["sort_blocks", "merge_step"]);
     for case in &bitonic.cases {
         // sort_blocks once, then one merge step per (size, dist): for B
         // blocks of P keys, sizes 2P … BP and log2(size) steps each.
         let p = case.config.workgroup_memory.expect("blocks").iter().product::<u32>();
         let b = case.config.workgroups[0];
-        let expected: u32 = 1 + (1..=b.trailing_zeros()).map(|s| (p << s).trailing_zeros()).sum::<u32>();
+        let expected: u32 =
+            1 + (1..=b.trailing_zeros()).map(|s| (p << s).trailing_zeros()).sum::<u32>();
         assert_eq!(case.dispatches.len() as u32, expected, "case {}", case.number);
         assert_eq!(case.dispatches[0].entry, 0);
         assert!(case.dispatches[0].uniform.is_none());
@@ -119,54 +199,125 @@ fn dispatch_lists_expand_per_case_and_are_checked() {
             assert_eq!((d.entry, *u as usize, bytes.len()), (1, 0, 16));
             let word = |k: usize| u32::from_le_bytes(bytes[4 * k..4 * k + 4].try_into().unwrap());
             let (size, dist) = (word(0), word(1));
-            assert!(size.is_power_of_two() && dist < size && (size, dist) != last, "case {}: {size} {dist}", case.number);
-            assert!(if size == last.0 { dist == last.1 / 2 } else { dist == size / 2 }, "case {}", case.number);
+            assert!(
+                size.is_power_of_two() && dist < size && (size, dist) != last,
+                "case {}: {size} {dist}",
+                case.number
+            );
+            assert!(
+                if size == last.0 { dist == last.1 / 2 } else { dist == size / 2 },
+                "case {}",
+                case.number
+            );
             last = (size, dist);
         }
     }
     let toml = "bitonic-sort/puzzle.toml";
     let p = problems_after(|f| replace(f, toml, "divide = 2", "divide = 1"));
-    assert!(p.contains("bitonic-sort/puzzle.toml: dispatch 2 › loop 2: give one of `times`"), "{p}");
+    assert!(
+        p.contains("bitonic-sort/puzzle.toml: dispatch 2 › loop 2: give one of `times`"),
+        "{p}"
+    );
     let p = problems_after(|f| replace(f, toml, "field = \"dist\"", "field = \"distance\""));
-    assert!(p.contains("`distance` is not a field of uniform `step`") && p.contains("no loop sets field `dist`"), "{p}");
+    assert!(
+        p.contains("`distance` is not a field of uniform `step`")
+            && p.contains("no loop sets field `dist`"),
+        "{p}"
+    );
     let p = problems_after(|f| replace(f, toml, "uniform = \"step\"", "uniform = \"steps\""));
     assert!(p.contains("dispatch 2 › uniform: no `[[uniform]]` is named `steps`"), "{p}");
     let p = problems_after(|f| replace(f, toml, "to = \"=1\"", "to = \"=1 / wgs_q\""));
     assert!(p.contains("case 1 › dispatch") && p.contains("wgs_q"), "{p}");
-    let p = problems_after(|f| replace(f, toml, "format_version = 1\n", "format_version = 1\nentry_points = [\"sort_blocks\"]\n"));
+    let p = problems_after(|f| {
+        replace(
+            f,
+            toml,
+            "format_version = 1\n",
+            "format_version = 1\nentry_points = [\"sort_blocks\"]\n",
+        )
+    });
     assert!(p.contains("give `entry_points` or `[[dispatch]]`, not both"), "{p}");
-    let p = problems_after(|f| replace(f, toml, "[[case]]\n", "[[case]]\nuniforms.step = { size = 8, dist = 4 }\n"));
+    let p = problems_after(|f| {
+        replace(f, toml, "[[case]]\n", "[[case]]\nuniforms.step = { size = 8, dist = 4 }\n")
+    });
     assert!(p.contains("case 1 › uniforms.step: is set per dispatch by `[[dispatch]]`"), "{p}");
 }
 
 #[test]
 fn budget_formulas_parse_and_read_only_the_case() {
     let formula = "global_reads_per_workgroup = \"=2 * (wgs_x + 2) * (wgs_y + 2)\"";
-    let p = problems_after(|f| replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"=(wgs_x + 2 * (wgs_y + 2)\""));
+    let p = problems_after(|f| {
+        replace(
+            f,
+            "box-blur/puzzle.toml",
+            formula,
+            "global_reads_per_workgroup = \"=(wgs_x + 2 * (wgs_y + 2)\"",
+        )
+    });
     assert!(p.contains("box-blur/puzzle.toml: budget › global_reads_per_workgroup: `=(wgs_x + 2 * (wgs_y + 2)`"), "{p}");
-    let p = problems_after(|f| replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"(wgs_x + 2) * (wgs_y + 2)\""));
+    let p = problems_after(|f| {
+        replace(
+            f,
+            "box-blur/puzzle.toml",
+            formula,
+            "global_reads_per_workgroup = \"(wgs_x + 2) * (wgs_y + 2)\"",
+        )
+    });
     assert!(p.contains("is neither a number nor a formula"), "{p}");
     // A variable the case does not have is named, with the ones it has.
-    let p = problems_after(|f| replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"=dims_k * 9\""));
-    assert!(p.contains("case 1: `dims_k` is not a variable") && p.contains("dims_cols, dims_rows, dispatches, groups_x"), "{p}");
-    let p = problems_after(|f| replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"=wgs_x - 100\""));
+    let p = problems_after(|f| {
+        replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"=dims_k * 9\"")
+    });
+    assert!(
+        p.contains("case 1: `dims_k` is not a variable")
+            && p.contains("dims_cols, dims_rows, dispatches, groups_x"),
+        "{p}"
+    );
+    let p = problems_after(|f| {
+        replace(f, "box-blur/puzzle.toml", formula, "global_reads_per_workgroup = \"=wgs_x - 100\"")
+    });
     assert!(p.contains("not a count"), "{p}");
 }
 
 #[test]
 fn float_random_values_need_an_f32_buffer() {
-    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "max = 4294967295, seed = 2701 }", "max = 4294967295, seed = 2701, float = true }"));
+    let p = problems_after(|f| {
+        replace(
+            f,
+            "divergence/puzzle.toml",
+            "max = 4294967295, seed = 2701 }",
+            "max = 4294967295, seed = 2701, float = true }",
+        )
+    });
     assert!(p.contains("`float = true` needs an f32 buffer"), "{p}");
 }
 
 #[test]
 fn lessons_and_performance_targets_are_checked() {
-    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "speedup = 1.3", "speedup = 0.9"));
-    assert!(p.contains("divergence/puzzle.toml") && p.contains("`speedup` is how many times faster the reference runs"), "{p}");
-    let p = problems_after(|f| replace(f, "divergence/puzzle.toml", "performance_target = 0.7", "performance_target = 1.5"));
+    let p =
+        problems_after(|f| replace(f, "divergence/puzzle.toml", "speedup = 1.3", "speedup = 0.9"));
+    assert!(
+        p.contains("divergence/puzzle.toml")
+            && p.contains("`speedup` is how many times faster the reference runs"),
+        "{p}"
+    );
+    let p = problems_after(|f| {
+        replace(f, "divergence/puzzle.toml", "performance_target = 0.7", "performance_target = 1.5")
+    });
     assert!(p.contains("performance_target") && p.contains("at most 1"), "{p}");
-    let p = problems_after(|f| replace(f, "map/puzzle.toml", "format_version = 1\n", "format_version = 1\nperformance_target = 0.5\n"));
-    assert!(p.contains("map/puzzle.toml") && p.contains("applies to performance cases, and this puzzle has none"), "{p}");
+    let p = problems_after(|f| {
+        replace(
+            f,
+            "map/puzzle.toml",
+            "format_version = 1\n",
+            "format_version = 1\nperformance_target = 0.5\n",
+        )
+    });
+    assert!(
+        p.contains("map/puzzle.toml")
+            && p.contains("applies to performance cases, and this puzzle has none"),
+        "{p}"
+    );
 }
 
 #[test]
@@ -180,12 +331,42 @@ fn written_cases_must_hold_every_edge_of_the_generator() {
     assert!(p.contains("map/puzzle.toml: generator: no written case has `n` = 64, the largest value the generator draws"), "{p}");
     // Scan Across Workgroups with every workgroup size a power of two.
     let p = problems_after(|f| {
-        replace(f, "scan-across-workgroups/puzzle.toml", "workgroup_size = [46, 1, 1]", "workgroup_size = [32, 1, 1]");
-        replace(f, "scan-across-workgroups/puzzle.toml", "workgroup_memory = [46, 1, 1]", "workgroup_memory = [32, 1, 1]");
-        replace(f, "scan-across-workgroups/puzzle.toml", "workgroups = [7, 1, 1]", "workgroups = [10, 1, 1]");
-        replace(f, "scan-across-workgroups/puzzle.toml", "workgroup_size = [5, 1, 1]", "workgroup_size = [4, 1, 1]");
-        replace(f, "scan-across-workgroups/puzzle.toml", "workgroup_memory = [5, 1, 1]", "workgroup_memory = [4, 1, 1]");
-        replace(f, "scan-across-workgroups/puzzle.toml", "workgroups = [60, 1, 1]", "workgroups = [75, 1, 1]");
+        replace(
+            f,
+            "scan-across-workgroups/puzzle.toml",
+            "workgroup_size = [46, 1, 1]",
+            "workgroup_size = [32, 1, 1]",
+        );
+        replace(
+            f,
+            "scan-across-workgroups/puzzle.toml",
+            "workgroup_memory = [46, 1, 1]",
+            "workgroup_memory = [32, 1, 1]",
+        );
+        replace(
+            f,
+            "scan-across-workgroups/puzzle.toml",
+            "workgroups = [7, 1, 1]",
+            "workgroups = [10, 1, 1]",
+        );
+        replace(
+            f,
+            "scan-across-workgroups/puzzle.toml",
+            "workgroup_size = [5, 1, 1]",
+            "workgroup_size = [4, 1, 1]",
+        );
+        replace(
+            f,
+            "scan-across-workgroups/puzzle.toml",
+            "workgroup_memory = [5, 1, 1]",
+            "workgroup_memory = [4, 1, 1]",
+        );
+        replace(
+            f,
+            "scan-across-workgroups/puzzle.toml",
+            "workgroups = [60, 1, 1]",
+            "workgroups = [75, 1, 1]",
+        );
     });
     assert!(p.contains("scan-across-workgroups/puzzle.toml: generator: no written case has a `w` that is not a power of two"), "{p}");
     assert_eq!(p.lines().count(), 1, "only that edge: {p}");

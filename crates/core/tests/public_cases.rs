@@ -16,12 +16,20 @@ fn puzzles() -> PuzzleSet {
     let solutions = read_solutions(&root().join("shaders")).expect("shaders/ is readable");
     match load_puzzle_set(&files, Some(&solutions)) {
         Ok(set) => set,
-        Err(problems) => panic!("the puzzle set has problems:\n{}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n")),
+        Err(problems) => panic!(
+            "the puzzle set has problems:\n{}",
+            problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n")
+        ),
     }
 }
 
 fn triple(v: &Value) -> [u32; 3] {
-    let a: Vec<u32> = v.as_array().expect("a 3-vector").iter().map(|x| x.as_u64().expect("an integer") as u32).collect();
+    let a: Vec<u32> = v
+        .as_array()
+        .expect("a 3-vector")
+        .iter()
+        .map(|x| x.as_u64().expect("an integer") as u32)
+        .collect();
     [a[0], a[1], a[2]]
 }
 
@@ -36,7 +44,8 @@ fn pair(v: &Value) -> Option<[u32; 2]> {
 
 #[test]
 fn every_public_case_is_reproduced() {
-    let text = std::fs::read_to_string(root().join("tests/data/answerai-testcases.json")).expect("the reference data is present");
+    let text = std::fs::read_to_string(root().join("tests/data/answerai-testcases.json"))
+        .expect("the reference data is present");
     let data: Vec<Value> = serde_json::from_str(&text).expect("valid JSON");
     assert_eq!(data.len(), 14, "the reference data lists 14 puzzles");
     let set = puzzles();
@@ -45,20 +54,34 @@ fn every_public_case_is_reproduced() {
         let number = entry["puzzle"].as_u64().unwrap() as usize;
         let puzzle = &set.puzzles[number - 1];
         assert_eq!(puzzle.title, entry["title"].as_str().unwrap(), "puzzle {number} title");
-        let bindings: Vec<&str> = entry["bindings"].as_array().unwrap().iter().map(|b| b.as_str().unwrap()).collect();
+        let bindings: Vec<&str> =
+            entry["bindings"].as_array().unwrap().iter().map(|b| b.as_str().unwrap()).collect();
         let ours: Vec<&str> = puzzle.buffers.iter().map(|b| b.name.as_str()).collect();
         assert_eq!(ours, bindings, "{}: buffers in binding order", puzzle.slug);
         for (k, tc) in entry["testCases"].as_array().unwrap().iter().enumerate() {
             let case = &puzzle.cases[k];
             let at = format!("{} case {}", puzzle.slug, k + 1);
             assert!(!case.hidden, "{at}: public cases are shown");
-            assert_eq!(case.config.workgroup_size, triple(&tc["workgroupSize"]), "{at}: workgroup size");
+            assert_eq!(
+                case.config.workgroup_size,
+                triple(&tc["workgroupSize"]),
+                "{at}: workgroup size"
+            );
             assert_eq!(case.config.workgroups, triple(&tc["totalWorkgroups"]), "{at}: workgroups");
-            assert_eq!(case.config.workgroup_memory, tc.get("sharedMemorySize").map(triple), "{at}: workgroup memory");
+            assert_eq!(
+                case.config.workgroup_memory,
+                tc.get("sharedMemorySize").map(triple),
+                "{at}: workgroup memory"
+            );
             for (b, cb) in puzzle.buffers.iter().zip(&case.buffers) {
                 if b.role == Role::Input {
                     let want = floats(&tc["inputs"][&b.name]);
-                    assert_eq!(cb.initial.as_f32().unwrap(), want.as_slice(), "{at}: input {}", b.name);
+                    assert_eq!(
+                        cb.initial.as_f32().unwrap(),
+                        want.as_slice(),
+                        "{at}: input {}",
+                        b.name
+                    );
                 } else {
                     let want = floats(&tc["expected"]);
                     let got = cb.expected.as_ref().unwrap().as_f32().unwrap();
@@ -83,15 +106,25 @@ fn every_puzzle_has_hidden_and_non_arange_cases() {
     assert!(set.puzzles.len() >= 27, "the 14 classic puzzles and at least 13 more");
     for p in &set.puzzles {
         assert!(p.cases.iter().any(|c| c.hidden), "{}: a hidden case", p.slug);
-        assert!(p.cases.iter().filter(|c| !c.is_performance()).count() >= 3, "{}: three ordinary cases", p.slug);
+        assert!(
+            p.cases.iter().filter(|c| !c.is_performance()).count() >= 3,
+            "{}: three ordinary cases",
+            p.slug
+        );
         assert!(p.hints.len() >= 2, "{}: two hints", p.slug);
         assert!(p.solution.is_some(), "{}: a reference solution", p.slug);
         if p.number > 14 {
             // The later puzzles label the case whose size does not fit the workgroups evenly.
-            assert!(p.cases.iter().any(|c| c.name.starts_with("ragged")), "{}: a ragged case", p.slug);
+            assert!(
+                p.cases.iter().any(|c| c.name.starts_with("ragged")),
+                "{}: a ragged case",
+                p.slug
+            );
             continue;
         }
-        let negative = p.cases.iter().any(|c| c.buffers.iter().any(|b| b.initial.as_f32().is_some_and(|v| v.iter().any(|&x| x < 0.0))));
+        let negative = p.cases.iter().any(|c| {
+            c.buffers.iter().any(|b| b.initial.as_f32().is_some_and(|v| v.iter().any(|&x| x < 0.0)))
+        });
         assert!(negative, "{}: a case with negative, non-arange inputs", p.slug);
     }
 }
@@ -99,10 +132,22 @@ fn every_puzzle_has_hidden_and_non_arange_cases() {
 #[test]
 fn performance_cases_generate_nothing_until_used() {
     let set = puzzles();
-    let perf: Vec<_> = set.puzzles.iter().flat_map(|p| p.cases.iter().filter(|c| c.is_performance()).map(move |c| (p, c))).collect();
-    assert!(perf.len() >= 6, "histograms, access patterns, matrix products and divergence are timed");
+    let perf: Vec<_> = set
+        .puzzles
+        .iter()
+        .flat_map(|p| p.cases.iter().filter(|c| c.is_performance()).map(move |c| (p, c)))
+        .collect();
+    assert!(
+        perf.len() >= 6,
+        "histograms, access patterns, matrix products and divergence are timed"
+    );
     for (p, c) in perf {
-        assert!(c.buffers.iter().all(|b| !b.initial.is_generated()), "{}: case {} generated its data at load", p.slug, c.number);
+        assert!(
+            c.buffers.iter().all(|b| !b.initial.is_generated()),
+            "{}: case {} generated its data at load",
+            p.slug,
+            c.number
+        );
     }
     // The largest: a 1024³ product, 2^31 operations, checked by the CPU reference on demand.
     let p = set.get("matmul-register").unwrap();
@@ -111,8 +156,10 @@ fn performance_cases_generate_nothing_until_used() {
     let expected = p.expected(case).unwrap();
     let whole = expected[0].whole().expect("the 1024³ case is checked whole");
     assert_eq!(whole.len(), 1024 * 1024);
-    let (a, b) = (case.buffers[0].initial.as_f32().unwrap(), case.buffers[1].initial.as_f32().unwrap());
-    let spot = |i: usize, j: usize| (0..1024).map(|l| a[i * 1024 + l] * b[l * 1024 + j]).sum::<f32>();
+    let (a, b) =
+        (case.buffers[0].initial.as_f32().unwrap(), case.buffers[1].initial.as_f32().unwrap());
+    let spot =
+        |i: usize, j: usize| (0..1024).map(|l| a[i * 1024 + l] * b[l * 1024 + j]).sum::<f32>();
     for (i, j) in [(0, 0), (511, 3), (1023, 1023)] {
         assert_eq!(whole.get(i * 1024 + j), spot(i, j) as f64, "out[{i}][{j}]");
     }
@@ -122,19 +169,28 @@ fn performance_cases_generate_nothing_until_used() {
 fn a_sampled_case_checks_distinct_elements_computed_independently() {
     let set = puzzles();
     let p = set.get("matmul-register").unwrap();
-    let case = p.cases.iter().find(|c| c.performance.is_some_and(|x| x.sample.is_some())).expect("a sampled 2048³ case");
+    let case = p
+        .cases
+        .iter()
+        .find(|c| c.performance.is_some_and(|x| x.sample.is_some()))
+        .expect("a sampled 2048³ case");
     let (count, n) = (case.performance.unwrap().sample.unwrap() as usize, 2048);
     let expected = p.expected(case).unwrap();
     let elements = expected[0].elements.expect("sampled");
     assert_eq!((elements.len(), expected[0].values.len()), (count, count));
     assert!(elements.windows(2).all(|w| w[0] < w[1]), "ascending and distinct");
-    assert_eq!((elements[0], elements[count - 1]), (0, n * n - 1), "the first and the last are always checked");
+    assert_eq!(
+        (elements[0], elements[count - 1]),
+        (0, n * n - 1),
+        "the first and the last are always checked"
+    );
     // Spread over the rows: every eighth of the output has its share.
     for part in 0..8 {
         let inside = elements.iter().filter(|&&e| e * 8 / (n * n) == part).count();
         assert!(inside > count / 16, "part {part} of 8 has only {inside} of {count} samples");
     }
-    let (a, b) = (case.buffers[0].initial.as_f32().unwrap(), case.buffers[1].initial.as_f32().unwrap());
+    let (a, b) =
+        (case.buffers[0].initial.as_f32().unwrap(), case.buffers[1].initial.as_f32().unwrap());
     for (e, k) in expected[0].checked().step_by(997) {
         let (i, j) = (e / n, e % n);
         let want = (0..n).map(|l| a[i * n + l] * b[l * n + j]).sum::<f32>();
@@ -147,7 +203,10 @@ fn two_input_puzzles_have_cases_where_a_differs_from_b() {
     let set = puzzles();
     for slug in ["zip", "broadcast", "dot-product", "matmul"] {
         let p = set.get(slug).unwrap();
-        assert!(p.cases.iter().any(|c| c.buffers[0].initial != c.buffers[1].initial), "{slug}: a case with a != b");
+        assert!(
+            p.cases.iter().any(|c| c.buffers[0].initial != c.buffers[1].initial),
+            "{slug}: a case with a != b"
+        );
     }
 }
 

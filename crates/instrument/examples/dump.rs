@@ -17,14 +17,26 @@ fn main() -> Result<(), String> {
     };
     let source = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let x: u32 = x.parse().map_err(|e| format!("WORKGROUP_X: {e}"))?;
-    let config = CaseConfig { workgroup_size: [x, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+    let config =
+        CaseConfig { workgroup_size: [x, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
     let buffers = lens
         .iter()
         .enumerate()
-        .map(|(k, len)| len.parse().map(|len| Traced { binding: k as u32, len }).map_err(|e| format!("LEN {len}: {e}")))
+        .map(|(k, len)| {
+            len.parse()
+                .map(|len| Traced { binding: k as u32, len })
+                .map_err(|e| format!("LEN {len}: {e}"))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let substituted = gpu_puzzles_core::template::substitute(&source, &config);
-    let out = instrument(&substituted.text, &buffers, &config, &["main"], Options { racecheck: racecheck == "1" }).map_err(|e| e.to_string())?;
+    let out = instrument(
+        &substituted.text,
+        &buffers,
+        &config,
+        &["main"],
+        Options { racecheck: racecheck == "1" },
+    )
+    .map_err(|e| e.to_string())?;
     print!("{}", out.wgsl().map_err(|e| e.to_string())?);
     Ok(())
 }

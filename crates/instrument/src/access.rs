@@ -6,7 +6,9 @@
 use gpu_puzzles_core::trace::MemoryKind;
 use naga::proc::index::GuardedIndex;
 use naga::proc::IndexableLength;
-use naga::{AddressSpace, ArraySize, Expression, Function, GlobalVariable, Handle, Module, TypeInner};
+use naga::{
+    AddressSpace, ArraySize, Expression, Function, GlobalVariable, Handle, Module, TypeInner,
+};
 
 /// An index into one level of the chain.
 #[derive(Debug, Clone, Copy)]
@@ -100,13 +102,22 @@ pub(crate) fn resolve(
                     Cur::Type(member.ty)
                 }
                 TypeInner::Vector { size, scalar } => {
-                    levels.push(Level { index: step, stride: scalar.width as u32, bound: *size as u32 });
+                    levels.push(Level {
+                        index: step,
+                        stride: scalar.width as u32,
+                        bound: *size as u32,
+                    });
                     Cur::Scalar { width: scalar.width as u32 }
                 }
                 TypeInner::Matrix { columns, rows, scalar } => {
                     let width = scalar.width as u32;
-                    let column_stride = if *rows == naga::VectorSize::Bi { 2 * width } else { 4 * width };
-                    levels.push(Level { index: step, stride: column_stride, bound: *columns as u32 });
+                    let column_stride =
+                        if *rows == naga::VectorSize::Bi { 2 * width } else { 4 * width };
+                    levels.push(Level {
+                        index: step,
+                        stride: column_stride,
+                        bound: *columns as u32,
+                    });
                     Cur::Vector { size: *rows as u32, width }
                 }
                 _ => return None,
@@ -151,16 +162,28 @@ pub(crate) fn whole_element_globals<'f>(
     let mut words = std::collections::HashMap::new();
     let mut mixed = std::collections::HashSet::new();
     for f in functions {
-        let mut pointers: Vec<Handle<Expression>> =
-            f.expressions.iter().filter_map(|(_, e)| if let Expression::Load { pointer } = *e { Some(pointer) } else { None }).collect();
+        let mut pointers: Vec<Handle<Expression>> = f
+            .expressions
+            .iter()
+            .filter_map(
+                |(_, e)| if let Expression::Load { pointer } = *e { Some(pointer) } else { None },
+            )
+            .collect();
         statement_pointers(&f.body, &mut pointers);
         for pointer in pointers {
             let Some(res) = resolve(module, layouter, f, pointer, global_bytes) else { continue };
             let element = match module.types[module.global_variables[res.global].ty].inner {
-                TypeInner::Array { base, stride, .. } if stride >= 8 && layouter[base].size == stride => Some(stride / 4),
+                TypeInner::Array { base, stride, .. }
+                    if stride >= 8 && layouter[base].size == stride =>
+                {
+                    Some(stride / 4)
+                }
                 _ => None,
             };
-            let whole = res.levels.len() == 1 && res.offset == 0 && !res.atomic && element.is_some_and(|c| res.size == 4 * c);
+            let whole = res.levels.len() == 1
+                && res.offset == 0
+                && !res.atomic
+                && element.is_some_and(|c| res.size == 4 * c);
             match (whole, element) {
                 (true, Some(c)) => {
                     words.insert(res.global, c);
@@ -180,15 +203,17 @@ pub(crate) fn whole_element_globals<'f>(
 fn statement_pointers(block: &naga::Block, out: &mut Vec<Handle<Expression>>) {
     for s in block.iter() {
         match s {
-            naga::Statement::Store { pointer, .. } | naga::Statement::Atomic { pointer, .. } | naga::Statement::WorkGroupUniformLoad { pointer, .. } => {
-                out.push(*pointer)
-            }
+            naga::Statement::Store { pointer, .. }
+            | naga::Statement::Atomic { pointer, .. }
+            | naga::Statement::WorkGroupUniformLoad { pointer, .. } => out.push(*pointer),
             naga::Statement::Block(b) => statement_pointers(b, out),
             naga::Statement::If { accept, reject, .. } => {
                 statement_pointers(accept, out);
                 statement_pointers(reject, out);
             }
-            naga::Statement::Switch { cases, .. } => cases.iter().for_each(|c| statement_pointers(&c.body, out)),
+            naga::Statement::Switch { cases, .. } => {
+                cases.iter().for_each(|c| statement_pointers(&c.body, out))
+            }
             naga::Statement::Loop { body, continuing, .. } => {
                 statement_pointers(body, out);
                 statement_pointers(continuing, out);
@@ -201,7 +226,11 @@ fn statement_pointers(block: &naga::Block, out: &mut Vec<Handle<Expression>>) {
 /// The outermost array of a global's type: its byte offset, stride and
 /// element count (for a runtime-sized one, in `bytes` of buffer), and the
 /// struct member leading to it (`out.v`), if any.
-pub(crate) fn outer_array(module: &Module, ty: Handle<naga::Type>, bytes: u32) -> Option<(u32, u32, u32, Option<String>)> {
+pub(crate) fn outer_array(
+    module: &Module,
+    ty: Handle<naga::Type>,
+    bytes: u32,
+) -> Option<(u32, u32, u32, Option<String>)> {
     match &module.types[ty].inner {
         TypeInner::Array { size, stride, .. } => {
             let n = match size {
@@ -211,7 +240,9 @@ pub(crate) fn outer_array(module: &Module, ty: Handle<naga::Type>, bytes: u32) -
             Some((0, *stride, n, None))
         }
         TypeInner::Struct { members, .. } => {
-            let m = members.iter().find(|m| matches!(module.types[m.ty].inner, TypeInner::Array { .. }))?;
+            let m = members
+                .iter()
+                .find(|m| matches!(module.types[m.ty].inner, TypeInner::Array { .. }))?;
             // The member's array fills the bytes after its offset.
             let (off, stride, n, _) = outer_array(module, m.ty, bytes.saturating_sub(m.offset))?;
             Some((m.offset + off, stride, n, m.name.clone()))
@@ -229,7 +260,11 @@ pub(crate) fn outer_array(module: &Module, ty: Handle<naga::Type>, bytes: u32) -
 /// when the type holds no array (a workgroup scalar or a struct of scalars:
 /// its findings name no element).
 pub fn array_of(module: &Module, ty: Handle<naga::Type>) -> Option<ArrayOf> {
-    outer_array(module, ty, 0).map(|(offset, stride, _, member)| ArrayOf { member, first_word: offset / 4, words_per_element: stride / 4 })
+    outer_array(module, ty, 0).map(|(offset, stride, _, member)| ArrayOf {
+        member,
+        first_word: offset / 4,
+        words_per_element: stride / 4,
+    })
 }
 
 /// What [`array_of`] finds.
@@ -254,7 +289,9 @@ impl ArrayOf {
 /// The root of an access chain: the expression under every `Access` and
 /// `AccessIndex` from `h`.
 pub(crate) fn root(f: &Function, mut h: Handle<Expression>) -> Handle<Expression> {
-    while let Expression::Access { base, .. } | Expression::AccessIndex { base, .. } = f.expressions[h] {
+    while let Expression::Access { base, .. } | Expression::AccessIndex { base, .. } =
+        f.expressions[h]
+    {
         h = base;
     }
     h
@@ -275,8 +312,19 @@ pub(crate) fn checked_length(
     index: Handle<Expression>,
 ) -> Option<u32> {
     // naga's check unwraps the length: only ask it about a known one.
-    let IndexableLength::Known(n) = info[base].ty.inner_with(&module.types).indexable_length_resolved(module).ok()? else { return None };
-    naga::proc::index::access_needs_check(base, GuardedIndex::Expression(index), module, &f.expressions, info).map(|_| n)
+    let IndexableLength::Known(n) =
+        info[base].ty.inner_with(&module.types).indexable_length_resolved(module).ok()?
+    else {
+        return None;
+    };
+    naga::proc::index::access_needs_check(
+        base,
+        GuardedIndex::Expression(index),
+        module,
+        &f.expressions,
+        info,
+    )
+    .map(|_| n)
 }
 
 /// How messages name what `base` (the base of an `Access`) is, and what
@@ -286,7 +334,12 @@ pub(crate) fn checked_length(
 /// `m`. The name is empty when the root has none (an unnamed value). Both
 /// the GPU checks and the CPU interpreter name out-of-bounds accesses by
 /// it, so they agree.
-pub fn indexed_name(module: &Module, f: &Function, info: &naga::valid::FunctionInfo, base: Handle<Expression>) -> (String, MemoryKind) {
+pub fn indexed_name(
+    module: &Module,
+    f: &Function,
+    info: &naga::valid::FunctionInfo,
+    base: Handle<Expression>,
+) -> (String, MemoryKind) {
     let mut path = Vec::new();
     let mut cur = base;
     let (root, memory) = loop {
@@ -303,13 +356,21 @@ pub fn indexed_name(module: &Module, f: &Function, info: &naga::valid::FunctionI
                 };
                 path.push(match inner {
                     TypeInner::Struct { members, .. } => {
-                        format!(".{}", members.get(index as usize).and_then(|m| m.name.clone()).unwrap_or_else(|| index.to_string()))
+                        format!(
+                            ".{}",
+                            members
+                                .get(index as usize)
+                                .and_then(|m| m.name.clone())
+                                .unwrap_or_else(|| index.to_string())
+                        )
                     }
                     _ => format!("[{index}]"),
                 });
                 cur = base;
             }
-            Expression::LocalVariable(l) => break (f.local_variables[l].name.clone(), MemoryKind::Function),
+            Expression::LocalVariable(l) => {
+                break (f.local_variables[l].name.clone(), MemoryKind::Function)
+            }
             Expression::GlobalVariable(g) => {
                 let g = &module.global_variables[g];
                 break (g.name.clone(), memory_of(g.space));

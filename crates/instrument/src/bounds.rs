@@ -10,7 +10,9 @@ use crate::access::{checked_length, indexed_name, root};
 use crate::builder::Builder;
 use crate::rewrite::{Cx, Target};
 use gpu_puzzles_core::trace::{AccessKind, MemoryKind, SpaceInfo};
-use naga::{BinaryOperator, Block, Expression, Function, GlobalVariable, Handle, Module, Statement};
+use naga::{
+    BinaryOperator, Block, Expression, Function, GlobalVariable, Handle, Module, Statement,
+};
 use std::collections::HashMap;
 
 /// A bounds check the pass adds before an `Access` with a dynamic index
@@ -54,14 +56,30 @@ pub(crate) fn plan_bounds_checks(
         }
         let Some(length) = checked_length(module, f, info, base, index) else { continue };
         let (name, memory) = indexed_name(module, f, info, base);
-        let space = match spaces.iter().skip(first_space as usize).position(|s| s.name == name && s.memory == memory && s.elements == length) {
+        let space = match spaces
+            .iter()
+            .skip(first_space as usize)
+            .position(|s| s.name == name && s.memory == memory && s.elements == length)
+        {
             Some(k) => first_space + k as u32,
             None => {
-                spaces.push(SpaceInfo { name, memory, element_words: 0, array_word: 0, elements: length, shadow_base: 0, counted_words: 1 });
+                spaces.push(SpaceInfo {
+                    name,
+                    memory,
+                    element_words: 0,
+                    array_word: 0,
+                    elements: length,
+                    shadow_base: 0,
+                    counted_words: 1,
+                });
                 (spaces.len() - 1) as u32
             }
         };
-        let kind = if memory == MemoryKind::Value { AccessKind::Read } else { uses.get(&h).copied().unwrap_or(AccessKind::Read) };
+        let kind = if memory == MemoryKind::Value {
+            AccessKind::Read
+        } else {
+            uses.get(&h).copied().unwrap_or(AccessKind::Read)
+        };
         checks.insert(h, BoundsCheck { space, length, kind });
     }
     checks
@@ -72,7 +90,11 @@ pub(crate) fn plan_bounds_checks(
 /// it. A pointer used more than one way counts as its strongest use
 /// (atomic, then write), as a memory error reports writes before reads.
 fn pointer_uses(f: &Function) -> HashMap<Handle<Expression>, AccessKind> {
-    fn add(uses: &mut HashMap<Handle<Expression>, AccessKind>, h: Handle<Expression>, kind: AccessKind) {
+    fn add(
+        uses: &mut HashMap<Handle<Expression>, AccessKind>,
+        h: Handle<Expression>,
+        kind: AccessKind,
+    ) {
         let e = uses.entry(h).or_insert(kind);
         if kind as u8 > *e as u8 {
             *e = kind;
@@ -88,7 +110,9 @@ fn pointer_uses(f: &Function) -> HashMap<Handle<Expression>, AccessKind> {
                     statements(accept, uses);
                     statements(reject, uses);
                 }
-                Statement::Switch { cases, .. } => cases.iter().for_each(|c| statements(&c.body, uses)),
+                Statement::Switch { cases, .. } => {
+                    cases.iter().for_each(|c| statements(&c.body, uses))
+                }
                 Statement::Loop { body, continuing, .. } => {
                     statements(body, uses);
                     statements(continuing, uses);
@@ -106,7 +130,11 @@ fn pointer_uses(f: &Function) -> HashMap<Handle<Expression>, AccessKind> {
     statements(&f.body, &mut uses);
     // A chain's users come after it in the arena: walk it backwards.
     for (h, e) in f.expressions.iter().rev() {
-        if let (Expression::Access { base, .. } | Expression::AccessIndex { base, .. }, Some(&kind)) = (e, uses.get(&h)) {
+        if let (
+            Expression::Access { base, .. } | Expression::AccessIndex { base, .. },
+            Some(&kind),
+        ) = (e, uses.get(&h))
+        {
             add(&mut uses, *base, kind);
         }
     }
@@ -116,12 +144,18 @@ fn pointer_uses(f: &Function) -> HashMap<Handle<Expression>, AccessKind> {
 impl Cx<'_> {
     /// The statements checking `Access` expression `h` against `check`'s
     /// length, to run just before `h` is evaluated.
-    pub(crate) fn bounds_check(&mut self, f: &mut Function, h: Handle<Expression>, check: BoundsCheck) -> Block {
+    pub(crate) fn bounds_check(
+        &mut self,
+        f: &mut Function,
+        h: Handle<Expression>,
+        check: BoundsCheck,
+    ) -> Block {
         let Expression::Access { index, .. } = f.expressions[h] else { return Block::new() };
         let site = self.site(f.expressions.get_span(h), check.space, check.kind);
         let mut b = Builder::new(f);
         // As u32, a negative i32 index is huge: out of bounds.
-        let idx = b.emit(Expression::As { expr: index, kind: naga::ScalarKind::Uint, convert: Some(4) });
+        let idx =
+            b.emit(Expression::As { expr: index, kind: naga::ScalarKind::Uint, convert: Some(4) });
         let length = b.lit(check.length);
         let ok = b.bin(BinaryOperator::Less, idx, length);
         let reject = b.block(|b| self.call_oob(b, check.space, check.kind, idx, site));

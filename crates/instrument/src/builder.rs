@@ -1,7 +1,10 @@
 //! Appending expressions and statements to a naga function, with the `Emit`
 //! statements naga requires around emittable expressions.
 
-use naga::{AtomicFunction, BinaryOperator, Block, Expression, Function, GlobalVariable, Handle, Literal, Span, Statement, Type};
+use naga::{
+    AtomicFunction, BinaryOperator, Block, Expression, Function, GlobalVariable, Handle, Literal,
+    Span, Statement, Type,
+};
 
 pub(crate) struct Builder<'f> {
     pub(crate) f: &'f mut Function,
@@ -50,15 +53,28 @@ impl<'f> Builder<'f> {
         self.out
     }
 
-    pub(crate) fn bin(&mut self, op: BinaryOperator, left: Handle<Expression>, right: Handle<Expression>) -> Handle<Expression> {
+    pub(crate) fn bin(
+        &mut self,
+        op: BinaryOperator,
+        left: Handle<Expression>,
+        right: Handle<Expression>,
+    ) -> Handle<Expression> {
         self.emit(Expression::Binary { op, left, right })
     }
 
-    pub(crate) fn add(&mut self, left: Handle<Expression>, right: Handle<Expression>) -> Handle<Expression> {
+    pub(crate) fn add(
+        &mut self,
+        left: Handle<Expression>,
+        right: Handle<Expression>,
+    ) -> Handle<Expression> {
         self.bin(BinaryOperator::Add, left, right)
     }
 
-    pub(crate) fn mul(&mut self, left: Handle<Expression>, right: Handle<Expression>) -> Handle<Expression> {
+    pub(crate) fn mul(
+        &mut self,
+        left: Handle<Expression>,
+        right: Handle<Expression>,
+    ) -> Handle<Expression> {
         self.bin(BinaryOperator::Multiply, left, right)
     }
 
@@ -84,13 +100,23 @@ impl<'f> Builder<'f> {
     }
 
     /// `&gp_trace[word]`.
-    pub(crate) fn word(&mut self, trace: Handle<GlobalVariable>, word: Handle<Expression>) -> Handle<Expression> {
+    pub(crate) fn word(
+        &mut self,
+        trace: Handle<GlobalVariable>,
+        word: Handle<Expression>,
+    ) -> Handle<Expression> {
         let base = self.pre(Expression::GlobalVariable(trace));
         self.emit(Expression::Access { base, index: word })
     }
 
     /// `atomicOp(&gp_trace[word], value)`, its result discarded.
-    pub(crate) fn atomic(&mut self, trace: Handle<GlobalVariable>, word: Handle<Expression>, fun: AtomicFunction, value: Handle<Expression>) {
+    pub(crate) fn atomic(
+        &mut self,
+        trace: Handle<GlobalVariable>,
+        word: Handle<Expression>,
+        fun: AtomicFunction,
+        value: Handle<Expression>,
+    ) {
         let ptr = self.word(trace, word);
         self.stmt(Statement::Atomic { pointer: ptr, fun, value, result: None });
     }
@@ -106,19 +132,34 @@ impl<'f> Builder<'f> {
     ) -> Handle<Expression> {
         let ptr = self.word(trace, word);
         self.flush();
-        let result = self.f.expressions.append(Expression::AtomicResult { ty: u32_ty, comparison: false }, Span::UNDEFINED);
-        self.out.push(Statement::Atomic { pointer: ptr, fun, value, result: Some(result) }, Span::UNDEFINED);
+        let result = self
+            .f
+            .expressions
+            .append(Expression::AtomicResult { ty: u32_ty, comparison: false }, Span::UNDEFINED);
+        self.out.push(
+            Statement::Atomic { pointer: ptr, fun, value, result: Some(result) },
+            Span::UNDEFINED,
+        );
         result
     }
 
     /// `atomicLoad(&gp_trace[word])`.
-    pub(crate) fn atomic_load(&mut self, trace: Handle<GlobalVariable>, word: Handle<Expression>) -> Handle<Expression> {
+    pub(crate) fn atomic_load(
+        &mut self,
+        trace: Handle<GlobalVariable>,
+        word: Handle<Expression>,
+    ) -> Handle<Expression> {
         let ptr = self.word(trace, word);
         self.emit(Expression::Load { pointer: ptr })
     }
 
     /// `atomicStore(&gp_trace[word], value)`.
-    pub(crate) fn atomic_store(&mut self, trace: Handle<GlobalVariable>, word: Handle<Expression>, value: Handle<Expression>) {
+    pub(crate) fn atomic_store(
+        &mut self,
+        trace: Handle<GlobalVariable>,
+        word: Handle<Expression>,
+        value: Handle<Expression>,
+    ) {
         let ptr = self.word(trace, word);
         self.stmt(Statement::Store { pointer: ptr, value });
     }
@@ -138,7 +179,12 @@ impl<'f> Builder<'f> {
     }
 
     /// `if condition { accept } else { reject }`.
-    pub(crate) fn if_else(&mut self, condition: Handle<Expression>, accept: impl FnOnce(&mut Builder), reject: impl FnOnce(&mut Builder)) {
+    pub(crate) fn if_else(
+        &mut self,
+        condition: Handle<Expression>,
+        accept: impl FnOnce(&mut Builder),
+        reject: impl FnOnce(&mut Builder),
+    ) {
         let accept = self.block(accept);
         let reject = self.block(reject);
         self.stmt(Statement::If { condition, accept, reject });

@@ -5,7 +5,10 @@
 use crate::Shader;
 use gpu_puzzles_core::judge::{CaseResult, Outcome};
 use gpu_puzzles_core::Puzzle;
-use naga::{AddressSpace, CollectiveOperation, Direction, Expression, GatherMode, Handle, Statement, SubgroupOperation, Type, TypeInner};
+use naga::{
+    AddressSpace, CollectiveOperation, Direction, Expression, GatherMode, Handle, Statement,
+    SubgroupOperation, Type, TypeInner,
+};
 use std::collections::BTreeSet;
 
 impl Shader {
@@ -18,14 +21,19 @@ impl Shader {
         let m = &self.module;
         let mut found = BTreeSet::new();
         let mut seen = BTreeSet::new();
-        let mut pending: Vec<&naga::Block> = m.entry_points.iter().map(|e| &e.function.body).collect();
+        let mut pending: Vec<&naga::Block> =
+            m.entry_points.iter().map(|e| &e.function.body).collect();
         while let Some(block) = pending.pop() {
             for statement in block.iter() {
                 match statement {
-                    Statement::Call { function, .. } if seen.insert(*function) => pending.push(&m.functions[*function].body),
+                    Statement::Call { function, .. } if seen.insert(*function) => {
+                        pending.push(&m.functions[*function].body)
+                    }
                     Statement::Block(b) => pending.push(b),
                     Statement::If { accept, reject, .. } => pending.extend([accept, reject]),
-                    Statement::Switch { cases, .. } => pending.extend(cases.iter().map(|c| &c.body)),
+                    Statement::Switch { cases, .. } => {
+                        pending.extend(cases.iter().map(|c| &c.body))
+                    }
                     Statement::Loop { body, continuing, .. } => pending.extend([body, continuing]),
                     Statement::SubgroupBallot { .. } => {
                         found.insert("subgroupBallot");
@@ -53,8 +61,12 @@ impl Shader {
         fn has_atomic(module: &naga::Module, ty: Handle<Type>) -> bool {
             match &module.types[ty].inner {
                 TypeInner::Atomic(_) => true,
-                TypeInner::Array { base, .. } | TypeInner::BindingArray { base, .. } => has_atomic(module, *base),
-                TypeInner::Struct { members, .. } => members.iter().any(|m| has_atomic(module, m.ty)),
+                TypeInner::Array { base, .. } | TypeInner::BindingArray { base, .. } => {
+                    has_atomic(module, *base)
+                }
+                TypeInner::Struct { members, .. } => {
+                    members.iter().any(|m| has_atomic(module, m.ty))
+                }
                 _ => false,
             }
         }
@@ -68,8 +80,13 @@ impl Shader {
             })
         }
         let m = &self.module;
-        let atomics = m.global_variables.iter().any(|(_, g)| matches!(g.space, AddressSpace::Storage { .. }) && has_atomic(m, g.ty));
-        atomics && (m.functions.iter().any(|(_, f)| has_loop(&f.body)) || m.entry_points.iter().any(|e| has_loop(&e.function.body)))
+        let atomics = m
+            .global_variables
+            .iter()
+            .any(|(_, g)| matches!(g.space, AddressSpace::Storage { .. }) && has_atomic(m, g.ty));
+        atomics
+            && (m.functions.iter().any(|(_, f)| has_loop(&f.body))
+                || m.entry_points.iter().any(|e| has_loop(&e.function.body)))
     }
 }
 
@@ -92,19 +109,27 @@ impl Shader {
     /// points ([`IndexedLocal`]).
     pub fn dynamically_indexed_locals(&self) -> Vec<IndexedLocal> {
         let m = &self.module;
-        let functions = m.functions.iter().map(|(_, f)| f).chain(m.entry_points.iter().map(|e| &e.function));
+        let functions =
+            m.functions.iter().map(|(_, f)| f).chain(m.entry_points.iter().map(|e| &e.function));
         let mut found: Vec<IndexedLocal> = Vec::new();
         for f in functions {
             for (h, e) in f.expressions.iter() {
                 let Expression::Access { base, .. } = e else { continue };
                 let name = match &f.expressions[*base] {
-                    Expression::LocalVariable(v) if matches!(m.types[f.local_variables[*v].ty].inner, TypeInner::Array { .. }) => {
+                    Expression::LocalVariable(v)
+                        if matches!(
+                            m.types[f.local_variables[*v].ty].inner,
+                            TypeInner::Array { .. }
+                        ) =>
+                    {
                         f.local_variables[*v].name.clone()
                     }
                     Expression::FunctionArgument(k) => {
                         let arg = &f.arguments[*k as usize];
                         match &m.types[arg.ty].inner {
-                            TypeInner::Pointer { base, space: AddressSpace::Function } if matches!(m.types[*base].inner, TypeInner::Array { .. }) => {
+                            TypeInner::Pointer { base, space: AddressSpace::Function }
+                                if matches!(m.types[*base].inner, TypeInner::Array { .. }) =>
+                            {
                                 arg.name.clone()
                             }
                             _ => None,
@@ -112,7 +137,9 @@ impl Shader {
                     }
                     _ => None,
                 };
-                let (Some(name), Some(range)) = (name, f.expressions.get_span(h).to_range()) else { continue };
+                let (Some(name), Some(range)) = (name, f.expressions.get_span(h).to_range()) else {
+                    continue;
+                };
                 if !found.iter().any(|l| l.name == name) {
                     found.push(IndexedLocal { name, offset: range.start });
                 }
@@ -135,7 +162,11 @@ pub fn lesson_checks(puzzle: &Puzzle, first: Option<&Shader>, results: &mut [Cas
     // Only a kernel right on every case it was judged on: a wrong kernel's
     // failures come first, and a case it gets right by chance (a starter on
     // a random case with nothing to do) is not told about the lesson.
-    let judged = || results.iter().filter(|r| !matches!(r.outcome, Outcome::Skipped { .. } | Outcome::Omitted { .. }));
+    let judged = || {
+        results
+            .iter()
+            .filter(|r| !matches!(r.outcome, Outcome::Skipped { .. } | Outcome::Omitted { .. }))
+    };
     if judged().next().is_none() || !judged().all(|r| r.outcome.passed()) {
         return;
     }
@@ -205,7 +236,10 @@ fn main(@builtin(local_invocation_index) i: u32) {
     out[0] = subgroupBroadcast(i, 2u) + quadSwapY(i);
 }
 "#;
-        assert_eq!(called(src), ["quadSwapY", "subgroupBroadcast", "subgroupExclusiveAdd", "subgroupMax"]);
+        assert_eq!(
+            called(src),
+            ["quadSwapY", "subgroupBroadcast", "subgroupExclusiveAdd", "subgroupMax"]
+        );
     }
 
     #[test]
@@ -235,8 +269,21 @@ fn main(@builtin(local_invocation_index) i: u32) {
         use CollectiveOperation as C;
         use SubgroupOperation as O;
         let ops = [O::All, O::Any, O::Add, O::Mul, O::Min, O::Max, O::And, O::Or, O::Xor];
-        let mut names: Vec<&str> = ops.iter().flat_map(|&o| [C::Reduce, C::InclusiveScan, C::ExclusiveScan].map(|c| collective_name(o, c))).collect();
-        names.extend(["subgroupBallot", "quadSwapX", "quadSwapY", "quadSwapDiagonal", "subgroupShuffle", "subgroupShuffleUp", "subgroupShuffleDown"]);
+        let mut names: Vec<&str> = ops
+            .iter()
+            .flat_map(|&o| {
+                [C::Reduce, C::InclusiveScan, C::ExclusiveScan].map(|c| collective_name(o, c))
+            })
+            .collect();
+        names.extend([
+            "subgroupBallot",
+            "quadSwapX",
+            "quadSwapY",
+            "quadSwapDiagonal",
+            "subgroupShuffle",
+            "subgroupShuffleUp",
+            "subgroupShuffleDown",
+        ]);
         for n in names {
             assert!(gpu_puzzles_core::wgsl::SUBGROUP_BUILTINS.contains(&n), "{n}");
         }

@@ -52,9 +52,14 @@ mod uniformity;
 pub use uniformity::{check_barriers, NonUniformBarrier};
 
 use access::outer_array;
-use gpu_puzzles_core::trace::{AccessKind, MemoryKind, Site, SpaceInfo, TraceLayout, TraceMeta, TraceSpec};
+use gpu_puzzles_core::trace::{
+    AccessKind, MemoryKind, Site, SpaceInfo, TraceLayout, TraceMeta, TraceSpec,
+};
 use gpu_puzzles_core::CaseConfig;
-use naga::{AddressSpace, ArraySize, Function, GlobalVariable, Handle, ResourceBinding, Span, Statement, StorageAccess, Type, TypeInner};
+use naga::{
+    AddressSpace, ArraySize, Function, GlobalVariable, Handle, ResourceBinding, Span, Statement,
+    StorageAccess, Type, TypeInner,
+};
 use rewrite::{renumber_calls, Cx, Helpers, Target, Vars, U32};
 use std::collections::HashMap;
 
@@ -92,8 +97,14 @@ impl Instrumented {
     /// [`PassError::Unsupported`] when naga cannot write the module (a gap
     /// in the pass).
     pub fn wgsl(&self) -> Result<String, PassError> {
-        naga::back::wgsl::write_string(&self.module, &self.info, naga::back::wgsl::WriterFlags::empty())
-            .map_err(|e| PassError::Unsupported(format!("naga could not write the instrumented shader: {e}")))
+        naga::back::wgsl::write_string(
+            &self.module,
+            &self.info,
+            naga::back::wgsl::WriterFlags::empty(),
+        )
+        .map_err(|e| {
+            PassError::Unsupported(format!("naga could not write the instrumented shader: {e}"))
+        })
     }
 }
 
@@ -102,8 +113,16 @@ impl Instrumented {
 /// size still given by pipeline overrides (an override without a default,
 /// [`with_overrides_applied`]) is left to the case. The instrumentation numbers invocations by it,
 /// and the CPU interpreter too.
-pub fn as_dispatched<'m>(case: &CaseConfig, entry_points: impl IntoIterator<Item = &'m naga::EntryPoint>) -> CaseConfig {
-    case.as_declared(entry_points.into_iter().filter(|e| e.workgroup_size_overrides.is_none()).map(|e| e.workgroup_size))
+pub fn as_dispatched<'m>(
+    case: &CaseConfig,
+    entry_points: impl IntoIterator<Item = &'m naga::EntryPoint>,
+) -> CaseConfig {
+    case.as_declared(
+        entry_points
+            .into_iter()
+            .filter(|e| e.workgroup_size_overrides.is_none())
+            .map(|e| e.workgroup_size),
+    )
 }
 
 /// A storage buffer to trace: its binding and length.
@@ -139,7 +158,9 @@ pub enum PassError {
 impl std::fmt::Display for PassError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            PassError::Rejected { message, .. } => write!(f, "naga does not accept the shader: {message}"),
+            PassError::Rejected { message, .. } => {
+                write!(f, "naga does not accept the shader: {message}")
+            }
             PassError::Unsupported(why) => f.write_str(why),
         }
     }
@@ -163,7 +184,13 @@ pub struct Options {
 /// [`PassError::Rejected`] when naga does not parse or validate the shader,
 /// [`PassError::Unsupported`] when it has no such entry point, uses the
 /// trace's binding, or meets a gap in the pass.
-pub fn instrument(source: &str, buffers: &[Traced], config: &CaseConfig, entry_points: &[&str], options: Options) -> Result<Instrumented, PassError> {
+pub fn instrument(
+    source: &str,
+    buffers: &[Traced],
+    config: &CaseConfig,
+    entry_points: &[&str],
+    options: Options,
+) -> Result<Instrumented, PassError> {
     Shader::parse(source)?.instrument(buffers, config, entry_points, options)
 }
 
@@ -176,15 +203,24 @@ fn rewrite_module(
     entry_points: &[&str],
     options: Options,
 ) -> Result<Instrumented, PassError> {
-    if module.global_variables.iter().any(|(_, g)| g.binding.as_ref().is_some_and(|b| b.group == 0 && b.binding == TRACE_BINDING)) {
-        return Err(PassError::Unsupported(format!("the shader uses @binding({TRACE_BINDING}), which the instrumentation needs")));
+    if module.global_variables.iter().any(|(_, g)| {
+        g.binding.as_ref().is_some_and(|b| b.group == 0 && b.binding == TRACE_BINDING)
+    }) {
+        return Err(PassError::Unsupported(format!(
+            "the shader uses @binding({TRACE_BINDING}), which the instrumentation needs"
+        )));
     }
     // The GPU runs as many invocations per workgroup as the shader
     // declares, whatever the case's `{{workgroupSize}}`: the trace numbers
     // those.
-    let config = &as_dispatched(config, module.entry_points.iter().filter(|e| entry_points.contains(&e.name.as_str())));
+    let config = &as_dispatched(
+        config,
+        module.entry_points.iter().filter(|e| entry_points.contains(&e.name.as_str())),
+    );
     let mut layouter = naga::proc::Layouter::default();
-    layouter.update(module.to_ctx()).map_err(|e| PassError::Unsupported(format!("naga could not lay out the shader's types: {e}")))?;
+    layouter.update(module.to_ctx()).map_err(|e| {
+        PassError::Unsupported(format!("naga could not lay out the shader's types: {e}"))
+    })?;
 
     // Spaces: the puzzle's storage buffers in binding order, then the
     // workgroup variables in declaration order.
@@ -194,20 +230,34 @@ fn rewrite_module(
     let mut spec_buffers = Vec::new();
     let mut unchecked = Vec::new();
     for (k, b) in buffers.iter().enumerate() {
-        let found = module
-            .global_variables
-            .iter()
-            .find(|(_, g)| matches!(g.space, AddressSpace::Storage { .. }) && g.binding.as_ref().is_some_and(|rb| rb.group == 0 && rb.binding == b.binding));
+        let found = module.global_variables.iter().find(|(_, g)| {
+            matches!(g.space, AddressSpace::Storage { .. })
+                && g.binding.as_ref().is_some_and(|rb| rb.group == 0 && rb.binding == b.binding)
+        });
         let bytes = b.len.saturating_mul(4);
         match found {
             Some((h, g)) => {
                 let writable = matches!(g.space, AddressSpace::Storage { access } if access.contains(StorageAccess::STORE));
                 let name = g.name.clone().unwrap_or_else(|| format!("binding {}", b.binding));
-                let (name, element_words, array_word, elements) = match outer_array(&module, g.ty, bytes) {
-                    Some((offset, stride, n, member)) => (member.map(|m| format!("{name}.{m}")).unwrap_or(name), stride / 4, offset / 4, n),
-                    None => (name, 0, 0, b.len),
-                };
-                spaces.push(SpaceInfo { name, memory: MemoryKind::Storage, element_words, array_word, elements, shadow_base: 0, counted_words: 1 });
+                let (name, element_words, array_word, elements) =
+                    match outer_array(&module, g.ty, bytes) {
+                        Some((offset, stride, n, member)) => (
+                            member.map(|m| format!("{name}.{m}")).unwrap_or(name),
+                            stride / 4,
+                            offset / 4,
+                            n,
+                        ),
+                        None => (name, 0, 0, b.len),
+                    };
+                spaces.push(SpaceInfo {
+                    name,
+                    memory: MemoryKind::Storage,
+                    element_words,
+                    array_word,
+                    elements,
+                    shadow_base: 0,
+                    counted_words: 1,
+                });
                 spec_buffers.push((b.len, writable && options.racecheck));
                 targets.insert(h, Target::Storage { space: k as u32 });
                 global_bytes.insert(h, bytes);
@@ -228,16 +278,27 @@ fn rewrite_module(
     }
     let mut workgroup_words = 0u32;
     let mut workgroup_vars = 0u32;
-    for (h, g) in module.global_variables.iter().filter(|(_, g)| g.space == AddressSpace::WorkGroup) {
+    for (h, g) in module.global_variables.iter().filter(|(_, g)| g.space == AddressSpace::WorkGroup)
+    {
         let bytes = layouter[g.ty].size;
         let name = g.name.clone().unwrap_or_else(|| "workgroup variable".into());
         // Named like a storage buffer: by the struct member holding its array.
         let (name, element_words, array_word, elements) = match outer_array(&module, g.ty, bytes) {
-            Some((offset, stride, n, member)) => (member.map(|m| format!("{name}.{m}")).unwrap_or(name), stride / 4, offset / 4, n),
+            Some((offset, stride, n, member)) => {
+                (member.map(|m| format!("{name}.{m}")).unwrap_or(name), stride / 4, offset / 4, n)
+            }
             None => (name, 0, 0, 0),
         };
         let space = spaces.len() as u32;
-        spaces.push(SpaceInfo { name, memory: MemoryKind::Workgroup, element_words, array_word, elements, shadow_base: workgroup_words, counted_words: 1 });
+        spaces.push(SpaceInfo {
+            name,
+            memory: MemoryKind::Workgroup,
+            element_words,
+            array_word,
+            elements,
+            shadow_base: workgroup_words,
+            counted_words: 1,
+        });
         targets.insert(h, Target::Workgroup { space, shadow_base: workgroup_words });
         global_bytes.insert(h, bytes);
         workgroup_words += bytes.div_ceil(4);
@@ -246,7 +307,11 @@ fn rewrite_module(
     let whole_words = access::whole_element_globals(
         &module,
         &layouter,
-        module.functions.iter().map(|(_, f)| f).chain(module.entry_points.iter().map(|e| &e.function)),
+        module
+            .functions
+            .iter()
+            .map(|(_, f)| f)
+            .chain(module.entry_points.iter().map(|e| &e.function)),
         &|g| global_bytes.get(&g).copied(),
     );
     for (g, &c) in &whole_words {
@@ -258,21 +323,49 @@ fn rewrite_module(
     for name in entry_points {
         match module.entry_points.iter().position(|e| e.name == *name) {
             Some(ep) => eps.push(ep),
-            None => return Err(PassError::Unsupported(format!("the shader has no entry point `{name}`"))),
+            None => {
+                return Err(PassError::Unsupported(format!(
+                    "the shader has no entry point `{name}`"
+                )))
+            }
         }
     }
     // Then a space per thing indexed outside traced memory, for its bounds
     // checks; planned before the layout, which counts the spaces.
     let first_bounds_only = spaces.len() as u32;
-    let function_checks: HashMap<Handle<Function>, _> =
-        module.functions.iter().map(|(h, f)| (h, bounds::plan_bounds_checks(&module, f, &info[h], &targets, first_bounds_only, &mut spaces))).collect();
+    let function_checks: HashMap<Handle<Function>, _> = module
+        .functions
+        .iter()
+        .map(|(h, f)| {
+            (
+                h,
+                bounds::plan_bounds_checks(
+                    &module,
+                    f,
+                    &info[h],
+                    &targets,
+                    first_bounds_only,
+                    &mut spaces,
+                ),
+            )
+        })
+        .collect();
     let entry_checks: Vec<_> = eps
         .iter()
-        .map(|&ep| bounds::plan_bounds_checks(&module, &module.entry_points[ep].function, info.get_entry_point(ep), &targets, first_bounds_only, &mut spaces))
+        .map(|&ep| {
+            bounds::plan_bounds_checks(
+                &module,
+                &module.entry_points[ep].function,
+                info.get_entry_point(ep),
+                &targets,
+                first_bounds_only,
+                &mut spaces,
+            )
+        })
         .collect();
     let print_fn = print::print_function(&module);
-    let (mut function_prints, entry_prints) =
-        print::plan_module(&module, &eps, source).map_err(|e| PassError::Rejected { message: e.message, span: Some(e.span) })?;
+    let (mut function_prints, entry_prints) = print::plan_module(&module, &eps, source)
+        .map_err(|e| PassError::Rejected { message: e.message, span: Some(e.span) })?;
     let spec = TraceSpec {
         buffers: spec_buffers,
         workgroup_words: if options.racecheck { workgroup_words } else { 0 },
@@ -285,14 +378,28 @@ fn rewrite_module(
     if !options.racecheck {
         unchecked.push("races (the racecheck's shadow memory would not fit this device's buffer limit for this case)".to_string());
     } else if layout.storage_keys.is_none() {
-        unchecked.push("races in storage buffers (the dispatch has too many invocations to number)".to_string());
+        unchecked.push(
+            "races in storage buffers (the dispatch has too many invocations to number)"
+                .to_string(),
+        );
     }
 
     // Types and globals the rewritten code uses.
-    let u32_ty = module.types.insert(Type { name: None, inner: TypeInner::Scalar(U32) }, Span::UNDEFINED);
-    let atomic_ty = module.types.insert(Type { name: None, inner: TypeInner::Atomic(U32) }, Span::UNDEFINED);
-    let trace_ty = module.types.insert(Type { name: None, inner: TypeInner::Array { base: atomic_ty, size: ArraySize::Dynamic, stride: 4 } }, Span::UNDEFINED);
-    let vec3_ty = module.types.insert(Type { name: None, inner: TypeInner::Vector { size: naga::VectorSize::Tri, scalar: U32 } }, Span::UNDEFINED);
+    let u32_ty =
+        module.types.insert(Type { name: None, inner: TypeInner::Scalar(U32) }, Span::UNDEFINED);
+    let atomic_ty =
+        module.types.insert(Type { name: None, inner: TypeInner::Atomic(U32) }, Span::UNDEFINED);
+    let trace_ty = module.types.insert(
+        Type {
+            name: None,
+            inner: TypeInner::Array { base: atomic_ty, size: ArraySize::Dynamic, stride: 4 },
+        },
+        Span::UNDEFINED,
+    );
+    let vec3_ty = module.types.insert(
+        Type { name: None, inner: TypeInner::Vector { size: naga::VectorSize::Tri, scalar: U32 } },
+        Span::UNDEFINED,
+    );
     let trace = module.global_variables.append(
         GlobalVariable {
             name: Some("gp_trace".into()),
@@ -324,8 +431,16 @@ fn rewrite_module(
         dispatch: private("gp_dispatch"),
         storage_epoch: private("gp_storage_epoch"),
         workgroup_epoch: private("gp_workgroup_epoch"),
-        counters: ["gp_global_reads", "gp_global_writes", "gp_workgroup_reads", "gp_workgroup_writes", "gp_barriers"].map(&mut private),
-        hazards: [0, 1, 2].map(|k| rewrite::PENDING_HAZARD.map(|v| private(&format!("gp_hazard{k}_{v}")))),
+        counters: [
+            "gp_global_reads",
+            "gp_global_writes",
+            "gp_workgroup_reads",
+            "gp_workgroup_writes",
+            "gp_barriers",
+        ]
+        .map(&mut private),
+        hazards: [0, 1, 2]
+            .map(|k| rewrite::PENDING_HAZARD.map(|v| private(&format!("gp_hazard{k}_{v}")))),
         oob: [0, 1, 2].map(|k| rewrite::PENDING_OOB.map(|v| private(&format!("gp_oob{k}_{v}")))),
     };
 
@@ -335,8 +450,12 @@ fn rewrite_module(
     // every call to them is renumbered.
     let mut functions = naga::Arena::new();
     let mut placeholder = || functions.append(Function::default(), Span::UNDEFINED);
-    let helpers =
-        Helpers { hazard: placeholder(), oob: placeholder(), race: [[placeholder(), placeholder()], [placeholder(), placeholder()]], used: Default::default() };
+    let helpers = Helpers {
+        hazard: placeholder(),
+        oob: placeholder(),
+        race: [[placeholder(), placeholder()], [placeholder(), placeholder()]],
+        used: Default::default(),
+    };
     let mut renumbered = HashMap::new();
     for (old, f, span) in module.functions.drain() {
         renumbered.insert(old, functions.append(f, span));
@@ -348,8 +467,12 @@ fn rewrite_module(
     for ep in module.entry_points.iter_mut() {
         renumber_calls(&mut ep.function, &renumbered);
     }
-    let mut function_checks: Vec<_> =
-        function_checks.into_iter().map(|(old, checks)| (renumbered[&old], checks, function_prints.remove(&old).unwrap_or_default())).collect();
+    let mut function_checks: Vec<_> = function_checks
+        .into_iter()
+        .map(|(old, checks)| {
+            (renumbered[&old], checks, function_prints.remove(&old).unwrap_or_default())
+        })
+        .collect();
     function_checks.sort_by_key(|(h, _, _)| h.index());
 
     let mut cx = Cx {
@@ -396,7 +519,11 @@ fn rewrite_module(
         // the body took (each copy costs a software adapter's compiler).
         let inner = Function {
             name: Some(format!("gp_{}", module.entry_points[ep].name)),
-            arguments: f.arguments.iter().map(|a| naga::FunctionArgument { name: a.name.clone(), ty: a.ty, binding: None }).collect(),
+            arguments: f
+                .arguments
+                .iter()
+                .map(|a| naga::FunctionArgument { name: a.name.clone(), ty: a.ty, binding: None })
+                .collect(),
             result: None,
             local_variables: std::mem::take(&mut f.local_variables),
             expressions: std::mem::take(&mut f.expressions),
@@ -405,9 +532,15 @@ fn rewrite_module(
             diagnostic_filter_leaf: f.diagnostic_filter_leaf,
         };
         let inner = module.functions.append(inner, Span::UNDEFINED);
-        let arguments = (0..f.arguments.len()).map(|i| f.expressions.append(naga::Expression::FunctionArgument(i as u32), Span::UNDEFINED)).collect();
-        let mut new_body = cx.prelude(&mut f, &module.types, vec3_ty, u32_ty, config, dispatch as u32);
-        new_body.push(Statement::Call { function: inner, arguments, result: None }, Span::UNDEFINED);
+        let arguments = (0..f.arguments.len())
+            .map(|i| {
+                f.expressions.append(naga::Expression::FunctionArgument(i as u32), Span::UNDEFINED)
+            })
+            .collect();
+        let mut new_body =
+            cx.prelude(&mut f, &module.types, vec3_ty, u32_ty, config, dispatch as u32);
+        new_body
+            .push(Statement::Call { function: inner, arguments, result: None }, Span::UNDEFINED);
         let mut b = builder::Builder::new(&mut f);
         cx.flush_pending(&mut b);
         new_body.extend_block(b.finish());
@@ -420,7 +553,12 @@ fn rewrite_module(
 
     let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), CAPABILITIES)
         .validate(&module)
-        .map_err(|e| PassError::Unsupported(format!("the instrumented shader did not validate ({}); this is a gap in the pass", chain(e.as_inner()))))?;
+        .map_err(|e| {
+            PassError::Unsupported(format!(
+                "the instrumented shader did not validate ({}); this is a gap in the pass",
+                chain(e.as_inner())
+            ))
+        })?;
     // A site visited more than once (a pointer both loaded and stored, a
     // function called from two entry points) is noted once.
     let mut noted = std::collections::HashSet::new();

@@ -7,7 +7,10 @@ use crate::builder::Builder;
 use crate::rewrite::Cx;
 use gpu_puzzles_core::print::{parse_value_name, ScalarKind, LINE_HEADER_WORDS, PRINT_FUNCTION};
 use gpu_puzzles_core::trace::header;
-use naga::{AtomicFunction, BinaryOperator, Expression, Function, Handle, Literal, LocalVariable, Module, TypeInner};
+use naga::{
+    AtomicFunction, BinaryOperator, Expression, Function, Handle, Literal, LocalVariable, Module,
+    TypeInner,
+};
 use std::collections::BTreeMap;
 
 /// The values one print shows, in argument order: the variable holding
@@ -48,7 +51,9 @@ pub fn printable(inner: &TypeInner) -> Option<(ScalarKind, u32)> {
 /// What a type is, for a message.
 fn described(inner: &TypeInner) -> &'static str {
     match inner {
-        TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. } => "a pointer: print the value it points at, `*p`",
+        TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. } => {
+            "a pointer: print the value it points at, `*p`"
+        }
         TypeInner::Array { .. } => "an array: print one element, `a[i]`",
         TypeInner::Struct { .. } => "a struct: print one member, `s.x`",
         TypeInner::Matrix { .. } => "a matrix: print one column, `m[0]`",
@@ -62,9 +67,18 @@ fn described(inner: &TypeInner) -> &'static str {
 /// # Errors
 /// The first printed value whose type is not a scalar or vector of `f32`,
 /// `i32`, `u32` or `bool`.
-pub(crate) fn plan(module: &Module, f: &Function, source: &str) -> Result<BTreeMap<u32, PrintValues>, BadPrint> {
-    let mut named: Vec<(u32, usize, Handle<LocalVariable>)> =
-        f.local_variables.iter().filter_map(|(h, v)| v.name.as_deref().and_then(parse_value_name).map(|(site, arg)| (site, arg, h))).collect();
+pub(crate) fn plan(
+    module: &Module,
+    f: &Function,
+    source: &str,
+) -> Result<BTreeMap<u32, PrintValues>, BadPrint> {
+    let mut named: Vec<(u32, usize, Handle<LocalVariable>)> = f
+        .local_variables
+        .iter()
+        .filter_map(|(h, v)| {
+            v.name.as_deref().and_then(parse_value_name).map(|(site, arg)| (site, arg, h))
+        })
+        .collect();
     named.sort_by_key(|&(site, arg, _)| (site, arg));
     let mut out: BTreeMap<u32, PrintValues> = BTreeMap::new();
     for (site, _, h) in named {
@@ -72,8 +86,17 @@ pub(crate) fn plan(module: &Module, f: &Function, source: &str) -> Result<BTreeM
         let Some((kind, n)) = printable(inner) else {
             // The declaration `_gp_print_3_0 = value`: the value's text.
             let span = f.local_variables.get_span(h).to_range().unwrap_or(0..0);
-            let text = source.get(span.clone()).and_then(|t| t.split_once('=')).map_or("this value", |(_, v)| v.trim());
-            return Err(BadPrint { message: format!("print shows numbers, booleans and vectors of them; `{text}` is {}", described(inner)), span });
+            let text = source
+                .get(span.clone())
+                .and_then(|t| t.split_once('='))
+                .map_or("this value", |(_, v)| v.trim());
+            return Err(BadPrint {
+                message: format!(
+                    "print shows numbers, booleans and vectors of them; `{text}` is {}",
+                    described(inner)
+                ),
+                span,
+            });
         };
         out.entry(site).or_default().push((h, kind, n));
     }
@@ -91,12 +114,25 @@ pub(crate) fn plan_module(
     module: &Module,
     entry_points: &[usize],
     source: &str,
-) -> Result<(std::collections::HashMap<Handle<Function>, BTreeMap<u32, PrintValues>>, Vec<BTreeMap<u32, PrintValues>>), BadPrint> {
+) -> Result<
+    (
+        std::collections::HashMap<Handle<Function>, BTreeMap<u32, PrintValues>>,
+        Vec<BTreeMap<u32, PrintValues>>,
+    ),
+    BadPrint,
+> {
     if print_function(module).is_none() {
         return Ok(Default::default());
     }
-    let functions = module.functions.iter().map(|(h, f)| plan(module, f, source).map(|p| (h, p))).collect::<Result<_, _>>()?;
-    let entries = entry_points.iter().map(|&ep| plan(module, &module.entry_points[ep].function, source)).collect::<Result<_, _>>()?;
+    let functions = module
+        .functions
+        .iter()
+        .map(|(h, f)| plan(module, f, source).map(|p| (h, p)))
+        .collect::<Result<_, _>>()?;
+    let entries = entry_points
+        .iter()
+        .map(|&ep| plan(module, &module.entry_points[ep].function, source))
+        .collect::<Result<_, _>>()?;
     Ok((functions, entries))
 }
 
@@ -104,7 +140,9 @@ pub(crate) fn plan_module(
 pub(crate) fn check(module: &Module, source: &str) -> Option<BadPrint> {
     print_function(module)?;
     let functions = module.functions.iter().map(|(_, f)| f);
-    functions.chain(module.entry_points.iter().map(|e| &e.function)).find_map(|f| plan(module, f, source).err())
+    functions
+        .chain(module.entry_points.iter().map(|e| &e.function))
+        .find_map(|f| plan(module, f, source).err())
 }
 
 /// The print number a call of the print function passes, if it is one.
@@ -122,7 +160,12 @@ impl Cx<'_> {
     /// The statements of one print: claim its words of the log, count the
     /// line, and, where it fits, write print number + 1, dispatch,
     /// invocation and each component's bits.
-    pub(crate) fn print_record(&self, b: &mut Builder, site: u32, values: &[(Handle<LocalVariable>, ScalarKind, u32)]) {
+    pub(crate) fn print_record(
+        &self,
+        b: &mut Builder,
+        site: u32,
+        values: &[(Handle<LocalVariable>, ScalarKind, u32)],
+    ) {
         let words = LINE_HEADER_WORDS + values.iter().map(|v| v.2 as u64).sum::<u64>();
         let base = self.layout.log_base;
         let n = b.lit(words as u32);
@@ -150,13 +193,25 @@ impl Cx<'_> {
                 let pointer = b.pre(Expression::LocalVariable(var));
                 let value = b.emit(Expression::Load { pointer });
                 for c in 0..n {
-                    let component = if n == 1 { value } else { b.emit(Expression::AccessIndex { base: value, index: c }) };
+                    let component = if n == 1 {
+                        value
+                    } else {
+                        b.emit(Expression::AccessIndex { base: value, index: c })
+                    };
                     let bits = match kind {
                         ScalarKind::U32 => component,
-                        ScalarKind::F32 | ScalarKind::I32 => b.emit(Expression::As { expr: component, kind: naga::ScalarKind::Uint, convert: None }),
+                        ScalarKind::F32 | ScalarKind::I32 => b.emit(Expression::As {
+                            expr: component,
+                            kind: naga::ScalarKind::Uint,
+                            convert: None,
+                        }),
                         ScalarKind::Bool => {
                             let (one, zero) = (b.lit(1), b.lit(0));
-                            b.emit(Expression::Select { condition: component, accept: one, reject: zero })
+                            b.emit(Expression::Select {
+                                condition: component,
+                                accept: one,
+                                reject: zero,
+                            })
                         }
                     };
                     let w = b.add_const(at, offset);

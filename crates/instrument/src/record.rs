@@ -8,19 +8,32 @@ use crate::builder::Builder;
 use crate::rewrite::{Cx, RaceSide, Target};
 use crate::MAX_TRACED_WORDS;
 use gpu_puzzles_core::trace::{
-    hazard_word as hw, header, invocation_counter as ic, race_array as ra, AccessKind, HazardKind, KeyFormat, HAZARD_RECORDS_PER_KIND, HAZARD_RECORD_WORDS,
-    INVOCATION_WORDS, OOB_RECORDS_PER_KIND, RACE_ARRAYS, SITE_KEY_BITS,
+    hazard_word as hw, header, invocation_counter as ic, race_array as ra, AccessKind, HazardKind,
+    KeyFormat, HAZARD_RECORDS_PER_KIND, HAZARD_RECORD_WORDS, INVOCATION_WORDS,
+    OOB_RECORDS_PER_KIND, RACE_ARRAYS, SITE_KEY_BITS,
 };
-use naga::{AtomicFunction, BinaryOperator, Expression, Function, FunctionArgument, GlobalVariable, Handle, Module, ScalarKind, Statement, Type};
+use naga::{
+    AtomicFunction, BinaryOperator, Expression, Function, FunctionArgument, GlobalVariable, Handle,
+    Module, ScalarKind, Statement, Type,
+};
 
 impl Cx<'_> {
     /// Writes the bodies of the helper functions the code calls into their
     /// placeholders (the others stay empty: less for the device to compile).
     pub(crate) fn build_helpers(&self, module: &mut Module, u32_ty: Handle<Type>) {
-        let make = |handle: Handle<Function>, name: &str, arity: u32, body: &dyn Fn(&mut Builder, &[Handle<Expression>])| {
+        let make = |handle: Handle<Function>,
+                    name: &str,
+                    arity: u32,
+                    body: &dyn Fn(&mut Builder, &[Handle<Expression>])| {
             let mut f = Function {
                 name: Some(name.into()),
-                arguments: (0..arity).map(|i| FunctionArgument { name: Some(format!("p{i}")), ty: u32_ty, binding: None }).collect(),
+                arguments: (0..arity)
+                    .map(|i| FunctionArgument {
+                        name: Some(format!("p{i}")),
+                        ty: u32_ty,
+                        binding: None,
+                    })
+                    .collect(),
                 ..Function::default()
             };
             let mut b = Builder::new(&mut f);
@@ -35,10 +48,12 @@ impl Cx<'_> {
         let h = &self.helpers;
         module.functions[h.hazard] = make(h.hazard, "gp_hazard", 8, &|b, a| self.hazard_body(b, a));
         module.functions[h.oob] = make(h.oob, "gp_oob", 5, &|b, a| self.oob_body(b, a));
-        for (wg, formats) in [(0, self.layout.storage_keys), (1, Some(self.layout.workgroup_keys))] {
+        for (wg, formats) in [(0, self.layout.storage_keys), (1, Some(self.layout.workgroup_keys))]
+        {
             for (side, label) in [(RaceSide::Read, "read"), (RaceSide::Write, "write")] {
                 let handle = h.race[wg][side as usize];
-                let name = format!("gp_race_{label}_{}", if wg == 1 { "workgroup" } else { "storage" });
+                let name =
+                    format!("gp_race_{label}_{}", if wg == 1 { "workgroup" } else { "storage" });
                 module.functions[handle] = make(handle, &name, 7, &|b, a| {
                     // No storage keys (too many invocations): never called.
                     if let Some(format) = formats {
@@ -50,7 +65,14 @@ impl Cx<'_> {
     }
 
     /// Statements recording one access, built before the access itself.
-    pub(crate) fn record(&mut self, b: &mut Builder, res: &Resolved, target: Target, kind: AccessKind, site: u32) {
+    pub(crate) fn record(
+        &mut self,
+        b: &mut Builder,
+        res: &Resolved,
+        target: Target,
+        kind: AccessKind,
+        site: u32,
+    ) {
         let (read_slot, write_slot) = match target {
             Target::Storage { .. } => (ic::GLOBAL_READS, ic::GLOBAL_WRITES),
             Target::Workgroup { .. } => (ic::WORKGROUP_READS, ic::WORKGROUP_WRITES),
@@ -75,7 +97,9 @@ impl Cx<'_> {
             let idx = match level.index {
                 Index::Constant(c) => b.lit(c),
                 // Indices may be i32: as u32 a negative one is huge, so out of bounds.
-                Index::Dynamic(h) => b.emit(Expression::As { expr: h, kind: ScalarKind::Uint, convert: Some(4) }),
+                Index::Dynamic(h) => {
+                    b.emit(Expression::As { expr: h, kind: ScalarKind::Uint, convert: Some(4) })
+                }
             };
             outer.get_or_insert(idx);
             let bound = b.lit(level.bound);
@@ -121,7 +145,11 @@ impl Cx<'_> {
                 let outer = outer.expect("levels exist");
                 let accept_block = b.block(|b| accept(self, b));
                 let reject_block = b.block(|b| self.call_oob(b, space, kind, outer, site));
-                b.stmt(Statement::If { condition: cond, accept: accept_block, reject: reject_block });
+                b.stmt(Statement::If {
+                    condition: cond,
+                    accept: accept_block,
+                    reject: reject_block,
+                });
             }
         }
     }
@@ -186,7 +214,10 @@ impl Cx<'_> {
                 }
             }
             Target::Workgroup { space, shadow_base } => {
-                let (Some(side), true) = (side, self.racecheck && self.layout.workgroup_words > 0) else { return };
+                let (Some(side), true) = (side, self.racecheck && self.layout.workgroup_words > 0)
+                else {
+                    return;
+                };
                 let key = self.key(b, true);
                 let wg = b.load_global(self.vars.workgroup);
                 let per_wg = b.lit((RACE_ARRAYS * self.layout.workgroup_words) as u32);
@@ -209,8 +240,13 @@ impl Cx<'_> {
     /// This access's key: `workgroup | epoch | local` for storage, `epoch |
     /// local` for workgroup memory.
     pub(crate) fn key(&self, b: &mut Builder, workgroup_memory: bool) -> Handle<Expression> {
-        let format = if workgroup_memory { self.layout.workgroup_keys } else { self.layout.storage_keys.expect("storage keys") };
-        let epoch_var = if workgroup_memory { self.vars.workgroup_epoch } else { self.vars.storage_epoch };
+        let format = if workgroup_memory {
+            self.layout.workgroup_keys
+        } else {
+            self.layout.storage_keys.expect("storage keys")
+        };
+        let epoch_var =
+            if workgroup_memory { self.vars.workgroup_epoch } else { self.vars.storage_epoch };
         let local = b.load_global(self.vars.local);
         let epoch = b.load_global(epoch_var);
         let lb = b.lit(format.local_bits);
@@ -227,7 +263,13 @@ impl Cx<'_> {
 
     /// `a` and `key` can race: different workgroups, or one interval and
     /// different invocations.
-    pub(crate) fn unordered(&self, b: &mut Builder, a: Handle<Expression>, key: Handle<Expression>, format: KeyFormat) -> Handle<Expression> {
+    pub(crate) fn unordered(
+        &self,
+        b: &mut Builder,
+        a: Handle<Expression>,
+        key: Handle<Expression>,
+        format: KeyFormat,
+    ) -> Handle<Expression> {
         let lb = b.lit(format.local_bits);
         let ah = b.bin(BinaryOperator::ShiftRight, a, lb);
         let kh = b.bin(BinaryOperator::ShiftRight, key, lb);
@@ -263,12 +305,27 @@ impl Cx<'_> {
         let function = self.helpers.race[usize::from(workgroup)][side as usize];
         self.helpers.mark(function);
         let (n, space, site, weight) = (b.lit(n), b.lit(space), b.lit(site), b.lit(weight));
-        b.stmt(Statement::Call { function, arguments: vec![region, n, w, key, space, site, weight], result: None });
+        b.stmt(Statement::Call {
+            function,
+            arguments: vec![region, n, w, key, space, site, weight],
+            result: None,
+        });
     }
 
     /// A call of the out-of-bounds helper.
-    pub(crate) fn call_oob(&self, b: &mut Builder, space: u32, kind: AccessKind, index: Handle<Expression>, site: u32) {
-        let args = [self.layout.oob_total_word(space as u64, kind) as u32, (header::OOB_SLOTS + kind as u64) as u32, space];
+    pub(crate) fn call_oob(
+        &self,
+        b: &mut Builder,
+        space: u32,
+        kind: AccessKind,
+        index: Handle<Expression>,
+        site: u32,
+    ) {
+        let args = [
+            self.layout.oob_total_word(space as u64, kind) as u32,
+            (header::OOB_SLOTS + kind as u64) as u32,
+            space,
+        ];
         let mut arguments: Vec<Handle<Expression>> = args.iter().map(|&v| b.lit(v)).collect();
         arguments.push(index);
         arguments.push(b.lit(site));
@@ -307,12 +364,17 @@ impl Cx<'_> {
             let low = b.bin(BinaryOperator::And, key, mask);
             b.bin(BinaryOperator::InclusiveOr, s, low)
         };
-        let hazard = |b: &mut Builder, kind: HazardKind, other: Handle<Expression>, site_array: u64| {
-            let sa = at(b, site_array);
-            let other_site = b.atomic_load(self.trace, sa);
-            let counter = b.lit((header::HAZARD_COUNTS + kind as u64) as u32);
-            b.stmt(Statement::Call { function: self.helpers.hazard, arguments: vec![counter, space, w, key, other, site, other_site, weight], result: None });
-        };
+        let hazard =
+            |b: &mut Builder, kind: HazardKind, other: Handle<Expression>, site_array: u64| {
+                let sa = at(b, site_array);
+                let other_site = b.atomic_load(self.trace, sa);
+                let counter = b.lit((header::HAZARD_COUNTS + kind as u64) as u32);
+                b.stmt(Statement::Call {
+                    function: self.helpers.hazard,
+                    arguments: vec![counter, space, w, key, other, site, other_site, weight],
+                    result: None,
+                });
+            };
         match side {
             RaceSide::Read => {
                 let hi = at(b, ra::READER_HIGH);
@@ -323,7 +385,13 @@ impl Cx<'_> {
                 b.atomic(self.trace, lo, AtomicFunction::Max, low_key);
                 // A read-modify-write, so that it is ordered with the writers'.
                 let wr_at = at(b, ra::WRITER);
-                let writer = b.atomic_result(self.trace, wr_at, AtomicFunction::InclusiveOr, zero, self.u32_ty);
+                let writer = b.atomic_result(
+                    self.trace,
+                    wr_at,
+                    AtomicFunction::InclusiveOr,
+                    zero,
+                    self.u32_ty,
+                );
                 let some = b.bin(BinaryOperator::NotEqual, writer, zero);
                 let racing = self.unordered(b, writer, key, format);
                 let cond = b.bin(BinaryOperator::LogicalAnd, some, racing);
@@ -342,23 +410,38 @@ impl Cx<'_> {
                 let wr_at = at(b, ra::WRITER);
                 let old = b.atomic_result(self.trace, wr_at, AtomicFunction::Max, key, self.u32_ty);
                 let hi_at = at(b, ra::READER_HIGH);
-                let hi = b.atomic_result(self.trace, hi_at, AtomicFunction::InclusiveOr, zero, self.u32_ty);
+                let hi = b.atomic_result(
+                    self.trace,
+                    hi_at,
+                    AtomicFunction::InclusiveOr,
+                    zero,
+                    self.u32_ty,
+                );
                 let lo_at = at(b, ra::READER_LOW);
-                let lo = b.atomic_result(self.trace, lo_at, AtomicFunction::InclusiveOr, zero, self.u32_ty);
+                let lo = b.atomic_result(
+                    self.trace,
+                    lo_at,
+                    AtomicFunction::InclusiveOr,
+                    zero,
+                    self.u32_ty,
+                );
                 let low_mask = b.lit(format.low(0));
                 let reader = b.bin(BinaryOperator::ExclusiveOr, lo, low_mask);
-                let found = |b: &mut Builder, shadow: Handle<Expression>, other: Handle<Expression>| {
-                    let some = b.bin(BinaryOperator::NotEqual, shadow, zero);
-                    let racing = self.unordered(b, other, key, format);
-                    b.bin(BinaryOperator::LogicalAnd, some, racing)
-                };
+                let found =
+                    |b: &mut Builder, shadow: Handle<Expression>, other: Handle<Expression>| {
+                        let some = b.bin(BinaryOperator::NotEqual, shadow, zero);
+                        let racing = self.unordered(b, other, key, format);
+                        b.bin(BinaryOperator::LogicalAnd, some, racing)
+                    };
                 let after_write = found(b, old, old);
                 let after_high = found(b, hi, hi);
                 let after_low = found(b, lo, reader);
                 let after_read = b.bin(BinaryOperator::LogicalOr, after_high, after_low);
                 let any = b.bin(BinaryOperator::LogicalOr, after_write, after_read);
                 b.if_(any, |b| {
-                    let select = |b: &mut Builder, condition, accept, reject| b.emit(Expression::Select { condition, accept, reject });
+                    let select = |b: &mut Builder, condition, accept, reject| {
+                        b.emit(Expression::Select { condition, accept, reject })
+                    };
                     let read_other = select(b, after_high, hi, reader);
                     let other = select(b, after_write, old, read_other);
                     let (waw, war) = (HazardKind::WriteAfterWrite, HazardKind::WriteAfterRead);
@@ -371,7 +454,11 @@ impl Cx<'_> {
                     let base = b.add(region, off);
                     let sa = b.add(base, w);
                     let other_site = b.atomic_load(self.trace, sa);
-                    let counter = pick(b, header::HAZARD_COUNTS + waw as u64, header::HAZARD_COUNTS + war as u64);
+                    let counter = pick(
+                        b,
+                        header::HAZARD_COUNTS + waw as u64,
+                        header::HAZARD_COUNTS + war as u64,
+                    );
                     b.stmt(Statement::Call {
                         function: self.helpers.hazard,
                         arguments: vec![counter, space, w, key, other, site, other_site, weight],
@@ -400,7 +487,9 @@ impl Cx<'_> {
     /// change: one per kind and invocation, the first it met, where there
     /// used to be the first six anywhere; the counts are the same.
     pub(crate) fn hazard_body(&self, b: &mut Builder, args: &[Handle<Expression>]) {
-        let [counter, space, word, key, other, site, other_site, weight] = args[..] else { unreachable!("eight arguments") };
+        let [counter, space, word, key, other, site, other_site, weight] = args[..] else {
+            unreachable!("eight arguments")
+        };
         let zero = b.lit(0);
         for (k, vars) in self.vars.hazards.iter().enumerate() {
             let this = b.lit((header::HAZARD_COUNTS + k as u64) as u32);
@@ -415,7 +504,13 @@ impl Cx<'_> {
 
     /// Stores `values` into `vars` when `is` holds and `vars[0]` (a site)
     /// is still 0: the first record of its kind.
-    fn keep_first(&self, b: &mut Builder, is: Handle<Expression>, vars: &[Handle<GlobalVariable>], values: &[Handle<Expression>]) {
+    fn keep_first(
+        &self,
+        b: &mut Builder,
+        is: Handle<Expression>,
+        vars: &[Handle<GlobalVariable>],
+        values: &[Handle<Expression>],
+    ) {
         let zero = b.lit(0);
         let old_site = b.load_global(vars[0]);
         let none = b.bin(BinaryOperator::Equal, old_site, zero);
@@ -473,14 +568,16 @@ impl Cx<'_> {
                     // One record slot per invocation, whatever its count.
                     let slots = b.lit((header::HAZARD_SLOTS + kind as u64) as u32);
                     let one = b.lit(1);
-                    let slot = b.atomic_result(self.trace, slots, AtomicFunction::Add, one, self.u32_ty);
+                    let slot =
+                        b.atomic_result(self.trace, slots, AtomicFunction::Add, one, self.u32_ty);
                     let max = b.lit(HAZARD_RECORDS_PER_KIND as u32);
                     let room = b.bin(BinaryOperator::Less, slot, max);
                     b.if_(room, |b| {
                         let words = b.lit(HAZARD_RECORD_WORDS as u32);
                         let scaled = b.mul(slot, words);
                         let at = b.add_const(scaled, self.layout.hazard_record_word(kind, 0));
-                        let [site, space, word, key, other, other_site] = [1, 2, 3, 4, 5, 6].map(|i| b.load_global(vars[i]));
+                        let [site, space, word, key, other, other_site] =
+                            [1, 2, 3, 4, 5, 6].map(|i| b.load_global(vars[i]));
                         let dispatch = b.load_global(self.vars.dispatch);
                         let workgroup = b.load_global(self.vars.workgroup);
                         for (offset, value) in [
@@ -507,7 +604,8 @@ impl Cx<'_> {
                 b.if_(some, |b| {
                     let slots = b.lit((header::OOB_SLOTS + kind as u64) as u32);
                     let one = b.lit(1);
-                    let slot = b.atomic_result(self.trace, slots, AtomicFunction::Add, one, self.u32_ty);
+                    let slot =
+                        b.atomic_result(self.trace, slots, AtomicFunction::Add, one, self.u32_ty);
                     let max = b.lit(OOB_RECORDS_PER_KIND as u32);
                     let room = b.bin(BinaryOperator::Less, slot, max);
                     b.if_(room, |b| {

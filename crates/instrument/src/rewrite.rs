@@ -10,8 +10,9 @@ use crate::builder::Builder;
 use gpu_puzzles_core::trace::{header, AccessKind, Site, TraceLayout, LOOP_BUDGET};
 use gpu_puzzles_core::CaseConfig;
 use naga::{
-    AtomicFunction, Barrier, BinaryOperator, Binding, Block, BuiltIn, Expression, Function, FunctionArgument, GlobalVariable, Handle, Module, Scalar,
-    ScalarKind, Span, Statement, Type, TypeInner,
+    AtomicFunction, Barrier, BinaryOperator, Binding, Block, BuiltIn, Expression, Function,
+    FunctionArgument, GlobalVariable, Handle, Module, Scalar, ScalarKind, Span, Statement, Type,
+    TypeInner,
 };
 use std::collections::HashMap;
 
@@ -46,7 +47,8 @@ pub(crate) struct Vars {
     /// Barrier interval of workgroup memory (from 1).
     pub(crate) workgroup_epoch: Handle<GlobalVariable>,
     /// Per-invocation counters, in [`ic`] order.
-    pub(crate) counters: [Handle<GlobalVariable>; gpu_puzzles_core::trace::INVOCATION_WORDS as usize],
+    pub(crate) counters:
+        [Handle<GlobalVariable>; gpu_puzzles_core::trace::INVOCATION_WORDS as usize],
     /// Per hazard kind, in [`gpu_puzzles_core::trace::HazardKind`] order:
     /// the hazards this invocation found (weighted), then the record of the
     /// first of them, in [`PENDING_HAZARD`] order. Stored into the trace
@@ -61,7 +63,8 @@ pub(crate) struct Vars {
 /// The private variables of a hazard kind ([`Vars::hazards`]): the count,
 /// then the first hazard's site (0 while there is none), space, word, key,
 /// the other access's key and the other access's site word.
-pub(crate) const PENDING_HAZARD: [&str; 7] = ["n", "site", "space", "word", "key", "other", "other_site"];
+pub(crate) const PENDING_HAZARD: [&str; 7] =
+    ["n", "site", "space", "word", "key", "other", "other_site"];
 
 /// The private variables of an out-of-bounds kind ([`Vars::oob`]): the
 /// first access's site (0 while there is none), space and index.
@@ -95,7 +98,8 @@ pub(crate) struct Cx<'s> {
     /// The prints of the function being rewritten, by print number.
     pub(crate) prints: std::collections::BTreeMap<u32, crate::print::PrintValues>,
     /// What each print rewritten so far records, for the reader.
-    pub(crate) print_shapes: std::collections::BTreeMap<u32, Vec<(gpu_puzzles_core::print::ScalarKind, u32)>>,
+    pub(crate) print_shapes:
+        std::collections::BTreeMap<u32, Vec<(gpu_puzzles_core::print::ScalarKind, u32)>>,
 }
 
 /// The helper functions the rewritten code calls, so that each access site
@@ -137,7 +141,10 @@ impl Helpers {
 }
 
 /// Points every call at a function's new handle.
-pub(crate) fn renumber_calls(f: &mut Function, renumbered: &HashMap<Handle<Function>, Handle<Function>>) {
+pub(crate) fn renumber_calls(
+    f: &mut Function,
+    renumbered: &HashMap<Handle<Function>, Handle<Function>>,
+) {
     pub(crate) fn block(b: &mut Block, map: &HashMap<Handle<Function>, Handle<Function>>) {
         for s in b.iter_mut() {
             match s {
@@ -147,7 +154,9 @@ pub(crate) fn renumber_calls(f: &mut Function, renumbered: &HashMap<Handle<Funct
                     block(accept, map);
                     block(reject, map);
                 }
-                Statement::Switch { cases, .. } => cases.iter_mut().for_each(|c| block(&mut c.body, map)),
+                Statement::Switch { cases, .. } => {
+                    cases.iter_mut().for_each(|c| block(&mut c.body, map))
+                }
                 Statement::Loop { body, continuing, .. } => {
                     block(body, map);
                     block(continuing, map);
@@ -178,12 +187,19 @@ impl Cx<'_> {
             return 0;
         }
         let loc = span.location(self.source);
-        self.sites.push(Site { line: loc.line_number as usize, column: loc.line_position as usize });
+        self.sites
+            .push(Site { line: loc.line_number as usize, column: loc.line_position as usize });
         self.site_access.push((space, kind));
         (self.sites.len() - 1) as u32
     }
 
-    pub(crate) fn rewrite_block(&mut self, module: &Module, layouter: &naga::proc::Layouter, f: &mut Function, block: Block) -> Block {
+    pub(crate) fn rewrite_block(
+        &mut self,
+        module: &Module,
+        layouter: &naga::proc::Layouter,
+        f: &mut Function,
+        block: Block,
+    ) -> Block {
         let mut out = Block::with_capacity(block.len());
         for (stmt, span) in block.span_into_iter() {
             match stmt {
@@ -193,13 +209,18 @@ impl Cx<'_> {
                     let mut pending: Vec<Handle<Expression>> = Vec::new();
                     for h in range.clone() {
                         let access = match f.expressions[h] {
-                            Expression::Load { pointer } => self.resolve(module, layouter, f, pointer),
+                            Expression::Load { pointer } => {
+                                self.resolve(module, layouter, f, pointer)
+                            }
                             _ => None,
                         };
                         let check = self.checks.get(&h).copied();
                         if access.is_some() || check.is_some() {
                             if let (Some(&first), Some(&last)) = (pending.first(), pending.last()) {
-                                out.push(Statement::Emit(naga::Range::new_from_bounds(first, last)), span);
+                                out.push(
+                                    Statement::Emit(naga::Range::new_from_bounds(first, last)),
+                                    span,
+                                );
                             }
                             pending.clear();
                         }
@@ -207,7 +228,8 @@ impl Cx<'_> {
                             out.extend_block(self.bounds_check(f, h, check));
                         }
                         if let Some((res, target)) = access {
-                            let kind = if res.atomic { AccessKind::Atomic } else { AccessKind::Read };
+                            let kind =
+                                if res.atomic { AccessKind::Atomic } else { AccessKind::Read };
                             let site = self.site(f.expressions.get_span(h), target.space(), kind);
                             let mut b = Builder::new(f);
                             self.record(&mut b, &res, target, kind, site);
@@ -268,7 +290,9 @@ impl Cx<'_> {
                     }
                     out.extend_block(b.finish());
                 }
-                Statement::Block(inner) => out.push(Statement::Block(self.rewrite_block(module, layouter, f, inner)), span),
+                Statement::Block(inner) => {
+                    out.push(Statement::Block(self.rewrite_block(module, layouter, f, inner)), span)
+                }
                 Statement::If { condition, accept, reject } => {
                     let accept = self.rewrite_block(module, layouter, f, accept);
                     let reject = self.rewrite_block(module, layouter, f, reject);
@@ -292,8 +316,14 @@ impl Cx<'_> {
                     // A counter per loop, zeroed each time the loop starts. It
                     // is uniform wherever the loop is, so the guard's `break`
                     // keeps every barrier in the loop uniform.
-                    let counter =
-                        f.local_variables.append(naga::LocalVariable { name: Some(format!("gp_loop{id}")), ty: self.u32_ty, init: None }, Span::UNDEFINED);
+                    let counter = f.local_variables.append(
+                        naga::LocalVariable {
+                            name: Some(format!("gp_loop{id}")),
+                            ty: self.u32_ty,
+                            init: None,
+                        },
+                        Span::UNDEFINED,
+                    );
                     let mut b = Builder::new(f);
                     let ptr = b.pre(Expression::LocalVariable(counter));
                     let zero = b.lit(0);
@@ -309,7 +339,8 @@ impl Cx<'_> {
                     // A print: its record in the log instead of the call.
                     if let Some(site) = crate::print::site_of(f, &arguments) {
                         let values = self.prints.get(&site).cloned().unwrap_or_default();
-                        self.print_shapes.insert(site, values.iter().map(|&(_, kind, n)| (kind, n)).collect());
+                        self.print_shapes
+                            .insert(site, values.iter().map(|&(_, kind, n)| (kind, n)).collect());
                         let mut b = Builder::new(f);
                         self.print_record(&mut b, site, &values);
                         out.extend_block(b.finish());
@@ -331,7 +362,9 @@ impl Cx<'_> {
         f: &Function,
         pointer: Handle<Expression>,
     ) -> Option<(Resolved, Target)> {
-        let Some(res) = resolve(module, layouter, f, pointer, &|g| self.global_bytes.get(&g).copied()) else {
+        let Some(res) =
+            resolve(module, layouter, f, pointer, &|g| self.global_bytes.get(&g).copied())
+        else {
             if let Expression::GlobalVariable(g) = f.expressions[root(f, pointer)] {
                 if self.targets.contains_key(&g) {
                     let line = f.expressions.get_span(pointer).location(self.source).line_number;
@@ -348,7 +381,8 @@ impl Cx<'_> {
     /// A barrier passed: one more in the invocation's barrier counter (a
     /// private variable, stored with the other counters when it ends).
     pub(crate) fn count_barrier(&self, b: &mut Builder) {
-        let counter = self.vars.counters[gpu_puzzles_core::trace::invocation_counter::BARRIERS as usize];
+        let counter =
+            self.vars.counters[gpu_puzzles_core::trace::invocation_counter::BARRIERS as usize];
         let v = b.load_global(counter);
         let v1 = b.add_const(v, 1);
         b.store_global(counter, v1);
@@ -415,23 +449,29 @@ impl Cx<'_> {
         let wid = builtin(f, types, BuiltIn::WorkGroupId, vec3_ty);
         let lidx = builtin(f, types, BuiltIn::LocalInvocationIndex, u32_ty);
         let mut b = Builder::new(f);
-        let linear = |b: &mut Builder, (arg, member): (Handle<Expression>, Option<u32>), x: u32, y: u32| {
-            let v = match member {
-                Some(m) => b.emit(Expression::AccessIndex { base: arg, index: m }),
-                None => arg,
+        let linear =
+            |b: &mut Builder, (arg, member): (Handle<Expression>, Option<u32>), x: u32, y: u32| {
+                let v = match member {
+                    Some(m) => b.emit(Expression::AccessIndex { base: arg, index: m }),
+                    None => arg,
+                };
+                let vx = b.emit(Expression::AccessIndex { base: v, index: 0 });
+                let vy = b.emit(Expression::AccessIndex { base: v, index: 1 });
+                let vz = b.emit(Expression::AccessIndex { base: v, index: 2 });
+                let cx = b.lit(x);
+                let cxy = b.lit(x.wrapping_mul(y));
+                let ty = b.mul(vy, cx);
+                let tz = b.mul(vz, cxy);
+                let s = b.add(vx, ty);
+                b.add(s, tz)
             };
-            let vx = b.emit(Expression::AccessIndex { base: v, index: 0 });
-            let vy = b.emit(Expression::AccessIndex { base: v, index: 1 });
-            let vz = b.emit(Expression::AccessIndex { base: v, index: 2 });
-            let cx = b.lit(x);
-            let cxy = b.lit(x.wrapping_mul(y));
-            let ty = b.mul(vy, cx);
-            let tz = b.mul(vz, cxy);
-            let s = b.add(vx, ty);
-            b.add(s, tz)
-        };
         // gp_invocation = gid.x + gid.y * X + gid.z * X * Y
-        let id = linear(&mut b, gid, config.workgroup_size[0] * config.workgroups[0], config.workgroup_size[1] * config.workgroups[1]);
+        let id = linear(
+            &mut b,
+            gid,
+            config.workgroup_size[0] * config.workgroups[0],
+            config.workgroup_size[1] * config.workgroups[1],
+        );
         b.store_global(self.vars.invocation, id);
         let wg = linear(&mut b, wid, config.workgroups[0], config.workgroups[1]);
         b.store_global(self.vars.workgroup, wg);
@@ -452,18 +492,37 @@ impl Cx<'_> {
 /// Finds (or adds) the entry point's argument for `which`: the argument
 /// expression, and the struct member holding it when the argument is a
 /// struct.
-pub(crate) fn builtin(f: &mut Function, types: &naga::UniqueArena<Type>, which: BuiltIn, ty: Handle<Type>) -> (Handle<Expression>, Option<u32>) {
+pub(crate) fn builtin(
+    f: &mut Function,
+    types: &naga::UniqueArena<Type>,
+    which: BuiltIn,
+    ty: Handle<Type>,
+) -> (Handle<Expression>, Option<u32>) {
     let is = |b: &Option<Binding>| matches!(b, Some(Binding::BuiltIn(x)) if *x == which);
     for (i, arg) in f.arguments.iter().enumerate() {
         if is(&arg.binding) {
-            return (f.expressions.append(Expression::FunctionArgument(i as u32), Span::UNDEFINED), None);
+            return (
+                f.expressions.append(Expression::FunctionArgument(i as u32), Span::UNDEFINED),
+                None,
+            );
         }
         if let TypeInner::Struct { members, .. } = &types[arg.ty].inner {
             if let Some(m) = members.iter().position(|m| is(&m.binding)) {
-                return (f.expressions.append(Expression::FunctionArgument(i as u32), Span::UNDEFINED), Some(m as u32));
+                return (
+                    f.expressions.append(Expression::FunctionArgument(i as u32), Span::UNDEFINED),
+                    Some(m as u32),
+                );
             }
         }
     }
-    f.arguments.push(FunctionArgument { name: Some(format!("gp_{which:?}").to_lowercase()), ty, binding: Some(Binding::BuiltIn(which)) });
-    (f.expressions.append(Expression::FunctionArgument(f.arguments.len() as u32 - 1), Span::UNDEFINED), None)
+    f.arguments.push(FunctionArgument {
+        name: Some(format!("gp_{which:?}").to_lowercase()),
+        ty,
+        binding: Some(Binding::BuiltIn(which)),
+    });
+    (
+        f.expressions
+            .append(Expression::FunctionArgument(f.arguments.len() as u32 - 1), Span::UNDEFINED),
+        None,
+    )
 }

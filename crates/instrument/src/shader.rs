@@ -2,7 +2,10 @@
 //! (`gpu_puzzles_interp::PreparedShader` holds it for a Run), then measured,
 //! checked and instrumented from the same IR.
 
-use crate::{chain, print, rewrite_module, uniformity, BadPrint, Instrumented, NonUniformBarrier, Options, PassError, Traced, CAPABILITIES};
+use crate::{
+    chain, print, rewrite_module, uniformity, BadPrint, Instrumented, NonUniformBarrier, Options,
+    PassError, Traced, CAPABILITIES,
+};
 use gpu_puzzles_core::CaseConfig;
 use naga::AddressSpace;
 use std::cell::Cell;
@@ -42,11 +45,16 @@ impl Shader {
     /// invalid"), and the byte range naga points at.
     pub fn parse(source: &str) -> Result<Self, PassError> {
         PARSES.with(|p| p.set(p.get() + 1));
-        let module = naga::front::wgsl::parse_str(source)
-            .map_err(|e| PassError::Rejected { message: e.message().to_string(), span: e.labels().next().and_then(|(s, _)| s.to_range()) })?;
+        let module = naga::front::wgsl::parse_str(source).map_err(|e| PassError::Rejected {
+            message: e.message().to_string(),
+            span: e.labels().next().and_then(|(s, _)| s.to_range()),
+        })?;
         let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), CAPABILITIES)
             .validate(&module)
-            .map_err(|e| PassError::Rejected { message: chain(e.as_inner()), span: e.spans().next().and_then(|(s, _)| s.to_range()) })?;
+            .map_err(|e| PassError::Rejected {
+                message: chain(e.as_inner()),
+                span: e.spans().next().and_then(|(s, _)| s.to_range()),
+            })?;
         let (module, info) = with_overrides_applied(module, info);
         Ok(Shader { source: source.into(), module: Arc::new(module), info: Arc::new(info) })
     }
@@ -77,7 +85,12 @@ impl Shader {
         if layouter.update(self.module.to_ctx()).is_err() {
             return 0;
         }
-        self.module.global_variables.iter().filter(|(_, g)| g.space == AddressSpace::WorkGroup).map(|(_, g)| layouter[g.ty].size as u64).sum()
+        self.module
+            .global_variables
+            .iter()
+            .filter(|(_, g)| g.space == AddressSpace::WorkGroup)
+            .map(|(_, g)| layouter[g.ty].size as u64)
+            .sum()
     }
 
     /// The synccheck: the first barrier in non-uniform control flow, if
@@ -96,8 +109,22 @@ impl Shader {
     ///
     /// # Errors
     /// As [`crate::instrument`], less the parsing.
-    pub fn instrument(&self, buffers: &[Traced], config: &CaseConfig, entry_points: &[&str], options: Options) -> Result<Instrumented, PassError> {
-        rewrite_module((*self.module).clone(), &self.info, &self.source, buffers, config, entry_points, options)
+    pub fn instrument(
+        &self,
+        buffers: &[Traced],
+        config: &CaseConfig,
+        entry_points: &[&str],
+        options: Options,
+    ) -> Result<Instrumented, PassError> {
+        rewrite_module(
+            (*self.module).clone(),
+            &self.info,
+            &self.source,
+            buffers,
+            config,
+            entry_points,
+            options,
+        )
     }
 }
 
@@ -113,11 +140,19 @@ impl Shader {
 /// which also drops items no entry point reaches); a module it cannot
 /// process (an override without a default, which no pipeline can be built
 /// from either) is returned as it is, for the compiler to reject.
-pub fn with_overrides_applied(module: naga::Module, info: naga::valid::ModuleInfo) -> (naga::Module, naga::valid::ModuleInfo) {
+pub fn with_overrides_applied(
+    module: naga::Module,
+    info: naga::valid::ModuleInfo,
+) -> (naga::Module, naga::valid::ModuleInfo) {
     if module.overrides.is_empty() {
         return (module, info);
     }
-    match naga::back::pipeline_constants::process_overrides(&module, &info, None, &Default::default()) {
+    match naga::back::pipeline_constants::process_overrides(
+        &module,
+        &info,
+        None,
+        &Default::default(),
+    ) {
         Ok((m, i)) => (m.into_owned(), i.into_owned()),
         Err(_) => (module, info),
     }

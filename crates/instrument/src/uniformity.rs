@@ -20,7 +20,10 @@
 //! argument) to be uniform. Where it is unsure it errs towards accepting, so
 //! it never rejects a shader the specification accepts.
 
-use naga::{AddressSpace, Binding, Block, BuiltIn, Expression, Function, Handle, Module, Span, Statement, StorageAccess, TypeInner};
+use naga::{
+    AddressSpace, Binding, Block, BuiltIn, Expression, Function, Handle, Module, Span, Statement,
+    StorageAccess, TypeInner,
+};
 use std::collections::HashMap;
 
 /// A barrier that not every invocation of the workgroup reaches.
@@ -121,10 +124,15 @@ struct Exits {
 }
 
 impl Exits {
-    const NONE: Exits = Exits { breaks: Flow::UNIFORM, continues: Flow::UNIFORM, returns: Flow::UNIFORM };
+    const NONE: Exits =
+        Exits { breaks: Flow::UNIFORM, continues: Flow::UNIFORM, returns: Flow::UNIFORM };
 
     fn join(self, o: Exits) -> Exits {
-        Exits { breaks: self.breaks.join(o.breaks), continues: self.continues.join(o.continues), returns: self.returns.join(o.returns) }
+        Exits {
+            breaks: self.breaks.join(o.breaks),
+            continues: self.continues.join(o.continues),
+            returns: self.returns.join(o.returns),
+        }
     }
 
     fn any(&self) -> Flow {
@@ -159,7 +167,13 @@ struct Analysis<'a> {
 }
 
 impl<'a> Analysis<'a> {
-    fn new(module: &'a Module, f: &'a Function, source: &'a str, entry: Option<()>, summaries: &'a HashMap<Handle<Function>, Summary>) -> Self {
+    fn new(
+        module: &'a Module,
+        f: &'a Function,
+        source: &'a str,
+        entry: Option<()>,
+        summaries: &'a HashMap<Handle<Function>, Summary>,
+    ) -> Self {
         Analysis {
             module,
             f,
@@ -215,7 +229,11 @@ impl<'a> Analysis<'a> {
         match &arg.binding {
             Some(b) => binding_level(b),
             None => match &self.module.types[arg.ty].inner {
-                TypeInner::Struct { members, .. } => members.iter().map(|m| m.binding.as_ref().map_or(NON_UNIFORM, binding_level)).max().unwrap_or(UNIFORM),
+                TypeInner::Struct { members, .. } => members
+                    .iter()
+                    .map(|m| m.binding.as_ref().map_or(NON_UNIFORM, binding_level))
+                    .max()
+                    .unwrap_or(UNIFORM),
                 _ => NON_UNIFORM,
             },
         }
@@ -227,8 +245,13 @@ impl<'a> Analysis<'a> {
         }
         let f = self.f;
         let l = match &f.expressions[h] {
-            Expression::Literal(_) | Expression::Constant(_) | Expression::Override(_) | Expression::ZeroValue(_) => UNIFORM,
-            Expression::GlobalVariable(_) | Expression::LocalVariable(_) | Expression::ArrayLength(_) => UNIFORM,
+            Expression::Literal(_)
+            | Expression::Constant(_)
+            | Expression::Override(_)
+            | Expression::ZeroValue(_) => UNIFORM,
+            Expression::GlobalVariable(_)
+            | Expression::LocalVariable(_)
+            | Expression::ArrayLength(_) => UNIFORM,
             Expression::FunctionArgument(i) => self.argument_level(*i),
             Expression::Load { pointer } => self.load_level(*pointer),
             Expression::Access { base, index } => {
@@ -239,7 +262,10 @@ impl<'a> Analysis<'a> {
                 (Expression::FunctionArgument(a), true) => {
                     let arg = &f.arguments[*a as usize];
                     match &self.module.types[arg.ty].inner {
-                        TypeInner::Struct { members, .. } => members.get(*index as usize).and_then(|m| m.binding.as_ref()).map_or(NON_UNIFORM, binding_level),
+                        TypeInner::Struct { members, .. } => members
+                            .get(*index as usize)
+                            .and_then(|m| m.binding.as_ref())
+                            .map_or(NON_UNIFORM, binding_level),
                         _ => self.argument_level(*a),
                     }
                 }
@@ -256,7 +282,9 @@ impl<'a> Analysis<'a> {
                 let v = *vector;
                 self.level(v)
             }
-            Expression::Compose { components, .. } => components.iter().map(|&c| self.level(c)).max().unwrap_or(UNIFORM),
+            Expression::Compose { components, .. } => {
+                components.iter().map(|&c| self.level(c)).max().unwrap_or(UNIFORM)
+            }
             Expression::Unary { expr, .. } | Expression::As { expr, .. } => {
                 let e = *expr;
                 self.level(e)
@@ -302,7 +330,11 @@ impl<'a> Analysis<'a> {
                     let space = self.module.global_variables[g].space;
                     let root = match space {
                         AddressSpace::Uniform | AddressSpace::Handle => UNIFORM,
-                        AddressSpace::Storage { access } if !access.contains(StorageAccess::STORE) => UNIFORM,
+                        AddressSpace::Storage { access }
+                            if !access.contains(StorageAccess::STORE) =>
+                        {
+                            UNIFORM
+                        }
                         _ => NON_UNIFORM,
                     };
                     return level.max(root);
@@ -374,7 +406,11 @@ impl<'a> Analysis<'a> {
                 Statement::Store { pointer, value } => {
                     let v = self.level(*value);
                     if let Some((var, whole, index)) = self.local_root(*pointer) {
-                        self.vars[var] = if whole && flow.level == UNIFORM { v } else { self.vars[var].max(v).max(index).max(flow.level) };
+                        self.vars[var] = if whole && flow.level == UNIFORM {
+                            v
+                        } else {
+                            self.vars[var].max(v).max(index).max(flow.level)
+                        };
                     }
                 }
                 Statement::Block(inner) => {
@@ -424,7 +460,11 @@ impl<'a> Analysis<'a> {
                         let mut leaves = e.breaks.join(e.returns).join(ce.breaks).join(ce.returns);
                         if let Some(b) = break_if {
                             let l = self.level(*b);
-                            leaves = leaves.join(Flow { level: l.max(cont_flow.level), cause: Cause::Condition, span });
+                            leaves = leaves.join(Flow {
+                                level: l.max(cont_flow.level),
+                                cause: Cause::Condition,
+                                span,
+                            });
                         }
                         returns = returns.join(e.returns).join(ce.returns);
                         let mut next_vars = entry_vars.clone();
@@ -444,8 +484,13 @@ impl<'a> Analysis<'a> {
                     flow = flow.join(returns);
                     exits = exits.join(Exits { returns, ..Exits::NONE });
                 }
-                Statement::Break => exits.breaks = exits.breaks.join(Flow { cause: Cause::Exit, span, ..flow }),
-                Statement::Continue => exits.continues = exits.continues.join(Flow { cause: Cause::Exit, span, ..flow }),
+                Statement::Break => {
+                    exits.breaks = exits.breaks.join(Flow { cause: Cause::Exit, span, ..flow })
+                }
+                Statement::Continue => {
+                    exits.continues =
+                        exits.continues.join(Flow { cause: Cause::Exit, span, ..flow })
+                }
                 Statement::Return { value } => {
                     if let Some(v) = value {
                         let l = self.level(*v).max(flow.level);
@@ -453,9 +498,13 @@ impl<'a> Analysis<'a> {
                     }
                     exits.returns = exits.returns.join(Flow { cause: Cause::Return, span, ..flow });
                 }
-                Statement::ControlBarrier(b) if *b == naga::Barrier::SUB_GROUP => self.require_subgroup(span, "subgroupBarrier", flow),
+                Statement::ControlBarrier(b) if *b == naga::Barrier::SUB_GROUP => {
+                    self.require_subgroup(span, "subgroupBarrier", flow)
+                }
                 Statement::ControlBarrier(b) => {
-                    let name = if b.contains(naga::Barrier::STORAGE) && !b.contains(naga::Barrier::WORK_GROUP) {
+                    let name = if b.contains(naga::Barrier::STORAGE)
+                        && !b.contains(naga::Barrier::WORK_GROUP)
+                    {
                         "storageBarrier()"
                     } else if b.contains(naga::Barrier::WORK_GROUP) {
                         "workgroupBarrier()"
@@ -487,19 +536,35 @@ impl<'a> Analysis<'a> {
                     self.expr[result.index()] = Some(UNIFORM);
                 }
                 Statement::Call { function, arguments, result } => {
-                    let callee = self.summaries.get(function).copied().unwrap_or(Summary { barrier: None, result: NON_UNIFORM });
+                    let callee = self
+                        .summaries
+                        .get(function)
+                        .copied()
+                        .unwrap_or(Summary { barrier: None, result: NON_UNIFORM });
                     let args: Vec<u8> = arguments.iter().map(|&a| self.level(a)).collect();
                     let max_arg = args.iter().copied().max().unwrap_or(UNIFORM);
                     if let Some((need, line)) = callee.barrier {
-                        let name = self.module.functions[*function].name.clone().unwrap_or_else(|| "a function".into());
-                        let what = format!("the call to `{name}`, which reaches a barrier at line {line},");
-                        let arg_flow = Flow { level: if need == ARGS { max_arg } else { UNIFORM }, cause: Cause::Argument, span };
+                        let name = self.module.functions[*function]
+                            .name
+                            .clone()
+                            .unwrap_or_else(|| "a function".into());
+                        let what = format!(
+                            "the call to `{name}`, which reaches a barrier at line {line},"
+                        );
+                        let arg_flow = Flow {
+                            level: if need == ARGS { max_arg } else { UNIFORM },
+                            cause: Cause::Argument,
+                            span,
+                        };
                         self.require(span, what, flow.join(arg_flow));
                     }
                     // Pointer arguments may be written through.
                     for &a in arguments {
                         if let Some((var, _, _)) = self.local_root(a) {
-                            self.vars[var] = self.vars[var].max(max_arg).max(flow.level).max(callee.result.min(NON_UNIFORM));
+                            self.vars[var] = self.vars[var]
+                                .max(max_arg)
+                                .max(flow.level)
+                                .max(callee.result.min(NON_UNIFORM));
                         }
                     }
                     if let Some(r) = result {
@@ -507,7 +572,9 @@ impl<'a> Analysis<'a> {
                         self.expr[r.index()] = Some(l.max(flow.level));
                     }
                 }
-                Statement::Atomic { result: Some(r), .. } => self.expr[r.index()] = Some(NON_UNIFORM),
+                Statement::Atomic { result: Some(r), .. } => {
+                    self.expr[r.index()] = Some(NON_UNIFORM)
+                }
                 _ => {}
             }
         }
@@ -523,7 +590,9 @@ impl<'a> Analysis<'a> {
 
 fn binding_level(b: &Binding) -> u8 {
     match b {
-        Binding::BuiltIn(BuiltIn::WorkGroupId | BuiltIn::NumWorkGroups | BuiltIn::SubgroupSize) => UNIFORM,
+        Binding::BuiltIn(BuiltIn::WorkGroupId | BuiltIn::NumWorkGroups | BuiltIn::SubgroupSize) => {
+            UNIFORM
+        }
         _ => NON_UNIFORM,
     }
 }

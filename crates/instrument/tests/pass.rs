@@ -24,7 +24,14 @@ fn main(@builtin(local_invocation_id) local_id: vec3<u32>) {
 
 #[test]
 fn loops_without_barriers_get_a_budget_and_their_line() {
-    let out = instrument(LOOP, &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }], &config(), &["main"], ON).unwrap();
+    let out = instrument(
+        LOOP,
+        &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }],
+        &config(),
+        &["main"],
+        ON,
+    )
+    .unwrap();
     assert_eq!(out.meta.loop_lines, [6], "{}", out.wgsl().unwrap());
     assert!(out.wgsl().unwrap().contains("gp_loop1"), "{}", out.wgsl().unwrap());
     assert!(out.wgsl().unwrap().contains("global_invocation_id"), "{}", out.wgsl().unwrap());
@@ -35,9 +42,21 @@ fn loops_with_barriers_are_guarded_too() {
     // The guard's counter is function-local and counts the same in every
     // invocation of a uniform loop, so its `break` keeps the barrier uniform.
     let src = LOOP.replace("x += 1.0;", "x += 1.0; workgroupBarrier();");
-    let out = instrument(&src, &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }], &config(), &["main"], ON).unwrap();
+    let out = instrument(
+        &src,
+        &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }],
+        &config(),
+        &["main"],
+        ON,
+    )
+    .unwrap();
     assert_eq!(out.meta.loop_lines, [6]);
-    assert_eq!(gpu_puzzles_instrument::check_barriers(&out.wgsl().unwrap()), None, "the guard must not make the barrier non-uniform:\n{}", out.wgsl().unwrap());
+    assert_eq!(
+        gpu_puzzles_instrument::check_barriers(&out.wgsl().unwrap()),
+        None,
+        "the guard must not make the barrier non-uniform:\n{}",
+        out.wgsl().unwrap()
+    );
 }
 
 #[test]
@@ -50,13 +69,23 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     out.v[g.x] = a.v[g.x] + 10.0;
 }
 ";
-    let out = instrument(src, &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }], &config(), &["main"], ON).unwrap();
+    let out = instrument(
+        src,
+        &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }],
+        &config(),
+        &["main"],
+        ON,
+    )
+    .unwrap();
     let names: Vec<&str> = out.meta.spaces.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["a.v", "out.v"]);
     assert_eq!(out.meta.spaces[1].elements, 8);
     // Bounds checked against the array's 8 elements, not the struct's one member.
     assert!(out.wgsl().unwrap().contains("< 8u"), "{}", out.wgsl().unwrap());
-    assert!(out.meta.layout.race_base[1].is_some() && out.meta.layout.race_base[0].is_none(), "only the writable buffer is racechecked");
+    assert!(
+        out.meta.layout.race_base[1].is_some() && out.meta.layout.race_base[0].is_none(),
+        "only the writable buffer is racechecked"
+    );
 }
 
 #[test]
@@ -92,7 +121,14 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>) {
     out[l.x] = a[l.x] + 10.0;
 }
 ";
-    let out = instrument(src, &[Traced { binding: 0, len: 3 }, Traced { binding: 1, len: 3 }], &config(), &["main"], ON).unwrap();
+    let out = instrument(
+        src,
+        &[Traced { binding: 0, len: 3 }, Traced { binding: 1, len: 3 }],
+        &config(),
+        &["main"],
+        ON,
+    )
+    .unwrap();
     let wgsl = out.wgsl().unwrap();
     // The body, with both its returns, is `gp_main`; the entry point calls
     // it once, then adds the four counters to the trace (added, not
@@ -102,8 +138,14 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>) {
     assert_eq!(body.matches("return;").count(), 2, "{wgsl}");
     let entry = &wgsl[wgsl.find("@compute").unwrap()..];
     assert_eq!(entry.matches("gp_main(").count(), 1, "{entry}");
-    for counter in ["gp_global_reads", "gp_global_writes", "gp_workgroup_reads", "gp_workgroup_writes"] {
-        assert_eq!(entry.matches(&format!("= {counter};")).count(), 1, "{counter} is added to the trace once:\n{entry}");
+    for counter in
+        ["gp_global_reads", "gp_global_writes", "gp_workgroup_reads", "gp_workgroup_writes"]
+    {
+        assert_eq!(
+            entry.matches(&format!("= {counter};")).count(),
+            1,
+            "{counter} is added to the trace once:\n{entry}"
+        );
     }
     assert_eq!(entry.matches("return;").count(), 1, "{entry}");
 }
@@ -128,7 +170,8 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>) {{
         )
     };
     let calls = |src: &str, helper: &str| {
-        let out = instrument(src, &[Traced { binding: 0, len: 16 }], &config(), &["main"], ON).unwrap();
+        let out =
+            instrument(src, &[Traced { binding: 0, len: 16 }], &config(), &["main"], ON).unwrap();
         let wgsl = out.wgsl().unwrap();
         let body = &wgsl[wgsl.find("fn gp_main(").unwrap()..];
         (body.matches(&format!("{helper}(")).count(), out.meta.spaces[0].counted_words)
@@ -158,11 +201,25 @@ fn second(@builtin(global_invocation_id) g: vec3<u32>) {
     out[g.x] = out[g.x] * 2.0;
 }
 ";
-    let out = instrument(src, &[Traced { binding: 0, len: 16 }, Traced { binding: 1, len: 4 }], &config(), &["first", "second"], ON).unwrap();
+    let out = instrument(
+        src,
+        &[Traced { binding: 0, len: 16 }, Traced { binding: 1, len: 4 }],
+        &config(),
+        &["first", "second"],
+        ON,
+    )
+    .unwrap();
     // `a` holds 16 floats, so 4 vectors: the bounds check is against 4.
     assert!(out.wgsl().unwrap().contains("< 4u"), "{}", out.wgsl().unwrap());
-    assert!(out.wgsl().unwrap().contains("fn first(") && out.wgsl().unwrap().contains("fn second("));
-    assert_eq!(out.wgsl().unwrap().matches("gp_invocation = ").count(), 2, "both entry points number their invocations:\n{}", out.wgsl().unwrap());
+    assert!(
+        out.wgsl().unwrap().contains("fn first(") && out.wgsl().unwrap().contains("fn second(")
+    );
+    assert_eq!(
+        out.wgsl().unwrap().matches("gp_invocation = ").count(),
+        2,
+        "both entry points number their invocations:\n{}",
+        out.wgsl().unwrap()
+    );
     let missing = instrument(src, &[], &config(), &["third"], ON).unwrap_err();
     assert!(matches!(&missing, PassError::Unsupported(m) if m.contains("`third`")), "{missing:?}");
 }

@@ -24,7 +24,12 @@ fn main() {
         let results = judge_puzzle(p, &[], source).expect("the interpreter runs every reference");
         let ms = t.elapsed().as_secs_f64() * 1e3;
         let cases = results.iter().filter(|r| r.outcome.passed()).count();
-        let invocations: u64 = p.cases.iter().filter(|c| !c.is_performance()).map(|c| c.config.total_invocations()).sum();
+        let invocations: u64 = p
+            .cases
+            .iter()
+            .filter(|c| !c.is_performance())
+            .map(|c| c.config.total_invocations())
+            .sum();
         rows.push((ms, p.slug.clone(), cases, invocations));
     }
     let total = all.elapsed().as_secs_f64() * 1e3;

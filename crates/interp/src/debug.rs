@@ -110,7 +110,11 @@ impl Debugger {
     /// Why it cannot run: a compile or configuration error (as the Run
     /// reports it), or a construct the debugger cannot run.
     pub fn new(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Debugger, OpenError> {
-        Debugger::open(puzzle, case, &std::sync::Arc::new(crate::PreparedShader::new(puzzle, source, &case.config)))
+        Debugger::open(
+            puzzle,
+            case,
+            &std::sync::Arc::new(crate::PreparedShader::new(puzzle, source, &case.config)),
+        )
     }
 
     /// [`Debugger::new`] on the student's text as it was prepared for
@@ -118,7 +122,11 @@ impl Debugger {
     ///
     /// # Errors
     /// As [`Debugger::new`].
-    pub fn open(puzzle: &Puzzle, case: &Case, shader: &std::sync::Arc<crate::PreparedShader>) -> Result<Debugger, OpenError> {
+    pub fn open(
+        puzzle: &Puzzle,
+        case: &Case,
+        shader: &std::sync::Arc<crate::PreparedShader>,
+    ) -> Result<Debugger, OpenError> {
         let source = shader.source();
         let prepared = match prepare(puzzle, case, shader) {
             Ok(p) => p,
@@ -126,11 +134,16 @@ impl Debugger {
             Err(NotRunnable::Unjudged(u)) => return Err(OpenError::Unsupported(u)),
         };
         let subgroup_size = crate::subgroup::DEFAULT_SIZE;
-        let dispatch = start(&prepared, 0, prepared.memory.clone(), subgroup_size).map_err(|e| OpenError::Stopped(describe_stop(&e, &prepared, source)))?;
+        let dispatch = start(&prepared, 0, prepared.memory.clone(), subgroup_size)
+            .map_err(|e| OpenError::Stopped(describe_stop(&e, &prepared, source)))?;
         let mut d = Debugger {
             source: source.to_string(),
             buffer_names: puzzle.buffers.iter().map(|b| b.name.clone()).collect(),
-            uniform_fields: puzzle.uniforms.iter().map(|u| (u.name.clone(), u.fields.iter().map(|f| f.0.clone()).collect())).collect(),
+            uniform_fields: puzzle
+                .uniforms
+                .iter()
+                .map(|u| (u.name.clone(), u.fields.iter().map(|f| f.0.clone()).collect()))
+                .collect(),
             entry: 0,
             dispatch,
             stop: None,
@@ -177,7 +190,8 @@ impl Debugger {
 
     /// Whether every entry point has run to its end, or the run stopped.
     pub fn finished(&self) -> bool {
-        self.stop.is_some() || (self.dispatch.is_done() && self.entry + 1 >= self.prepared.steps.len())
+        self.stop.is_some()
+            || (self.dispatch.is_done() && self.entry + 1 >= self.prepared.steps.len())
     }
 
     /// Why the run stopped early (a barrier not every invocation reaches, a
@@ -196,8 +210,16 @@ impl Debugger {
             if self.finished() {
                 return;
             }
-            let here = entry_point.is_none_or(|e| e == self.entry_point()) && self.workgroup_id() == workgroup && !self.dispatch.is_done();
-            if here && self.dispatch.invocations.iter().any(|i| i.status == Status::Running && self.line_of(i) == Some(line)) {
+            let here = entry_point.is_none_or(|e| e == self.entry_point())
+                && self.workgroup_id() == workgroup
+                && !self.dispatch.is_done();
+            if here
+                && self
+                    .dispatch
+                    .invocations
+                    .iter()
+                    .any(|i| i.status == Status::Running && self.line_of(i) == Some(line))
+            {
                 return;
             }
             self.step();
@@ -256,7 +278,10 @@ impl Debugger {
     /// has returned (releasing the barrier they wait at first).
     pub fn to_barrier(&mut self) {
         self.step();
-        while !self.finished() && !self.dispatch.is_done() && self.dispatch.invocations.iter().any(|i| i.status == Status::Running) {
+        while !self.finished()
+            && !self.dispatch.is_done()
+            && self.dispatch.invocations.iter().any(|i| i.status == Status::Running)
+        {
             self.step();
         }
     }
@@ -302,7 +327,11 @@ impl Debugger {
         let program = &self.prepared.program;
         let frame = inv.frames.last()?;
         let code = program.code(frame.func);
-        let pc = if inv.status == Status::Waiting { frame.pc.saturating_sub(1) } else { next_step(program, frame.func, frame.pc) };
+        let pc = if inv.status == Status::Waiting {
+            frame.pc.saturating_sub(1)
+        } else {
+            next_step(program, frame.func, frame.pc)
+        };
         self.line(*code.spans.get(pc)?)
     }
 
@@ -331,7 +360,9 @@ impl Debugger {
     /// An invocation's built-in values and its variables (`var`s and named
     /// `let`s evaluated so far), innermost call last: `(name, value)`.
     pub fn variables(&self, local_index: u32) -> Vec<(String, String)> {
-        let Some(inv) = self.dispatch.invocations.get(local_index as usize) else { return Vec::new() };
+        let Some(inv) = self.dispatch.invocations.get(local_index as usize) else {
+            return Vec::new();
+        };
         let ids = inv.ids;
         let v3 = |v: [u32; 3]| format!("({}, {}, {})", v[0], v[1], v[2]);
         let mut out = vec![
@@ -364,9 +395,15 @@ impl Debugger {
     /// What an invocation read and wrote in this workgroup so far, as
     /// `name[index]` (at most 32 each, then a count).
     pub fn touched(&self, local_index: u32) -> (Vec<String>, Vec<String>) {
-        let Some((reads, writes)) = self.touched.get(local_index as usize) else { return Default::default() };
+        let Some((reads, writes)) = self.touched.get(local_index as usize) else {
+            return Default::default();
+        };
         let list = |set: &BTreeSet<(Space, u32)>| {
-            let mut v: Vec<String> = set.iter().take(TOUCHED_LISTED).map(|(s, w)| format!("{}[{w}]", self.region_name(*s))).collect();
+            let mut v: Vec<String> = set
+                .iter()
+                .take(TOUCHED_LISTED)
+                .map(|(s, w)| format!("{}[{w}]", self.region_name(*s)))
+                .collect();
             if set.len() > TOUCHED_LISTED {
                 v.push(format!("… {} more", set.len() - TOUCHED_LISTED));
             }
@@ -379,7 +416,12 @@ impl Debugger {
         let module = &self.prepared.program.module;
         match space {
             Space::Storage(k) => self.buffer_names.get(k as usize).cloned().unwrap_or_default(),
-            Space::Workgroup(g) | Space::Private(g) => module.global_variables.iter().nth(g as usize).and_then(|(_, v)| v.name.clone()).unwrap_or_default(),
+            Space::Workgroup(g) | Space::Private(g) => module
+                .global_variables
+                .iter()
+                .nth(g as usize)
+                .and_then(|(_, v)| v.name.clone())
+                .unwrap_or_default(),
             Space::Uniform(k) => format!("uniform {k}"),
             Space::Function { .. } => "a local variable".into(),
             Space::Value => "a value".into(),
@@ -392,32 +434,52 @@ impl Debugger {
         let program = &self.prepared.program;
         let module = &program.module;
         let mut out = Vec::new();
-        let mut view = |name: String, space: Space, words: &[u32], kind: naga::ScalarKind, workgroup: bool| {
-            let mut read = vec![false; words.len()];
-            let mut written = vec![false; words.len()];
-            for (_, a) in self.dispatch.last_accesses.iter().filter(|(_, a)| a.space == space && a.out_of_bounds.is_none()) {
-                for w in a.offset / 4..(a.offset + a.bytes).div_ceil(4) {
-                    let w = w as usize;
-                    if w < words.len() {
-                        read[w] |= a.kind != AccessKind::Write;
-                        written[w] |= a.kind != AccessKind::Read;
+        let mut view =
+            |name: String, space: Space, words: &[u32], kind: naga::ScalarKind, workgroup: bool| {
+                let mut read = vec![false; words.len()];
+                let mut written = vec![false; words.len()];
+                for (_, a) in self
+                    .dispatch
+                    .last_accesses
+                    .iter()
+                    .filter(|(_, a)| a.space == space && a.out_of_bounds.is_none())
+                {
+                    for w in a.offset / 4..(a.offset + a.bytes).div_ceil(4) {
+                        let w = w as usize;
+                        if w < words.len() {
+                            read[w] |= a.kind != AccessKind::Write;
+                            written[w] |= a.kind != AccessKind::Read;
+                        }
                     }
                 }
-            }
-            let values = words.iter().map(|w| Scalar::from_word(kind, *w).map_or_else(|_| w.to_string(), format_scalar)).collect();
-            out.push(MemoryView { name, workgroup, values, read, written });
-        };
+                let values = words
+                    .iter()
+                    .map(|w| {
+                        Scalar::from_word(kind, *w).map_or_else(|_| w.to_string(), format_scalar)
+                    })
+                    .collect();
+                out.push(MemoryView { name, workgroup, values, read, written });
+            };
         for (h, g) in module.global_variables.iter() {
             if g.space == naga::AddressSpace::WorkGroup {
                 let words = &self.dispatch.memory.workgroup[h.index()];
-                view(g.name.clone().unwrap_or_default(), Space::Workgroup(h.index() as u32), words, scalar_kind(program, g.ty), true);
+                view(
+                    g.name.clone().unwrap_or_default(),
+                    Space::Workgroup(h.index() as u32),
+                    words,
+                    scalar_kind(program, g.ty),
+                    true,
+                );
             }
         }
         for (k, words) in self.dispatch.memory.storage.iter().enumerate() {
             let kind = module
                 .global_variables
                 .iter()
-                .find(|(h, _)| self.dispatch.memory.bindings.get(h.index()) == Some(&Some(Space::Storage(k as u32))))
+                .find(|(h, _)| {
+                    self.dispatch.memory.bindings.get(h.index())
+                        == Some(&Some(Space::Storage(k as u32)))
+                })
                 .map_or(naga::ScalarKind::Float, |(_, g)| scalar_kind(program, g.ty));
             view(self.buffer_names[k].clone(), Space::Storage(k as u32), words, kind, false);
         }
@@ -433,9 +495,21 @@ pub fn lines_of(invocations: &[InvocationView]) -> Vec<usize> {
 
 /// Dispatch number `k` of the case, stepped in
 /// lock step with its accesses kept.
-fn start(p: &Prepared, k: usize, memory: crate::exec::Memory, subgroup_size: u32) -> Result<Dispatch, Stop> {
+fn start(
+    p: &Prepared,
+    k: usize,
+    memory: crate::exec::Memory,
+    subgroup_size: u32,
+) -> Result<Dispatch, Stop> {
     let memory = p.memory_for(k, memory);
-    let mut d = Dispatch::with_subgroup_size(p.program.clone(), p.steps[k].entry, p.config, memory, Schedule::Lockstep, subgroup_size)?;
+    let mut d = Dispatch::with_subgroup_size(
+        p.program.clone(),
+        p.steps[k].entry,
+        p.config,
+        memory,
+        Schedule::Lockstep,
+        subgroup_size,
+    )?;
     d.keep_accesses = true;
     Ok(d)
 }
@@ -459,9 +533,13 @@ fn next_step(program: &Program, f: crate::FuncId, mut pc: usize) -> usize {
 fn scalar_kind(program: &Program, ty: naga::Handle<naga::Type>) -> naga::ScalarKind {
     use naga::TypeInner as T;
     match &program.module.types[ty].inner {
-        T::Scalar(s) | T::Atomic(s) | T::Vector { scalar: s, .. } | T::Matrix { scalar: s, .. } => s.kind,
+        T::Scalar(s) | T::Atomic(s) | T::Vector { scalar: s, .. } | T::Matrix { scalar: s, .. } => {
+            s.kind
+        }
         T::Array { base, .. } => scalar_kind(program, *base),
-        T::Struct { members, .. } => members.last().map_or(naga::ScalarKind::Float, |m| scalar_kind(program, m.ty)),
+        T::Struct { members, .. } => {
+            members.last().map_or(naga::ScalarKind::Float, |m| scalar_kind(program, m.ty))
+        }
         _ => naga::ScalarKind::Uint,
     }
 }
@@ -479,10 +557,18 @@ fn format_scalar(s: Scalar) -> String {
 pub fn format_value(v: &Value) -> String {
     match v {
         Value::Scalar(s) => format_scalar(*s),
-        Value::Vector(c) => format!("vec{}({})", c.len(), c.iter().map(|s| format_scalar(*s)).collect::<Vec<_>>().join(", ")),
+        Value::Vector(c) => format!(
+            "vec{}({})",
+            c.len(),
+            c.iter().map(|s| format_scalar(*s)).collect::<Vec<_>>().join(", ")
+        ),
         Value::Composite(items) => {
             let shown: Vec<String> = items.iter().take(8).map(format_value).collect();
-            let more = if items.len() > 8 { format!(", … ({} in all)", items.len()) } else { String::new() };
+            let more = if items.len() > 8 {
+                format!(", … ({} in all)", items.len())
+            } else {
+                String::new()
+            };
             format!("[{}{more}]", shown.join(", "))
         }
         Value::Pointer(_) => "a pointer".into(),

@@ -158,8 +158,21 @@ impl Dispatch {
     ///
     /// # Errors
     /// An entry point input the interpreter does not provide.
-    pub fn new(program: Arc<Program>, entry: usize, config: CaseConfig, memory: Memory, schedule: Schedule) -> Result<Dispatch, Stop> {
-        Dispatch::with_subgroup_size(program, entry, config, memory, schedule, crate::subgroup::DEFAULT_SIZE)
+    pub fn new(
+        program: Arc<Program>,
+        entry: usize,
+        config: CaseConfig,
+        memory: Memory,
+        schedule: Schedule,
+    ) -> Result<Dispatch, Stop> {
+        Dispatch::with_subgroup_size(
+            program,
+            entry,
+            config,
+            memory,
+            schedule,
+            crate::subgroup::DEFAULT_SIZE,
+        )
     }
 
     /// [`Dispatch::new`] with subgroups of `subgroup_size` lanes (one of
@@ -197,7 +210,10 @@ impl Dispatch {
             reads: memory.storage.iter().map(|b| vec![0; b.len()]).collect(),
             writes: memory.storage.iter().map(|b| vec![0; b.len()]).collect(),
             writer: memory.storage.iter().map(|b| vec![None; b.len()]).collect(),
-            invocations: vec![[0; gpu_puzzles_core::trace::INVOCATION_WORDS as usize]; number_by.total_invocations() as usize],
+            invocations: vec![
+                [0; gpu_puzzles_core::trace::INVOCATION_WORDS as usize];
+                number_by.total_invocations() as usize
+            ],
             out_of_bounds: Vec::new(),
             races: Vec::new(),
             race_total: 0,
@@ -244,7 +260,9 @@ impl Dispatch {
 
     /// Turns the race detector on ([`crate::race`]); before the first step.
     pub fn detect_races(&mut self) {
-        self.races = Some(crate::race::Races::new(&self.memory.storage.iter().map(Vec::len).collect::<Vec<_>>()));
+        self.races = Some(crate::race::Races::new(
+            &self.memory.storage.iter().map(Vec::len).collect::<Vec<_>>(),
+        ));
     }
 
     /// Whether every workgroup has finished.
@@ -269,7 +287,8 @@ impl Dispatch {
         for (h, g) in program.module.global_variables.iter() {
             if g.space == naga::AddressSpace::WorkGroup {
                 // WebGPU zero-initialises workgroup memory.
-                self.memory.workgroup[h.index()] = vec![0; program.layouts.size(g.ty).div_ceil(4) as usize];
+                self.memory.workgroup[h.index()] =
+                    vec![0; program.layouts.size(g.ty).div_ceil(4) as usize];
             }
         }
         let c = &self.config;
@@ -308,7 +327,11 @@ impl Dispatch {
         for inv in &mut self.invocations {
             let ids = &inv.ids;
             for (site, values) in inv.prints.drain(..) {
-                let invocation = gpu_puzzles_core::trace::Invocation { id: ids.id, workgroup_id: ids.workgroup, local_invocation_id: ids.local };
+                let invocation = gpu_puzzles_core::trace::Invocation {
+                    id: ids.id,
+                    workgroup_id: ids.workgroup,
+                    local_invocation_id: ids.local,
+                };
                 self.record.keep_print(PrintLine { site, entry_point: 0, invocation, values });
             }
         }
@@ -331,9 +354,21 @@ impl Dispatch {
                     c[base + 1] += 1;
                 }
             }
-            if let (Some(r), None, false) = (self.races.as_mut(), a.out_of_bounds, a.kind == AccessKind::Atomic) {
-                let epoch = if matches!(a.space, Space::Workgroup(_)) { self.epochs[0] } else { self.epochs[1] };
-                let mark = crate::race::Mark { id, workgroup: self.workgroup, epoch, kind: a.kind, span: a.span };
+            if let (Some(r), None, false) =
+                (self.races.as_mut(), a.out_of_bounds, a.kind == AccessKind::Atomic)
+            {
+                let epoch = if matches!(a.space, Space::Workgroup(_)) {
+                    self.epochs[0]
+                } else {
+                    self.epochs[1]
+                };
+                let mark = crate::race::Mark {
+                    id,
+                    workgroup: self.workgroup,
+                    epoch,
+                    kind: a.kind,
+                    span: a.span,
+                };
                 r.access(a.space, a.offset / 4, a.bytes.div_ceil(4), mark);
             }
             if a.out_of_bounds.is_some() {
@@ -391,18 +426,32 @@ impl Dispatch {
         if self.exchange()? {
             return Ok(());
         }
-        let first = self.invocations.iter().find(|i| i.status == Status::Waiting).expect("not all done, none running");
+        let first = self
+            .invocations
+            .iter()
+            .find(|i| i.status == Status::Waiting)
+            .expect("not all done, none running");
         let at = first.barrier();
         let waiting = self.invocations.iter().filter(|i| i.barrier() == at).count() as u32;
         if waiting as usize != self.invocations.len() {
-            let span = first.position(&self.program).map(|(f, pc, _)| self.program.code(f).spans[pc.saturating_sub(1)]).unwrap_or_default();
-            return Err(Stop::BarrierNotReached { span, workgroup: self.workgroup, waiting, invocations: self.invocations.len() as u32 });
+            let span = first
+                .position(&self.program)
+                .map(|(f, pc, _)| self.program.code(f).spans[pc.saturating_sub(1)])
+                .unwrap_or_default();
+            return Err(Stop::BarrierNotReached {
+                span,
+                workgroup: self.workgroup,
+                waiting,
+                invocations: self.invocations.len() as u32,
+            });
         }
         // The barrier's kind starts a new interval of workgroup memory,
         // storage, or both, for the race detector.
-        let flags = first.position(&self.program).and_then(|(f, pc, _)| match self.program.code(f).insts.get(pc.saturating_sub(1)) {
-            Some(crate::lower::Inst::Barrier(b)) => Some(*b),
-            _ => None,
+        let flags = first.position(&self.program).and_then(|(f, pc, _)| {
+            match self.program.code(f).insts.get(pc.saturating_sub(1)) {
+                Some(crate::lower::Inst::Barrier(b)) => Some(*b),
+                _ => None,
+            }
         });
         if let Some(b) = flags {
             if b.contains(naga::Barrier::WORK_GROUP) {
@@ -436,14 +485,30 @@ impl Dispatch {
         while start < self.invocations.len() {
             let end = (start + size).min(self.invocations.len());
             let lanes = &self.invocations[start..end];
-            let earliest = lanes.iter().filter(|i| i.subgroup_wait(&program).is_some()).map(|i| i.place()).min();
+            let earliest = lanes
+                .iter()
+                .filter(|i| i.subgroup_wait(&program).is_some())
+                .map(|i| i.place())
+                .min();
             if let Some(place) = earliest {
-                let active: Vec<usize> =
-                    (start..end).filter(|&k| self.invocations[k].subgroup_wait(&program).is_some() && self.invocations[k].place() == place).collect();
-                let op = self.invocations[active[0]].subgroup_wait(&program).expect("waits at one").clone();
+                let active: Vec<usize> = (start..end)
+                    .filter(|&k| {
+                        self.invocations[k].subgroup_wait(&program).is_some()
+                            && self.invocations[k].place() == place
+                    })
+                    .collect();
+                let op = self.invocations[active[0]]
+                    .subgroup_wait(&program)
+                    .expect("waits at one")
+                    .clone();
                 let offers: Vec<_> = active
                     .iter()
-                    .map(|&k| self.invocations[k].offer.clone().ok_or_else(|| Stop::internal("a lane waits without an operand".into())))
+                    .map(|&k| {
+                        self.invocations[k]
+                            .offer
+                            .clone()
+                            .ok_or_else(|| Stop::internal("a lane waits without an operand".into()))
+                    })
                     .collect::<Result<_, _>>()?;
                 let results = crate::subgroup::exchange(&op, &offers, self.subgroup_size)?;
                 for (&k, r) in active.iter().zip(results) {

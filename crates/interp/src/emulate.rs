@@ -10,14 +10,18 @@
 
 use crate::dispatch::{Dispatch, Record, Schedule};
 use crate::exec::Memory;
+use crate::prepared::{PreparedShader, PreparedShaders};
 use crate::{Program, Stop};
-use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome};
+use gpu_puzzles_core::judge::{
+    budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome,
+};
 use gpu_puzzles_core::limits::{check_config, Limits};
-use gpu_puzzles_core::report::{memory_error_message, MemoryError, OrderDependent, SubgroupSizeDependent};
+use gpu_puzzles_core::report::{
+    memory_error_message, MemoryError, OrderDependent, SubgroupSizeDependent,
+};
 use gpu_puzzles_core::template::{position_of_offset, SourcePos, Substituted};
 use gpu_puzzles_core::trace::{invocation, Findings, RunawayLoop};
 use gpu_puzzles_core::{Case, Puzzle, Values};
-use crate::prepared::{PreparedShader, PreparedShaders};
 use gpu_puzzles_instrument::PassError;
 use std::sync::Arc;
 
@@ -35,7 +39,8 @@ const OOB_DETAILS: usize = gpu_puzzles_core::trace::OOB_RECORDS_PER_KIND as usiz
 /// The schedules a case is run under: lock step first (its outputs are
 /// judged), then two orders as different from it as possible. A result
 /// that differs between them depends on the order invocations run in.
-pub const SCHEDULES: [Schedule; 3] = [Schedule::Lockstep, Schedule::Reverse, Schedule::Random(0x5EED)];
+pub const SCHEDULES: [Schedule; 3] =
+    [Schedule::Lockstep, Schedule::Reverse, Schedule::Random(0x5EED)];
 
 /// Why the interpreter could not judge a case: not the student's error and
 /// not a verdict.
@@ -58,7 +63,11 @@ impl From<gpu_puzzles_core::judge::JudgeError> for Unjudged {
 ///
 /// # Errors
 /// [`Unjudged`] for the first case the interpreter could not run.
-pub fn judge_puzzle(puzzle: &Puzzle, extra: &[Case], source: &str) -> Result<Vec<CaseResult>, Unjudged> {
+pub fn judge_puzzle(
+    puzzle: &Puzzle,
+    extra: &[Case],
+    source: &str,
+) -> Result<Vec<CaseResult>, Unjudged> {
     judge_puzzle_at(puzzle, extra, source, crate::subgroup::DEFAULT_SIZE)
 }
 
@@ -68,10 +77,23 @@ pub fn judge_puzzle(puzzle: &Puzzle, extra: &[Case], source: &str) -> Result<Vec
 ///
 /// # Errors
 /// As [`judge_puzzle`].
-pub fn judge_puzzle_at(puzzle: &Puzzle, extra: &[Case], source: &str, subgroup_size: u32) -> Result<Vec<CaseResult>, Unjudged> {
+pub fn judge_puzzle_at(
+    puzzle: &Puzzle,
+    extra: &[Case],
+    source: &str,
+    subgroup_size: u32,
+) -> Result<Vec<CaseResult>, Unjudged> {
     // One preparation per distinct configuration, shared by its cases.
     let mut shaders = PreparedShaders::new(usize::MAX);
-    judge_puzzle_with(puzzle, extra, source, |case| run_prepared(puzzle, case, &shaders.get(puzzle, source, &case.config), &SCHEDULES, subgroup_size))
+    judge_puzzle_with(puzzle, extra, source, |case| {
+        run_prepared(
+            puzzle,
+            case,
+            &shaders.get(puzzle, source, &case.config),
+            &SCHEDULES,
+            subgroup_size,
+        )
+    })
 }
 
 /// [`judge_puzzle_at`] with each case's result made by `run_case` (one
@@ -168,7 +190,11 @@ pub enum NotRunnable {
 ///
 /// # Errors
 /// [`NotRunnable`], with the outcome or why the interpreter cannot run it.
-pub fn prepare(puzzle: &Puzzle, case: &Case, prepared: &Arc<PreparedShader>) -> Result<Prepared, NotRunnable> {
+pub fn prepare(
+    puzzle: &Puzzle,
+    case: &Case,
+    prepared: &Arc<PreparedShader>,
+) -> Result<Prepared, NotRunnable> {
     let limits = Limits::WEBGPU_DEFAULT;
     if let Err(problem) = check_config(puzzle, case, &limits) {
         return Err(NotRunnable::Outcome(Box::new(Outcome::config(problem))));
@@ -181,16 +207,22 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, prepared: &Arc<PreparedShader>) -> 
                 Some(s) => Diagnostic::error_at(message.clone(), s.start, s.len(), sub, source),
                 None => Diagnostic::unpositioned(message.clone()),
             };
-            return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
+            return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError {
+                diagnostics: vec![d],
+            })));
         }
-        Err(PassError::Unsupported(why)) => return Err(NotRunnable::Unjudged(Unjudged { message: why.clone() })),
+        Err(PassError::Unsupported(why)) => {
+            return Err(NotRunnable::Unjudged(Unjudged { message: why.clone() }))
+        }
     };
     let bytes = shader.workgroup_memory_bytes();
     if bytes > limits.max_compute_workgroup_storage_size as u64 {
-        return Err(NotRunnable::Outcome(Box::new(Outcome::config(ConfigProblem::ShaderWorkgroupMemory {
-            bytes,
-            max: limits.max_compute_workgroup_storage_size as u64,
-        }))));
+        return Err(NotRunnable::Outcome(Box::new(Outcome::config(
+            ConfigProblem::ShaderWorkgroupMemory {
+                bytes,
+                max: limits.max_compute_workgroup_storage_size as u64,
+            },
+        ))));
     }
     if let Err(problem) = prepared.bindings() {
         return Err(NotRunnable::Outcome(Box::new(Outcome::config(problem.clone()))));
@@ -203,7 +235,8 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, prepared: &Arc<PreparedShader>) -> 
         let d = Diagnostic::error_at(e.message(), e.offset, e.length, sub, source);
         return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
     }
-    let program = prepared.program().map_err(|e| NotRunnable::Unjudged(unjudged(&e, sub, source)))?;
+    let program =
+        prepared.program().map_err(|e| NotRunnable::Unjudged(unjudged(&e, sub, source)))?;
     let mut entries = Vec::new();
     for name in &puzzle.entry_points {
         match program.entry_point(name) {
@@ -213,7 +246,9 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, prepared: &Arc<PreparedShader>) -> 
                     "the shader has no compute entry point named `{name}`. {}",
                     gpu_puzzles_core::limits::entry_point_hint(puzzle)
                 ));
-                return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
+                return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError {
+                    diagnostics: vec![d],
+                })));
             }
         }
     }
@@ -221,7 +256,11 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, prepared: &Arc<PreparedShader>) -> 
         let ep = &program.module.entry_points[e];
         let [x, y, z] = ep.workgroup_size;
         let max = limits.max_compute_workgroup_size;
-        if x * y * z > limits.max_compute_invocations_per_workgroup || x > max[0] || y > max[1] || z > max[2] {
+        if x * y * z > limits.max_compute_invocations_per_workgroup
+            || x > max[0]
+            || y > max[1]
+            || z > max[2]
+        {
             let d = Diagnostic::unpositioned(format!(
                 "`@workgroup_size({x}, {y}, {z})` of `{}` asks for {} invocations per workgroup, but WebGPU guarantees only {} (maxComputeInvocationsPerWorkgroup) and {} × {} × {} (maxComputeWorkgroupSize); write `@workgroup_size({{{{workgroupSize}}}})`, the size each case dispatches",
                 ep.name,
@@ -231,16 +270,30 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, prepared: &Arc<PreparedShader>) -> 
                 max[1],
                 max[2]
             ));
-            return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
+            return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError {
+                diagnostics: vec![d],
+            })));
         }
     }
     let memory = memory(puzzle, case, &program);
-    let config = gpu_puzzles_instrument::as_dispatched(&case.config, entries.iter().map(|&e| &program.module.entry_points[e]));
-    let words = |bytes: &[u8]| bytes.chunks(4).map(|c| c.iter().rev().fold(0u32, |w, b| (w << 8) | *b as u32)).collect::<Vec<u32>>();
+    let config = gpu_puzzles_instrument::as_dispatched(
+        &case.config,
+        entries.iter().map(|&e| &program.module.entry_points[e]),
+    );
+    let words = |bytes: &[u8]| {
+        bytes
+            .chunks(4)
+            .map(|c| c.iter().rev().fold(0u32, |w, b| (w << 8) | *b as u32))
+            .collect::<Vec<u32>>()
+    };
     let steps = case
         .dispatches
         .iter()
-        .map(|d| Step { entry: entries[d.entry as usize], dispatch: d.entry, uniform: d.uniform.as_ref().map(|(u, b)| (*u as usize, words(b))) })
+        .map(|d| Step {
+            entry: entries[d.entry as usize],
+            dispatch: d.entry,
+            uniform: d.uniform.as_ref().map(|(u, b)| (*u as usize, words(b))),
+        })
         .collect();
     Ok(Prepared {
         program,
@@ -259,7 +312,12 @@ pub fn prepare(puzzle: &Puzzle, case: &Case, prepared: &Arc<PreparedShader>) -> 
 ///
 /// # Errors
 /// [`Unjudged`] when the shader uses something the interpreter cannot run.
-pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedule]) -> Result<CaseResult, Unjudged> {
+pub fn run_case(
+    puzzle: &Puzzle,
+    case: &Case,
+    source: &str,
+    schedules: &[Schedule],
+) -> Result<CaseResult, Unjudged> {
     run_case_at(puzzle, case, source, schedules, crate::subgroup::DEFAULT_SIZE)
 }
 
@@ -267,16 +325,42 @@ pub fn run_case(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedul
 ///
 /// # Errors
 /// As [`run_case`].
-pub fn run_case_at(puzzle: &Puzzle, case: &Case, source: &str, schedules: &[Schedule], subgroup_size: u32) -> Result<CaseResult, Unjudged> {
-    run_prepared(puzzle, case, &Arc::new(PreparedShader::new(puzzle, source, &case.config)), schedules, subgroup_size)
+pub fn run_case_at(
+    puzzle: &Puzzle,
+    case: &Case,
+    source: &str,
+    schedules: &[Schedule],
+    subgroup_size: u32,
+) -> Result<CaseResult, Unjudged> {
+    run_prepared(
+        puzzle,
+        case,
+        &Arc::new(PreparedShader::new(puzzle, source, &case.config)),
+        schedules,
+        subgroup_size,
+    )
 }
 
 /// [`run_case_at`] on the student's text as a Run prepared it for `case`.
 ///
 /// # Errors
 /// As [`run_case`].
-pub fn run_prepared(puzzle: &Puzzle, case: &Case, shader: &Arc<PreparedShader>, schedules: &[Schedule], subgroup_size: u32) -> Result<CaseResult, Unjudged> {
-    case::run(puzzle, case, shader, schedules, subgroup_size, true, gpu_puzzles_core::trace::LOOP_BUDGET)
+pub fn run_prepared(
+    puzzle: &Puzzle,
+    case: &Case,
+    shader: &Arc<PreparedShader>,
+    schedules: &[Schedule],
+    subgroup_size: u32,
+) -> Result<CaseResult, Unjudged> {
+    case::run(
+        puzzle,
+        case,
+        shader,
+        schedules,
+        subgroup_size,
+        true,
+        gpu_puzzles_core::trace::LOOP_BUDGET,
+    )
 }
 
 /// One run of the case in lockstep with subgroups of `subgroup_size`
@@ -290,15 +374,33 @@ pub fn run_prepared(puzzle: &Puzzle, case: &Case, shader: &Arc<PreparedShader>, 
 ///
 /// # Errors
 /// As [`run_case`].
-pub fn lockstep_at(puzzle: &Puzzle, case: &Case, source: &str, subgroup_size: u32, loop_budget: u32) -> Result<CaseResult, Unjudged> {
-    lockstep_prepared(puzzle, case, &Arc::new(PreparedShader::new(puzzle, source, &case.config)), subgroup_size, loop_budget)
+pub fn lockstep_at(
+    puzzle: &Puzzle,
+    case: &Case,
+    source: &str,
+    subgroup_size: u32,
+    loop_budget: u32,
+) -> Result<CaseResult, Unjudged> {
+    lockstep_prepared(
+        puzzle,
+        case,
+        &Arc::new(PreparedShader::new(puzzle, source, &case.config)),
+        subgroup_size,
+        loop_budget,
+    )
 }
 
 /// [`lockstep_at`] on the student's text as a Run prepared it for `case`.
 ///
 /// # Errors
 /// As [`run_case`].
-pub fn lockstep_prepared(puzzle: &Puzzle, case: &Case, shader: &Arc<PreparedShader>, subgroup_size: u32, loop_budget: u32) -> Result<CaseResult, Unjudged> {
+pub fn lockstep_prepared(
+    puzzle: &Puzzle,
+    case: &Case,
+    shader: &Arc<PreparedShader>,
+    subgroup_size: u32,
+    loop_budget: u32,
+) -> Result<CaseResult, Unjudged> {
     case::run(puzzle, case, shader, &SCHEDULES[..1], subgroup_size, false, loop_budget)
 }
 
@@ -306,12 +408,21 @@ pub fn lockstep_prepared(puzzle: &Puzzle, case: &Case, shader: &Arc<PreparedShad
 /// invocations (`passing`: the outputs and the order in words) and fails
 /// in another (`failing`, judged `judged`): a race the values show,
 /// whatever order a GPU happens to use. `None` when `judged` passed.
-fn order_dependent(puzzle: &Puzzle, passing: (&[Values], String), failing: (&[Values], String), judged: &Outcome) -> Option<Outcome> {
+fn order_dependent(
+    puzzle: &Puzzle,
+    passing: (&[Values], String),
+    failing: (&[Values], String),
+    judged: &Outcome,
+) -> Option<Outcome> {
     let Outcome::Mismatch { mismatches, .. } = judged else { return None };
     let m = mismatches.first()?;
     let compared: Vec<usize> = puzzle.compared_buffers().collect();
     let k = compared.iter().position(|&b| puzzle.buffers[b].name == m.buffer)?;
-    let value = |v: &[Values]| v.get(k).filter(|b| m.index < b.len()).map_or_else(|| "missing".into(), |b| b.format(m.index));
+    let value = |v: &[Values]| {
+        v.get(k)
+            .filter(|b| m.index < b.len())
+            .map_or_else(|| "missing".into(), |b| b.format(m.index))
+    };
     let error = MemoryError::OrderDependent(OrderDependent {
         buffer: m.buffer.clone(),
         index: m.index,
@@ -335,7 +446,11 @@ fn order_dependent(puzzle: &Puzzle, passing: (&[Values], String), failing: (&[Va
 /// # Errors
 /// [`Unjudged`] when the interpreter cannot run the shader; the case keeps
 /// its verdict and says the order check did not run.
-pub fn order_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Outcome>, Unjudged> {
+pub fn order_check(
+    puzzle: &Puzzle,
+    case: &Case,
+    source: &str,
+) -> Result<Option<Outcome>, Unjudged> {
     match prepare(puzzle, case, &Arc::new(PreparedShader::new(puzzle, source, &case.config))) {
         Ok(p) => order_check_prepared(&p, puzzle, case, None),
         Err(NotRunnable::Outcome(_)) => Ok(None),
@@ -349,15 +464,32 @@ pub fn order_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<
 ///
 /// # Errors
 /// As [`order_check`].
-pub fn checks_behind_the_gpu(puzzle: &Puzzle, case: &Case, source: &str, passed: bool) -> Result<Option<Outcome>, Unjudged> {
+pub fn checks_behind_the_gpu(
+    puzzle: &Puzzle,
+    case: &Case,
+    source: &str,
+    passed: bool,
+) -> Result<Option<Outcome>, Unjudged> {
     checks_behind_the_gpu_after(puzzle, case, source, passed, None)
 }
 
 /// [`checks_behind_the_gpu`]; with `lockstep`, the outputs of the case's
 /// run in the first schedule ([`run_case`] with `&SCHEDULES[..1]`), which
 /// the order check then does not repeat. Errors as [`order_check`].
-pub fn checks_behind_the_gpu_after(puzzle: &Puzzle, case: &Case, source: &str, passed: bool, lockstep: Option<&[Values]>) -> Result<Option<Outcome>, Unjudged> {
-    checks_behind_the_gpu_prepared(puzzle, case, &Arc::new(PreparedShader::new(puzzle, source, &case.config)), passed, lockstep)
+pub fn checks_behind_the_gpu_after(
+    puzzle: &Puzzle,
+    case: &Case,
+    source: &str,
+    passed: bool,
+    lockstep: Option<&[Values]>,
+) -> Result<Option<Outcome>, Unjudged> {
+    checks_behind_the_gpu_prepared(
+        puzzle,
+        case,
+        &Arc::new(PreparedShader::new(puzzle, source, &case.config)),
+        passed,
+        lockstep,
+    )
 }
 
 /// [`checks_behind_the_gpu_after`] on the student's text as a Run prepared
@@ -387,15 +519,23 @@ pub fn checks_behind_the_gpu_prepared(
 
 /// [`order_check`] on a prepared case; with `lockstep`, the outputs of the
 /// first schedule, run already.
-fn order_check_prepared(prepared: &Prepared, puzzle: &Puzzle, case: &Case, lockstep: Option<&[Values]>) -> Result<Option<Outcome>, Unjudged> {
+fn order_check_prepared(
+    prepared: &Prepared,
+    puzzle: &Puzzle,
+    case: &Case,
+    lockstep: Option<&[Values]>,
+) -> Result<Option<Outcome>, Unjudged> {
     use std::borrow::Cow;
     let (sub, source) = (prepared.shader.sub(), prepared.shader.source());
-    let mut outputs: Vec<(Cow<[Values]>, Schedule)> = lockstep.map(|v| (Cow::Borrowed(v), SCHEDULES[0])).into_iter().collect();
+    let mut outputs: Vec<(Cow<[Values]>, Schedule)> =
+        lockstep.map(|v| (Cow::Borrowed(v), SCHEDULES[0])).into_iter().collect();
     let rest = &SCHEDULES[outputs.len()..];
     for (ran, &schedule) in run_all(prepared, rest, puzzle, false).into_iter().zip(rest) {
         match ran {
             Ok(ran) => outputs.push((Cow::Owned(ran.actual), schedule)),
-            Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => return Err(unjudged(&e, sub, source)),
+            Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => {
+                return Err(unjudged(&e, sub, source))
+            }
             Err(_) => return Ok(None),
         }
     }
@@ -410,7 +550,9 @@ fn order_check_prepared(prepared: &Prepared, puzzle: &Puzzle, case: &Case, locks
         }
     }
     Ok(match (passing, failing) {
-        (Some((pass, p)), Some((fail, f, judged))) => order_dependent(puzzle, (&pass, p.describe()), (&fail, f.describe()), &judged),
+        (Some((pass, p)), Some((fail, f, judged))) => {
+            order_dependent(puzzle, (&pass, p.describe()), (&fail, f.describe()), &judged)
+        }
         _ => None,
     })
 }
@@ -426,20 +568,39 @@ fn order_check_prepared(prepared: &Prepared, puzzle: &Puzzle, case: &Case, locks
 ///
 /// # Errors
 /// [`Unjudged`] when the interpreter cannot run the shader.
-pub fn subgroup_check(puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Outcome>, Unjudged> {
+pub fn subgroup_check(
+    puzzle: &Puzzle,
+    case: &Case,
+    source: &str,
+) -> Result<Option<Outcome>, Unjudged> {
     checks_behind_the_gpu(puzzle, case, source, false)
 }
 
 /// [`subgroup_check`] on a prepared case.
-fn sweep_subgroup_sizes(p: &Prepared, puzzle: &Puzzle, case: &Case) -> Result<Option<Outcome>, Unjudged> {
-    let invocations = p.entries.iter().map(|&e| p.program.module.entry_points[e].workgroup_size.iter().product::<u32>()).max().unwrap_or(1);
+fn sweep_subgroup_sizes(
+    p: &Prepared,
+    puzzle: &Puzzle,
+    case: &Case,
+) -> Result<Option<Outcome>, Unjudged> {
+    let invocations = p
+        .entries
+        .iter()
+        .map(|&e| p.program.module.entry_points[e].workgroup_size.iter().product::<u32>())
+        .max()
+        .unwrap_or(1);
     let sizes = crate::subgroup::sizes_for(invocations);
     let runs: Vec<Result<Ran, Stop>> = {
         #[cfg(not(target_arch = "wasm32"))]
         {
             std::thread::scope(|scope| {
-                let handles: Vec<_> = sizes.iter().map(|&n| scope.spawn(move || run_with(p, Schedule::Forward, puzzle, false, n))).collect();
-                handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+                let handles: Vec<_> = sizes
+                    .iter()
+                    .map(|&n| scope.spawn(move || run_with(p, Schedule::Forward, puzzle, false, n)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .collect()
             })
         }
         #[cfg(target_arch = "wasm32")]
@@ -460,17 +621,28 @@ fn sweep_subgroup_sizes(p: &Prepared, puzzle: &Puzzle, case: &Case) -> Result<Op
                     }
                 }
             }
-            Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => return Err(unjudged(&e, p.shader.sub(), p.shader.source())),
+            Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => {
+                return Err(unjudged(&e, p.shader.sub(), p.shader.source()))
+            }
             // A loop or barrier that goes wrong at one size: the size's own
             // run says so when the GPU has it; here it only counts as wrong.
             Err(_) => tried.push((size, false)),
         }
     }
     let passing: Vec<u32> = tried.iter().filter(|t| t.1).map(|t| t.0).collect();
-    let Some(right) = passing.iter().copied().find(|&s| s == crate::subgroup::DEFAULT_SIZE).or_else(|| passing.last().copied()) else {
+    let Some(right) = passing
+        .iter()
+        .copied()
+        .find(|&s| s == crate::subgroup::DEFAULT_SIZE)
+        .or_else(|| passing.last().copied())
+    else {
         return Ok(None);
     };
-    let Some((wrong, m)) = wrong_at.into_iter().min_by_key(|(s, _)| (s.max(&right) / s.min(&right), *s)) else { return Ok(None) };
+    let Some((wrong, m)) =
+        wrong_at.into_iter().min_by_key(|(s, _)| (s.max(&right) / s.min(&right), *s))
+    else {
+        return Ok(None);
+    };
     let error = MemoryError::SubgroupSizeDependent(SubgroupSizeDependent {
         right,
         wrong,
@@ -486,12 +658,24 @@ fn sweep_subgroup_sizes(p: &Prepared, puzzle: &Puzzle, case: &Case) -> Result<Op
 /// [`run`] under each of `schedules`, in that order, the race detector on
 /// for the first when `detect_races`: natively on a thread each (they share
 /// nothing but the program and the case), in a browser one after another.
-fn run_all(p: &Prepared, schedules: &[Schedule], puzzle: &Puzzle, detect_races: bool) -> Vec<Result<Ran, Stop>> {
+fn run_all(
+    p: &Prepared,
+    schedules: &[Schedule],
+    puzzle: &Puzzle,
+    detect_races: bool,
+) -> Vec<Result<Ran, Stop>> {
     #[cfg(not(target_arch = "wasm32"))]
     if schedules.len() > 1 {
         return std::thread::scope(|scope| {
-            let handles: Vec<_> = schedules.iter().enumerate().map(|(k, &s)| scope.spawn(move || run(p, s, puzzle, detect_races && k == 0))).collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+            let handles: Vec<_> = schedules
+                .iter()
+                .enumerate()
+                .map(|(k, &s)| scope.spawn(move || run(p, s, puzzle, detect_races && k == 0)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
         });
     }
     schedules.iter().enumerate().map(|(k, &s)| run(p, s, puzzle, detect_races && k == 0)).collect()
@@ -503,7 +687,13 @@ fn run(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool) ->
 }
 
 /// [`run`] with subgroups of `subgroup_size` lanes.
-fn run_with(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool, subgroup_size: u32) -> Result<Ran, Stop> {
+fn run_with(
+    p: &Prepared,
+    schedule: Schedule,
+    puzzle: &Puzzle,
+    detect_races: bool,
+    subgroup_size: u32,
+) -> Result<Ran, Stop> {
     let mut memory = p.memory.clone();
     let mut total: Option<Record> = None;
     // Prints are numbered by the entry point's place among the case's entry
@@ -517,7 +707,14 @@ fn run_with(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: boo
     for (k, step) in p.steps.iter().enumerate() {
         let (entry, dispatch) = (step.entry, step.dispatch);
         let memory_k = p.memory_for(k, memory);
-        let mut d = Dispatch::with_subgroup_size(p.program.clone(), entry, p.config, memory_k, schedule, subgroup_size)?;
+        let mut d = Dispatch::with_subgroup_size(
+            p.program.clone(),
+            entry,
+            p.config,
+            memory_k,
+            schedule,
+            subgroup_size,
+        )?;
         d.set_loop_budget(p.loop_budget);
         if detect_races {
             d.detect_races();
@@ -575,7 +772,11 @@ fn merge(t: &mut Record, r: Record) {
 
 /// A stop that is not a verdict, in words with its place.
 fn unjudged(stop: &Stop, sub: &Substituted, source: &str) -> Unjudged {
-    let at = stop.span().and_then(|s| place(sub, source, s)).map(|p| format!(" (line {}:{})", p.line, p.column)).unwrap_or_default();
+    let at = stop
+        .span()
+        .and_then(|s| place(sub, source, s))
+        .map(|p| format!(" (line {}:{})", p.line, p.column))
+        .unwrap_or_default();
     Unjudged {
         message: match stop {
             Stop::Unsupported { what, .. } => format!("the debugger cannot run {what}{at}; judge this shader on a GPU, or write it without {what}"),

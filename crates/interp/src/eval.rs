@@ -14,7 +14,9 @@ pub fn literal(l: &Literal) -> Result<Value, Stop> {
         Literal::Bool(v) => Scalar::Bool(v),
         // naga makes abstract literals concrete where they meet a concrete
         // type; a leftover one fits i32 or f32 when it is used as one.
-        Literal::AbstractInt(v) => Scalar::I32(i32::try_from(v).map_err(|_| Stop::unsupported("an integer literal outside i32"))?),
+        Literal::AbstractInt(v) => Scalar::I32(
+            i32::try_from(v).map_err(|_| Stop::unsupported("an integer literal outside i32"))?,
+        ),
         Literal::AbstractFloat(v) => Scalar::F32(v as f32),
         Literal::F16(_) => return Err(Stop::unsupported("`f16`")),
         Literal::F64(_) => return Err(Stop::unsupported("`f64`")),
@@ -25,7 +27,11 @@ pub fn literal(l: &Literal) -> Result<Value, Stop> {
 
 /// A value of type `ty` built from `parts` (`vec4(a.xy, 0, 1)`,
 /// `array(…)`, `S(…)`): a vector's parts are flattened into components.
-pub fn compose(program: &Program, ty: Handle<naga::Type>, parts: Vec<Value>) -> Result<Value, Stop> {
+pub fn compose(
+    program: &Program,
+    ty: Handle<naga::Type>,
+    parts: Vec<Value>,
+) -> Result<Value, Stop> {
     match &program.module.types[ty].inner {
         TypeInner::Vector { .. } => {
             let mut out = Vec::with_capacity(4);
@@ -49,7 +55,11 @@ pub fn index_value(v: &Value, index: u32) -> Result<Option<Value>, Stop> {
 }
 
 /// `v.pattern` for a swizzle of `size` components.
-pub fn swizzle(v: &Value, size: naga::VectorSize, pattern: &[naga::SwizzleComponent; 4]) -> Result<Value, Stop> {
+pub fn swizzle(
+    v: &Value,
+    size: naga::VectorSize,
+    pattern: &[naga::SwizzleComponent; 4],
+) -> Result<Value, Stop> {
     let c = v.components()?;
     Ok(Value::Vector(pattern[..size as usize].iter().map(|p| c[*p as usize]).collect()))
 }
@@ -62,15 +72,28 @@ pub fn splat(size: naga::VectorSize, v: &Value) -> Result<Value, Stop> {
 /// A constant expression's value (module-scope constants and the
 /// initializers of `var`s): literals, constants, zero values, constructors
 /// and splats, which is what naga leaves after evaluating constants.
-pub fn constant(program: &Program, arena: &Arena<Expression>, h: Handle<Expression>, constants: &[Value]) -> Result<Value, Stop> {
+pub fn constant(
+    program: &Program,
+    arena: &Arena<Expression>,
+    h: Handle<Expression>,
+    constants: &[Value],
+) -> Result<Value, Stop> {
     let rec = |h| constant(program, arena, h, constants);
     match &arena[h] {
         Expression::Literal(l) => literal(l),
-        Expression::Constant(c) => constants
-            .get(c.index())
-            .cloned()
-            .map_or_else(|| program.constants.get(c.index()).cloned().ok_or_else(|| Stop::internal("a constant used before its definition".into())), Ok),
-        Expression::ZeroValue(ty) => program.layouts.zero(&program.module, &program.module.types[*ty].inner),
+        Expression::Constant(c) => {
+            constants.get(c.index()).cloned().map_or_else(
+                || {
+                    program.constants.get(c.index()).cloned().ok_or_else(|| {
+                        Stop::internal("a constant used before its definition".into())
+                    })
+                },
+                Ok,
+            )
+        }
+        Expression::ZeroValue(ty) => {
+            program.layouts.zero(&program.module, &program.module.types[*ty].inner)
+        }
         Expression::Compose { ty, components } => {
             let parts = components.iter().map(|c| rec(*c)).collect::<Result<Vec<_>, _>>()?;
             compose(program, *ty, parts)

@@ -156,14 +156,18 @@ impl Invocation {
         for a in &f.arguments {
             args.push(match &a.binding {
                 Some(naga::Binding::BuiltIn(b)) => builtin(*b, &ids)?,
-                Some(naga::Binding::Location { .. }) => return Err(Stop::unsupported("a `@location` input")),
+                Some(naga::Binding::Location { .. }) => {
+                    return Err(Stop::unsupported("a `@location` input"))
+                }
                 None => match &module.types[a.ty].inner {
                     TypeInner::Struct { members, .. } => Value::Composite(
                         members
                             .iter()
                             .map(|m| match &m.binding {
                                 Some(naga::Binding::BuiltIn(b)) => builtin(*b, &ids),
-                                _ => Err(Stop::unsupported("an entry point input that is not a built-in value")),
+                                _ => Err(Stop::unsupported(
+                                    "an entry point input that is not a built-in value",
+                                )),
                             })
                             .collect::<Result<_, _>>()?,
                     ),
@@ -185,7 +189,13 @@ impl Invocation {
         Ok(inv)
     }
 
-    fn push_frame(&mut self, program: &Program, func: FuncId, args: Vec<Value>, result: Option<Handle<Expression>>) -> Result<(), Stop> {
+    fn push_frame(
+        &mut self,
+        program: &Program,
+        func: FuncId,
+        args: Vec<Value>,
+        result: Option<Handle<Expression>>,
+    ) -> Result<(), Stop> {
         let f = program.function(func);
         let mut frame = Frame {
             func,
@@ -220,7 +230,8 @@ impl Invocation {
     /// have the same).
     pub fn barrier(&self) -> Option<(usize, FuncId, usize)> {
         let f = self.frames.last()?;
-        (self.status == Status::Waiting).then(|| (self.frames.len(), f.func, f.pc.saturating_sub(1)))
+        (self.status == Status::Waiting)
+            .then(|| (self.frames.len(), f.func, f.pc.saturating_sub(1)))
     }
 
     /// Runs instructions up to and including the next step (a statement
@@ -230,7 +241,12 @@ impl Invocation {
     /// # Errors
     /// A construct the interpreter cannot run, a runaway loop, or an
     /// internal error, placed at the statement.
-    pub fn step(&mut self, program: &Program, memory: &mut Memory, accesses: &mut Vec<Access>) -> Result<(), Stop> {
+    pub fn step(
+        &mut self,
+        program: &Program,
+        memory: &mut Memory,
+        accesses: &mut Vec<Access>,
+    ) -> Result<(), Stop> {
         while self.status == Status::Running {
             let depth = self.frames.len() - 1;
             let frame = &self.frames[depth];
@@ -248,7 +264,14 @@ impl Invocation {
         Ok(())
     }
 
-    fn exec(&mut self, program: &Program, memory: &mut Memory, accesses: &mut Vec<Access>, inst: &Inst, span: Span) -> Result<(), Stop> {
+    fn exec(
+        &mut self,
+        program: &Program,
+        memory: &mut Memory,
+        accesses: &mut Vec<Access>,
+        inst: &Inst,
+        span: Span,
+    ) -> Result<(), Stop> {
         let depth = self.frames.len() - 1;
         match inst {
             Inst::Emit(range) => {
@@ -311,7 +334,16 @@ impl Invocation {
                 let p = self.get(program, memory, accesses, *pointer, span)?.pointer()?;
                 let v = self.get(program, memory, accesses, *value, span)?;
                 let ty = self.pointee(program, *pointer)?;
-                self.write(program, memory, accesses, p, ty, &v, plain_or_atomic(program, ty, AccessKind::Write), span)?;
+                self.write(
+                    program,
+                    memory,
+                    accesses,
+                    p,
+                    ty,
+                    &v,
+                    plain_or_atomic(program, ty, AccessKind::Write),
+                    span,
+                )?;
             }
             Inst::UniformLoad { pointer, result } => {
                 let p = self.get(program, memory, accesses, *pointer, span)?.pointer()?;
@@ -323,10 +355,21 @@ impl Invocation {
                 let p = self.get(program, memory, accesses, *pointer, span)?.pointer()?;
                 let v = self.get(program, memory, accesses, *value, span)?.scalar()?;
                 let ty = self.pointee(program, *pointer)?;
-                let old = self.read(program, memory, accesses, p, ty, AccessKind::Atomic, span)?.scalar()?;
+                let old = self
+                    .read(program, memory, accesses, p, ty, AccessKind::Atomic, span)?
+                    .scalar()?;
                 let (new, out) = atomic(self, program, memory, accesses, *fun, old, v, span)?;
                 if let Some(new) = new {
-                    self.write(program, memory, &mut Vec::new(), p, ty, &Value::Scalar(new), AccessKind::Atomic, span)?;
+                    self.write(
+                        program,
+                        memory,
+                        &mut Vec::new(),
+                        p,
+                        ty,
+                        &Value::Scalar(new),
+                        AccessKind::Atomic,
+                        span,
+                    )?;
                 }
                 if let Some(r) = result {
                     self.frames[depth].values[r.index()] = Some(out);
@@ -336,12 +379,20 @@ impl Invocation {
                 let frame = &self.frames[depth];
                 let values = values
                     .iter()
-                    .map(|&(k, ty)| program.layouts.load(&program.module, frame.local(k), 0, crate::layout::Ty::Handle(ty)).map(|v| v.printed()))
+                    .map(|&(k, ty)| {
+                        program
+                            .layouts
+                            .load(&program.module, frame.local(k), 0, crate::layout::Ty::Handle(ty))
+                            .map(|v| v.printed())
+                    })
                     .collect::<Result<Vec<_>, _>>()?;
                 self.prints.push((*site, values));
             }
             Inst::Call { function, arguments, result } => {
-                let args = arguments.iter().map(|a| self.get(program, memory, accesses, *a, span)).collect::<Result<Vec<_>, _>>()?;
+                let args = arguments
+                    .iter()
+                    .map(|a| self.get(program, memory, accesses, *a, span))
+                    .collect::<Result<Vec<_>, _>>()?;
                 self.push_frame(program, FuncId::Function(*function), args, *result)?;
             }
             Inst::Subgroup(op) => {
@@ -349,20 +400,35 @@ impl Invocation {
                 let (value, index) = match op {
                     S::Barrier => (Value::Scalar(Scalar::Bool(true)), None),
                     S::Ballot { predicate: None, .. } => (Value::Scalar(Scalar::Bool(true)), None),
-                    S::Ballot { predicate: Some(p), .. } => (self.get(program, memory, accesses, *p, span)?, None),
-                    S::Collective { argument, .. } => (self.get(program, memory, accesses, *argument, span)?, None),
+                    S::Ballot { predicate: Some(p), .. } => {
+                        (self.get(program, memory, accesses, *p, span)?, None)
+                    }
+                    S::Collective { argument, .. } => {
+                        (self.get(program, memory, accesses, *argument, span)?, None)
+                    }
                     S::Gather { mode, argument, .. } => {
                         use naga::GatherMode as G;
                         let index = match mode {
                             G::BroadcastFirst | G::QuadSwap(_) => None,
-                            G::Broadcast(h) | G::Shuffle(h) | G::ShuffleDown(h) | G::ShuffleUp(h) | G::ShuffleXor(h) | G::QuadBroadcast(h) => {
-                                Some(self.get(program, memory, accesses, *h, span)?.scalar()?.as_index()?)
-                            }
+                            G::Broadcast(h)
+                            | G::Shuffle(h)
+                            | G::ShuffleDown(h)
+                            | G::ShuffleUp(h)
+                            | G::ShuffleXor(h)
+                            | G::QuadBroadcast(h) => Some(
+                                self.get(program, memory, accesses, *h, span)?
+                                    .scalar()?
+                                    .as_index()?,
+                            ),
                         };
                         (self.get(program, memory, accesses, *argument, span)?, index)
                     }
                 };
-                self.offer = Some(crate::subgroup::Offer { lane: self.ids.subgroup_invocation_id, value, index });
+                self.offer = Some(crate::subgroup::Offer {
+                    lane: self.ids.subgroup_invocation_id,
+                    value,
+                    index,
+                });
                 self.status = Status::Waiting;
             }
             Inst::Unsupported(what) => return Err(Stop::unsupported(*what)),
@@ -403,15 +469,23 @@ impl Invocation {
 
     /// The type a pointer expression points at.
     #[inline]
-    pub(crate) fn pointee<'p>(&self, program: &'p Program, pointer: Handle<Expression>) -> Result<Ty<'p>, Stop> {
+    pub(crate) fn pointee<'p>(
+        &self,
+        program: &'p Program,
+        pointer: Handle<Expression>,
+    ) -> Result<Ty<'p>, Stop> {
         let info = program.function_info(self.frames.last().expect("running").func);
         match &info[pointer].ty {
             naga::proc::TypeResolution::Handle(h) => match &program.module.types[*h].inner {
                 TypeInner::Pointer { base, .. } => Ok(Ty::Handle(*base)),
                 other => Err(Stop::internal(format!("a pointer of type {other:?}"))),
             },
-            naga::proc::TypeResolution::Value(TypeInner::Pointer { base, .. }) => Ok(Ty::Handle(*base)),
-            naga::proc::TypeResolution::Value(inner @ TypeInner::ValuePointer { .. }) => Ok(value_pointee(inner)),
+            naga::proc::TypeResolution::Value(TypeInner::Pointer { base, .. }) => {
+                Ok(Ty::Handle(*base))
+            }
+            naga::proc::TypeResolution::Value(inner @ TypeInner::ValuePointer { .. }) => {
+                Ok(value_pointee(inner))
+            }
             other => Err(Stop::internal(format!("a pointer of type {other:?}"))),
         }
     }
@@ -429,13 +503,19 @@ impl Invocation {
     }
 
     /// `None` for [`Space::Value`], which no pointer points into.
-    fn region_mut<'m>(&'m mut self, memory: &'m mut Memory, space: Space) -> Option<&'m mut Vec<u32>> {
+    fn region_mut<'m>(
+        &'m mut self,
+        memory: &'m mut Memory,
+        space: Space,
+    ) -> Option<&'m mut Vec<u32>> {
         Some(match space {
             Space::Storage(k) => &mut memory.storage[k as usize],
             Space::Uniform(k) => &mut memory.uniforms[k as usize],
             Space::Workgroup(g) => &mut memory.workgroup[g as usize],
             Space::Private(g) => &mut self.private[g as usize],
-            Space::Function { frame, local } => &mut self.frames[frame as usize].locals[local as usize],
+            Space::Function { frame, local } => {
+                &mut self.frames[frame as usize].locals[local as usize]
+            }
             Space::Value => return None,
         })
     }
@@ -452,7 +532,14 @@ impl Invocation {
         span: Span,
     ) -> Result<Value, Stop> {
         let bytes = program.layouts.size_of(ty);
-        accesses.push(Access { space: p.space, offset: p.offset, bytes, kind, out_of_bounds: p.out_of_bounds, span });
+        accesses.push(Access {
+            space: p.space,
+            offset: p.offset,
+            bytes,
+            kind,
+            out_of_bounds: p.out_of_bounds,
+            span,
+        });
         if p.out_of_bounds.is_some() {
             return program.layouts.zero(&program.module, &ty.inner(&program.module));
         }
@@ -472,11 +559,20 @@ impl Invocation {
         span: Span,
     ) -> Result<(), Stop> {
         let bytes = program.layouts.size_of(ty);
-        accesses.push(Access { space: p.space, offset: p.offset, bytes, kind, out_of_bounds: p.out_of_bounds, span });
+        accesses.push(Access {
+            space: p.space,
+            offset: p.offset,
+            bytes,
+            kind,
+            out_of_bounds: p.out_of_bounds,
+            span,
+        });
         if p.out_of_bounds.is_some() {
             return Ok(());
         }
-        let words = self.region_mut(memory, p.space).ok_or_else(|| Stop::internal("a store into a value".into()))?;
+        let words = self
+            .region_mut(memory, p.space)
+            .ok_or_else(|| Stop::internal("a store into a value".into()))?;
         program.layouts.store(&program.module, words, p.offset, ty, v)
     }
 }
@@ -521,13 +617,16 @@ fn atomic(
         A::And => op(B::And)?,
         A::InclusiveOr => op(B::InclusiveOr)?,
         A::ExclusiveOr => op(B::ExclusiveOr)?,
-        A::Min => math::math(naga::MathFunction::Min, &[Value::Scalar(old), Value::Scalar(v)])?.scalar()?,
-        A::Max => math::math(naga::MathFunction::Max, &[Value::Scalar(old), Value::Scalar(v)])?.scalar()?,
+        A::Min => math::math(naga::MathFunction::Min, &[Value::Scalar(old), Value::Scalar(v)])?
+            .scalar()?,
+        A::Max => math::math(naga::MathFunction::Max, &[Value::Scalar(old), Value::Scalar(v)])?
+            .scalar()?,
         A::Exchange { compare: None } => v,
         A::Exchange { compare: Some(c) } => {
             let c = inv.get(program, memory, accesses, c, span)?.scalar()?;
             let exchanged = c == old;
-            let result = Value::Composite(vec![Value::Scalar(old), Value::Scalar(Scalar::Bool(exchanged))]);
+            let result =
+                Value::Composite(vec![Value::Scalar(old), Value::Scalar(Scalar::Bool(exchanged))]);
             return Ok((exchanged.then_some(v), result));
         }
     };
@@ -541,7 +640,9 @@ fn atomic(
 #[inline]
 pub(crate) fn plain_or_atomic(program: &Program, ty: Ty<'_>, plain: AccessKind) -> AccessKind {
     match ty {
-        Ty::Handle(h) if matches!(program.module.types[h].inner, TypeInner::Atomic(_)) => AccessKind::Atomic,
+        Ty::Handle(h) if matches!(program.module.types[h].inner, TypeInner::Atomic(_)) => {
+            AccessKind::Atomic
+        }
         _ => plain,
     }
 }

@@ -16,7 +16,14 @@ impl Invocation {
     /// called, its result went through memory the caller read back wider
     /// than it was written (a stalled load, 15 % of the interpreter's time).
     #[inline(always)]
-    pub(crate) fn get(&mut self, program: &Program, memory: &mut Memory, accesses: &mut Vec<Access>, h: Handle<Expression>, span: Span) -> Result<Value, Stop> {
+    pub(crate) fn get(
+        &mut self,
+        program: &Program,
+        memory: &mut Memory,
+        accesses: &mut Vec<Access>,
+        h: Handle<Expression>,
+        span: Span,
+    ) -> Result<Value, Stop> {
         let depth = self.frames.len() - 1;
         if let Some(v) = &self.frames[depth].values[h.index()] {
             return Ok(v.clone());
@@ -49,26 +56,36 @@ impl Invocation {
             Expression::Constant(c) => program.constant(*c).clone(),
             Expression::ZeroValue(ty) => program.layouts.zero(module, &module.types[*ty].inner)?,
             Expression::Compose { ty, components } => {
-                let parts = components.iter().map(|c| self.get(program, memory, accesses, *c, span)).collect::<Result<Vec<_>, _>>()?;
+                let parts = components
+                    .iter()
+                    .map(|c| self.get(program, memory, accesses, *c, span))
+                    .collect::<Result<Vec<_>, _>>()?;
                 compose(program, *ty, parts)?
             }
             Expression::Splat { size, value } => splat(*size, &get!(*value))?,
-            Expression::Swizzle { size, vector, pattern } => swizzle(&get!(*vector), *size, pattern)?,
+            Expression::Swizzle { size, vector, pattern } => {
+                swizzle(&get!(*vector), *size, pattern)?
+            }
             Expression::FunctionArgument(k) => self.frames[depth].args[*k as usize].clone(),
             Expression::GlobalVariable(g) => {
                 let space = match module.global_variables[*g].space {
-                    AddressSpace::Storage { .. } | AddressSpace::Uniform => {
-                        memory.bindings.get(g.index()).copied().flatten().ok_or_else(|| Stop::internal("an unbound buffer".into()))?
-                    }
+                    AddressSpace::Storage { .. } | AddressSpace::Uniform => memory
+                        .bindings
+                        .get(g.index())
+                        .copied()
+                        .flatten()
+                        .ok_or_else(|| Stop::internal("an unbound buffer".into()))?,
                     AddressSpace::WorkGroup => Space::Workgroup(g.index() as u32),
                     AddressSpace::Private => Space::Private(g.index() as u32),
                     _ => return Err(Stop::unsupported("a texture, sampler or immediate")),
                 };
                 Value::Pointer(Pointer { space, offset: 0, out_of_bounds: None })
             }
-            Expression::LocalVariable(l) => {
-                Value::Pointer(Pointer { space: Space::Function { frame: depth as u16, local: l.index() as u16 }, offset: 0, out_of_bounds: None })
-            }
+            Expression::LocalVariable(l) => Value::Pointer(Pointer {
+                space: Space::Function { frame: depth as u16, local: l.index() as u16 },
+                offset: 0,
+                out_of_bounds: None,
+            }),
             Expression::Access { base, index } => {
                 let i = get!(*index).scalar()?.as_index()?;
                 let b = get!(*base);
@@ -76,7 +93,14 @@ impl Invocation {
                 if let Some(oob) = oob {
                     // A value indexed out of bounds: nothing in memory, but
                     // an out-of-bounds read all the same.
-                    accesses.push(Access { space: Space::Value, offset: 0, bytes: 0, kind: AccessKind::Read, out_of_bounds: Some(oob), span });
+                    accesses.push(Access {
+                        space: Space::Value,
+                        offset: 0,
+                        bytes: 0,
+                        kind: AccessKind::Read,
+                        out_of_bounds: Some(oob),
+                        span,
+                    });
                 }
                 v
             }
@@ -87,7 +111,15 @@ impl Invocation {
             Expression::Load { pointer } => {
                 let p = get!(*pointer).pointer()?;
                 let ty = self.pointee(program, *pointer)?;
-                self.read(program, memory, accesses, p, ty, crate::exec::plain_or_atomic(program, ty, AccessKind::Read), span)?
+                self.read(
+                    program,
+                    memory,
+                    accesses,
+                    p,
+                    ty,
+                    crate::exec::plain_or_atomic(program, ty, AccessKind::Read),
+                    span,
+                )?
             }
             Expression::Unary { op, expr } => unary(*op, &get!(*expr))?,
             Expression::Binary { op, left, right } => binary(*op, &get!(*left), &get!(*right))?,
@@ -103,7 +135,12 @@ impl Invocation {
                     }
                     Value::Vector(c) => {
                         let (a, r) = (a.components()?, r.components()?);
-                        Value::Vector(c.iter().enumerate().map(|(k, c)| Ok(if c.as_bool()? { a[k] } else { r[k] })).collect::<Result<_, Stop>>()?)
+                        Value::Vector(
+                            c.iter()
+                                .enumerate()
+                                .map(|(k, c)| Ok(if c.as_bool()? { a[k] } else { r[k] }))
+                                .collect::<Result<_, Stop>>()?,
+                        )
                     }
                     other => return Err(Stop::internal(format!("select on {other:?}"))),
                 }
@@ -125,17 +162,25 @@ impl Invocation {
             }
             Expression::ArrayLength(pointer) => {
                 let p = get!(*pointer).pointer()?;
-                let Ty::Handle(array) = self.pointee(program, *pointer)? else { return Err(Stop::internal("arrayLength of a non-array".into())) };
+                let Ty::Handle(array) = self.pointee(program, *pointer)? else {
+                    return Err(Stop::internal("arrayLength of a non-array".into()));
+                };
                 let bytes = self.region(memory, p.space).len() as u32 * 4;
-                Value::Scalar(Scalar::U32(bytes.saturating_sub(p.offset) / program.layouts.stride(array).max(1)))
+                Value::Scalar(Scalar::U32(
+                    bytes.saturating_sub(p.offset) / program.layouts.stride(array).max(1),
+                ))
             }
             Expression::CallResult(_)
             | Expression::AtomicResult { .. }
             | Expression::WorkGroupUniformLoadResult { .. }
             | Expression::SubgroupBallotResult
-            | Expression::SubgroupOperationResult { .. } => return Err(Stop::internal("a result used before its statement ran".into())),
+            | Expression::SubgroupOperationResult { .. } => {
+                return Err(Stop::internal("a result used before its statement ran".into()))
+            }
             Expression::Override(_) => return Err(Stop::unsupported("an `override` declaration")),
-            Expression::ImageSample { .. } | Expression::ImageLoad { .. } | Expression::ImageQuery { .. } => return Err(Stop::unsupported("a texture")),
+            Expression::ImageSample { .. }
+            | Expression::ImageLoad { .. }
+            | Expression::ImageQuery { .. } => return Err(Stop::unsupported("a texture")),
             Expression::Derivative { .. } => return Err(Stop::unsupported("a derivative")),
             _ => return Err(Stop::unsupported("this expression")),
         })
@@ -164,7 +209,9 @@ impl Invocation {
                         Value::Vector(c) => (Value::Scalar(Scalar::zero(c[0].kind())?), c.len()),
                         Value::Composite(items) => match items.first() {
                             Some(first) => (zero_like(first), items.len()),
-                            None => return Err(Stop::internal("indexing an empty composite".into())),
+                            None => {
+                                return Err(Stop::internal("indexing an empty composite".into()))
+                            }
                         },
                         _ => unreachable!("index_value checked the shape"),
                     };
@@ -178,7 +225,9 @@ impl Invocation {
                 other => return Err(Stop::internal(format!("an access through {other:?}"))),
             },
             naga::proc::TypeResolution::Value(TypeInner::Pointer { base, .. }) => Ty::Handle(*base),
-            naga::proc::TypeResolution::Value(inner @ TypeInner::ValuePointer { .. }) => value_pointee(inner),
+            naga::proc::TypeResolution::Value(inner @ TypeInner::ValuePointer { .. }) => {
+                value_pointee(inner)
+            }
             other => return Err(Stop::internal(format!("an access through {other:?}"))),
         };
         let handle = pointee.handle();
@@ -186,20 +235,39 @@ impl Invocation {
         let (offset, len) = match &*inner {
             TypeInner::Array { size, .. } => {
                 let stride = handle.map_or(4, |h| program.layouts.stride(h));
-                let len = crate::layout::fixed_count(*size, module)
-                    .unwrap_or_else(|| (self.region(memory, p.space).len() as u32 * 4).saturating_sub(p.offset) / stride.max(1));
+                let len = crate::layout::fixed_count(*size, module).unwrap_or_else(|| {
+                    (self.region(memory, p.space).len() as u32 * 4).saturating_sub(p.offset)
+                        / stride.max(1)
+                });
                 (index.wrapping_mul(stride), len)
             }
             TypeInner::Struct { members, .. } => (
-                program.layouts.member_offset(handle.ok_or_else(|| Stop::internal("a structure without a handle".into()))?, index as usize),
+                program.layouts.member_offset(
+                    handle.ok_or_else(|| Stop::internal("a structure without a handle".into()))?,
+                    index as usize,
+                ),
                 members.len() as u32,
             ),
             TypeInner::Vector { size, .. } => (4 * index, *size as u32),
-            TypeInner::Matrix { columns, rows, .. } => (index.wrapping_mul(crate::layout::column_stride(*rows)), *columns as u32),
+            TypeInner::Matrix { columns, rows, .. } => {
+                (index.wrapping_mul(crate::layout::column_stride(*rows)), *columns as u32)
+            }
             other => return Err(Stop::internal(format!("an access into {other:?}"))),
         };
-        let out_of_bounds = p.out_of_bounds.or((index >= len).then_some(OutOfBoundsIndex { index, length: len, func, base }));
-        Ok((Value::Pointer(Pointer { space: p.space, offset: if out_of_bounds.is_some() { p.offset } else { p.offset + offset }, out_of_bounds }), None))
+        let out_of_bounds = p.out_of_bounds.or((index >= len).then_some(OutOfBoundsIndex {
+            index,
+            length: len,
+            func,
+            base,
+        }));
+        Ok((
+            Value::Pointer(Pointer {
+                space: p.space,
+                offset: if out_of_bounds.is_some() { p.offset } else { p.offset + offset },
+                out_of_bounds,
+            }),
+            None,
+        ))
     }
 }
 
@@ -217,7 +285,9 @@ pub(crate) fn value_pointee(inner: &TypeInner) -> Ty<'static> {
 fn zero_like(v: &Value) -> Value {
     match v {
         Value::Scalar(s) => Value::Scalar(Scalar::zero(s.kind()).unwrap_or(Scalar::U32(0))),
-        Value::Vector(c) => Value::Vector(c.iter().map(|s| Scalar::zero(s.kind()).unwrap_or(Scalar::U32(0))).collect()),
+        Value::Vector(c) => Value::Vector(
+            c.iter().map(|s| Scalar::zero(s.kind()).unwrap_or(Scalar::U32(0))).collect(),
+        ),
         Value::Composite(items) => Value::Composite(items.iter().map(zero_like).collect()),
         Value::Pointer(p) => Value::Pointer(*p),
     }

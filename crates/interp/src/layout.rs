@@ -56,7 +56,12 @@ impl Layouts {
     /// Lays out every type of `module`.
     pub fn new(module: &Module) -> Layouts {
         let n = module.types.len();
-        let mut l = Layouts { size: vec![0; n], align: vec![4; n], stride: vec![0; n], offsets: vec![Vec::new(); n] };
+        let mut l = Layouts {
+            size: vec![0; n],
+            align: vec![4; n],
+            stride: vec![0; n],
+            offsets: vec![Vec::new(); n],
+        };
         let mut has_bool = vec![false; n];
         for (h, ty) in module.types.iter() {
             let i = h.index();
@@ -70,7 +75,8 @@ impl Layouts {
                 TypeInner::Array { base, size, stride } => {
                     let b = base.index();
                     has_bool[i] = has_bool[b];
-                    let stride = if has_bool[b] { round_up(l.align[b], l.size[b]) } else { *stride };
+                    let stride =
+                        if has_bool[b] { round_up(l.align[b], l.size[b]) } else { *stride };
                     l.stride[i] = stride;
                     // A runtime-sized array counts one element here.
                     let count = fixed_count(*size, module).unwrap_or(1);
@@ -141,32 +147,60 @@ impl Layouts {
     /// Reads a value of type `inner` at byte `offset` of `words`; words
     /// past the end read as zero. A runtime-sized array reads as many
     /// elements as fit.
-    pub fn load(&self, module: &Module, words: &[u32], offset: u32, ty: Ty<'_>) -> Result<Value, Stop> {
+    pub fn load(
+        &self,
+        module: &Module,
+        words: &[u32],
+        offset: u32,
+        ty: Ty<'_>,
+    ) -> Result<Value, Stop> {
         let handle = ty.handle();
         let inner = ty.inner(module);
         let word = |at: u32| words.get((at / 4) as usize).copied().unwrap_or(0);
         Ok(match &*inner {
-            TypeInner::Scalar(s) | TypeInner::Atomic(s) => Value::Scalar(Scalar::from_word(s.kind, word(offset))?),
-            TypeInner::Vector { size, scalar } => {
-                Value::Vector((0..*size as u32).map(|k| Scalar::from_word(scalar.kind, word(offset + 4 * k))).collect::<Result<_, _>>()?)
+            TypeInner::Scalar(s) | TypeInner::Atomic(s) => {
+                Value::Scalar(Scalar::from_word(s.kind, word(offset))?)
             }
+            TypeInner::Vector { size, scalar } => Value::Vector(
+                (0..*size as u32)
+                    .map(|k| Scalar::from_word(scalar.kind, word(offset + 4 * k)))
+                    .collect::<Result<_, _>>()?,
+            ),
             TypeInner::Matrix { columns, rows, scalar } => {
                 let col = TypeInner::Vector { size: *rows, scalar: *scalar };
                 let stride = vector_layout(*rows).1;
-                Value::Composite((0..*columns as u32).map(|c| self.load(module, words, offset + c * stride, Ty::Inner(&col))).collect::<Result<_, _>>()?)
+                Value::Composite(
+                    (0..*columns as u32)
+                        .map(|c| self.load(module, words, offset + c * stride, Ty::Inner(&col)))
+                        .collect::<Result<_, _>>()?,
+                )
             }
             TypeInner::Array { base, size, .. } => {
                 let stride = handle.map_or(4, |h| self.stride(h));
-                let count = fixed_count(*size, module).unwrap_or_else(|| ((words.len() as u32 * 4).saturating_sub(offset)) / stride.max(1));
-                Value::Composite((0..count).map(|k| self.load(module, words, offset + k * stride, Ty::Handle(*base))).collect::<Result<_, _>>()?)
+                let count = fixed_count(*size, module).unwrap_or_else(|| {
+                    ((words.len() as u32 * 4).saturating_sub(offset)) / stride.max(1)
+                });
+                Value::Composite(
+                    (0..count)
+                        .map(|k| self.load(module, words, offset + k * stride, Ty::Handle(*base)))
+                        .collect::<Result<_, _>>()?,
+                )
             }
             TypeInner::Struct { members, .. } => {
-                let ty = handle.ok_or_else(|| Stop::internal("a structure without a handle".into()))?;
+                let ty =
+                    handle.ok_or_else(|| Stop::internal("a structure without a handle".into()))?;
                 Value::Composite(
                     members
                         .iter()
                         .enumerate()
-                        .map(|(k, m)| self.load(module, words, offset + self.member_offset(ty, k), Ty::Handle(m.ty)))
+                        .map(|(k, m)| {
+                            self.load(
+                                module,
+                                words,
+                                offset + self.member_offset(ty, k),
+                                Ty::Handle(m.ty),
+                            )
+                        })
                         .collect::<Result<_, _>>()?,
                 )
             }
@@ -176,7 +210,14 @@ impl Layouts {
 
     /// Writes `value` of type `inner` at byte `offset` of `words`; words
     /// past the end are not written.
-    pub fn store(&self, module: &Module, words: &mut [u32], offset: u32, ty: Ty<'_>, value: &Value) -> Result<(), Stop> {
+    pub fn store(
+        &self,
+        module: &Module,
+        words: &mut [u32],
+        offset: u32,
+        ty: Ty<'_>,
+        value: &Value,
+    ) -> Result<(), Stop> {
         let handle = ty.handle();
         let inner = ty.inner(module);
         let mut put = |at: u32, s: Scalar| {
@@ -205,12 +246,21 @@ impl Layouts {
                 }
             }
             (TypeInner::Struct { members, .. }, Value::Composite(items)) => {
-                let ty = handle.ok_or_else(|| Stop::internal("a structure without a handle".into()))?;
+                let ty =
+                    handle.ok_or_else(|| Stop::internal("a structure without a handle".into()))?;
                 for (k, (m, v)) in members.iter().zip(items).enumerate() {
-                    self.store(module, words, offset + self.member_offset(ty, k), Ty::Handle(m.ty), v)?;
+                    self.store(
+                        module,
+                        words,
+                        offset + self.member_offset(ty, k),
+                        Ty::Handle(m.ty),
+                        v,
+                    )?;
                 }
             }
-            (inner, value) => return Err(Stop::internal(format!("storing {value:?} as {inner:?}"))),
+            (inner, value) => {
+                return Err(Stop::internal(format!("storing {value:?} as {inner:?}")))
+            }
         }
         Ok(())
     }
@@ -220,17 +270,25 @@ impl Layouts {
     pub fn zero(&self, module: &Module, inner: &TypeInner) -> Result<Value, Stop> {
         Ok(match inner {
             TypeInner::Scalar(s) | TypeInner::Atomic(s) => Value::Scalar(Scalar::zero(s.kind)?),
-            TypeInner::Vector { size, scalar } => Value::Vector(vec![Scalar::zero(scalar.kind)?; *size as usize]),
-            TypeInner::Matrix { columns, rows, scalar } => {
-                Value::Composite(vec![Value::Vector(vec![Scalar::zero(scalar.kind)?; *rows as usize]); *columns as usize])
+            TypeInner::Vector { size, scalar } => {
+                Value::Vector(vec![Scalar::zero(scalar.kind)?; *size as usize])
             }
+            TypeInner::Matrix { columns, rows, scalar } => Value::Composite(vec![
+                Value::Vector(
+                    vec![Scalar::zero(scalar.kind)?; *rows as usize]
+                );
+                *columns as usize
+            ]),
             TypeInner::Array { base, size, .. } => {
                 let count = fixed_count(*size, module).unwrap_or(0) as usize;
                 Value::Composite(vec![self.zero(module, &module.types[*base].inner)?; count])
             }
-            TypeInner::Struct { members, .. } => {
-                Value::Composite(members.iter().map(|m| self.zero(module, &module.types[m.ty].inner)).collect::<Result<_, _>>()?)
-            }
+            TypeInner::Struct { members, .. } => Value::Composite(
+                members
+                    .iter()
+                    .map(|m| self.zero(module, &module.types[m.ty].inner))
+                    .collect::<Result<_, _>>()?,
+            ),
             other => return Err(Stop::unsupported(format!("a value of type {other:?}"))),
         })
     }

@@ -177,8 +177,10 @@ impl Program {
     pub fn parse(text: &str) -> Result<Program, ParseError> {
         let mut text = text.to_string();
         gpu_puzzles_core::wgsl::blank_enables(&mut text);
-        let module = naga::front::wgsl::parse_str(&text)
-            .map_err(|e| ParseError::Syntax { message: e.emit_to_string(&text), at: e.location(&text).map(|l| (l.line_number, l.line_position)) })?;
+        let module = naga::front::wgsl::parse_str(&text).map_err(|e| ParseError::Syntax {
+            message: e.emit_to_string(&text),
+            at: e.location(&text).map(|l| (l.line_number, l.line_position)),
+        })?;
         Program::new(module).map_err(ParseError::Invalid)
     }
 
@@ -188,9 +190,12 @@ impl Program {
     /// naga's validation error, or a constant the interpreter cannot
     /// evaluate.
     pub fn new(module: Module) -> Result<Program, Stop> {
-        let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), gpu_puzzles_instrument::CAPABILITIES)
-            .validate(&module)
-            .map_err(|e| Stop::internal(format!("naga rejected the shader: {}", e.as_inner())))?;
+        let info = naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            gpu_puzzles_instrument::CAPABILITIES,
+        )
+        .validate(&module)
+        .map_err(|e| Stop::internal(format!("naga rejected the shader: {}", e.as_inner())))?;
         Program::validated(Arc::new(module), Arc::new(info))
     }
 
@@ -201,9 +206,15 @@ impl Program {
     /// A constant the interpreter cannot evaluate.
     pub fn validated(module: Arc<Module>, info: Arc<ModuleInfo>) -> Result<Program, Stop> {
         let layouts = Layouts::new(&module);
-        let mut entries: Vec<Code> = module.entry_points.iter().map(|e| Code::lower(&e.function.body)).collect();
-        let mut functions: Vec<Code> = module.functions.iter().map(|(_, f)| Code::lower(&f.body)).collect();
-        let print_fn = module.functions.iter().find(|(_, f)| f.name.as_deref() == Some(gpu_puzzles_core::print::PRINT_FUNCTION)).map(|(h, _)| h);
+        let mut entries: Vec<Code> =
+            module.entry_points.iter().map(|e| Code::lower(&e.function.body)).collect();
+        let mut functions: Vec<Code> =
+            module.functions.iter().map(|(_, f)| Code::lower(&f.body)).collect();
+        let print_fn = module
+            .functions
+            .iter()
+            .find(|(_, f)| f.name.as_deref() == Some(gpu_puzzles_core::print::PRINT_FUNCTION))
+            .map(|(h, _)| h);
         if let Some(print_fn) = print_fn {
             for (code, e) in entries.iter_mut().zip(&module.entry_points) {
                 code.mark_prints(print_fn, &e.function);
@@ -212,10 +223,16 @@ impl Program {
                 code.mark_prints(print_fn, f);
             }
         }
-        let mut program = Program { module, info, layouts, entries, functions, constants: Vec::new() };
+        let mut program =
+            Program { module, info, layouts, entries, functions, constants: Vec::new() };
         let mut constants = Vec::with_capacity(program.module.constants.len());
         for (_, c) in program.module.constants.iter() {
-            constants.push(eval::constant(&program, &program.module.global_expressions, c.init, &constants)?);
+            constants.push(eval::constant(
+                &program,
+                &program.module.global_expressions,
+                c.init,
+                &constants,
+            )?);
         }
         program.constants = constants;
         Ok(program)
@@ -225,19 +242,28 @@ impl Program {
     /// a subgroup built-in value as an entry point input. Its results can
     /// then depend on the subgroup size.
     pub fn uses_subgroups(&self) -> bool {
-        let op = self.entries.iter().chain(&self.functions).any(|c| c.insts.iter().any(|i| matches!(i, lower::Inst::Subgroup(_))));
+        let op = self
+            .entries
+            .iter()
+            .chain(&self.functions)
+            .any(|c| c.insts.iter().any(|i| matches!(i, lower::Inst::Subgroup(_))));
         let subgroup_builtin = |b: &Option<naga::Binding>| {
             matches!(
                 b,
                 Some(naga::Binding::BuiltIn(
-                    naga::BuiltIn::SubgroupSize | naga::BuiltIn::SubgroupInvocationId | naga::BuiltIn::SubgroupId | naga::BuiltIn::NumSubgroups
+                    naga::BuiltIn::SubgroupSize
+                        | naga::BuiltIn::SubgroupInvocationId
+                        | naga::BuiltIn::SubgroupId
+                        | naga::BuiltIn::NumSubgroups
                 ))
             )
         };
         let input = self.module.entry_points.iter().flat_map(|e| &e.function.arguments).any(|a| {
             subgroup_builtin(&a.binding)
                 || match &self.module.types[a.ty].inner {
-                    naga::TypeInner::Struct { members, .. } => members.iter().any(|m| subgroup_builtin(&m.binding)),
+                    naga::TypeInner::Struct { members, .. } => {
+                        members.iter().any(|m| subgroup_builtin(&m.binding))
+                    }
                     _ => false,
                 }
         });
@@ -246,7 +272,10 @@ impl Program {
 
     /// The entry point named `name`, if it is a compute one.
     pub fn entry_point(&self, name: &str) -> Option<usize> {
-        self.module.entry_points.iter().position(|e| e.name == name && e.stage == naga::ShaderStage::Compute)
+        self.module
+            .entry_points
+            .iter()
+            .position(|e| e.name == name && e.stage == naga::ShaderStage::Compute)
     }
 
     /// A function's IR.

@@ -34,7 +34,12 @@ pub enum Inst {
     /// Stores a value through a pointer.
     Store { pointer: Handle<Expression>, value: Handle<Expression> },
     /// An atomic operation.
-    Atomic { pointer: Handle<Expression>, fun: naga::AtomicFunction, value: Handle<Expression>, result: Option<Handle<Expression>> },
+    Atomic {
+        pointer: Handle<Expression>,
+        fun: naga::AtomicFunction,
+        value: Handle<Expression>,
+        result: Option<Handle<Expression>>,
+    },
     /// The load of `workgroupUniformLoad`, after its barrier (lowered as a
     /// [`Inst::Barrier`] before it).
     UniformLoad { pointer: Handle<Expression>, result: Handle<Expression> },
@@ -43,7 +48,11 @@ pub enum Inst {
     /// ([`gpu_puzzles_core::print`]).
     Print { site: u32, values: Vec<(usize, Handle<naga::Type>)> },
     /// Calls a function.
-    Call { function: Handle<naga::Function>, arguments: Vec<Handle<Expression>>, result: Option<Handle<Expression>> },
+    Call {
+        function: Handle<naga::Function>,
+        arguments: Vec<Handle<Expression>>,
+        result: Option<Handle<Expression>>,
+    },
     /// A subgroup operation: the invocation offers its operand and waits
     /// until the active lanes of its subgroup reach it, and all get their
     /// results in one step ([`crate::subgroup`]).
@@ -56,7 +65,9 @@ impl SubgroupOp {
     /// The expression that receives the result (none for a barrier).
     pub fn result(&self) -> Option<Handle<Expression>> {
         match self {
-            SubgroupOp::Ballot { result, .. } | SubgroupOp::Collective { result, .. } | SubgroupOp::Gather { result, .. } => Some(*result),
+            SubgroupOp::Ballot { result, .. }
+            | SubgroupOp::Collective { result, .. }
+            | SubgroupOp::Gather { result, .. } => Some(*result),
             SubgroupOp::Barrier => None,
         }
     }
@@ -71,7 +82,12 @@ pub enum SubgroupOp {
     Ballot { predicate: Option<Handle<Expression>>, result: Handle<Expression> },
     /// `subgroupAdd`, `subgroupInclusiveMul`, `subgroupAll`, …: a reduction
     /// or scan over the active lanes, in lane order.
-    Collective { op: naga::SubgroupOperation, collective: naga::CollectiveOperation, argument: Handle<Expression>, result: Handle<Expression> },
+    Collective {
+        op: naga::SubgroupOperation,
+        collective: naga::CollectiveOperation,
+        argument: Handle<Expression>,
+        result: Handle<Expression>,
+    },
     /// `subgroupBroadcast`, `subgroupShuffleXor`, …: each lane reads
     /// another lane's operand.
     Gather { mode: naga::GatherMode, argument: Handle<Expression>, result: Handle<Expression> },
@@ -144,7 +160,10 @@ impl Code {
                 })
                 .collect();
             values.sort_unstable_by_key(|v| v.0);
-            *inst = Inst::Print { site, values: values.into_iter().map(|(_, k, ty)| (k, ty)).collect() };
+            *inst = Inst::Print {
+                site,
+                values: values.into_iter().map(|(_, k, ty)| (k, ty)).collect(),
+            };
         }
     }
 
@@ -156,7 +175,9 @@ impl Code {
 
     fn patch(&mut self, at: usize, to: usize) {
         match &mut self.insts[at] {
-            Inst::Jump(t) | Inst::JumpUnless { target: t, .. } | Inst::JumpIf { target: t, .. } => *t = to,
+            Inst::Jump(t) | Inst::JumpUnless { target: t, .. } | Inst::JumpIf { target: t, .. } => {
+                *t = to
+            }
             other => unreachable!("patching {other:?}"),
         }
     }
@@ -174,7 +195,8 @@ impl Code {
             }
             Statement::Block(b) => self.block(b, targets),
             Statement::If { condition, accept, reject } => {
-                let branch = self.push(Inst::JumpUnless { condition: *condition, target: usize::MAX }, span);
+                let branch =
+                    self.push(Inst::JumpUnless { condition: *condition, target: usize::MAX }, span);
                 self.block(accept, targets);
                 let skip = self.push(Inst::Jump(usize::MAX), span);
                 let else_at = self.insts.len();
@@ -184,8 +206,16 @@ impl Code {
                 self.patch(skip, end);
             }
             Statement::Switch { selector, cases } => {
-                let at = self.push(Inst::Switch { selector: *selector, cases: Vec::new(), default: usize::MAX }, span);
-                targets.push(Targets { breaks: Vec::new(), continue_to: None, continues: Vec::new(), is_loop: false });
+                let at = self.push(
+                    Inst::Switch { selector: *selector, cases: Vec::new(), default: usize::MAX },
+                    span,
+                );
+                targets.push(Targets {
+                    breaks: Vec::new(),
+                    continue_to: None,
+                    continues: Vec::new(),
+                    is_loop: false,
+                });
                 let mut table = Vec::new();
                 let mut default = None;
                 for case in cases {
@@ -215,7 +245,12 @@ impl Code {
                 self.loops.push(span);
                 self.push(Inst::LoopStart(loop_id), span);
                 let top = self.insts.len();
-                targets.push(Targets { breaks: Vec::new(), continue_to: None, continues: Vec::new(), is_loop: true });
+                targets.push(Targets {
+                    breaks: Vec::new(),
+                    continue_to: None,
+                    continues: Vec::new(),
+                    is_loop: true,
+                });
                 self.block(body, targets);
                 let cont = self.insts.len();
                 targets.last_mut().expect("pushed above").continue_to = Some(cont);
@@ -236,11 +271,19 @@ impl Code {
             }
             Statement::Break => {
                 let j = self.push(Inst::Jump(usize::MAX), span);
-                targets.last_mut().expect("naga validated: break inside a loop or switch").breaks.push(j);
+                targets
+                    .last_mut()
+                    .expect("naga validated: break inside a loop or switch")
+                    .breaks
+                    .push(j);
             }
             Statement::Continue => {
                 let j = self.push(Inst::Jump(usize::MAX), span);
-                let t = targets.iter_mut().rev().find(|t| t.is_loop).expect("naga validated: continue inside a loop");
+                let t = targets
+                    .iter_mut()
+                    .rev()
+                    .find(|t| t.is_loop)
+                    .expect("naga validated: continue inside a loop");
                 match t.continue_to {
                     Some(c) => self.patch(j, c),
                     None => t.continues.push(j),
@@ -262,14 +305,24 @@ impl Code {
                 self.push(Inst::Store { pointer: *pointer, value: *value }, span);
             }
             Statement::Atomic { pointer, fun, value, result } => {
-                self.push(Inst::Atomic { pointer: *pointer, fun: *fun, value: *value, result: *result }, span);
+                self.push(
+                    Inst::Atomic { pointer: *pointer, fun: *fun, value: *value, result: *result },
+                    span,
+                );
             }
             Statement::WorkGroupUniformLoad { pointer, result } => {
                 self.push(Inst::Barrier(naga::Barrier::WORK_GROUP), span);
                 self.push(Inst::UniformLoad { pointer: *pointer, result: *result }, span);
             }
             Statement::Call { function, arguments, result } => {
-                self.push(Inst::Call { function: *function, arguments: arguments.clone(), result: *result }, span);
+                self.push(
+                    Inst::Call {
+                        function: *function,
+                        arguments: arguments.clone(),
+                        result: *result,
+                    },
+                    span,
+                );
             }
             Statement::Kill => {
                 self.push(Inst::Unsupported("`discard`"), span);
@@ -281,13 +334,31 @@ impl Code {
                 self.push(Inst::Unsupported("a ray query"), span);
             }
             Statement::SubgroupBallot { result, predicate } => {
-                self.push(Inst::Subgroup(SubgroupOp::Ballot { predicate: *predicate, result: *result }), span);
+                self.push(
+                    Inst::Subgroup(SubgroupOp::Ballot { predicate: *predicate, result: *result }),
+                    span,
+                );
             }
             Statement::SubgroupCollectiveOperation { op, collective_op, argument, result } => {
-                self.push(Inst::Subgroup(SubgroupOp::Collective { op: *op, collective: *collective_op, argument: *argument, result: *result }), span);
+                self.push(
+                    Inst::Subgroup(SubgroupOp::Collective {
+                        op: *op,
+                        collective: *collective_op,
+                        argument: *argument,
+                        result: *result,
+                    }),
+                    span,
+                );
             }
             Statement::SubgroupGather { mode, argument, result } => {
-                self.push(Inst::Subgroup(SubgroupOp::Gather { mode: *mode, argument: *argument, result: *result }), span);
+                self.push(
+                    Inst::Subgroup(SubgroupOp::Gather {
+                        mode: *mode,
+                        argument: *argument,
+                        result: *result,
+                    }),
+                    span,
+                );
             }
             _ => {
                 self.push(Inst::Unsupported("this statement"), span);

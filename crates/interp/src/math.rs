@@ -46,7 +46,9 @@ fn dot(a: &Value, b: &Value) -> Result<Scalar, Stop> {
             (Some(Scalar::F32(s)), Scalar::F32(p)) => Scalar::F32(s + p),
             (Some(Scalar::I32(s)), Scalar::I32(p)) => Scalar::I32(s.wrapping_add(p)),
             (Some(Scalar::U32(s)), Scalar::U32(p)) => Scalar::U32(s.wrapping_add(p)),
-            (Some(s), p) => return Err(Stop::internal(format!("dot accumulating {s:?} and {p:?}"))),
+            (Some(s), p) => {
+                return Err(Stop::internal(format!("dot accumulating {s:?} and {p:?}")))
+            }
         });
     }
     acc.ok_or_else(|| Stop::internal("dot of empty vectors".into()))
@@ -65,7 +67,9 @@ fn round_even(x: f32) -> f32 {
 /// `fun(args)`, componentwise where WGSL says so.
 pub fn math(fun: M, args: &[Value]) -> Result<Value, Stop> {
     let a = &args[0];
-    let arg = |k: usize| args.get(k).ok_or_else(|| Stop::internal(format!("{fun:?} without argument {k}")));
+    let arg = |k: usize| {
+        args.get(k).ok_or_else(|| Stop::internal(format!("{fun:?} without argument {k}")))
+    };
     Ok(match fun {
         M::Abs => a.map(|s| {
             Ok(match s {
@@ -77,9 +81,15 @@ pub fn math(fun: M, args: &[Value]) -> Result<Value, Stop> {
         M::Min | M::Max => a.zip(arg(1)?, |x, y| {
             let max = fun == M::Max;
             Ok(match (x, y) {
-                (Scalar::F32(x), Scalar::F32(y)) => Scalar::F32(if max { x.max(y) } else { x.min(y) }),
-                (Scalar::I32(x), Scalar::I32(y)) => Scalar::I32(if max { x.max(y) } else { x.min(y) }),
-                (Scalar::U32(x), Scalar::U32(y)) => Scalar::U32(if max { x.max(y) } else { x.min(y) }),
+                (Scalar::F32(x), Scalar::F32(y)) => {
+                    Scalar::F32(if max { x.max(y) } else { x.min(y) })
+                }
+                (Scalar::I32(x), Scalar::I32(y)) => {
+                    Scalar::I32(if max { x.max(y) } else { x.min(y) })
+                }
+                (Scalar::U32(x), Scalar::U32(y)) => {
+                    Scalar::U32(if max { x.max(y) } else { x.min(y) })
+                }
                 (x, y) => return Err(Stop::internal(format!("{fun:?} of {x:?} and {y:?}"))),
             })
         })?,
@@ -147,7 +157,9 @@ pub fn math(fun: M, args: &[Value]) -> Result<Value, Stop> {
                 Ok(Scalar::F32(x * (1.0 - t) + y * t))
             })?
         }
-        M::Step => a.zip(arg(1)?, |edge, x| Ok(Scalar::F32(if f32_of(edge)? <= f32_of(x)? { 1.0 } else { 0.0 })))?,
+        M::Step => a.zip(arg(1)?, |edge, x| {
+            Ok(Scalar::F32(if f32_of(edge)? <= f32_of(x)? { 1.0 } else { 0.0 }))
+        })?,
         M::Dot => Value::Scalar(dot(a, arg(1)?)?),
         M::Length => Value::Scalar(Scalar::F32(f32_of(dot(a, a)?)?.sqrt())),
         M::Distance => {
@@ -162,7 +174,11 @@ pub fn math(fun: M, args: &[Value]) -> Result<Value, Stop> {
             let (x, y) = (a.components()?, arg(1)?.components()?);
             let f = |v: &[Scalar]| v.iter().map(|s| f32_of(*s)).collect::<Result<Vec<_>, _>>();
             let (x, y) = (f(&x)?, f(&y)?);
-            Value::Vector(vec![Scalar::F32(x[1] * y[2] - x[2] * y[1]), Scalar::F32(x[2] * y[0] - x[0] * y[2]), Scalar::F32(x[0] * y[1] - x[1] * y[0])])
+            Value::Vector(vec![
+                Scalar::F32(x[1] * y[2] - x[2] * y[1]),
+                Scalar::F32(x[2] * y[0] - x[0] * y[2]),
+                Scalar::F32(x[0] * y[1] - x[1] * y[0]),
+            ])
         }
         M::CountOneBits => bits(a, |w| w.count_ones())?,
         M::CountLeadingZeros => bits(a, |w| w.leading_zeros())?,
@@ -171,7 +187,9 @@ pub fn math(fun: M, args: &[Value]) -> Result<Value, Stop> {
         M::FirstTrailingBit => bits(a, |w| if w == 0 { u32::MAX } else { w.trailing_zeros() })?,
         M::FirstLeadingBit => a.map(|s| {
             Ok(match s {
-                Scalar::U32(w) => Scalar::U32(if w == 0 { u32::MAX } else { 31 - w.leading_zeros() }),
+                Scalar::U32(w) => {
+                    Scalar::U32(if w == 0 { u32::MAX } else { 31 - w.leading_zeros() })
+                }
                 Scalar::I32(v) => {
                     // For negative values, the first 0 bit from the top.
                     let w = if v < 0 { !(v as u32) } else { v as u32 };
@@ -184,11 +202,21 @@ pub fn math(fun: M, args: &[Value]) -> Result<Value, Stop> {
             let offset = arg(1)?.scalar()?.as_index()?.min(32);
             let count = arg(2)?.scalar()?.as_index()?.min(32 - offset);
             a.map(|s| {
-                let field = |w: u32| if count == 0 { 0 } else { (w >> offset) & (u32::MAX >> (32 - count)) };
+                let field = |w: u32| {
+                    if count == 0 {
+                        0
+                    } else {
+                        (w >> offset) & (u32::MAX >> (32 - count))
+                    }
+                };
                 Ok(match s {
                     Scalar::U32(w) => Scalar::U32(field(w)),
                     // Signed: the field's top bit is extended.
-                    Scalar::I32(v) => Scalar::I32(if count == 0 { 0 } else { ((field(v as u32) << (32 - count)) as i32) >> (32 - count) }),
+                    Scalar::I32(v) => Scalar::I32(if count == 0 {
+                        0
+                    } else {
+                        ((field(v as u32) << (32 - count)) as i32) >> (32 - count)
+                    }),
                     other => return Err(Stop::internal(format!("extractBits of {other:?}"))),
                 })
             })?
@@ -209,10 +237,22 @@ pub fn math(fun: M, args: &[Value]) -> Result<Value, Stop> {
         // bits 8j to 8j + 7 of the u32, sign-extended by unpack4xI8 (two's
         // complement) and zero-extended by unpack4xU8.
         M::Unpack4xI8 | M::Unpack4xU8 => {
-            let Scalar::U32(word) = a.scalar()? else { return Err(Stop::internal(format!("{fun:?} of {a:?}"))) };
+            let Scalar::U32(word) = a.scalar()? else {
+                return Err(Stop::internal(format!("{fun:?} of {a:?}")));
+            };
             let byte = |j: u32| (word >> (8 * j)) as u8;
             let signed = fun == M::Unpack4xI8;
-            Value::Vector((0..4).map(|j| if signed { Scalar::I32(i32::from(byte(j) as i8)) } else { Scalar::U32(u32::from(byte(j))) }).collect())
+            Value::Vector(
+                (0..4)
+                    .map(|j| {
+                        if signed {
+                            Scalar::I32(i32::from(byte(j) as i8))
+                        } else {
+                            Scalar::U32(u32::from(byte(j)))
+                        }
+                    })
+                    .collect(),
+            )
         }
         M::Ldexp => a.zip(arg(1)?, |x, e| {
             let e = match e {
@@ -222,12 +262,21 @@ pub fn math(fun: M, args: &[Value]) -> Result<Value, Stop> {
             Ok(Scalar::F32(f32_of(x)? * 2f32.powi(e)))
         })?,
         M::Transpose => {
-            let Value::Composite(cols) = a else { return Err(Stop::internal("transpose of a non-matrix".into())) };
+            let Value::Composite(cols) = a else {
+                return Err(Stop::internal("transpose of a non-matrix".into()));
+            };
             let cols = cols.iter().map(Value::components).collect::<Result<Vec<_>, _>>()?;
             let rows = cols.first().map_or(0, Vec::len);
-            Value::Composite((0..rows).map(|r| Value::Vector(cols.iter().map(|c| c[r]).collect())).collect())
+            Value::Composite(
+                (0..rows).map(|r| Value::Vector(cols.iter().map(|c| c[r]).collect())).collect(),
+            )
         }
-        other => return Err(Stop::unsupported(format!("the built-in function {}", format!("{other:?}").to_lowercase()))),
+        other => {
+            return Err(Stop::unsupported(format!(
+                "the built-in function {}",
+                format!("{other:?}").to_lowercase()
+            )))
+        }
     })
 }
 
@@ -248,7 +297,10 @@ mod tests {
 
     #[test]
     fn round_is_to_nearest_even() {
-        assert_eq!([0.5, 1.5, 2.5, -0.5, -1.5, 2.4, 2.6].map(round_even), [0.0, 2.0, 2.0, -0.0, -2.0, 2.0, 3.0]);
+        assert_eq!(
+            [0.5, 1.5, 2.5, -0.5, -1.5, 2.4, 2.6].map(round_even),
+            [0.0, 2.0, 2.0, -0.0, -2.0, 2.0, 3.0]
+        );
     }
 
     #[test]
@@ -257,14 +309,24 @@ mod tests {
         let word = [Value::Scalar(Scalar::U32(0x01FF_7F80))];
         let signed = [-128, 127, -1, 1].map(Scalar::I32).to_vec();
         assert_eq!(math(M::Unpack4xI8, &word).unwrap(), Value::Vector(signed));
-        assert_eq!(math(M::Unpack4xU8, &word).unwrap(), Value::Vector([128, 127, 255, 1].map(Scalar::U32).to_vec()));
-        assert_eq!(math(M::Unpack4xI8, &[Value::Scalar(Scalar::U32(0))]).unwrap(), Value::Vector(vec![Scalar::I32(0); 4]));
+        assert_eq!(
+            math(M::Unpack4xU8, &word).unwrap(),
+            Value::Vector([128, 127, 255, 1].map(Scalar::U32).to_vec())
+        );
+        assert_eq!(
+            math(M::Unpack4xI8, &[Value::Scalar(Scalar::U32(0))]).unwrap(),
+            Value::Vector(vec![Scalar::I32(0); 4])
+        );
     }
 
     #[test]
     fn extract_bits_extends_the_sign_of_i32() {
         let v = Value::Scalar(Scalar::I32(0b1110_0000));
-        let r = math(M::ExtractBits, &[v, Value::Scalar(Scalar::U32(5)), Value::Scalar(Scalar::U32(3))]).unwrap();
+        let r = math(
+            M::ExtractBits,
+            &[v, Value::Scalar(Scalar::U32(5)), Value::Scalar(Scalar::U32(3))],
+        )
+        .unwrap();
         assert_eq!(r, Value::Scalar(Scalar::I32(-1)));
     }
 }

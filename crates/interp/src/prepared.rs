@@ -9,9 +9,9 @@
 //! own from the same text.
 
 use crate::{Program, Stop};
-use gpu_puzzles_core::template::{replacements, substitute, Substituted};
 use gpu_puzzles_core::judge::ConfigProblem;
 use gpu_puzzles_core::limits::{bindings, BindingKind};
+use gpu_puzzles_core::template::{replacements, substitute, Substituted};
 use gpu_puzzles_core::{CaseConfig, Puzzle};
 use gpu_puzzles_instrument::{PassError, Shader};
 use std::collections::HashMap;
@@ -150,7 +150,12 @@ impl PreparedShaders {
 
     /// `source` prepared for `puzzle` and `config`: the one kept, or a new
     /// one, kept.
-    pub fn get(&mut self, puzzle: &Puzzle, source: &str, config: &CaseConfig) -> Arc<PreparedShader> {
+    pub fn get(
+        &mut self,
+        puzzle: &Puzzle,
+        source: &str,
+        config: &CaseConfig,
+    ) -> Arc<PreparedShader> {
         let key = PreparedShader::key_of(puzzle, source, config);
         if let Some(p) = self.kept.get(&key) {
             return p.clone();

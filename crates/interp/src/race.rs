@@ -74,7 +74,10 @@ pub struct Races {
 impl Races {
     /// A detector for storage buffers of these lengths, in words.
     pub fn new(storage_words: &[usize]) -> Races {
-        Races { storage: storage_words.iter().map(|&n| vec![Shadow::default(); n]).collect(), ..Races::default() }
+        Races {
+            storage: storage_words.iter().map(|&n| vec![Shadow::default(); n]).collect(),
+            ..Races::default()
+        }
     }
 
     /// A new workgroup starts: its workgroup memory is fresh.
@@ -94,7 +97,8 @@ impl Races {
             Space::Workgroup(g) => self.workgroup.entry(g).or_default(),
             _ => return,
         };
-        let unordered = |a: &Mark| a.id != mark.id && (a.workgroup != mark.workgroup || a.epoch == mark.epoch);
+        let unordered =
+            |a: &Mark| a.id != mark.id && (a.workgroup != mark.workgroup || a.epoch == mark.epoch);
         let mut races = Vec::new();
         for w in first_word..first_word + words {
             let w_us = w as usize;
@@ -161,7 +165,11 @@ mod tests {
         r.access(Space::Storage(0), 2, 1, mark(3, 0, 0, AccessKind::Read));
         r.access(Space::Storage(0), 2, 1, mark(2, 0, 0, AccessKind::Read));
         r.access(Space::Storage(0), 2, 1, mark(3, 0, 0, AccessKind::Write));
-        assert_eq!(r.found.last().map(|f| (f.kind, f.first.id)), Some((HazardKind::WriteAfterRead, 2)), "invocation 2's read is remembered");
+        assert_eq!(
+            r.found.last().map(|f| (f.kind, f.first.id)),
+            Some((HazardKind::WriteAfterRead, 2)),
+            "invocation 2's read is remembered"
+        );
     }
 
     #[test]

@@ -129,7 +129,9 @@ pub fn exchange(op: &SubgroupOp, offers: &[Offer], size: u32) -> Result<Vec<Opti
                                 },
                         ),
                     };
-                    let from = source.filter(|&s| s < size).and_then(|s| offers.iter().find(|p| p.lane == s));
+                    let from = source
+                        .filter(|&s| s < size)
+                        .and_then(|s| offers.iter().find(|p| p.lane == s));
                     Ok(Some(match from {
                         Some(p) => p.value.clone(),
                         None => undefined(&o.value)?,
@@ -187,11 +189,15 @@ mod tests {
     use super::*;
 
     fn offers(values: &[(u32, f32)]) -> Vec<Offer> {
-        values.iter().map(|&(lane, v)| Offer { lane, value: Value::Scalar(Scalar::F32(v)), index: None }).collect()
+        values
+            .iter()
+            .map(|&(lane, v)| Offer { lane, value: Value::Scalar(Scalar::F32(v)), index: None })
+            .collect()
     }
 
     fn handle() -> naga::Handle<naga::Expression> {
-        naga::Arena::new().append(naga::Expression::Literal(naga::Literal::U32(0)), naga::Span::UNDEFINED)
+        naga::Arena::new()
+            .append(naga::Expression::Literal(naga::Literal::U32(0)), naga::Span::UNDEFINED)
     }
 
     fn collective(op: SubgroupOperation, c: CollectiveOperation) -> SubgroupOp {
@@ -211,11 +217,22 @@ mod tests {
     #[test]
     fn scans_fold_active_lanes_in_order() {
         let o = offers(&[(0, 1.0), (1, 2.0), (3, 4.0)]);
-        let inc = exchange(&collective(SubgroupOperation::Add, CollectiveOperation::InclusiveScan), &o, 4).unwrap();
+        let inc = exchange(
+            &collective(SubgroupOperation::Add, CollectiveOperation::InclusiveScan),
+            &o,
+            4,
+        )
+        .unwrap();
         assert_eq!(floats(inc), [1.0, 3.0, 7.0]);
-        let exc = exchange(&collective(SubgroupOperation::Add, CollectiveOperation::ExclusiveScan), &o, 4).unwrap();
+        let exc = exchange(
+            &collective(SubgroupOperation::Add, CollectiveOperation::ExclusiveScan),
+            &o,
+            4,
+        )
+        .unwrap();
         assert_eq!(floats(exc), [0.0, 1.0, 3.0]);
-        let max = exchange(&collective(SubgroupOperation::Max, CollectiveOperation::Reduce), &o, 4).unwrap();
+        let max = exchange(&collective(SubgroupOperation::Max, CollectiveOperation::Reduce), &o, 4)
+            .unwrap();
         assert_eq!(floats(max), [4.0; 3]);
     }
 
@@ -226,7 +243,12 @@ mod tests {
         for x in &mut o {
             x.index = Some(2);
         }
-        let xor = exchange(&SubgroupOp::Gather { mode: GatherMode::ShuffleXor(h), argument: h, result: h }, &o, 4).unwrap();
+        let xor = exchange(
+            &SubgroupOp::Gather { mode: GatherMode::ShuffleXor(h), argument: h, result: h },
+            &o,
+            4,
+        )
+        .unwrap();
         // 0^2 = 2 (active), 1^2 = 3 (inactive: undefined), 2^2 = 0.
         assert_eq!(floats(xor), [12.0, UNDEFINED_F32, 10.0]);
     }

@@ -222,7 +222,9 @@ impl Value {
     pub fn map(&self, mut f: impl FnMut(Scalar) -> Result<Scalar, Stop>) -> Result<Value, Stop> {
         match self {
             Value::Scalar(s) => Ok(Value::Scalar(f(*s)?)),
-            Value::Vector(v) => Ok(Value::Vector(v.iter().map(|s| f(*s)).collect::<Result<_, _>>()?)),
+            Value::Vector(v) => {
+                Ok(Value::Vector(v.iter().map(|s| f(*s)).collect::<Result<_, _>>()?))
+            }
             other => Err(Stop::internal(format!("expected a scalar or vector, found {other:?}"))),
         }
     }
@@ -230,12 +232,22 @@ impl Value {
     /// Applies `f` componentwise to two scalars or vectors; a scalar beside
     /// a vector is used for every component (WGSL's mixed scalar-vector
     /// arithmetic).
-    pub fn zip(&self, other: &Value, mut f: impl FnMut(Scalar, Scalar) -> Result<Scalar, Stop>) -> Result<Value, Stop> {
+    pub fn zip(
+        &self,
+        other: &Value,
+        mut f: impl FnMut(Scalar, Scalar) -> Result<Scalar, Stop>,
+    ) -> Result<Value, Stop> {
         match (self, other) {
             (Value::Scalar(a), Value::Scalar(b)) => Ok(Value::Scalar(f(*a, *b)?)),
-            (Value::Vector(a), Value::Vector(b)) => Ok(Value::Vector(a.iter().zip(b).map(|(a, b)| f(*a, *b)).collect::<Result<_, _>>()?)),
-            (Value::Vector(a), Value::Scalar(b)) => Ok(Value::Vector(a.iter().map(|a| f(*a, *b)).collect::<Result<_, _>>()?)),
-            (Value::Scalar(a), Value::Vector(b)) => Ok(Value::Vector(b.iter().map(|b| f(*a, *b)).collect::<Result<_, _>>()?)),
+            (Value::Vector(a), Value::Vector(b)) => Ok(Value::Vector(
+                a.iter().zip(b).map(|(a, b)| f(*a, *b)).collect::<Result<_, _>>()?,
+            )),
+            (Value::Vector(a), Value::Scalar(b)) => {
+                Ok(Value::Vector(a.iter().map(|a| f(*a, *b)).collect::<Result<_, _>>()?))
+            }
+            (Value::Scalar(a), Value::Vector(b)) => {
+                Ok(Value::Vector(b.iter().map(|b| f(*a, *b)).collect::<Result<_, _>>()?))
+            }
             (a, b) => Err(Stop::internal(format!("componentwise operation on {a:?} and {b:?}"))),
         }
     }
@@ -265,9 +277,13 @@ pub fn binary(op: BinaryOperator, a: &Value, b: &Value) -> Result<Value, Stop> {
     }
     if let (Value::Composite(x), Value::Composite(y)) = (a, b) {
         // Matrix + matrix, matrix - matrix: column by column.
-        return Ok(Value::Composite(x.iter().zip(y).map(|(x, y)| binary(op, x, y)).collect::<Result<_, _>>()?));
+        return Ok(Value::Composite(
+            x.iter().zip(y).map(|(x, y)| binary(op, x, y)).collect::<Result<_, _>>()?,
+        ));
     }
-    if let (Value::Composite(m), s @ Value::Scalar(_)) | (s @ Value::Scalar(_), Value::Composite(m)) = (a, b) {
+    if let (Value::Composite(m), s @ Value::Scalar(_))
+    | (s @ Value::Scalar(_), Value::Composite(m)) = (a, b)
+    {
         return Ok(Value::Composite(m.iter().map(|c| binary(op, c, s)).collect::<Result<_, _>>()?));
     }
     a.zip(b, |x, y| scalar_binary(op, x, y))
@@ -371,10 +387,18 @@ fn matrix_product(a: &Value, b: &Value) -> Result<Option<Value>, Stop> {
             }
             Value::Vector(out)
         }
-        (Value::Vector(v), Value::Composite(m)) => Value::Vector(columns(m)?.iter().map(|c| dot(v, c)).collect::<Result<_, _>>()?),
+        (Value::Vector(v), Value::Composite(m)) => {
+            Value::Vector(columns(m)?.iter().map(|c| dot(v, c)).collect::<Result<_, _>>()?)
+        }
         (Value::Composite(x), Value::Composite(y)) => {
             let ma = Value::Composite(x.clone());
-            Value::Composite(y.iter().map(|col| matrix_product(&ma, col).map(|v| v.expect("a matrix times a vector"))).collect::<Result<_, _>>()?)
+            Value::Composite(
+                y.iter()
+                    .map(|col| {
+                        matrix_product(&ma, col).map(|v| v.expect("a matrix times a vector"))
+                    })
+                    .collect::<Result<_, _>>()?,
+            )
         }
         _ => return Ok(None),
     }))
@@ -408,6 +432,10 @@ mod size {
     /// (`cargo bench -p gpu-puzzles-interp`).
     #[test]
     fn a_value_stays_within_32_bytes() {
-        assert!(std::mem::size_of::<super::Value>() <= 32, "Value is {} bytes", std::mem::size_of::<super::Value>());
+        assert!(
+            std::mem::size_of::<super::Value>() <= 32,
+            "Value is {} bytes",
+            std::mem::size_of::<super::Value>()
+        );
     }
 }

@@ -21,7 +21,8 @@ fn setup(src: &str, buffers: &[Vec<u32>]) -> (Arc<Program>, Memory) {
             bindings[h.index()] = Some(Space::Storage(b.binding));
         }
     }
-    let memory = Memory { storage: buffers.to_vec(), uniforms: Vec::new(), workgroup: Vec::new(), bindings };
+    let memory =
+        Memory { storage: buffers.to_vec(), uniforms: Vec::new(), workgroup: Vec::new(), bindings };
     (program, memory)
 }
 
@@ -30,14 +31,20 @@ fn config(workgroups: u32) -> CaseConfig {
 }
 
 /// Runs entry point 0 to the end and returns the storage buffers.
-fn run(src: &str, buffers: &[Vec<u32>], workgroups: u32, schedule: Schedule) -> Result<Vec<Vec<u32>>, Stop> {
+fn run(
+    src: &str,
+    buffers: &[Vec<u32>],
+    workgroups: u32,
+    schedule: Schedule,
+) -> Result<Vec<Vec<u32>>, Stop> {
     let (program, memory) = setup(src, buffers);
     let mut d = Dispatch::new(program.clone(), 0, config(workgroups), memory, schedule)?;
     d.run()?;
     Ok(d.memory.storage)
 }
 
-const ALL: [Schedule; 4] = [Schedule::Lockstep, Schedule::Forward, Schedule::Reverse, Schedule::Random(7)];
+const ALL: [Schedule; 4] =
+    [Schedule::Lockstep, Schedule::Forward, Schedule::Reverse, Schedule::Random(7)];
 
 const REVERSE: &str = "
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
@@ -59,9 +66,16 @@ fn a_barrier_parks_every_invocation_until_the_workgroup_arrives() {
         rounds += 1;
         assert!(rounds < 100, "never reached the barrier");
     }
-    assert!(d.invocations.iter().all(|i| i.status == Status::Waiting), "all wait at the barrier together");
+    assert!(
+        d.invocations.iter().all(|i| i.status == Status::Waiting),
+        "all wait at the barrier together"
+    );
     let tile = d.memory.workgroup.iter().find(|w| !w.is_empty()).expect("the workgroup's tile");
-    assert_eq!(tile, &(0..8).map(|i| i * 10).collect::<Vec<u32>>(), "every write before the barrier is done");
+    assert_eq!(
+        tile,
+        &(0..8).map(|i| i * 10).collect::<Vec<u32>>(),
+        "every write before the barrier is done"
+    );
     assert_eq!(d.memory.storage[0], vec![0; 16], "nothing after the barrier ran");
     d.step().unwrap();
     assert!(d.invocations.iter().all(|i| i.status == Status::Running), "released together");
@@ -127,11 +141,18 @@ fn main(@builtin(local_invocation_index) i: u32) {
     let mut d = Dispatch::new(program.clone(), 0, config(1), memory, Schedule::Lockstep).unwrap();
     let mut lines = Vec::new();
     while !d.is_done() {
-        let at: Vec<usize> = d.invocations.iter().map(|i| i.position(&program).unwrap().2.location(src).line_number as usize).collect();
+        let at: Vec<usize> = d
+            .invocations
+            .iter()
+            .map(|i| i.position(&program).unwrap().2.location(src).line_number as usize)
+            .collect();
         lines.push(at);
         d.step().unwrap();
     }
-    assert!(lines.iter().any(|l| l[0] == 6 && l[1] == 8), "one on line 6 and one on line 8 at the same step: {lines:?}");
+    assert!(
+        lines.iter().any(|l| l[0] == 6 && l[1] == 8),
+        "one on line 6 and one on line 8 at the same step: {lines:?}"
+    );
     assert_eq!(d.memory.storage[0], vec![10, 20]);
 }
 
@@ -156,7 +177,11 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) {
         assert_eq!(b[0][1], 69, "{s:?}");
         let mut seen = b[1].clone();
         seen.sort_unstable();
-        assert_eq!(seen, (0..24).collect::<Vec<u32>>(), "each invocation saw a distinct count ({s:?})");
+        assert_eq!(
+            seen,
+            (0..24).collect::<Vec<u32>>(),
+            "each invocation saw a distinct count ({s:?})"
+        );
         assert!(b[0][3] >= 1 && b[0][2] == b[0][3], "{s:?}: {:?}", b[0]);
     }
 }
@@ -176,8 +201,13 @@ fn main(@builtin(local_invocation_index) i: u32) {
     // a[2], a[3] exist; a[4..10] do not (read as 0); out[6], out[7] do not.
     assert_eq!(d.memory.storage[1], vec![8, 9, 1, 1, 1, 1]);
     assert_eq!(d.memory.storage[0], vec![5, 6, 7, 8], "the input is untouched");
-    let reads: Vec<(u32, u32)> =
-        d.record.out_of_bounds.iter().filter(|(_, a)| a.kind == AccessKind::Read).map(|(_, a)| a.out_of_bounds.map(|o| (o.index, o.length)).unwrap()).collect();
+    let reads: Vec<(u32, u32)> = d
+        .record
+        .out_of_bounds
+        .iter()
+        .filter(|(_, a)| a.kind == AccessKind::Read)
+        .map(|(_, a)| a.out_of_bounds.map(|o| (o.index, o.length)).unwrap())
+        .collect();
     let writes: Vec<(u32, u32)> = d
         .record
         .out_of_bounds
@@ -219,10 +249,22 @@ fn main(@builtin(workgroup_id) g: vec3<u32>) {
             .map(|(_, a)| a.out_of_bounds.map(|o| (o.index, o.length)).unwrap())
             .collect()
     };
-    assert_eq!(found(|s| matches!(s, Space::Function { .. }), AccessKind::Read), vec![(3, 3), (4, 3)], "w[3], w[4]");
+    assert_eq!(
+        found(|s| matches!(s, Space::Function { .. }), AccessKind::Read),
+        vec![(3, 3), (4, 3)],
+        "w[3], w[4]"
+    );
     assert_eq!(found(|s| *s == Space::Value, AccessKind::Read), vec![(3, 3), (4, 3)], "c[3], c[4]");
-    assert_eq!(found(|s| matches!(s, Space::Private(_)), AccessKind::Write), vec![(2, 2), (3, 2), (4, 2)], "p[2..5]");
-    assert_eq!(found(|s| matches!(s, Space::Workgroup(_)), AccessKind::Write), vec![(4, 4)], "t has N = 4 elements");
+    assert_eq!(
+        found(|s| matches!(s, Space::Private(_)), AccessKind::Write),
+        vec![(2, 2), (3, 2), (4, 2)],
+        "p[2..5]"
+    );
+    assert_eq!(
+        found(|s| matches!(s, Space::Workgroup(_)), AccessKind::Write),
+        vec![(4, 4)],
+        "t has N = 4 elements"
+    );
     // In bounds, the values are the variables' own.
     assert_eq!(&d.memory.storage[0][..3], &[1 + 4 + 7, 2 + 5 + 7, 3 + 6 + 7]);
 }
@@ -338,15 +380,23 @@ fn the_race_detector_finds_a_missing_barrier_and_passes_the_barrier() {
     let racy = REVERSE.replace("workgroupBarrier();", "");
     for (src, races) in [(REVERSE.to_string(), false), (racy, true)] {
         let (program, memory) = setup(&src, &[vec![0; 16]]);
-        let mut d = Dispatch::new(program.clone(), 0, config(2), memory, Schedule::Lockstep).unwrap();
+        let mut d =
+            Dispatch::new(program.clone(), 0, config(2), memory, Schedule::Lockstep).unwrap();
         d.detect_races();
         d.run().unwrap();
         let r = d.races.expect("the detector ran");
         assert_eq!(r.total > 0, races, "{src}");
         if races {
             // Lock step: every write of the tile comes before the reads.
-            assert!(r.found.iter().all(|f| f.kind == gpu_puzzles_core::trace::HazardKind::ReadAfterWrite && matches!(f.space, Space::Workgroup(_))));
-            assert!(r.found.iter().all(|f| f.first.workgroup == f.second.workgroup && f.first.id != f.second.id));
+            assert!(r
+                .found
+                .iter()
+                .all(|f| f.kind == gpu_puzzles_core::trace::HazardKind::ReadAfterWrite
+                    && matches!(f.space, Space::Workgroup(_))));
+            assert!(r
+                .found
+                .iter()
+                .all(|f| f.first.workgroup == f.second.workgroup && f.first.id != f.second.id));
         }
     }
 }

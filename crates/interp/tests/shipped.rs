@@ -25,15 +25,21 @@ fn the_debugger_steps_shared_to_its_barrier() {
     let p = set.get("shared").expect("the Shared puzzle");
     let source = p.solution.as_deref().expect("a reference solution");
     let case = &p.cases[0];
-    let mut d = gpu_puzzles_interp::debug::Debugger::new(p, case, source).expect("the reference runs");
-    let barrier_line = source.lines().position(|l| l.contains("workgroupBarrier")).expect("a barrier") + 1;
+    let mut d =
+        gpu_puzzles_interp::debug::Debugger::new(p, case, source).expect("the reference runs");
+    let barrier_line =
+        source.lines().position(|l| l.contains("workgroupBarrier")).expect("a barrier") + 1;
     let n = case.config.workgroup_size[0] as usize;
     // Before the first step every invocation is on the function's first line.
     assert!(d.invocations().iter().all(|i| i.status == gpu_puzzles_interp::exec::Status::Running));
     d.to_barrier();
     let invocations = d.invocations();
     assert_eq!(invocations.len(), n);
-    assert!(invocations.iter().all(|i| i.status == gpu_puzzles_interp::exec::Status::Waiting && i.line == Some(barrier_line)), "{invocations:?}");
+    assert!(
+        invocations.iter().all(|i| i.status == gpu_puzzles_interp::exec::Status::Waiting
+            && i.line == Some(barrier_line)),
+        "{invocations:?}"
+    );
     assert_eq!(d.lines(), vec![barrier_line]);
     // Workgroup 0's tile holds the first n inputs; nothing is written yet.
     let memories = d.memories();
@@ -62,7 +68,8 @@ fn the_debugger_walks_bitonic_sorts_dispatches_with_their_uniform() {
     let p = set.get("bitonic-sort").expect("the Bitonic Sort puzzle");
     let source = p.solution.as_deref().expect("a reference solution");
     let case = &p.cases[0];
-    let mut d = gpu_puzzles_interp::debug::Debugger::new(p, case, source).expect("the reference runs");
+    let mut d =
+        gpu_puzzles_interp::debug::Debugger::new(p, case, source).expect("the reference runs");
     // (dispatch number, entry point, the per-dispatch uniform's fields).
     type Seen = (usize, String, Vec<(String, u32)>);
     let mut seen: Vec<Seen> = Vec::new();
@@ -98,18 +105,35 @@ fn the_order_check_catches_missing_barriers_and_passes_every_reference() {
     for p in &set.puzzles {
         let source = p.solution.as_deref().expect("a reference solution");
         for case in p.cases.iter().filter(|c| !c.is_performance()) {
-            assert_eq!(order_check(p, case, source).map_err(|e| e.message), Ok(None), "{} case {}", p.slug, case.number);
+            assert_eq!(
+                order_check(p, case, source).map_err(|e| e.message),
+                Ok(None),
+                "{} case {}",
+                p.slug,
+                case.number
+            );
         }
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/gpu/solutions");
-    for (slug, file) in [("prefix-scan", "prefix-scan--one-barrier.wgsl"), ("tiled-matmul", "tiled-matmul--no-second-barrier.wgsl")] {
+    for (slug, file) in [
+        ("prefix-scan", "prefix-scan--one-barrier.wgsl"),
+        ("tiled-matmul", "tiled-matmul--no-second-barrier.wgsl"),
+    ] {
         let p = set.get(slug).expect("the puzzle");
         let source = std::fs::read_to_string(root.join(file)).expect("the solution file");
-        let flagged: Vec<_> = p.cases.iter().filter(|c| !c.is_performance()).filter_map(|c| order_check(p, c, &source).expect("it runs")).collect();
+        let flagged: Vec<_> = p
+            .cases
+            .iter()
+            .filter(|c| !c.is_performance())
+            .filter_map(|c| order_check(p, c, &source).expect("it runs"))
+            .collect();
         assert!(!flagged.is_empty(), "{file}: no case depends on the order");
         for o in flagged {
             match o {
-                gpu_puzzles_core::Outcome::MemoryError { error: MemoryError::OrderDependent(d), message } => {
+                gpu_puzzles_core::Outcome::MemoryError {
+                    error: MemoryError::OrderDependent(d),
+                    message,
+                } => {
                     assert!(message.contains("depends on the order"), "{message}");
                     assert_ne!(d.first.1, d.second.1, "two different values");
                 }

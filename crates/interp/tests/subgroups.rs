@@ -21,14 +21,24 @@ fn run(src: &str, invocations: u32, size: u32, len: usize, schedule: Schedule) -
             bindings[h.index()] = Some(Space::Storage(b.binding));
         }
     }
-    let memory = Memory { storage: vec![vec![0; len]], uniforms: Vec::new(), workgroup: Vec::new(), bindings };
-    let config = CaseConfig { workgroup_size: [invocations, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+    let memory = Memory {
+        storage: vec![vec![0; len]],
+        uniforms: Vec::new(),
+        workgroup: Vec::new(),
+        bindings,
+    };
+    let config = CaseConfig {
+        workgroup_size: [invocations, 1, 1],
+        workgroups: [1, 1, 1],
+        workgroup_memory: None,
+    };
     let mut d = Dispatch::with_subgroup_size(program, 0, config, memory, schedule, size).unwrap();
     d.run().unwrap_or_else(|e| panic!("{e:?}"));
     d.memory.storage.remove(0)
 }
 
-const SCHEDULES: [Schedule; 4] = [Schedule::Lockstep, Schedule::Forward, Schedule::Reverse, Schedule::Random(3)];
+const SCHEDULES: [Schedule; 4] =
+    [Schedule::Lockstep, Schedule::Forward, Schedule::Reverse, Schedule::Random(3)];
 
 #[test]
 fn built_in_values_and_a_sum_per_subgroup_at_every_size() {
@@ -46,7 +56,11 @@ fn main(@builtin(local_invocation_index) i: u32, @builtin(subgroup_size) n: u32,
             for i in 0..20u32 {
                 let first = i / size * size;
                 let sum: u32 = (first..(first + size).min(20)).sum();
-                assert_eq!(out[i as usize], sum * 1_000_000 + size * 1000 + i % size, "size {size}, lane {i}, {schedule:?}");
+                assert_eq!(
+                    out[i as usize],
+                    sum * 1_000_000 + size * 1000 + i % size,
+                    "size {size}, lane {i}, {schedule:?}"
+                );
             }
         }
     }

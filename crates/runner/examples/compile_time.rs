@@ -27,11 +27,18 @@ fn main() -> Result<(), String> {
     let bindings: Vec<(u32, u32, bool)> = module
         .global_variables
         .iter()
-        .filter_map(|(_, g)| g.binding.as_ref().map(|b| (b.group, b.binding, matches!(g.space, naga::AddressSpace::Uniform))))
+        .filter_map(|(_, g)| {
+            g.binding
+                .as_ref()
+                .map(|b| (b.group, b.binding, matches!(g.space, naga::AddressSpace::Uniform)))
+        })
         .collect();
 
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).map_err(|e| format!("no Vulkan adapter: {e}"))?;
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter =
+        pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+            .map_err(|e| format!("no Vulkan adapter: {e}"))?;
     println!("adapter: {}", adapter.get_info().name);
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         required_limits: adapter.limits(),
@@ -43,7 +50,10 @@ fn main() -> Result<(), String> {
     for run in 0..runs {
         let text = format!("// run {run} {:?}\n{source}", Instant::now());
         let start = Instant::now();
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: None, source: wgpu::ShaderSource::Wgsl(text.into()) });
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: None,
+            source: wgpu::ShaderSource::Wgsl(text.into()),
+        });
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: None,
             layout: None,
@@ -56,9 +66,19 @@ fn main() -> Result<(), String> {
         let buffers: Vec<_> = bindings
             .iter()
             .map(|&(group, binding, uniform)| {
-                let usage = if uniform { wgpu::BufferUsages::UNIFORM } else { wgpu::BufferUsages::STORAGE };
+                let usage =
+                    if uniform { wgpu::BufferUsages::UNIFORM } else { wgpu::BufferUsages::STORAGE };
                 let size = if uniform { 256 } else { 1 << 20 };
-                (group, binding, device.create_buffer(&wgpu::BufferDescriptor { label: None, size, usage, mapped_at_creation: false }))
+                (
+                    group,
+                    binding,
+                    device.create_buffer(&wgpu::BufferDescriptor {
+                        label: None,
+                        size,
+                        usage,
+                        mapped_at_creation: false,
+                    }),
+                )
             })
             .collect();
         let groups: Vec<u32> = {
@@ -73,9 +93,19 @@ fn main() -> Result<(), String> {
                 let entries: Vec<_> = buffers
                     .iter()
                     .filter(|b| b.0 == group)
-                    .map(|(_, binding, buffer)| wgpu::BindGroupEntry { binding: *binding, resource: buffer.as_entire_binding() })
+                    .map(|(_, binding, buffer)| wgpu::BindGroupEntry {
+                        binding: *binding,
+                        resource: buffer.as_entire_binding(),
+                    })
                     .collect();
-                (group, device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout: &pipeline.get_bind_group_layout(group), entries: &entries }))
+                (
+                    group,
+                    device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: None,
+                        layout: &pipeline.get_bind_group_layout(group),
+                        entries: &entries,
+                    }),
+                )
             })
             .collect();
         let mut encoder = device.create_command_encoder(&Default::default());
@@ -90,7 +120,11 @@ fn main() -> Result<(), String> {
         queue.submit([encoder.finish()]);
         device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| format!("poll: {e}"))?;
         let total = start.elapsed();
-        println!("run {run}: pipeline created in {:.0} ms, first dispatch done at {:.0} ms", created.as_secs_f64() * 1e3, total.as_secs_f64() * 1e3);
+        println!(
+            "run {run}: pipeline created in {:.0} ms, first dispatch done at {:.0} ms",
+            created.as_secs_f64() * 1e3,
+            total.as_secs_f64() * 1e3
+        );
     }
     Ok(())
 }

@@ -8,10 +8,15 @@ use crate::cpu_checks::Early;
 use crate::dispatch::{finish, submit, DispatchOptions, Submitted};
 use crate::instrumented::{run_instrumented, Instrumentation};
 use crate::messages::{at_offset, diagnostic};
-use crate::pipeline::{build, cache_key, layout_entries, plain_source, start_build, yield_to_gpu_process, Cached};
+use crate::pipeline::{
+    build, cache_key, layout_entries, plain_source, start_build, yield_to_gpu_process, Cached,
+};
 use crate::run::{ms, RunOptions};
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::{budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome, Unchecked};
+use gpu_puzzles_core::judge::{
+    budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome,
+    Unchecked,
+};
 use gpu_puzzles_core::trace::{Findings, TraceMeta};
 use gpu_puzzles_core::{template, Case, Puzzle, Values};
 use gpu_puzzles_instrument::{PassError, Shader};
@@ -77,7 +82,10 @@ pub(crate) async fn start_case(
     let (sub, source, parsed) = (shader.sub(), shader.source(), shader.shader());
     let limit = gpu.device.limits().max_compute_workgroup_storage_size as u64;
     if let Some(bytes) = parsed.ok().map(Shader::workgroup_memory_bytes).filter(|&b| b > limit) {
-        return finish(result, Outcome::config(ConfigProblem::ShaderWorkgroupMemory { bytes, max: limit }));
+        return finish(
+            result,
+            Outcome::config(ConfigProblem::ShaderWorkgroupMemory { bytes, max: limit }),
+        );
     }
 
     // 3. Compile, with the bindings from the student's declarations; compile
@@ -94,22 +102,34 @@ pub(crate) async fn start_case(
     // wait for another workgroup in a loop (only the instrumented run's
     // loop guard would stop it).
     let subgroups = sub.uses_subgroups().then(|| gpu.fixed_subgroup_size());
-    let plain_first = instrumented && options.cpu_checks && subgroups.is_none_or(|s| s.is_some()) && parsed.is_ok_and(|s| !s.may_wait_across_workgroups());
+    let plain_first = instrumented
+        && options.cpu_checks
+        && subgroups.is_none_or(|s| s.is_some())
+        && parsed.is_ok_and(|s| !s.may_wait_across_workgroups());
     let layout_entries = layout_entries(shader);
     // A shader compiled before on this device (a Run on unchanged code)
     // compiled without errors: the cache holds its pipelines.
     let lens: Vec<u32> = case.buffers.iter().map(|cb| cb.initial.len() as u32).collect();
     let plain_key = layout_entries.as_deref().ok().map(|e| cache_key(shader, puzzle, e, None));
     let instrumented_keys: Vec<(u64, bool)> = match (&layout_entries, instrumented) {
-        (Ok(e), true) => [true, false].into_iter().map(|rc| (cache_key(shader, puzzle, e, Some((&case.config, &lens, rc))), rc)).collect(),
+        (Ok(e), true) => [true, false]
+            .into_iter()
+            .map(|rc| (cache_key(shader, puzzle, e, Some((&case.config, &lens, rc))), rc))
+            .collect(),
         _ => Vec::new(),
     };
     let compiled_before = instrumented_keys.iter().any(|(k, _)| gpu.cached(*k).is_some());
-    let mut pipeline = if instrumented && !plain_first { None } else { plain_key.and_then(|k| gpu.cached(k)).map(|c| c.pipeline) };
+    let mut pipeline = if instrumented && !plain_first {
+        None
+    } else {
+        plain_key.and_then(|k| gpu.cached(k)).map(|c| c.pipeline)
+    };
     // Natively naga is the device's compiler: a shader it parsed compiles.
-    let known_to_compile = compiled_before || pipeline.is_some() || (instrumented && NAGA_COMPILES && parsed.is_ok());
+    let known_to_compile =
+        compiled_before || pipeline.is_some() || (instrumented && NAGA_COMPILES && parsed.is_ok());
     if !known_to_compile {
-        let entries = if instrumented && !plain_first { None } else { layout_entries.as_deref().ok() };
+        let entries =
+            if instrumented && !plain_first { None } else { layout_entries.as_deref().ok() };
         let since = Instant::now();
         // While the GPU process compiles, the interpreter checks the case.
         let pending = start_build(gpu, puzzle, &puzzle.slug, plain_source(shader), entries);
@@ -123,7 +143,14 @@ pub(crate) async fn start_case(
         let built = pending.finish(puzzle, |m| diagnostic(m, sub, source)).await;
         gpu.note_phase(|p| p.plain_compile_ms += ms(since) - overlapped_ms);
         match built {
-            Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics: explained(diagnostics, parsed.err(), sub, source) }),
+            Err(diagnostics) => {
+                return finish(
+                    result,
+                    Outcome::CompileError {
+                        diagnostics: explained(diagnostics, parsed.err(), sub, source),
+                    },
+                )
+            }
             Ok(p) => {
                 if let (Some(p), Some(k)) = (&p, plain_key) {
                     gpu.cache(k, Cached { pipeline: p.clone(), meta: None });
@@ -164,19 +191,33 @@ pub(crate) async fn start_case(
     if options.instrument && case.is_performance() {
         result.instrumentation = Some(Unchecked::PerformanceCase);
     }
-    let cpu_findings = if plain_first { crate::cpu_checks::checked(gpu, puzzle, case, shader, subgroups.flatten(), early, false).map(|c| c.findings) } else { None };
+    let cpu_findings = if plain_first {
+        crate::cpu_checks::checked(gpu, puzzle, case, shader, subgroups.flatten(), early, false)
+            .map(|c| c.findings)
+    } else {
+        None
+    };
     if instrumented && cpu_findings.is_none() {
         let parsed = match parsed {
             Ok(parsed) => Ok(parsed),
-            Err(PassError::Rejected { message, span }) => Err(Instrumentation::Rejected { message: message.clone(), span: span.clone() }),
-            Err(PassError::Unsupported(why)) => Err(Instrumentation::Skipped(Unchecked::Unsupported { why: why.clone() })),
+            Err(PassError::Rejected { message, span }) => {
+                Err(Instrumentation::Rejected { message: message.clone(), span: span.clone() })
+            }
+            Err(PassError::Unsupported(why)) => {
+                Err(Instrumentation::Skipped(Unchecked::Unsupported { why: why.clone() }))
+            }
         };
         let ran = match parsed {
-            Ok(parsed) => run_instrumented(gpu, puzzle, case, parsed, &layout_entries, &instrumented_keys).await?,
+            Ok(parsed) => {
+                run_instrumented(gpu, puzzle, case, parsed, &layout_entries, &instrumented_keys)
+                    .await?
+            }
             Err(not) => not,
         };
         match ran {
-            Instrumentation::Submitted { submitted, meta } => return Ok(Started::Instrumented { result, submitted, meta }),
+            Instrumentation::Submitted { submitted, meta } => {
+                return Ok(Started::Instrumented { result, submitted, meta })
+            }
             Instrumentation::Rejected { message, span } => {
                 // This browser's compiler accepted what naga does not: the
                 // checks cannot run, and a pass without them is not one.
@@ -196,17 +237,37 @@ pub(crate) async fn start_case(
     let pipeline = match pipeline.take() {
         Some(p) => p,
         None => {
-            match build(gpu, puzzle, &puzzle.slug, plain_source(shader), Some(&layout_entries), |m| diagnostic(m, sub, source)).await {
+            match build(
+                gpu,
+                puzzle,
+                &puzzle.slug,
+                plain_source(shader),
+                Some(&layout_entries),
+                |m| diagnostic(m, sub, source),
+            )
+            .await
+            {
                 Ok(p) => {
                     let p = p.expect("built with entries");
-                    gpu.cache(cache_key(shader, puzzle, &layout_entries, None), Cached { pipeline: p.clone(), meta: None });
+                    gpu.cache(
+                        cache_key(shader, puzzle, &layout_entries, None),
+                        Cached { pipeline: p.clone(), meta: None },
+                    );
                     p
                 }
                 Err(diagnostics) => return finish(result, Outcome::CompileError { diagnostics }),
             }
         }
     };
-    let submitted = submit(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes: None, measure: case.is_performance() }, None).await?;
+    let submitted = submit(
+        gpu,
+        puzzle,
+        case,
+        &pipeline,
+        DispatchOptions { trace_bytes: None, measure: case.is_performance() },
+        None,
+    )
+    .await?;
     Ok(Started::Plain { result, submitted, findings: cpu_findings })
 }
 
@@ -215,12 +276,18 @@ pub(crate) async fn start_case(
 ///
 /// # Errors
 /// As [`start_case`], and a puzzle whose reference fails.
-pub(crate) async fn complete(gpu: &Gpu, puzzle: &Puzzle, case: &Case, started: Started) -> Result<CaseResult, RunnerError> {
+pub(crate) async fn complete(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    case: &Case,
+    started: Started,
+) -> Result<CaseResult, RunnerError> {
     match started {
         Started::Done(r) => Ok(r),
         Started::Instrumented { mut result, submitted, meta } => {
             let (actual, trace, timing) = finish(gpu, puzzle, submitted).await?;
-            let words = trace.ok_or_else(|| RunnerError::Readback("the trace did not come back".into()))?;
+            let words =
+                trace.ok_or_else(|| RunnerError::Readback("the trace did not come back".into()))?;
             result.instrumented_timing = Some(timing);
             let findings = meta.findings(&words);
             if findings.runaway_loop.is_some() {
@@ -254,8 +321,15 @@ const NAGA_COMPILES: bool = cfg!(not(target_arch = "wasm32"));
 /// ("Function [0] 'f' is invalid"); naga's chain of causes, from the case's
 /// own parse (`rejected`), says why. In a browser the compiler's own
 /// messages are kept.
-fn explained(diagnostics: Vec<Diagnostic>, rejected: Option<&PassError>, sub: &template::Substituted, source: &str) -> Vec<Diagnostic> {
-    if let (true, Some(PassError::Rejected { message, span: Some(span) })) = (NAGA_COMPILES, rejected) {
+fn explained(
+    diagnostics: Vec<Diagnostic>,
+    rejected: Option<&PassError>,
+    sub: &template::Substituted,
+    source: &str,
+) -> Vec<Diagnostic> {
+    if let (true, Some(PassError::Rejected { message, span: Some(span) })) =
+        (NAGA_COMPILES, rejected)
+    {
         if diagnostics.iter().any(|d| d.message.contains(" is invalid")) {
             return vec![at_offset(message.clone(), span.start, span.len(), sub, source)];
         }
@@ -269,10 +343,19 @@ fn explained(diagnostics: Vec<Diagnostic>, rejected: Option<&PassError>, sub: &t
 /// access budget becomes [`Outcome::OverBudget`]. Expected values and
 /// read-backs that are missing are our failures, not the student's
 /// (ARCHITECTURE.md).
-fn verdict(puzzle: &Puzzle, case: &Case, actual: &[Values], findings: Option<&Findings>) -> Result<Outcome, RunnerError> {
+fn verdict(
+    puzzle: &Puzzle,
+    case: &Case,
+    actual: &[Values],
+    findings: Option<&Findings>,
+) -> Result<Outcome, RunnerError> {
     puzzle.expected(case).map_err(|error| RunnerError::Reference { case: case.number, error })?;
     if actual.len() != puzzle.compared_buffers().count() {
-        return Err(RunnerError::Readback(format!("{} of {} compared buffers came back", actual.len(), puzzle.compared_buffers().count())));
+        return Err(RunnerError::Readback(format!(
+            "{} of {} compared buffers came back",
+            actual.len(),
+            puzzle.compared_buffers().count()
+        )));
     }
     let mut outcome = judge(puzzle, case, actual)?;
     if let Some(memory) = findings.and_then(memory_outcome) {

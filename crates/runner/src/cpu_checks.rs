@@ -76,18 +76,35 @@ pub(crate) fn case_key(case: &Case, shader: &PreparedShader) -> u64 {
 /// that uses subgroups runs with `subgroup_size` lanes, the GPU's. `None`
 /// when the interpreter found a problem, stopped, or cannot run the
 /// shader: the case is then judged instrumented on the GPU.
-pub(crate) fn clean_run(gpu: &Gpu, puzzle: &Puzzle, case: &Case, shader: &Arc<PreparedShader>, subgroups: Option<u32>) -> Option<Clean> {
+pub(crate) fn clean_run(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    case: &Case,
+    shader: &Arc<PreparedShader>,
+    subgroups: Option<u32>,
+) -> Option<Clean> {
     let key = case_key(case, shader);
     if let Some(known) = kept(gpu, key) {
         return known;
     }
     let size = subgroups.unwrap_or(gpu_puzzles_interp::subgroup::DEFAULT_SIZE);
-    let clean = gpu_puzzles_interp::emulate::lockstep_prepared(puzzle, case, shader, size, LOOP_BUDGET).ok().and_then(|r| {
-        let decided_by_outputs = matches!(r.outcome, Outcome::Passed | Outcome::Mismatch { .. } | Outcome::OverBudget { .. });
-        let passed = r.outcome.passed();
-        let findings = r.findings.filter(|f| decided_by_outputs && memory_outcome(f).is_none())?;
-        Some(Clean { findings: Arc::new(findings), lockstep: subgroups.is_none().then(|| Arc::new(r.actual)), passed })
-    });
+    let clean =
+        gpu_puzzles_interp::emulate::lockstep_prepared(puzzle, case, shader, size, LOOP_BUDGET)
+            .ok()
+            .and_then(|r| {
+                let decided_by_outputs = matches!(
+                    r.outcome,
+                    Outcome::Passed | Outcome::Mismatch { .. } | Outcome::OverBudget { .. }
+                );
+                let passed = r.outcome.passed();
+                let findings =
+                    r.findings.filter(|f| decided_by_outputs && memory_outcome(f).is_none())?;
+                Some(Clean {
+                    findings: Arc::new(findings),
+                    lockstep: subgroups.is_none().then(|| Arc::new(r.actual)),
+                    passed,
+                })
+            });
     if let Ok(mut c) = gpu.cpu_findings.lock() {
         if c.len() >= MAX_KEPT {
             c.clear();
@@ -131,8 +148,14 @@ pub(crate) fn checked(
 ) -> Option<Clean> {
     let since = web_time::Instant::now();
     let clean = clean_run(gpu, puzzle, case, shader, subgroups);
-    if let Some(c) = clean.as_ref().filter(|c| c.passed && !early.helped.contains_key(&case.number) && !crate::order::kept_passed(gpu, case, shader)) {
-        match early.helper.and_then(|h| h.start(puzzle, case, shader.source(), c.lockstep.as_deref().map(Vec::as_slice))) {
+    if let Some(c) = clean.as_ref().filter(|c| {
+        c.passed
+            && !early.helped.contains_key(&case.number)
+            && !crate::order::kept_passed(gpu, case, shader)
+    }) {
+        match early.helper.and_then(|h| {
+            h.start(puzzle, case, shader.source(), c.lockstep.as_deref().map(Vec::as_slice))
+        }) {
             Some(check) => {
                 early.helped.insert(case.number, check);
             }

@@ -6,8 +6,8 @@ use crate::pipeline::Pipeline;
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::Timing;
 use gpu_puzzles_core::timing::{
-    clock_fraction, detect_quantum_ns, next_batch, target_span_ms, warmed_up, Measurement, Timer, MAX_ATTEMPTS, MAX_CLOCK_ATTEMPTS, MAX_SPREAD, RUNS,
-    WARM_UP_MS,
+    clock_fraction, detect_quantum_ns, next_batch, target_span_ms, warmed_up, Measurement, Timer,
+    MAX_ATTEMPTS, MAX_CLOCK_ATTEMPTS, MAX_SPREAD, RUNS, WARM_UP_MS,
 };
 
 /// The most dispatches the warm-up submits at once (each costs the CPU a
@@ -77,14 +77,25 @@ pub(crate) async fn submit(
     let device = &gpu.device;
     // The clock probe (measuring the peaks first, once per device) before
     // the case's buffers exist: the two need not share the GPU's memory.
-    let probe = if options.measure && !gpu.adapter().software { Some(ClockProbe::of(gpu).await?) } else { None };
-    let storage_usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+    let probe = if options.measure && !gpu.adapter().software {
+        Some(ClockProbe::of(gpu).await?)
+    } else {
+        None
+    };
+    let storage_usage =
+        wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
     let initial: Vec<Vec<u8>> = case.buffers.iter().map(|cb| cb.initial.to_bytes()).collect();
     let storage: Vec<wgpu::Buffer> = puzzle
         .buffers
         .iter()
         .zip(&initial)
-        .map(|(b, bytes)| device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(&b.name), contents: bytes, usage: storage_usage }))
+        .map(|(b, bytes)| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(&b.name),
+                contents: bytes,
+                usage: storage_usage,
+            })
+        })
         .collect();
     let uniforms: Vec<wgpu::Buffer> = puzzle
         .uniforms
@@ -99,8 +110,14 @@ pub(crate) async fn submit(
         })
         .collect();
     // WebGPU zero-initialises new buffers, which is the trace's initial state.
-    let trace_buffer = trace_bytes
-        .map(|(size, _)| device.create_buffer(&wgpu::BufferDescriptor { label: Some("trace"), size, usage: storage_usage, mapped_at_creation: false }));
+    let trace_buffer = trace_bytes.map(|(size, _)| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("trace"),
+            size,
+            usage: storage_usage,
+            mapped_at_creation: false,
+        })
+    });
     // One bind group for the case, and one per dispatch that sets a
     // per-dispatch uniform, with that dispatch's values in place of the case's.
     let overrides: Vec<Option<(u32, wgpu::Buffer)>> = case
@@ -109,26 +126,52 @@ pub(crate) async fn submit(
         .map(|d| {
             d.uniform.as_ref().map(|(u, bytes)| {
                 let usage = wgpu::BufferUsages::UNIFORM;
-                (*u, device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(&puzzle.uniforms[*u as usize].name), contents: bytes, usage }))
+                (
+                    *u,
+                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some(&puzzle.uniforms[*u as usize].name),
+                        contents: bytes,
+                        usage,
+                    }),
+                )
             })
         })
         .collect();
     let bind_group_with = |over: Option<&(u32, wgpu::Buffer)>| {
-        let mut entries: Vec<wgpu::BindGroupEntry> =
-            puzzle.buffers.iter().zip(&storage).map(|(b, buf)| wgpu::BindGroupEntry { binding: b.binding, resource: buf.as_entire_binding() }).collect();
+        let mut entries: Vec<wgpu::BindGroupEntry> = puzzle
+            .buffers
+            .iter()
+            .zip(&storage)
+            .map(|(b, buf)| wgpu::BindGroupEntry {
+                binding: b.binding,
+                resource: buf.as_entire_binding(),
+            })
+            .collect();
         entries.extend(puzzle.uniforms.iter().zip(&uniforms).enumerate().map(|(k, (u, buf))| {
             let buf = over.filter(|(o, _)| *o as usize == k).map_or(buf, |(_, b)| b);
             wgpu::BindGroupEntry { binding: u.binding, resource: buf.as_entire_binding() }
         }));
         if let Some(t) = &trace_buffer {
-            entries.push(wgpu::BindGroupEntry { binding: TRACE_BINDING, resource: t.as_entire_binding() });
+            entries.push(wgpu::BindGroupEntry {
+                binding: TRACE_BINDING,
+                resource: t.as_entire_binding(),
+            });
         }
-        device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("puzzle bindings"), layout: &p.bind_group_layout, entries: &entries })
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("puzzle bindings"),
+            layout: &p.bind_group_layout,
+            entries: &entries,
+        })
     };
     let bind_group = bind_group_with(None);
-    let own: Vec<Option<wgpu::BindGroup>> = overrides.iter().map(|o| o.as_ref().map(|o| bind_group_with(Some(o)))).collect();
-    let steps: Vec<(&wgpu::ComputePipeline, &wgpu::BindGroup)> =
-        case.dispatches.iter().zip(&own).map(|(d, g)| (&p.pipelines[d.entry as usize], g.as_ref().unwrap_or(&bind_group))).collect();
+    let own: Vec<Option<wgpu::BindGroup>> =
+        overrides.iter().map(|o| o.as_ref().map(|o| bind_group_with(Some(o)))).collect();
+    let steps: Vec<(&wgpu::ComputePipeline, &wgpu::BindGroup)> = case
+        .dispatches
+        .iter()
+        .zip(&own)
+        .map(|(d, g)| (&p.pipelines[d.entry as usize], g.as_ref().unwrap_or(&bind_group)))
+        .collect();
     let measured = if options.measure {
         let m = measure(gpu, &steps, case.config.workgroups, probe.as_ref()).await?;
         for (buffer, bytes) in storage.iter().zip(&initial) {
@@ -146,7 +189,17 @@ pub(crate) async fn submit(
     sources.extend(trace_buffer.as_ref());
     // Bytes copied from each: whole compared buffers, the trace's read part.
     let copied: Vec<u64> =
-        sources.iter().enumerate().map(|(k, b)| if k == compared { trace_bytes.map_or(b.size(), |(_, read)| read) } else { b.size() }).collect();
+        sources
+            .iter()
+            .enumerate()
+            .map(|(k, b)| {
+                if k == compared {
+                    trace_bytes.map_or(b.size(), |(_, read)| read)
+                } else {
+                    b.size()
+                }
+            })
+            .collect();
     let mut offsets = Vec::with_capacity(sources.len());
     let mut size = 0u64;
     for &bytes in &copied {
@@ -154,7 +207,11 @@ pub(crate) async fn submit(
         size += bytes.div_ceil(READBACK_ALIGN) * READBACK_ALIGN;
     }
     let timestamps = gpu.timestamps.then(|| {
-        let set = device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("pass time"), ty: wgpu::QueryType::Timestamp, count: 2 });
+        let set = device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("pass time"),
+            ty: wgpu::QueryType::Timestamp,
+            count: 2,
+        });
         let resolve = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("timestamps"),
             size: 16,
@@ -174,7 +231,8 @@ pub(crate) async fn submit(
         mapped_at_creation: false,
     });
 
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(&puzzle.slug) });
+    let mut encoder = device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(&puzzle.slug) });
     // The dispatches in one compute pass, except that an entry point
     // dispatched again first has its racecheck shadows zeroed, between
     // passes: WebGPU makes each dispatch's storage writes visible to the
@@ -183,7 +241,10 @@ pub(crate) async fn submit(
     let mut passes: Vec<(usize, Vec<(u64, u64)>)> = vec![(0, Vec::new())];
     for (k, d) in case.dispatches.iter().enumerate() {
         let again = std::mem::replace(&mut seen[d.entry as usize], true);
-        let ranges = shadows.filter(|_| again).map(|layout| layout.shadow_ranges(d.entry)).unwrap_or_default();
+        let ranges = shadows
+            .filter(|_| again)
+            .map(|layout| layout.shadow_ranges(d.entry))
+            .unwrap_or_default();
         if !ranges.is_empty() {
             passes.push((k, ranges));
         }
@@ -199,11 +260,13 @@ pub(crate) async fn submit(
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some(&puzzle.slug),
             // The first pass writes the first timestamp, the last the second.
-            timestamp_writes: timestamps.as_ref().filter(|_| i == 0 || i + 1 == passes.len()).map(|(set, _)| wgpu::ComputePassTimestampWrites {
-                query_set: set,
-                beginning_of_pass_write_index: (i == 0).then_some(0),
-                end_of_pass_write_index: (i + 1 == passes.len()).then_some(1),
-            }),
+            timestamp_writes: timestamps.as_ref().filter(|_| i == 0 || i + 1 == passes.len()).map(
+                |(set, _)| wgpu::ComputePassTimestampWrites {
+                    query_set: set,
+                    beginning_of_pass_write_index: (i == 0).then_some(0),
+                    end_of_pass_write_index: (i + 1 == passes.len()).then_some(1),
+                },
+            ),
         });
         encode(&mut pass, &steps[*first..end], [x, y, z]);
     }
@@ -217,18 +280,38 @@ pub(crate) async fn submit(
     let started = Instant::now();
     gpu.queue.submit([encoder.finish()]);
     let mapped = request_map(&readback);
-    let mut buffers: Vec<wgpu::Buffer> = storage.into_iter().chain(uniforms).chain(overrides.into_iter().flatten().map(|o| o.1)).chain(trace_buffer).collect();
+    let mut buffers: Vec<wgpu::Buffer> = storage
+        .into_iter()
+        .chain(uniforms)
+        .chain(overrides.into_iter().flatten().map(|o| o.1))
+        .chain(trace_buffer)
+        .collect();
     let timestamp_offset = timestamps.map(|(_, resolve)| {
         buffers.push(resolve);
         timestamp_offset
     });
-    Ok(Submitted { readback, mapped, offsets, copied, compared, traced: trace_bytes.is_some(), timestamp_offset, started, buffers, measured })
+    Ok(Submitted {
+        readback,
+        mapped,
+        offsets,
+        copied,
+        compared,
+        traced: trace_bytes.is_some(),
+        timestamp_offset,
+        started,
+        buffers,
+        measured,
+    })
 }
 
 /// Records `steps` into `pass`, each over `workgroups`, setting a bind
 /// group only where it differs from the step before's (most puzzles have
 /// one for every dispatch).
-fn encode(pass: &mut wgpu::ComputePass<'_>, steps: &[(&wgpu::ComputePipeline, &wgpu::BindGroup)], [x, y, z]: [u32; 3]) {
+fn encode(
+    pass: &mut wgpu::ComputePass<'_>,
+    steps: &[(&wgpu::ComputePipeline, &wgpu::BindGroup)],
+    [x, y, z]: [u32; 3],
+) {
     let mut bound: Option<&wgpu::BindGroup> = None;
     for &(pipeline, group) in steps {
         if bound != Some(group) {
@@ -247,13 +330,26 @@ fn encode(pass: &mut wgpu::ComputePass<'_>, steps: &[(&wgpu::ComputePipeline, &w
 ///
 /// # Errors
 /// As [`read_back`].
-pub(crate) async fn finish(gpu: &Gpu, puzzle: &Puzzle, s: Submitted) -> Result<(Vec<Values>, Option<Vec<u32>>, Timing), RunnerError> {
+pub(crate) async fn finish(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    s: Submitted,
+) -> Result<(Vec<Values>, Option<Vec<u32>>, Timing), RunnerError> {
     let (bytes, mapped_at) = await_map(gpu, &s.readback, s.mapped).await?;
     let wall_ms = mapped_at.duration_since(s.started).as_secs_f64() * 1000.0;
     let (offsets, copied) = (&s.offsets, &s.copied);
     let slice = |k: usize| &bytes[offsets[k] as usize..(offsets[k] + copied[k]) as usize];
-    let actual: Vec<Values> = puzzle.compared_buffers().enumerate().map(|(k, i)| Values::from_bytes(puzzle.buffers[i].element, slice(k))).collect();
-    let trace_words = s.traced.then(|| slice(s.compared).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect());
+    let actual: Vec<Values> = puzzle
+        .compared_buffers()
+        .enumerate()
+        .map(|(k, i)| Values::from_bytes(puzzle.buffers[i].element, slice(k)))
+        .collect();
+    let trace_words = s.traced.then(|| {
+        slice(s.compared)
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    });
     let gpu_ms = s.timestamp_offset.and_then(|at| {
         let t = &bytes[at as usize..at as usize + 16];
         let begin = u64::from_le_bytes(t[0..8].try_into().ok()?);
@@ -282,17 +378,32 @@ fn request_map(buffer: &wgpu::Buffer) -> Mapped {
 
 /// Waits for a mapping [`request_map`] asked for, and returns a copy of the
 /// bytes and when the mapping completed.
-async fn await_map(gpu: &Gpu, buffer: &wgpu::Buffer, rx: Mapped) -> Result<(Vec<u8>, Instant), RunnerError> {
+async fn await_map(
+    gpu: &Gpu,
+    buffer: &wgpu::Buffer,
+    rx: Mapped,
+) -> Result<(Vec<u8>, Instant), RunnerError> {
     #[cfg(not(target_arch = "wasm32"))]
     poll_until_done(gpu)?;
     let at = match rx.await {
         Ok((Ok(()), at)) => at,
         Ok((Err(e), _)) => {
-            return Err(if gpu.is_lost() { gpu.lost_error() } else { RunnerError::Readback(e.to_string()) });
+            return Err(if gpu.is_lost() {
+                gpu.lost_error()
+            } else {
+                RunnerError::Readback(e.to_string())
+            });
         }
-        Err(_) => return Err(if gpu.is_lost() { gpu.lost_error() } else { RunnerError::Readback("the map callback never ran".into()) }),
+        Err(_) => {
+            return Err(if gpu.is_lost() {
+                gpu.lost_error()
+            } else {
+                RunnerError::Readback("the map callback never ran".into())
+            })
+        }
     };
-    let bytes = buffer.get_mapped_range(..).map_err(|e| RunnerError::Readback(e.to_string()))?.to_vec();
+    let bytes =
+        buffer.get_mapped_range(..).map_err(|e| RunnerError::Readback(e.to_string()))?.to_vec();
     buffer.unmap();
     Ok((bytes, at))
 }
@@ -350,7 +461,9 @@ pub(crate) async fn measure(
     }
     // Warm-up: WARM_UP_MS of back-to-back work in one submission, then
     // batches until three in a row agree.
-    let dispatches = (WARM_UP_MS / span.max(1e-3) * f64::from(k)).ceil().min(f64::from(MAX_WARM_UP_DISPATCHES)) as u32;
+    let dispatches = (WARM_UP_MS / span.max(1e-3) * f64::from(k))
+        .ceil()
+        .min(f64::from(MAX_WARM_UP_DISPATCHES)) as u32;
     let mut total = timed_run(gpu, steps, workgroups, dispatches.max(k), &mut readings).await?;
     let mut last3 = [f64::INFINITY, f64::INFINITY, span];
     loop {
@@ -376,7 +489,8 @@ pub(crate) async fn measure(
             for _ in 0..RUNS {
                 spans.push(timed_run(gpu, steps, workgroups, k, &mut readings).await?);
             }
-            let m = Measurement::from_spans(&spans, k, timer, quantum(&readings)).ok_or_else(unusable)?;
+            let m = Measurement::from_spans(&spans, k, timer, quantum(&readings))
+                .ok_or_else(unusable)?;
             if steadiest.is_none_or(|b| m.spread() < b.spread()) {
                 steadiest = Some(m);
             }
@@ -412,14 +526,29 @@ pub(crate) async fn timed_run(
 ) -> Result<f64, RunnerError> {
     let device = &gpu.device;
     let stamps = gpu.timestamps.then(|| {
-        let set = device.create_query_set(&wgpu::QuerySetDescriptor { label: Some("timed run"), ty: wgpu::QueryType::Timestamp, count: 2 });
+        let set = device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("timed run"),
+            ty: wgpu::QueryType::Timestamp,
+            count: 2,
+        });
         let usage = wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC;
-        let resolve = device.create_buffer(&wgpu::BufferDescriptor { label: Some("timed run"), size: 16, usage, mapped_at_creation: false });
+        let resolve = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("timed run"),
+            size: 16,
+            usage,
+            mapped_at_creation: false,
+        });
         let usage = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
-        let read = device.create_buffer(&wgpu::BufferDescriptor { label: Some("timed run read-back"), size: 16, usage, mapped_at_creation: false });
+        let read = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("timed run read-back"),
+            size: 16,
+            usage,
+            mapped_at_creation: false,
+        });
         (set, resolve, read)
     });
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("timed run") });
+    let mut encoder =
+        device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("timed run") });
     {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("timed run"),
@@ -447,7 +576,9 @@ pub(crate) async fn timed_run(
     resolve.destroy();
     read.destroy();
     let period = f64::from(gpu.queue.get_timestamp_period());
-    let stamp = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes")) as f64 * period;
+    let stamp = |at: usize| {
+        u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes")) as f64 * period
+    };
     let (begin, end) = (stamp(0), stamp(8));
     readings.extend([begin as u64, end as u64]);
     Ok(((end - begin).max(0.0)) / 1e6)
@@ -480,5 +611,11 @@ async fn wait_idle(gpu: &Gpu) -> Result<(), RunnerError> {
     });
     #[cfg(not(target_arch = "wasm32"))]
     poll_until_done(gpu)?;
-    rx.await.map_err(|_| if gpu.is_lost() { gpu.lost_error() } else { RunnerError::Readback("the queue never reported its work done".into()) })
+    rx.await.map_err(|_| {
+        if gpu.is_lost() {
+            gpu.lost_error()
+        } else {
+            RunnerError::Readback("the queue never reported its work done".into())
+        }
+    })
 }

@@ -46,7 +46,15 @@ pub(crate) async fn run_instrumented(
     let (pipeline, meta) = compiled;
     let layout = &meta.layout;
     let trace_bytes = Some((layout.total_words * 4, layout.readback_words * 4));
-    let submitted = submit(gpu, puzzle, case, &pipeline, DispatchOptions { trace_bytes, measure: false }, Some(layout)).await?;
+    let submitted = submit(
+        gpu,
+        puzzle,
+        case,
+        &pipeline,
+        DispatchOptions { trace_bytes, measure: false },
+        Some(layout),
+    )
+    .await?;
     Ok(Instrumentation::Submitted { submitted, meta })
 }
 
@@ -63,9 +71,18 @@ async fn instrument_and_build(
     layout_entries: &[wgpu::BindGroupLayoutEntry],
     keys: &[(u64, bool)],
 ) -> Result<(Pipeline, std::sync::Arc<TraceMeta>), Instrumentation> {
-    let traced: Vec<Traced> = puzzle.buffers.iter().zip(&case.buffers).map(|(b, cb)| Traced { binding: b.binding, len: cb.initial.len() as u32 }).collect();
+    let traced: Vec<Traced> = puzzle
+        .buffers
+        .iter()
+        .zip(&case.buffers)
+        .map(|(b, cb)| Traced { binding: b.binding, len: cb.initial.len() as u32 })
+        .collect();
     let entry_points: Vec<&str> = puzzle.entry_points.iter().map(String::as_str).collect();
-    let max = gpu.device.limits().max_storage_buffer_binding_size.min(gpu.device.limits().max_buffer_size);
+    let max = gpu
+        .device
+        .limits()
+        .max_storage_buffer_binding_size
+        .min(gpu.device.limits().max_buffer_size);
     let mut inst = None;
     let since = Instant::now();
     // With the racecheck first; without it when its shadow memory would not
@@ -73,12 +90,22 @@ async fn instrument_and_build(
     for racecheck in [true, false] {
         // naga is not ours: a panic inside it (natively) loses the checks,
         // not the page.
-        let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shader.instrument(&traced, &case.config, &entry_points, Options { racecheck })));
+        let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            shader.instrument(&traced, &case.config, &entry_points, Options { racecheck })
+        }));
         let i = match pass {
             Ok(Ok(i)) => i,
-            Ok(Err(PassError::Rejected { message, span })) => return Err(Instrumentation::Rejected { message, span }),
-            Ok(Err(PassError::Unsupported(why))) => return Err(Instrumentation::Skipped(Unchecked::Unsupported { why })),
-            Err(_) => return Err(Instrumentation::Skipped(Unchecked::Unsupported { why: "the pass failed inside naga".into() })),
+            Ok(Err(PassError::Rejected { message, span })) => {
+                return Err(Instrumentation::Rejected { message, span })
+            }
+            Ok(Err(PassError::Unsupported(why))) => {
+                return Err(Instrumentation::Skipped(Unchecked::Unsupported { why }))
+            }
+            Err(_) => {
+                return Err(Instrumentation::Skipped(Unchecked::Unsupported {
+                    why: "the pass failed inside naga".into(),
+                }))
+            }
         };
         let bytes = i.meta.layout.total_words * 4;
         if bytes <= max {
@@ -91,16 +118,21 @@ async fn instrument_and_build(
     }
     let (inst, racecheck) = inst.expect("the loop returns or sets it");
     let mut entries = layout_entries.to_vec();
-    entries.push(layout_entry(TRACE_BINDING, wgpu::BufferBindingType::Storage { read_only: false }));
+    entries
+        .push(layout_entry(TRACE_BINDING, wgpu::BufferBindingType::Storage { read_only: false }));
     // Natively the IR goes to the device as it is; a browser needs WGSL.
     #[cfg(not(target_arch = "wasm32"))]
     let module = wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(inst.module));
     #[cfg(target_arch = "wasm32")]
     let module = match inst.wgsl() {
         // naga's WGSL writer does not emit `enable subgroups;` (gfx-rs/wgpu#8180).
-        Ok(text) if text.contains("subgroup") && !text.contains("enable subgroups") => wgpu::ShaderSource::Wgsl(format!("enable subgroups;\n{text}").into()),
+        Ok(text) if text.contains("subgroup") && !text.contains("enable subgroups") => {
+            wgpu::ShaderSource::Wgsl(format!("enable subgroups;\n{text}").into())
+        }
         Ok(text) => wgpu::ShaderSource::Wgsl(text.into()),
-        Err(why) => return Err(Instrumentation::Skipped(Unchecked::Unsupported { why: why.to_string() })),
+        Err(why) => {
+            return Err(Instrumentation::Skipped(Unchecked::Unsupported { why: why.to_string() }))
+        }
     };
     gpu.note_phase(|p| p.instrument_ms += ms(since));
     let since = Instant::now();

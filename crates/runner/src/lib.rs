@@ -50,7 +50,9 @@ pub enum RunnerError {
     #[error("the GPU device was lost ({0}); a new one is needed")]
     DeviceLost(String),
     /// The dispatch did not finish within [`DISPATCH_TIMEOUT_MS`].
-    #[error("the dispatch did not finish within {0} ms: the shader may contain a loop that never ends")]
+    #[error(
+        "the dispatch did not finish within {0} ms: the shader may contain a loop that never ends"
+    )]
     Timeout(u64),
     /// Reading a buffer back failed, or gave fewer buffers than the puzzle
     /// compares.
@@ -87,7 +89,10 @@ const NO_ADAPTER_HINT: &str =
 /// rasterisers in use today, since a browser may not say.
 fn is_software(info: &wgpu::AdapterInfo) -> bool {
     let text = format!("{} {} {}", info.name, info.driver, info.driver_info).to_lowercase();
-    info.device_type == wgpu::DeviceType::Cpu || ["llvmpipe", "lavapipe", "swiftshader", "microsoft basic render"].iter().any(|s| text.contains(s))
+    info.device_type == wgpu::DeviceType::Cpu
+        || ["llvmpipe", "lavapipe", "swiftshader", "microsoft basic render"]
+            .iter()
+            .any(|s| text.contains(s))
 }
 
 /// A short description of the adapter, for reports and the page.
@@ -189,13 +194,18 @@ impl Gpu {
     /// [`RunnerError::NoAdapter`] with a hint for this platform, or
     /// [`RunnerError::RequestDevice`].
     pub async fn new() -> Result<Gpu, RunnerError> {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let adapter = instance
-            .request_adapter(&wgpu::RequestAdapterOptions { power_preference: wgpu::PowerPreference::HighPerformance, ..Default::default() })
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                ..Default::default()
+            })
             .await
             .map_err(|e| RunnerError::NoAdapter { detail: e.to_string(), hint: NO_ADAPTER_HINT })?;
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
-        let mut required_features = if timestamps { wgpu::Features::TIMESTAMP_QUERY } else { wgpu::Features::empty() };
+        let mut required_features =
+            if timestamps { wgpu::Features::TIMESTAMP_QUERY } else { wgpu::Features::empty() };
         // Natively wgpu maps `SUBGROUP`; its WebGPU backend does not map the
         // browser's `subgroups` feature yet (gfx-rs/wgpu#10146, fixed by
         // #10220), so in a page web/worker-loader.js requests it around
@@ -214,7 +224,9 @@ impl Gpu {
             .await
             .map_err(|e| RunnerError::RequestDevice(e.to_string()))?;
         #[cfg(target_arch = "wasm32")]
-        let subgroups = native_subgroups || js_sys::Reflect::get(&js_sys::global(), &"gpuPuzzlesSubgroups".into()).is_ok_and(|v| v.is_truthy());
+        let subgroups = native_subgroups
+            || js_sys::Reflect::get(&js_sys::global(), &"gpuPuzzlesSubgroups".into())
+                .is_ok_and(|v| v.is_truthy());
         #[cfg(not(target_arch = "wasm32"))]
         let subgroups = native_subgroups;
         let info = adapter.get_info();
@@ -241,7 +253,8 @@ impl Gpu {
                 driver: format!("{} {}", info.driver, info.driver_info).trim().to_string(),
                 timestamps,
                 software,
-                subgroup_sizes: subgroups.then_some((info.subgroup_min_size, info.subgroup_max_size)),
+                subgroup_sizes: subgroups
+                    .then_some((info.subgroup_min_size, info.subgroup_max_size)),
             },
             lost,
             lost_reason,
@@ -289,7 +302,12 @@ impl Gpu {
     /// ([`gpu_puzzles_interp::PreparedShader::new`]): kept for later Runs,
     /// so a Run of unchanged code, or a yardstick timed after a Run,
     /// substitutes and parses nothing.
-    pub(crate) fn prepared(&self, puzzle: &gpu_puzzles_core::Puzzle, source: &str, config: &gpu_puzzles_core::CaseConfig) -> Arc<gpu_puzzles_interp::PreparedShader> {
+    pub(crate) fn prepared(
+        &self,
+        puzzle: &gpu_puzzles_core::Puzzle,
+        source: &str,
+        config: &gpu_puzzles_core::CaseConfig,
+    ) -> Arc<gpu_puzzles_interp::PreparedShader> {
         match self.prepared.lock() {
             Ok(mut kept) => kept.get(puzzle, source, config),
             Err(_) => Arc::new(gpu_puzzles_interp::PreparedShader::new(puzzle, source, config)),

@@ -6,7 +6,11 @@ use gpu_puzzles_core::{Diagnostic, Severity};
 
 /// Maps one compilation message to the student's text through the template
 /// column map. wgpu gives positions in UTF-8 bytes on every backend.
-pub(crate) fn diagnostic(msg: &wgpu::CompilationMessage, sub: &Substituted, original: &str) -> Diagnostic {
+pub(crate) fn diagnostic(
+    msg: &wgpu::CompilationMessage,
+    sub: &Substituted,
+    original: &str,
+) -> Diagnostic {
     let severity = severity(msg);
     let message = clean(&msg.message);
     match msg.location {
@@ -14,7 +18,14 @@ pub(crate) fn diagnostic(msg: &wgpu::CompilationMessage, sub: &Substituted, orig
             let start = sub.to_source_offset(loc.offset as usize);
             let end = sub.to_source_offset((loc.offset + loc.length) as usize).max(start);
             let pos = position_of_offset(original, start);
-            Diagnostic { severity, message, line: Some(pos.line), column: Some(pos.column), offset: Some(pos.offset), length: (end - pos.offset).max(1) }
+            Diagnostic {
+                severity,
+                message,
+                line: Some(pos.line),
+                column: Some(pos.column),
+                offset: Some(pos.offset),
+                length: (end - pos.offset).max(1),
+            }
         }
         None => Diagnostic { severity, message, line: None, column: None, offset: None, length: 0 },
     }
@@ -24,14 +35,27 @@ pub(crate) fn diagnostic(msg: &wgpu::CompilationMessage, sub: &Substituted, orig
 /// mapped to the student's text: for checks of our own that find what a
 /// browser's compiler would reject (a non-uniform barrier), and for what
 /// naga rejects where a browser's compiler did not.
-pub(crate) fn at_offset(message: String, offset: usize, length: usize, sub: &Substituted, original: &str) -> Diagnostic {
+pub(crate) fn at_offset(
+    message: String,
+    offset: usize,
+    length: usize,
+    sub: &Substituted,
+    original: &str,
+) -> Diagnostic {
     Diagnostic::error_at(message, offset, length, sub, original)
 }
 
 /// A compilation message of a shader the student did not write (the
 /// instrumented one): its severity and text, no position.
 pub(crate) fn without_position(msg: &wgpu::CompilationMessage) -> Diagnostic {
-    Diagnostic { severity: severity(msg), message: clean(&msg.message), line: None, column: None, offset: None, length: 0 }
+    Diagnostic {
+        severity: severity(msg),
+        message: clean(&msg.message),
+        line: None,
+        column: None,
+        offset: None,
+        length: 0,
+    }
 }
 
 fn severity(msg: &wgpu::CompilationMessage) -> Severity {
@@ -44,7 +68,14 @@ fn severity(msg: &wgpu::CompilationMessage) -> Severity {
 
 /// A diagnostic without a position, from an error scope.
 pub(crate) fn unpositioned(message: &str) -> Diagnostic {
-    Diagnostic { severity: Severity::Error, message: clean(message), line: None, column: None, offset: None, length: 0 }
+    Diagnostic {
+        severity: Severity::Error,
+        message: clean(message),
+        line: None,
+        column: None,
+        offset: None,
+        length: 0,
+    }
 }
 
 /// Shortens wgpu's and naga's multi-line error texts to their meaningful
@@ -60,7 +91,12 @@ pub(crate) fn clean(text: &str) -> String {
             || t.starts_with('=')
             || t.starts_with('^')
             || t.split_once('│').is_some_and(|(n, _)| n.trim().chars().all(|c| c.is_ascii_digit()));
-        if t.is_empty() || excerpt || t == "Validation Error" || t == "Caused by:" || t.starts_with("In Device::") {
+        if t.is_empty()
+            || excerpt
+            || t == "Validation Error"
+            || t == "Caused by:"
+            || t.starts_with("In Device::")
+        {
             continue;
         }
         let t = t.strip_prefix("error: ").unwrap_or(t);
@@ -73,7 +109,11 @@ pub(crate) fn clean(text: &str) -> String {
             parts.push(t);
         }
     }
-    gpu_puzzles_core::print::explain(if parts.is_empty() { text.trim().to_string() } else { parts.join(": ") })
+    gpu_puzzles_core::print::explain(if parts.is_empty() {
+        text.trim().to_string()
+    } else {
+        parts.join(": ")
+    })
 }
 
 #[cfg(test)]

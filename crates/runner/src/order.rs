@@ -18,7 +18,13 @@ use std::sync::Arc;
 /// both, whatever size this GPU has. When the
 /// interpreter cannot run the shader, the case keeps its verdict and its
 /// findings say the order check did not run.
-pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, shader: &Arc<PreparedShader>, r: &mut CaseResult) {
+pub(crate) fn order_check(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    case: &Case,
+    shader: &Arc<PreparedShader>,
+    r: &mut CaseResult,
+) {
     let checked = order_check_outcome(gpu, puzzle, case, shader, r.outcome.passed());
     match checked {
         Ok(Some(outcome)) => r.outcome = outcome,
@@ -35,7 +41,13 @@ pub(crate) fn order_check(gpu: &Gpu, puzzle: &Puzzle, case: &Case, shader: &Arc<
 /// GPU: a failing outcome, nothing, or why the check did not run. Kept per
 /// device, so a case checked while its shader compiled
 /// ([`crate::run`]'s step 3) is not checked again after its read-back.
-pub(crate) fn order_check_outcome(gpu: &Gpu, puzzle: &Puzzle, case: &Case, shader: &Arc<PreparedShader>, passed: bool) -> Result<Option<Outcome>, String> {
+pub(crate) fn order_check_outcome(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    case: &Case,
+    shader: &Arc<PreparedShader>,
+    passed: bool,
+) -> Result<Option<Outcome>, String> {
     let case_key = crate::cpu_checks::case_key(case, shader);
     let key = order_key(case_key, passed);
     let known = gpu.order_checks.lock().ok().and_then(|c| c.get(&key).cloned());
@@ -45,7 +57,10 @@ pub(crate) fn order_check_outcome(gpu: &Gpu, puzzle: &Puzzle, case: &Case, shade
         // lockstep again.
         let clean = crate::cpu_checks::kept(gpu, case_key).flatten();
         let lockstep = clean.as_ref().and_then(|c| c.lockstep.as_deref()).map(Vec::as_slice);
-        let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_prepared(puzzle, case, shader, passed, lockstep).map_err(|u| u.message);
+        let checked = gpu_puzzles_interp::emulate::checks_behind_the_gpu_prepared(
+            puzzle, case, shader, passed, lockstep,
+        )
+        .map_err(|u| u.message);
         keep(gpu, key, checked.clone());
         checked
     })
@@ -77,14 +92,21 @@ pub(crate) fn kept_passed(gpu: &Gpu, case: &Case, shader: &PreparedShader) -> bo
 
 /// Keeps what a [`OrderCheckHelper`] found for `case`, passed on the GPU,
 /// so that [`order_check`] uses it.
-pub(crate) fn keep_passed(gpu: &Gpu, case: &Case, shader: &PreparedShader, checked: Result<Option<Outcome>, String>) {
+pub(crate) fn keep_passed(
+    gpu: &Gpu,
+    case: &Case,
+    shader: &PreparedShader,
+    checked: Result<Option<Outcome>, String>,
+) {
     keep(gpu, order_key(crate::cpu_checks::case_key(case, shader), true), checked);
 }
 
 /// What a helper's order check gives: `Err` when the helper could not
 /// make it (it crashed or went away: the judge makes it itself), else the
 /// check's own result, as [`order_check_outcome`]'s.
-pub type HelperCheck = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Result<Option<Outcome>, String>, String>>>>;
+pub type HelperCheck = std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<Result<Option<Outcome>, String>, String>>>,
+>;
 
 /// Makes order checks away from the judge's thread: in a browser, a second
 /// Web Worker on another core, while the judge's worker checks the cases
@@ -99,14 +121,24 @@ pub trait OrderCheckHelper {
     /// reuse them (the helper then runs the other two schedules only).
     /// `None` when the helper cannot take it now (not started yet, or
     /// gone).
-    fn start(&self, puzzle: &Puzzle, case: &Case, source: &str, lockstep: Option<&[gpu_puzzles_core::Values]>) -> Option<HelperCheck>;
+    fn start(
+        &self,
+        puzzle: &Puzzle,
+        case: &Case,
+        source: &str,
+        lockstep: Option<&[gpu_puzzles_core::Values]>,
+    ) -> Option<HelperCheck>;
 }
 
 /// [`order_check`] on each of `cases`: one after another in a browser (one
 /// thread), natively each case on a thread of its own, as the CPU has
 /// cores: the checks are independent, and they are most of the CPU time of
 /// judging a puzzle.
-pub(crate) fn order_checks(gpu: &Gpu, puzzle: &Puzzle, cases: Vec<(&Case, &Arc<PreparedShader>, &mut CaseResult)>) {
+pub(crate) fn order_checks(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    cases: Vec<(&Case, &Arc<PreparedShader>, &mut CaseResult)>,
+) {
     #[cfg(not(target_arch = "wasm32"))]
     {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -116,7 +148,10 @@ pub(crate) fn order_checks(gpu: &Gpu, puzzle: &Puzzle, cases: Vec<(&Case, &Arc<P
             std::thread::scope(|s| {
                 while !queue.is_empty() {
                     let mine: Vec<_> = queue.drain(..per_thread.min(queue.len())).collect();
-                    s.spawn(move || mine.into_iter().for_each(|(case, shader, r)| order_check(gpu, puzzle, case, shader, r)));
+                    s.spawn(move || {
+                        mine.into_iter()
+                            .for_each(|(case, shader, r)| order_check(gpu, puzzle, case, shader, r))
+                    });
                 }
             });
             return;

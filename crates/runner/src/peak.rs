@@ -37,8 +37,11 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) n:
 /// Independent chains of `x = x * a + b`; the sum is stored so the
 /// compiler cannot drop the work.
 fn fma_wgsl() -> String {
-    let chains: String = (0..FMA_CHAINS).map(|c| format!("    var x{c} = f32(g.x) * 1e-7 + {c}.0;\n")).collect();
-    let step: String = (0..FMA_UNROLL).flat_map(|_| (0..FMA_CHAINS).map(|c| format!("        x{c} = fma(x{c}, a, b);\n"))).collect();
+    let chains: String =
+        (0..FMA_CHAINS).map(|c| format!("    var x{c} = f32(g.x) * 1e-7 + {c}.0;\n")).collect();
+    let step: String = (0..FMA_UNROLL)
+        .flat_map(|_| (0..FMA_CHAINS).map(|c| format!("        x{c} = fma(x{c}, a, b);\n")))
+        .collect();
     let sum: Vec<String> = (0..FMA_CHAINS).map(|c| format!("x{c}")).collect();
     format!(
         "@group(0) @binding(0) var<storage, read> coef: array<f32>;
@@ -78,7 +81,8 @@ pub async fn measure_peaks(gpu: &Gpu) -> Result<Peaks, RunnerError> {
     let copy = measure(gpu, &copy_kernel.steps(), copy_kernel.grid, None).await;
     copy_kernel.destroy();
     let copy = copy?;
-    let fma_kernel = kernel(gpu, &fma_wgsl(), &[8, u64::from(invocations) * 4], invocations / 256).await?;
+    let fma_kernel =
+        kernel(gpu, &fma_wgsl(), &[8, u64::from(invocations) * 4], invocations / 256).await?;
     // The FMA kernel stays alive as the clock probe, unless timing it failed.
     let fma = measure(gpu, &fma_kernel.steps(), fma_kernel.grid, None).await;
     if fma.is_err() {
@@ -86,7 +90,12 @@ pub async fn measure_peaks(gpu: &Gpu) -> Result<Peaks, RunnerError> {
     }
     let fma = fma?;
     let flops = f64::from(invocations) * f64::from(FMA_ITERATIONS) * f64::from(FMA_CHAINS) * 2.0;
-    let peaks = Peaks { bandwidth_gbs: 2.0 * copy_bytes as f64 / (copy.median_ms * 1e6), gflops: flops / (fma.median_ms * 1e6), copy, fma };
+    let peaks = Peaks {
+        bandwidth_gbs: 2.0 * copy_bytes as f64 / (copy.median_ms * 1e6),
+        gflops: flops / (fma.median_ms * 1e6),
+        copy,
+        fma,
+    };
     let probe = ClockProbe { kernel: fma_kernel, dispatches: fma.dispatches_per_run };
     if let Ok(mut k) = gpu.peaks.lock() {
         *k = Some(Kept { peaks, probe, reference_ms: fma.median_ms });
@@ -142,8 +151,12 @@ impl ClockProbe {
         let k = &self.kernel;
         let span = timed_run(gpu, &k.steps(), k.grid, self.dispatches, &mut Vec::new()).await?;
         let ms = span / f64::from(self.dispatches);
-        let mut kept = gpu.peaks.lock().map_err(|_| RunnerError::Readback("the clock probe's reference was poisoned".into()))?;
-        let kept = kept.as_mut().ok_or_else(|| RunnerError::Readback("the clock probe was not kept".into()))?;
+        let mut kept = gpu.peaks.lock().map_err(|_| {
+            RunnerError::Readback("the clock probe's reference was poisoned".into())
+        })?;
+        let kept = kept
+            .as_mut()
+            .ok_or_else(|| RunnerError::Readback("the clock probe was not kept".into()))?;
         if ms > 0.0 && ms < kept.reference_ms {
             kept.reference_ms = ms;
         }
@@ -176,10 +189,18 @@ impl Kernel {
 /// Compiles `wgsl` (bindings 0: read-only storage, 1: read-write storage,
 /// of the given sizes in bytes) to run `workgroups` workgroups of it,
 /// spread over a 2-D grid within WebGPU's 65,535 per dimension.
-async fn kernel(gpu: &Gpu, wgsl: &str, sizes: &[u64; 2], workgroups: u32) -> Result<Kernel, RunnerError> {
+async fn kernel(
+    gpu: &Gpu,
+    wgsl: &str,
+    sizes: &[u64; 2],
+    workgroups: u32,
+) -> Result<Kernel, RunnerError> {
     let device = &gpu.device;
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some("peak"), source: wgpu::ShaderSource::Wgsl(wgsl.into()) });
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("peak"),
+        source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+    });
     let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some("peak"),
         layout: None,
@@ -189,17 +210,34 @@ async fn kernel(gpu: &Gpu, wgsl: &str, sizes: &[u64; 2], workgroups: u32) -> Res
         cache: None,
     });
     let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
-    let buffers: Vec<wgpu::Buffer> =
-        sizes.iter().map(|&size| device.create_buffer(&wgpu::BufferDescriptor { label: Some("peak"), size, usage, mapped_at_creation: false })).collect();
+    let buffers: Vec<wgpu::Buffer> = sizes
+        .iter()
+        .map(|&size| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("peak"),
+                size,
+                usage,
+                mapped_at_creation: false,
+            })
+        })
+        .collect();
     // The arithmetic kernel's coefficients (a harmless write for the copy).
     let coefficients: Vec<u8> = [0.9999f32, 0.0001].iter().flat_map(|c| c.to_le_bytes()).collect();
     gpu.queue.write_buffer(&buffers[0], 0, &coefficients);
-    let entries: Vec<wgpu::BindGroupEntry> =
-        buffers.iter().enumerate().map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() }).collect();
-    let bind_group =
-        device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some("peak"), layout: &pipeline.get_bind_group_layout(0), entries: &entries });
+    let entries: Vec<wgpu::BindGroupEntry> = buffers
+        .iter()
+        .enumerate()
+        .map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() })
+        .collect();
+    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("peak"),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &entries,
+    });
     if let Some(e) = scope.pop().await {
-        return Err(RunnerError::Readback(format!("the peak-measuring kernel did not compile on this device: {e}")));
+        return Err(RunnerError::Readback(format!(
+            "the peak-measuring kernel did not compile on this device: {e}"
+        )));
     }
     let x = workgroups.min(4096);
     Ok(Kernel { pipelines: [pipeline], bind_group, buffers, grid: [x, workgroups.div_ceil(x), 1] })

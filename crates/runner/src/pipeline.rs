@@ -5,8 +5,8 @@ use crate::messages::unpositioned;
 use crate::Gpu;
 use gpu_puzzles_core::judge::{ConfigProblem, Diagnostic, Severity};
 use gpu_puzzles_core::limits::BindingKind;
-use gpu_puzzles_interp::PreparedShader;
 use gpu_puzzles_core::Puzzle;
+use gpu_puzzles_interp::PreparedShader;
 
 /// Creates the shader module and, when `entries` are given, the bind group
 /// layout and one compute pipeline per entry point of the puzzle, all inside one
@@ -45,9 +45,13 @@ pub(crate) fn start_build(
 ) -> PendingBuild {
     let device = &gpu.device;
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source });
+    let module =
+        device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source });
     let built = entries.map(|entries| {
-        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(label), entries });
+        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(label),
+            entries,
+        });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(label),
             bind_group_layouts: &[Some(&bind_group_layout)],
@@ -75,11 +79,16 @@ pub(crate) fn start_build(
 impl PendingBuild {
     /// The asynchronous half of [`build`]: awaits the error scope and, when
     /// something failed, the compiler's messages.
-    pub(crate) async fn finish(self, puzzle: &Puzzle, map: impl Fn(&wgpu::CompilationMessage) -> Diagnostic) -> Result<Option<Pipeline>, Vec<Diagnostic>> {
+    pub(crate) async fn finish(
+        self,
+        puzzle: &Puzzle,
+        map: impl Fn(&wgpu::CompilationMessage) -> Diagnostic,
+    ) -> Result<Option<Pipeline>, Vec<Diagnostic>> {
         let PendingBuild { module, built, error } = self;
         let Some(error) = error.await else { return Ok(built) };
         let info = module.get_compilation_info().await;
-        let mut diagnostics: Vec<_> = info.messages.iter().map(map).filter(|d| d.severity == Severity::Error).collect();
+        let mut diagnostics: Vec<_> =
+            info.messages.iter().map(map).filter(|d| d.severity == Severity::Error).collect();
         diagnostics.sort_by_key(|d| (d.line, d.column));
         if diagnostics.is_empty() {
             let mut d = unpositioned(&error.to_string());
@@ -98,7 +107,9 @@ impl PendingBuild {
 pub(crate) async fn yield_to_gpu_process() {
     #[cfg(target_arch = "wasm32")]
     {
-        let _ = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&js_sys::Array::new())).await;
+        let _ =
+            wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&js_sys::Array::new()))
+                .await;
     }
 }
 
@@ -129,7 +140,9 @@ pub(crate) struct Pipeline {
 /// # Errors
 /// A configuration message for a binding outside group 0, one the puzzle does
 /// not have, or a storage buffer declared `var<uniform>`.
-pub(crate) fn layout_entries(shader: &PreparedShader) -> Result<Vec<wgpu::BindGroupLayoutEntry>, ConfigProblem> {
+pub(crate) fn layout_entries(
+    shader: &PreparedShader,
+) -> Result<Vec<wgpu::BindGroupLayoutEntry>, ConfigProblem> {
     Ok(shader
         .bindings()
         .map_err(Clone::clone)?
@@ -138,7 +151,9 @@ pub(crate) fn layout_entries(shader: &PreparedShader) -> Result<Vec<wgpu::BindGr
             layout_entry(
                 binding,
                 match kind {
-                    BindingKind::Storage { read_only } => wgpu::BufferBindingType::Storage { read_only },
+                    BindingKind::Storage { read_only } => {
+                        wgpu::BufferBindingType::Storage { read_only }
+                    }
                     BindingKind::Uniform => wgpu::BufferBindingType::Uniform,
                 },
             )
@@ -146,7 +161,10 @@ pub(crate) fn layout_entries(shader: &PreparedShader) -> Result<Vec<wgpu::BindGr
         .collect())
 }
 
-pub(crate) fn layout_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
+pub(crate) fn layout_entry(
+    binding: u32,
+    ty: wgpu::BufferBindingType,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility: wgpu::ShaderStages::COMPUTE,
@@ -159,7 +177,10 @@ pub(crate) fn layout_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::B
 fn pipeline_hint(puzzle: &Puzzle, message: &str) -> String {
     if message.contains("entry point") || message.contains("Entry point") {
         format!("{message}. {}", gpu_puzzles_core::limits::entry_point_hint(puzzle))
-    } else if message.contains("binding") || message.contains("Binding") || message.contains("address space") {
+    } else if message.contains("binding")
+        || message.contains("Binding")
+        || message.contains("address space")
+    {
         format!("{message}. Check each `@group(0) @binding(n)` declaration against the puzzle's buffers and their types.")
     } else {
         message.to_string()
@@ -250,7 +271,8 @@ pub(crate) fn cache_key(
         }
     }
     if let Some((config, lens, racecheck)) = instrumented {
-        (config.workgroup_size, config.workgroups, config.workgroup_memory, lens, racecheck).hash(&mut h);
+        (config.workgroup_size, config.workgroups, config.workgroup_memory, lens, racecheck)
+            .hash(&mut h);
     }
     h.finish()
 }

@@ -66,7 +66,12 @@ impl Default for RunOptions {
 /// operating system's GPU reset
 /// ([`gpu_puzzles_core::judge::too_slow_for_case`]). Results come back in
 /// case order.
-pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str, options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
+pub async fn judge_puzzle(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    source: &str,
+    options: RunOptions,
+) -> Result<Vec<CaseResult>, RunnerError> {
     judge_with(gpu, puzzle, &[], source, options).await
 }
 
@@ -76,7 +81,13 @@ pub async fn judge_puzzle(gpu: &Gpu, puzzle: &Puzzle, source: &str, options: Run
 ///
 /// # Errors
 /// As [`judge_puzzle`].
-pub async fn judge_with(gpu: &Gpu, puzzle: &Puzzle, extra: &[Case], source: &str, options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
+pub async fn judge_with(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    extra: &[Case],
+    source: &str,
+    options: RunOptions,
+) -> Result<Vec<CaseResult>, RunnerError> {
     judge_with_helper(gpu, puzzle, extra, source, options, None).await
 }
 
@@ -108,7 +119,9 @@ pub async fn judge_with_helper(
     let since = Instant::now();
     let performance = run_performance(gpu, &cases, &ordinary, options).await?;
     let performance_ms = ms(since);
-    gpu.note_phase(|p| (p.prepare_ms, p.checks_ms, p.performance_ms) = (prepare_ms, checks_ms, performance_ms));
+    gpu.note_phase(|p| {
+        (p.prepare_ms, p.checks_ms, p.performance_ms) = (prepare_ms, checks_ms, performance_ms)
+    });
     let mut results = ordinary;
     results.extend(performance);
     results.sort_by_key(|r| r.case);
@@ -128,18 +141,35 @@ pub(crate) struct RunCases<'a> {
 /// Phase 1: the student's `source` substituted for each case and parsed,
 /// once per distinct configuration, from the device's kept shaders when a
 /// Run met the same text before ([`Gpu::prepared`]).
-pub(crate) fn prepare<'a>(gpu: &Gpu, puzzle: &'a Puzzle, extra: &'a [Case], source: &str) -> RunCases<'a> {
+pub(crate) fn prepare<'a>(
+    gpu: &Gpu,
+    puzzle: &'a Puzzle,
+    extra: &'a [Case],
+    source: &str,
+) -> RunCases<'a> {
     // This Run's own, so that a device's kept set starting over midway
     // prepares nothing twice.
-    let mut mine: std::collections::HashMap<u64, Arc<PreparedShader>> = std::collections::HashMap::new();
+    let mut mine: std::collections::HashMap<u64, Arc<PreparedShader>> =
+        std::collections::HashMap::new();
     let mut prepared = |c: &'a Case| {
         let key = PreparedShader::key_of(puzzle, source, &c.config);
         (c, mine.entry(key).or_insert_with(|| gpu.prepared(puzzle, source, &c.config)).clone())
     };
     RunCases {
         puzzle,
-        ordinary: puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra).map(&mut prepared).collect(),
-        performance: puzzle.cases.iter().filter(|c| c.is_performance()).map(&mut prepared).collect(),
+        ordinary: puzzle
+            .cases
+            .iter()
+            .filter(|c| !c.is_performance())
+            .chain(extra)
+            .map(&mut prepared)
+            .collect(),
+        performance: puzzle
+            .cases
+            .iter()
+            .filter(|c| c.is_performance())
+            .map(&mut prepared)
+            .collect(),
     }
 }
 
@@ -151,7 +181,12 @@ pub(crate) fn prepare<'a>(gpu: &Gpu, puzzle: &'a Puzzle, extra: &'a [Case], sour
 /// each await is a round trip to the GPU process. Natively the map
 /// callbacks only run when the device is polled, so a case's time would
 /// include the cases compiled after it: each is awaited at once.
-async fn run_ordinary(gpu: &Gpu, cases: &RunCases<'_>, options: RunOptions, early: &mut Early<'_>) -> Result<Vec<CaseResult>, RunnerError> {
+async fn run_ordinary(
+    gpu: &Gpu,
+    cases: &RunCases<'_>,
+    options: RunOptions,
+    early: &mut Early<'_>,
+) -> Result<Vec<CaseResult>, RunnerError> {
     let puzzle = cases.puzzle;
     let since = Instant::now();
     let mut started = Vec::new();
@@ -179,7 +214,13 @@ async fn run_ordinary(gpu: &Gpu, cases: &RunCases<'_>, options: RunOptions, earl
 /// (started in phase 2), the order and subgroup checks of the rest
 /// ([`crate::order::order_checks`]), and the puzzle's lesson check on the
 /// first case's shader. `ordinary` is [`run_ordinary`]'s, in its order.
-async fn check_behind_the_gpu(gpu: &Gpu, cases: &RunCases<'_>, ordinary: &mut [CaseResult], mut early: Early<'_>, options: RunOptions) {
+async fn check_behind_the_gpu(
+    gpu: &Gpu,
+    cases: &RunCases<'_>,
+    ordinary: &mut [CaseResult],
+    mut early: Early<'_>,
+    options: RunOptions,
+) {
     let puzzle = cases.puzzle;
     for ((case, shader), r) in cases.ordinary.iter().zip(ordinary.iter()) {
         if let Some(check) = early.helped.remove(&case.number).filter(|_| r.outcome.passed()) {
@@ -193,9 +234,16 @@ async fn check_behind_the_gpu(gpu: &Gpu, cases: &RunCases<'_>, ordinary: &mut [C
         // Wrong outputs of a subgroup shader are checked too: if another
         // subgroup size gives the right ones, the finding says so.
         let checked = |shader: &PreparedShader, r: &CaseResult| {
-            r.outcome.passed() || (shader.mentions_subgroups() && matches!(r.outcome, Outcome::Mismatch { .. }))
+            r.outcome.passed()
+                || (shader.mentions_subgroups() && matches!(r.outcome, Outcome::Mismatch { .. }))
         };
-        let to_check = cases.ordinary.iter().zip(ordinary.iter_mut()).filter(|((_, s), r)| checked(s, r)).map(|((c, s), r)| (*c, s, r)).collect();
+        let to_check = cases
+            .ordinary
+            .iter()
+            .zip(ordinary.iter_mut())
+            .filter(|((_, s), r)| checked(s, r))
+            .map(|((c, s), r)| (*c, s, r))
+            .collect();
         crate::order::order_checks(gpu, puzzle, to_check);
     }
     let first = cases.ordinary.first().or(cases.performance.first()).map(|(_, s)| s);
@@ -206,7 +254,12 @@ async fn check_behind_the_gpu(gpu: &Gpu, cases: &RunCases<'_>, ordinary: &mut [C
 /// passed, else [`Outcome::Skipped`]; a `hardware_only` one is
 /// [`Outcome::Omitted`] on a software adapter, or where the last case
 /// timed predicts a dispatch near an operating system's GPU reset.
-async fn run_performance(gpu: &Gpu, cases: &RunCases<'_>, ordinary: &[CaseResult], options: RunOptions) -> Result<Vec<CaseResult>, RunnerError> {
+async fn run_performance(
+    gpu: &Gpu,
+    cases: &RunCases<'_>,
+    ordinary: &[CaseResult],
+    options: RunOptions,
+) -> Result<Vec<CaseResult>, RunnerError> {
     let puzzle = cases.puzzle;
     let all_passed = ordinary.iter().all(|r| r.outcome.passed());
     let mut results = Vec::with_capacity(cases.performance.len());
@@ -215,7 +268,9 @@ async fn run_performance(gpu: &Gpu, cases: &RunCases<'_>, ordinary: &[CaseResult
     for (case, shader) in &cases.performance {
         let hardware_only = case.performance.is_some_and(|p| p.hardware_only);
         let flops = case.performance.and_then(|p| p.flops);
-        let too_slow = timed.filter(|_| hardware_only).and_then(|(before, ms)| too_slow_for_case(before, ms, flops));
+        let too_slow = timed
+            .filter(|_| hardware_only)
+            .and_then(|(before, ms)| too_slow_for_case(before, ms, flops));
         let r = if !all_passed {
             skipped(case)
         } else if hardware_only && gpu.adapter().software {
@@ -223,7 +278,8 @@ async fn run_performance(gpu: &Gpu, cases: &RunCases<'_>, ordinary: &[CaseResult
         } else if let Some(ms) = too_slow {
             omitted(case, format!("not run: on this GPU one dispatch of this size would take about {ms:.0} ms, near the time after which the operating system resets a GPU (losing the page's device). The smaller performance cases are timed instead."))
         } else {
-            let started = start_case(gpu, puzzle, case, shader, options, &mut Early::default()).await?;
+            let started =
+                start_case(gpu, puzzle, case, shader, options, &mut Early::default()).await?;
             complete(gpu, puzzle, case, started).await?
         };
         if r.outcome.passed() {
@@ -240,7 +296,13 @@ async fn run_performance(gpu: &Gpu, cases: &RunCases<'_>, ordinary: &[CaseResult
 /// # Errors
 /// Only our own failures: a lost device, a timeout, a failed read-back, a
 /// puzzle whose reference fails.
-pub async fn run_case(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str, options: RunOptions) -> Result<CaseResult, RunnerError> {
+pub async fn run_case(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    case: &Case,
+    source: &str,
+    options: RunOptions,
+) -> Result<CaseResult, RunnerError> {
     let shader = gpu.prepared(puzzle, source, &case.config);
     let started = start_case(gpu, puzzle, case, &shader, options, &mut Early::default()).await?;
     complete(gpu, puzzle, case, started).await

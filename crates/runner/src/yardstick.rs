@@ -17,7 +17,17 @@ fn indexed_locals(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> Stri
     let found: Vec<String> = shader
         .dynamically_indexed_locals()
         .iter()
-        .map(|l| format!("`{}` (line {})", l.name, gpu_puzzles_core::template::position_of_offset(source, sub.to_source_offset(l.offset)).line))
+        .map(|l| {
+            format!(
+                "`{}` (line {})",
+                l.name,
+                gpu_puzzles_core::template::position_of_offset(
+                    source,
+                    sub.to_source_offset(l.offset)
+                )
+                .line
+            )
+        })
         .collect();
     match found.as_slice() {
         [] => String::new(),
@@ -34,8 +44,15 @@ fn indexed_locals(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> Stri
 ///
 /// # Errors
 /// As [`run_case`].
-pub async fn time_kernel(gpu: &Gpu, puzzle: &Puzzle, case: &Case, source: &str) -> Result<Option<Timing>, RunnerError> {
-    let r = run_case(gpu, puzzle, case, source, RunOptions { instrument: false, cpu_checks: false }).await?;
+pub async fn time_kernel(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    case: &Case,
+    source: &str,
+) -> Result<Option<Timing>, RunnerError> {
+    let r =
+        run_case(gpu, puzzle, case, source, RunOptions { instrument: false, cpu_checks: false })
+            .await?;
     Ok(r.outcome.passed().then_some(r.timing))
 }
 
@@ -63,11 +80,20 @@ pub type YardstickCache = std::collections::HashMap<(String, usize, usize), Opti
 ///
 /// # Errors
 /// As [`run_case`].
-pub async fn add_yardsticks(gpu: &Gpu, puzzle: &Puzzle, source: &str, results: &mut [CaseResult], cache: &mut YardstickCache) -> Result<(), RunnerError> {
+pub async fn add_yardsticks(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    source: &str,
+    results: &mut [CaseResult],
+    cache: &mut YardstickCache,
+) -> Result<(), RunnerError> {
     for r in results.iter_mut().filter(|r| r.outcome.passed()) {
-        let Some(case) = puzzle.cases.get(r.case - 1).filter(|c| c.is_performance()) else { continue };
-        let kernels: Vec<Option<&str>> =
-            std::iter::once(puzzle.solution.as_deref()).chain(puzzle.comparisons.iter().map(|c| Some(c.source.as_str()))).collect();
+        let Some(case) = puzzle.cases.get(r.case - 1).filter(|c| c.is_performance()) else {
+            continue;
+        };
+        let kernels: Vec<Option<&str>> = std::iter::once(puzzle.solution.as_deref())
+            .chain(puzzle.comparisons.iter().map(|c| Some(c.source.as_str())))
+            .collect();
         let mut timings = Vec::with_capacity(kernels.len());
         for (k, kernel) in kernels.into_iter().enumerate() {
             let key = (puzzle.slug.clone(), case.number, k);
@@ -107,7 +133,9 @@ pub async fn add_yardsticks(gpu: &Gpu, puzzle: &Puzzle, source: &str, results: &
         if !reference.low_clocks() {
             cache.insert((puzzle.slug.clone(), case.number, 0), Some(reference));
         }
-        if let Some(Outcome::BelowTarget { fraction, target, message }) = target_outcome(puzzle, case, r, gpu.adapter().software) {
+        if let Some(Outcome::BelowTarget { fraction, target, message }) =
+            target_outcome(puzzle, case, r, gpu.adapter().software)
+        {
             let message =
                 format!("{message}{} (Measured twice; the second time your kernel and the reference ran back to back.)", indexed_locals(gpu, puzzle, case, source));
             r.outcome = Outcome::BelowTarget { fraction, target, message };

@@ -29,21 +29,35 @@ fn message(case: &str) -> String {
 
 #[test]
 fn the_problem_is_data_with_the_value_and_the_limit() {
-    let p = problem("workgroup_size = [1, 1, 1]\nworkgroups = [5000000, 1, 1]\nbuffers.a = { arange = 4 }");
+    let p = problem(
+        "workgroup_size = [1, 1, 1]\nworkgroups = [5000000, 1, 1]\nbuffers.a = { arange = 4 }",
+    );
     let max = wgpu::Limits::default().max_compute_workgroups_per_dimension;
-    assert_eq!(p, gpu_puzzles_core::judge::ConfigProblem::Workgroups { axis: 0, count: 5_000_000, max });
+    assert_eq!(
+        p,
+        gpu_puzzles_core::judge::ConfigProblem::Workgroups { axis: 0, count: 5_000_000, max }
+    );
 }
 
 #[test]
 fn millions_of_workgroups() {
-    let m = message("workgroup_size = [1, 1, 1]\nworkgroups = [5000000, 1, 1]\nbuffers.a = { arange = 4 }");
-    assert!(m.contains("5000000 workgroups along x") && m.contains("maxComputeWorkgroupsPerDimension"), "{m}");
+    let m = message(
+        "workgroup_size = [1, 1, 1]\nworkgroups = [5000000, 1, 1]\nbuffers.a = { arange = 4 }",
+    );
+    assert!(
+        m.contains("5000000 workgroups along x") && m.contains("maxComputeWorkgroupsPerDimension"),
+        "{m}"
+    );
 }
 
 #[test]
 fn too_many_invocations_per_workgroup() {
-    let m = message("workgroup_size = [32, 32, 1]\nworkgroups = [1, 1, 1]\nbuffers.a = { arange = 4 }");
-    assert!(m.contains("1024 invocations") && m.contains("maxComputeInvocationsPerWorkgroup"), "{m}");
+    let m =
+        message("workgroup_size = [32, 32, 1]\nworkgroups = [1, 1, 1]\nbuffers.a = { arange = 4 }");
+    assert!(
+        m.contains("1024 invocations") && m.contains("maxComputeInvocationsPerWorkgroup"),
+        "{m}"
+    );
 }
 
 #[test]
@@ -55,5 +69,8 @@ fn too_much_workgroup_memory() {
 #[test]
 fn buffers_beyond_the_binding_size() {
     let m = message("workgroup_size = [8, 1, 1]\nworkgroups = [1, 1, 1]\nbuffers.a = { fill = 1, len = 40000000 }");
-    assert!(m.contains("buffer `a` needs 160000000 bytes") && m.contains("maxStorageBufferBindingSize"), "{m}");
+    assert!(
+        m.contains("buffer `a` needs 160000000 bytes") && m.contains("maxStorageBufferBindingSize"),
+        "{m}"
+    );
 }

@@ -26,7 +26,11 @@ fn big_map(blocks: &Puzzle) -> (Puzzle, Case) {
     let a: Vec<f32> = (0..n).map(|i| ((i * 7919) % 201) as f32 - 100.0).collect();
     let mut case = blocks.cases[0].clone();
     case.name = "1M-element map".into();
-    case.config = CaseConfig { workgroup_size: [256, 1, 1], workgroups: [(n / 256) as u32, 1, 1], workgroup_memory: None };
+    case.config = CaseConfig {
+        workgroup_size: [256, 1, 1],
+        workgroups: [(n / 256) as u32, 1, 1],
+        workgroup_memory: None,
+    };
     case.buffers[0].initial = Values::F32(a.clone()).into();
     case.buffers[1].initial = Values::F32(vec![0.0; n]).into();
     case.buffers[1].expected = Some(Values::F32(a.iter().map(|x| x + 10.0).collect()));
@@ -35,11 +39,14 @@ fn big_map(blocks: &Puzzle) -> (Puzzle, Case) {
 
 fn main() {
     // GPU_PUZZLES_ROOT lets a copied binary find the puzzles on another machine.
-    let root = std::env::var_os("GPU_PUZZLES_ROOT").map(std::path::PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
+    let root = std::env::var_os("GPU_PUZZLES_ROOT")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
     let files = read_dir(&root.join("puzzles")).expect("puzzles/");
     let solutions = read_solutions(&root.join("shaders")).expect("shaders/");
     let set = load_puzzle_set(&files, Some(&solutions)).expect("a valid puzzle set");
-    let gpu = pollster::block_on(Gpu::new()).expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)");
+    let gpu = pollster::block_on(Gpu::new())
+        .expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)");
     println!("adapter: {} ({})", gpu.adapter().name, gpu.adapter().backend);
     // The Matrix Multiply cases, plain and tiled (whose workgroup-memory
     // racecheck is the heaviest part of the instrumentation).
@@ -53,7 +60,15 @@ fn main() {
     work.push(big_map(set.get("blocks").unwrap()));
     println!(
         "{:<34} {:>11} {:>11} {:>6}   {:>12} {:>12} {:>6}   {:>9} {:>9}",
-        "case", "plain ms", "instr. ms", "ratio", "plain disp.", "instr. disp.", "ratio", "pass ms", "WGSL KB"
+        "case",
+        "plain ms",
+        "instr. ms",
+        "ratio",
+        "plain disp.",
+        "instr. disp.",
+        "ratio",
+        "pass ms",
+        "WGSL KB"
     );
     let mut worst: f64 = 0.0;
     for (puzzle, case) in &work {
@@ -64,12 +79,32 @@ fn main() {
         let mut instr_disp = Vec::new();
         for i in 0..=RUNS {
             let t = Instant::now();
-            let p = pollster::block_on(run_case(&gpu, puzzle, case, source, RunOptions { instrument: false, cpu_checks: false })).unwrap();
+            let p = pollster::block_on(run_case(
+                &gpu,
+                puzzle,
+                case,
+                source,
+                RunOptions { instrument: false, cpu_checks: false },
+            ))
+            .unwrap();
             let plain_ms = t.elapsed().as_secs_f64() * 1e3;
             let t = Instant::now();
-            let r = pollster::block_on(run_case(&gpu, puzzle, case, source, RunOptions { instrument: true, cpu_checks: false })).unwrap();
+            let r = pollster::block_on(run_case(
+                &gpu,
+                puzzle,
+                case,
+                source,
+                RunOptions { instrument: true, cpu_checks: false },
+            ))
+            .unwrap();
             let instr_ms = t.elapsed().as_secs_f64() * 1e3;
-            assert!(p.outcome.passed() && r.outcome.passed(), "{}: {:?} / {:?}", case.name, p.outcome, r.outcome);
+            assert!(
+                p.outcome.passed() && r.outcome.passed(),
+                "{}: {:?} / {:?}",
+                case.name,
+                p.outcome,
+                r.outcome
+            );
             let it = r.instrumented_timing.expect("the instrumented run happened");
             if i > 0 {
                 plain.push(plain_ms);
@@ -85,18 +120,29 @@ fn main() {
             .buffers
             .iter()
             .zip(&case.buffers)
-            .map(|(b, cb)| gpu_puzzles_instrument::Traced { binding: b.binding, len: cb.initial.len() as u32 })
+            .map(|(b, cb)| gpu_puzzles_instrument::Traced {
+                binding: b.binding,
+                len: cb.initial.len() as u32,
+            })
             .collect();
         let eps: Vec<&str> = puzzle.entry_points.iter().map(String::as_str).collect();
         let mut pass = Vec::new();
         let mut wgsl_kb = 0.0;
         for _ in 0..RUNS {
             let t = Instant::now();
-            let out = gpu_puzzles_instrument::instrument(&sub.text, &traced, &case.config, &eps, gpu_puzzles_instrument::Options { racecheck: true }).unwrap();
+            let out = gpu_puzzles_instrument::instrument(
+                &sub.text,
+                &traced,
+                &case.config,
+                &eps,
+                gpu_puzzles_instrument::Options { racecheck: true },
+            )
+            .unwrap();
             pass.push(t.elapsed().as_secs_f64() * 1e3);
             wgsl_kb = out.wgsl().unwrap().len() as f64 / 1024.0;
         }
-        let (pm, im, pd, id) = (median(plain), median(instr), median(plain_disp), median(instr_disp));
+        let (pm, im, pd, id) =
+            (median(plain), median(instr), median(plain_disp), median(instr_disp));
         if puzzle.slug.contains("matmul") {
             worst = worst.max(im / pm);
         }

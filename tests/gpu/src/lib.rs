@@ -35,7 +35,9 @@ pub fn shipped_set() -> PuzzleSet {
 /// No adapter: the message says so, and every test that needs one fails.
 pub fn gpu() -> Result<&'static Gpu, String> {
     static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
-    GPU.get_or_init(|| pollster::block_on(Gpu::new()).map_err(|e| e.to_string())).as_ref().map_err(|e| format!("no GPU adapter, so nothing can be judged: {e}"))
+    GPU.get_or_init(|| pollster::block_on(Gpu::new()).map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| format!("no GPU adapter, so nothing can be judged: {e}"))
 }
 
 /// One judgement on [`gpu`], shared by every test that asks for it.
@@ -56,7 +58,11 @@ type JudgementKey = (String, String, Option<u64>, bool);
 /// # Errors
 /// No adapter, a generator that draws no case, or the runner's error, as
 /// text.
-pub fn judged(puzzle: &Puzzle, source: &str, seed: Option<u64>) -> Result<Arc<Vec<CaseResult>>, String> {
+pub fn judged(
+    puzzle: &Puzzle,
+    source: &str,
+    seed: Option<u64>,
+) -> Result<Arc<Vec<CaseResult>>, String> {
     judged_with(puzzle, source, seed, RunOptions::default())
 }
 
@@ -66,10 +72,21 @@ pub fn judged(puzzle: &Puzzle, source: &str, seed: Option<u64>) -> Result<Arc<Ve
 ///
 /// # Errors
 /// As [`judged`].
-pub fn judged_with(puzzle: &Puzzle, source: &str, seed: Option<u64>, options: RunOptions) -> Result<Arc<Vec<CaseResult>>, String> {
+pub fn judged_with(
+    puzzle: &Puzzle,
+    source: &str,
+    seed: Option<u64>,
+    options: RunOptions,
+) -> Result<Arc<Vec<CaseResult>>, String> {
     static MADE: OnceLock<Mutex<HashMap<JudgementKey, Judgement>>> = OnceLock::new();
     let key = (puzzle.slug.clone(), source.to_string(), seed, options.cpu_checks);
-    let slot = MADE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner()).entry(key).or_default().clone();
+    let slot = MADE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(key)
+        .or_default()
+        .clone();
     slot.get_or_init(|| {
         let extra = match seed {
             Some(seed) => {
@@ -81,7 +98,8 @@ pub fn judged_with(puzzle: &Puzzle, source: &str, seed: Option<u64>, options: Ru
             }
             None => Vec::new(),
         };
-        let results = pollster::block_on(judge_with(gpu()?, puzzle, &extra, source, options)).map_err(|e| e.to_string())?;
+        let results = pollster::block_on(judge_with(gpu()?, puzzle, &extra, source, options))
+            .map_err(|e| e.to_string())?;
         Ok(Arc::new(results))
     })
     .clone()
@@ -106,15 +124,33 @@ type EmulationKey = (String, String, usize, Option<u64>, u32);
 ///
 /// # Errors
 /// The interpreter's [`emulate::Unjudged`] message.
-pub fn emulated(puzzle: &Puzzle, extra: &[Case], source: &str, subgroup_size: u32) -> Result<Vec<CaseResult>, String> {
+pub fn emulated(
+    puzzle: &Puzzle,
+    extra: &[Case],
+    source: &str,
+    subgroup_size: u32,
+) -> Result<Vec<CaseResult>, String> {
     static MADE: OnceLock<Mutex<HashMap<EmulationKey, Emulation>>> = OnceLock::new();
-    let size = if gpu_puzzles_core::wgsl::uses_subgroups(source) { subgroup_size } else { gpu_puzzles_interp::subgroup::DEFAULT_SIZE };
+    let size = if gpu_puzzles_core::wgsl::uses_subgroups(source) {
+        subgroup_size
+    } else {
+        gpu_puzzles_interp::subgroup::DEFAULT_SIZE
+    };
     let run = |case: &Case| {
         let key = (puzzle.slug.clone(), source.to_string(), case.number, case.random_seed, size);
-        let slot = MADE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner()).entry(key).or_default().clone();
-        slot.get_or_init(|| emulate::run_case_at(puzzle, case, source, &emulate::SCHEDULES, size).map_err(|e| e.message))
-            .clone()
-            .map_err(|message| emulate::Unjudged { message })
+        let slot = MADE
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(key)
+            .or_default()
+            .clone();
+        slot.get_or_init(|| {
+            emulate::run_case_at(puzzle, case, source, &emulate::SCHEDULES, size)
+                .map_err(|e| e.message)
+        })
+        .clone()
+        .map_err(|message| emulate::Unjudged { message })
     };
     emulate::judge_puzzle_with(puzzle, extra, source, run).map_err(|e| e.message)
 }
@@ -140,17 +176,27 @@ pub struct Held {
 /// line, or an empty folder: the tests need them all.
 pub fn held_solutions() -> Vec<Held> {
     let dir = root().join("tests/gpu/solutions");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir).expect("tests/gpu/solutions is readable").map(|e| e.unwrap().path()).collect();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/gpu/solutions is readable")
+        .map(|e| e.unwrap().path())
+        .collect();
     paths.sort();
     assert!(!paths.is_empty(), "no files in tests/gpu/solutions");
     paths
         .iter()
         .map(|path| {
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            let (slug, label) = name.split_once("--").unwrap_or_else(|| panic!("{name}: name files <slug>--<label>.wgsl"));
+            let (slug, label) = name
+                .split_once("--")
+                .unwrap_or_else(|| panic!("{name}: name files <slug>--<label>.wgsl"));
             let source = std::fs::read_to_string(path).unwrap();
-            let expect = source.lines().next().and_then(|l| l.strip_prefix("// expect:")).map(|e| e.trim().to_string());
-            let expect = expect.unwrap_or_else(|| panic!("{name}: the first line must be `// expect: …`"));
+            let expect = source
+                .lines()
+                .next()
+                .and_then(|l| l.strip_prefix("// expect:"))
+                .map(|e| e.trim().to_string());
+            let expect =
+                expect.unwrap_or_else(|| panic!("{name}: the first line must be `// expect: …`"));
             Held { slug: slug.to_string(), label: label.to_string(), source, expect }
         })
         .collect()

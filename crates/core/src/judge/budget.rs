@@ -14,13 +14,23 @@ use std::collections::BTreeMap;
 /// in elements, `{{smemSize}}`; 1 without), `dispatches` (the case's
 /// dispatch count, [`Case::dispatches`]), `len_<buffer>` (element count) and
 /// `<uniform>_<field>` (integer fields; an `f32` field rounds down).
-pub fn budget_env(buffers: &[crate::model::Buffer], uniforms: &[crate::model::Uniform], case: &Case, config: &crate::CaseConfig) -> BTreeMap<String, i64> {
+pub fn budget_env(
+    buffers: &[crate::model::Buffer],
+    uniforms: &[crate::model::Uniform],
+    case: &Case,
+    config: &crate::CaseConfig,
+) -> BTreeMap<String, i64> {
     let mut env = BTreeMap::new();
-    for (axis, (w, g)) in ["x", "y", "z"].iter().zip(config.workgroup_size.iter().zip(&config.workgroups)) {
+    for (axis, (w, g)) in
+        ["x", "y", "z"].iter().zip(config.workgroup_size.iter().zip(&config.workgroups))
+    {
         env.insert(format!("wgs_{axis}"), i64::from(*w));
         env.insert(format!("groups_{axis}"), i64::from(*g));
     }
-    env.insert("smem".into(), config.workgroup_memory.map_or(1, |m| m.iter().map(|&v| i64::from(v)).product()));
+    env.insert(
+        "smem".into(),
+        config.workgroup_memory.map_or(1, |m| m.iter().map(|&v| i64::from(v)).product()),
+    );
     env.insert("dispatches".into(), case.dispatches.len() as i64);
     for (b, c) in buffers.iter().zip(&case.buffers) {
         env.insert(format!("len_{}", b.name), c.initial.len() as i64);
@@ -57,7 +67,8 @@ pub fn budget_limit(
     match limit {
         Limit::Fixed(n) => Ok(*n),
         Limit::Formula(text) => {
-            let value = crate::random::parse(text)?.eval(&budget_env(buffers, uniforms, case, config))?;
+            let value =
+                crate::random::parse(text)?.eval(&budget_env(buffers, uniforms, case, config))?;
             u32::try_from(value).map_err(|_| format!("`={text}` is {value} here, not a count"))
         }
     }
@@ -71,7 +82,9 @@ pub fn budget_limit(
 pub fn budget_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Option<Outcome> {
     let budget = puzzle.budget.as_ref()?;
     let config = findings.config(&case.config);
-    let over = |exceeded: BudgetExceeded| Some(Outcome::OverBudget { message: crate::report::budget_exceeded(&exceeded), exceeded });
+    let over = |exceeded: BudgetExceeded| {
+        Some(Outcome::OverBudget { message: crate::report::budget_exceeded(&exceeded), exceeded })
+    };
     let limit = |l: &Option<Limit>| {
         let l = l.as_ref()?;
         let value = budget_limit(l, &puzzle.buffers, &puzzle.uniforms, case, &config).ok()?;
@@ -83,9 +96,19 @@ pub fn budget_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Opti
     };
     let count = |c: &[u32; INVOCATION_WORDS as usize], counter: u64| c[counter as usize];
     if let Some((limit, rule)) = limit(&budget.global_reads_per_invocation) {
-        if let Some((id, c)) = findings.invocations.iter().enumerate().find(|(_, c)| count(c, invocation_counter::GLOBAL_READS) > limit) {
+        if let Some((id, c)) = findings
+            .invocations
+            .iter()
+            .enumerate()
+            .find(|(_, c)| count(c, invocation_counter::GLOBAL_READS) > limit)
+        {
             let invocation = crate::trace::invocation(id as u32, &config);
-            return over(BudgetExceeded::ReadsPerInvocation { invocation, reads: count(c, invocation_counter::GLOBAL_READS), limit, rule });
+            return over(BudgetExceeded::ReadsPerInvocation {
+                invocation,
+                reads: count(c, invocation_counter::GLOBAL_READS),
+                limit,
+                rule,
+            });
         }
     }
     // Per workgroup, summed over its invocations, in workgroup order.
@@ -93,27 +116,43 @@ pub fn budget_outcome(puzzle: &Puzzle, case: &Case, findings: &Findings) -> Opti
         let mut totals: BTreeMap<[u32; 3], u32> = BTreeMap::new();
         for (id, c) in findings.invocations.iter().enumerate() {
             if count(c, counter) > 0 {
-                *totals.entry(crate::trace::invocation(id as u32, &config).workgroup_id).or_default() += count(c, counter);
+                *totals
+                    .entry(crate::trace::invocation(id as u32, &config).workgroup_id)
+                    .or_default() += count(c, counter);
             }
         }
         totals
     };
     if let Some((limit, rule)) = limit(&budget.global_reads_per_workgroup) {
-        if let Some((&workgroup, &reads)) = per_workgroup(invocation_counter::GLOBAL_READS).iter().find(|(_, &n)| n > limit) {
+        if let Some((&workgroup, &reads)) =
+            per_workgroup(invocation_counter::GLOBAL_READS).iter().find(|(_, &n)| n > limit)
+        {
             return over(BudgetExceeded::ReadsPerWorkgroup { workgroup, reads, limit, rule });
         }
     }
     if let Some((limit, rule)) = limit(&budget.global_writes_per_workgroup) {
-        if let Some((&workgroup, &writes)) = per_workgroup(invocation_counter::GLOBAL_WRITES).iter().find(|(_, &n)| n > limit) {
+        if let Some((&workgroup, &writes)) =
+            per_workgroup(invocation_counter::GLOBAL_WRITES).iter().find(|(_, &n)| n > limit)
+        {
             return over(BudgetExceeded::WritesPerWorkgroup { workgroup, writes, limit, rule });
         }
     }
     // Every invocation of a workgroup passes the same barriers, so the
     // first invocation over the limit names its workgroup's count.
     if let Some((limit, rule)) = limit(&budget.barriers_per_invocation) {
-        if let Some((id, c)) = findings.invocations.iter().enumerate().find(|(_, c)| count(c, invocation_counter::BARRIERS) > limit) {
+        if let Some((id, c)) = findings
+            .invocations
+            .iter()
+            .enumerate()
+            .find(|(_, c)| count(c, invocation_counter::BARRIERS) > limit)
+        {
             let invocation = crate::trace::invocation(id as u32, &config);
-            return over(BudgetExceeded::Barriers { invocation, barriers: count(c, invocation_counter::BARRIERS), limit, rule });
+            return over(BudgetExceeded::Barriers {
+                invocation,
+                barriers: count(c, invocation_counter::BARRIERS),
+                limit,
+                rule,
+            });
         }
     }
     None

@@ -12,7 +12,10 @@ use crate::model::Puzzle;
 /// names, [`crate::wgsl::SUBGROUP_BUILTINS`]), on a case whose outputs were
 /// right: [`Outcome::WithoutTechnique`] when the puzzle has a `[lesson]`
 /// and `called` holds none of its `calls_any`; `None` otherwise.
-pub fn lesson_outcome<'a>(puzzle: &Puzzle, called: impl IntoIterator<Item = &'a str>) -> Option<Outcome> {
+pub fn lesson_outcome<'a>(
+    puzzle: &Puzzle,
+    called: impl IntoIterator<Item = &'a str>,
+) -> Option<Outcome> {
     let lesson = puzzle.lesson.as_ref()?;
     let called: Vec<&str> = called.into_iter().collect();
     if lesson.calls_any.iter().any(|w| called.contains(&w.as_str())) {
@@ -21,11 +24,18 @@ pub fn lesson_outcome<'a>(puzzle: &Puzzle, called: impl IntoIterator<Item = &'a 
     let wanted = lesson.calls_any.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>();
     let instead = match called.as_slice() {
         [] => "This kernel calls no subgroup built-in function.".to_string(),
-        some => format!("This kernel calls {} and none of {}.", some.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", "), wanted.join(", ")),
+        some => format!(
+            "This kernel calls {} and none of {}.",
+            some.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", "),
+            wanted.join(", ")
+        ),
     };
     Some(Outcome::WithoutTechnique {
         wanted: lesson.calls_any.clone(),
-        message: format!("The values are right, but not by the technique this puzzle teaches. {} {instead}", lesson.message.trim()),
+        message: format!(
+            "The values are right, but not by the technique this puzzle teaches. {} {instead}",
+            lesson.message.trim()
+        ),
     })
 }
 

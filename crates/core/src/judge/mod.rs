@@ -53,7 +53,11 @@ pub fn performance_line(timing: &Timing, performance: &crate::model::Performance
 /// A rate to three significant figures, never in exponent notation
 /// (`0.0503`, `4.81`, `172`, `1234`).
 fn three_figures(x: f64) -> String {
-    let decimals = if x <= 0.0 || !x.is_finite() { 0 } else { (2 - x.log10().floor() as i32).clamp(0, 6) as usize };
+    let decimals = if x <= 0.0 || !x.is_finite() {
+        0
+    } else {
+        (2 - x.log10().floor() as i32).clamp(0, 6) as usize
+    };
     format!("{x:.decimals$}")
 }
 
@@ -68,7 +72,12 @@ fn three_figures(x: f64) -> String {
 /// ([`Timing::low_clocks`]): the target cannot be checked on it.
 /// When the kernel runs within 15 % of a comparison kernel's time, the
 /// message says so, since that is the approach the puzzle teaches to avoid.
-pub fn target_outcome(puzzle: &Puzzle, case: &Case, result: &CaseResult, software: bool) -> Option<Outcome> {
+pub fn target_outcome(
+    puzzle: &Puzzle,
+    case: &Case,
+    result: &CaseResult,
+    software: bool,
+) -> Option<Outcome> {
     let target = puzzle.performance_target?;
     if software || !case.is_performance() || !result.outcome.passed() {
         return None;
@@ -114,7 +123,11 @@ pub const MAX_PREDICTED_DISPATCH_MS: f64 = 500.0;
 /// the operations, and a larger case is at least as efficient), when that
 /// prediction is above [`MAX_PREDICTED_DISPATCH_MS`]; `None` when it is
 /// within it or either count is missing.
-pub fn too_slow_for_case(earlier_flops: Option<u64>, earlier_ms: f64, flops: Option<u64>) -> Option<f64> {
+pub fn too_slow_for_case(
+    earlier_flops: Option<u64>,
+    earlier_ms: f64,
+    flops: Option<u64>,
+) -> Option<f64> {
     let (before, now) = (earlier_flops? as f64, flops? as f64);
     let predicted = earlier_ms * now / before;
     (before > 0.0 && predicted > MAX_PREDICTED_DISPATCH_MS).then_some(predicted)
@@ -127,21 +140,30 @@ pub fn too_slow_for_case(earlier_flops: Option<u64>, earlier_ms: f64, flops: Opt
 /// a sentence saying how many increments were lost; `None` otherwise (counts
 /// that are short for another reason, such as a count never written, or a
 /// write conflict in a buffer of keys, are not put down to lost increments).
-pub fn lost_counts(puzzle: &Puzzle, case: &Case, actual: &[Values], findings: Option<&Findings>) -> Option<String> {
+pub fn lost_counts(
+    puzzle: &Puzzle,
+    case: &Case,
+    actual: &[Values],
+    findings: Option<&Findings>,
+) -> Option<String> {
     let expected = puzzle.expected(case).ok()?;
     let raced = |name: &str| {
         findings.is_some_and(|f| {
-            crate::report::group_hazards(&f.hazards)
-                .iter()
-                .any(|g| g.pattern == crate::report::HazardPattern::LostUpdate && g.hazards.iter().any(|h| h.space == name && !h.workgroup_memory))
+            crate::report::group_hazards(&f.hazards).iter().any(|g| {
+                g.pattern == crate::report::HazardPattern::LostUpdate
+                    && g.hazards.iter().any(|h| h.space == name && !h.workgroup_memory)
+            })
         })
     };
     for ((k, i), e) in puzzle.compared_buffers().enumerate().zip(expected) {
-        let (Some(Values::U32(e)), Some(Values::U32(a))) = (e.whole(), actual.get(k)) else { continue };
+        let (Some(Values::U32(e)), Some(Values::U32(a))) = (e.whole(), actual.get(k)) else {
+            continue;
+        };
         if !raced(&puzzle.buffers[i].name) {
             continue;
         }
-        let (want, got) = (e.iter().map(|&x| x as u64).sum::<u64>(), a.iter().map(|&x| x as u64).sum::<u64>());
+        let (want, got) =
+            (e.iter().map(|&x| x as u64).sum::<u64>(), a.iter().map(|&x| x as u64).sum::<u64>());
         if got < want {
             return Some(format!(
                 "`{}` counts {got} of {want}: {} increments were lost, because two invocations read the same old value and both wrote it back plus one.",
@@ -158,10 +180,17 @@ pub fn lost_counts(puzzle: &Puzzle, case: &Case, actual: &[Values], findings: Op
 /// access, any racecheck hazard), worded by [`crate::report`].
 pub fn memory_outcome(findings: &Findings) -> Option<Outcome> {
     if let Some(l) = &findings.runaway_loop {
-        return Some(Outcome::RunawayLoop { line: l.line, invocation: l.invocation, message: crate::report::runaway_loop(l.line, &l.invocation) });
+        return Some(Outcome::RunawayLoop {
+            line: l.line,
+            invocation: l.invocation,
+            message: crate::report::runaway_loop(l.line, &l.invocation),
+        });
     }
     let error = crate::report::memory_error(findings)?;
-    Some(Outcome::MemoryError { message: crate::report::memory_error_summary(findings, &error), error })
+    Some(Outcome::MemoryError {
+        message: crate::report::memory_error_summary(findings, &error),
+        error,
+    })
 }
 
 /// Overall result of a run over every case.
@@ -180,7 +209,9 @@ pub enum Verdict {
 /// student can trust (a race or an out-of-bounds access could be hiding),
 /// so the page does not mark the puzzle solved.
 pub fn fully_checked(results: &[CaseResult]) -> bool {
-    results.iter().all(|r| !matches!(&r.instrumentation, Some(u) if *u != Unchecked::PerformanceCase))
+    results
+        .iter()
+        .all(|r| !matches!(&r.instrumentation, Some(u) if *u != Unchecked::PerformanceCase))
 }
 
 /// The verdict over a set of case results: `Passed` when none failed and at
@@ -239,11 +270,13 @@ pub enum JudgeError {
 pub fn judge(puzzle: &Puzzle, case: &Case, actual: &[Values]) -> Result<Outcome, JudgeError> {
     let (mut total, mut sampled) = (0, None::<usize>);
     let mut mismatches = Vec::new();
-    let all_expected = puzzle.expected(case).map_err(|error| JudgeError::Expected { case: case.number, error })?;
+    let all_expected =
+        puzzle.expected(case).map_err(|error| JudgeError::Expected { case: case.number, error })?;
     for ((k, i), expected) in puzzle.compared_buffers().enumerate().zip(all_expected) {
         let buffer = &puzzle.buffers[i];
         let cb = &case.buffers[i];
-        let got = actual.get(k).ok_or_else(|| JudgeError::NotReadBack { buffer: buffer.name.clone() })?;
+        let got =
+            actual.get(k).ok_or_else(|| JudgeError::NotReadBack { buffer: buffer.name.clone() })?;
         if let Some(e) = expected.elements {
             *sampled.get_or_insert(0) += e.len();
         }
@@ -285,10 +318,17 @@ mod tests {
         invocations[0][invocation_counter::GLOBAL_WRITES as usize] = 1;
         invocations[300][invocation_counter::GLOBAL_WRITES as usize] = 1;
         let as_case = Findings { invocations, ..Default::default() };
-        assert_eq!(budget_outcome(puzzle, case, &as_case), None, "numbered by the case's 256, the writes fall in two workgroups");
+        assert_eq!(
+            budget_outcome(puzzle, case, &as_case),
+            None,
+            "numbered by the case's 256, the writes fall in two workgroups"
+        );
         let as_run = Findings { workgroup_size: [512, 1, 1], ..as_case };
         match budget_outcome(puzzle, case, &as_run) {
-            Some(Outcome::OverBudget { exceeded: BudgetExceeded::WritesPerWorkgroup { workgroup, writes, limit, .. }, .. }) => {
+            Some(Outcome::OverBudget {
+                exceeded: BudgetExceeded::WritesPerWorkgroup { workgroup, writes, limit, .. },
+                ..
+            }) => {
                 assert_eq!((workgroup, writes, limit), ([0, 0, 0], 2, 1));
             }
             other => panic!("{other:?}"),
@@ -297,12 +337,27 @@ mod tests {
 
     #[test]
     fn the_declared_workgroup_size_replaces_the_cases() {
-        let case = CaseConfig { workgroup_size: [6, 1, 1], workgroups: [2, 1, 1], workgroup_memory: Some([6, 1, 1]) };
+        let case = CaseConfig {
+            workgroup_size: [6, 1, 1],
+            workgroups: [2, 1, 1],
+            workgroup_memory: Some([6, 1, 1]),
+        };
         assert_eq!(case.as_declared([]), case);
         let run = case.as_declared([[64, 1, 1]]);
-        assert_eq!((run.workgroup_size, run.workgroups, run.workgroup_memory), ([64, 1, 1], [2, 1, 1], Some([6, 1, 1])));
-        assert_eq!(case.as_declared([[4, 2, 1], [8, 1, 1]]).workgroup_size, [8, 2, 1], "per dimension the largest");
-        assert_eq!(case.as_declared([[2, 1, 1]]).workgroup_size, [2, 1, 1], "smaller than the case's too");
+        assert_eq!(
+            (run.workgroup_size, run.workgroups, run.workgroup_memory),
+            ([64, 1, 1], [2, 1, 1], Some([6, 1, 1]))
+        );
+        assert_eq!(
+            case.as_declared([[4, 2, 1], [8, 1, 1]]).workgroup_size,
+            [8, 2, 1],
+            "per dimension the largest"
+        );
+        assert_eq!(
+            case.as_declared([[2, 1, 1]]).workgroup_size,
+            [2, 1, 1],
+            "smaller than the case's too"
+        );
     }
 
     #[test]
@@ -321,14 +376,34 @@ mod tests {
         assert_eq!(three_figures(171.83), "172");
         assert_eq!(three_figures(1234.5), "1234");
         let t = Timing { wall_ms: 10.0, gpu_ms: None, measured: None };
-        let line = performance_line(&t, &crate::model::Performance { flops: Some(2_000_000_000), ..Default::default() });
+        let line = performance_line(
+            &t,
+            &crate::model::Performance { flops: Some(2_000_000_000), ..Default::default() },
+        );
         assert_eq!(line, "10.00 ms (wall time, one dispatch) · 200 GFLOP/s");
-        let measured = crate::timing::Measurement::from_spans(&[40.0, 42.0, 44.0], 4, crate::timing::Timer::Timestamps, None);
+        let measured = crate::timing::Measurement::from_spans(
+            &[40.0, 42.0, 44.0],
+            4,
+            crate::timing::Timer::Timestamps,
+            None,
+        );
         let t = Timing { wall_ms: 50.0, gpu_ms: Some(11.0), measured };
-        let line = performance_line(&t, &crate::model::Performance { flops: Some(2_000_000_000), ..Default::default() });
-        assert_eq!(line, "10.50 ms (median of 3 runs × 4 dispatches, 10.00–11.00, GPU timestamps) · 190 GFLOP/s");
-        let low = Timing { measured: measured.map(|m| crate::timing::Measurement { clock: Some(0.24), ..m }), ..t };
-        let line = performance_line(&low, &crate::model::Performance { flops: Some(2_000_000_000), ..Default::default() });
+        let line = performance_line(
+            &t,
+            &crate::model::Performance { flops: Some(2_000_000_000), ..Default::default() },
+        );
+        assert_eq!(
+            line,
+            "10.50 ms (median of 3 runs × 4 dispatches, 10.00–11.00, GPU timestamps) · 190 GFLOP/s"
+        );
+        let low = Timing {
+            measured: measured.map(|m| crate::timing::Measurement { clock: Some(0.24), ..m }),
+            ..t
+        };
+        let line = performance_line(
+            &low,
+            &crate::model::Performance { flops: Some(2_000_000_000), ..Default::default() },
+        );
         assert!(line.ends_with(" · 190 GFLOP/s · the GPU's clocks were low while this was measured (its FP32 rate at 24 % of the rate measured at start); the figure may be slow"), "{line}");
     }
 
@@ -348,19 +423,56 @@ mod tests {
         match target_outcome(puzzle, case, &result(0.37, 0.36), false) {
             Some(Outcome::BelowTarget { fraction, target, message }) => {
                 assert!((fraction - 0.06 / 0.37).abs() < 1e-9 && target == 0.7);
-                assert!(message.contains("16 %") && message.contains("70 %") && message.contains("about as fast as the comparison kernel"), "{message}");
+                assert!(
+                    message.contains("16 %")
+                        && message.contains("70 %")
+                        && message.contains("about as fast as the comparison kernel"),
+                    "{message}"
+                );
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(target_outcome(puzzle, case, &result(0.37, 0.36), true), None, "not enforced on a software adapter");
+        assert_eq!(
+            target_outcome(puzzle, case, &result(0.37, 0.36), true),
+            None,
+            "not enforced on a software adapter"
+        );
         // The same kernel timed while the GPU's clocks were held down: not judged on that figure.
-        let measured = crate::timing::Measurement::from_spans(&[0.37], 1, crate::timing::Timer::Timestamps, None).unwrap();
-        let low =
-            CaseResult { timing: Timing { measured: Some(crate::timing::Measurement { clock: Some(0.3), ..measured }), ..ms(0.37) }, ..result(0.37, 0.36) };
-        assert_eq!(target_outcome(puzzle, case, &low, false), None, "a figure taken under low clocks is not held to the target");
-        let full = CaseResult { timing: Timing { measured: Some(crate::timing::Measurement { clock: Some(0.97), ..measured }), ..ms(0.37) }, ..low };
-        assert!(matches!(target_outcome(puzzle, case, &full, false), Some(Outcome::BelowTarget { .. })), "at full clocks it is");
-        assert_eq!(target_outcome(puzzle, case, &result(0.08, 0.36), false), None, "75 % of the reference's rate is enough");
+        let measured = crate::timing::Measurement::from_spans(
+            &[0.37],
+            1,
+            crate::timing::Timer::Timestamps,
+            None,
+        )
+        .unwrap();
+        let low = CaseResult {
+            timing: Timing {
+                measured: Some(crate::timing::Measurement { clock: Some(0.3), ..measured }),
+                ..ms(0.37)
+            },
+            ..result(0.37, 0.36)
+        };
+        assert_eq!(
+            target_outcome(puzzle, case, &low, false),
+            None,
+            "a figure taken under low clocks is not held to the target"
+        );
+        let full = CaseResult {
+            timing: Timing {
+                measured: Some(crate::timing::Measurement { clock: Some(0.97), ..measured }),
+                ..ms(0.37)
+            },
+            ..low
+        };
+        assert!(
+            matches!(target_outcome(puzzle, case, &full, false), Some(Outcome::BelowTarget { .. })),
+            "at full clocks it is"
+        );
+        assert_eq!(
+            target_outcome(puzzle, case, &result(0.08, 0.36), false),
+            None,
+            "75 % of the reference's rate is enough"
+        );
         let ordinary = &puzzle.cases[0];
         assert_eq!(target_outcome(puzzle, ordinary, &result(0.37, 0.36), false), None);
     }
@@ -369,7 +481,10 @@ mod tests {
     fn a_pass_without_memory_checks_is_not_fully_checked() {
         let set = crate::load::shipped_set();
         let case = &set.get("map").unwrap().cases[0];
-        let result = |instrumentation| CaseResult { instrumentation, ..CaseResult::new(case, Outcome::Passed) };
+        let result = |instrumentation| CaseResult {
+            instrumentation,
+            ..CaseResult::new(case, Outcome::Passed)
+        };
         assert!(fully_checked(&[result(None), result(Some(Unchecked::PerformanceCase))]));
         let skipped = Unchecked::TraceTooLarge { bytes: 10, limit: 5 };
         assert!(!fully_checked(&[result(None), result(Some(skipped))]));
@@ -379,9 +494,14 @@ mod tests {
     fn a_sampled_case_is_judged_on_its_sample_alone() {
         let set = crate::load::shipped_set();
         let puzzle = set.get("matmul-register").unwrap();
-        let case = puzzle.cases.iter().find(|c| c.performance.is_some_and(|p| p.sample.is_some())).unwrap();
+        let case = puzzle
+            .cases
+            .iter()
+            .find(|c| c.performance.is_some_and(|p| p.sample.is_some()))
+            .unwrap();
         let expected = puzzle.expected(case).unwrap();
-        let (elements, values) = (expected[0].elements.unwrap(), expected[0].values.as_f32().unwrap());
+        let (elements, values) =
+            (expected[0].elements.unwrap(), expected[0].values.as_f32().unwrap());
         let len = case.buffers[2].initial.len();
         // Right at every sampled element, NaN elsewhere: a pass, since only the
         // sample is known (the ordinary cases check every element).
@@ -400,7 +520,14 @@ mod tests {
             other => panic!("{other:?}"),
         }
         let zeros = judge(puzzle, case, &[Values::F32(vec![0.0; len])]).unwrap();
-        assert!(zeros.summary().ends_with(&format!(" of {} sampled elements differ from the expected values", elements.len())), "{}", zeros.summary());
+        assert!(
+            zeros.summary().ends_with(&format!(
+                " of {} sampled elements differ from the expected values",
+                elements.len()
+            )),
+            "{}",
+            zeros.summary()
+        );
     }
 
     #[test]

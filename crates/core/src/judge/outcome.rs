@@ -44,7 +44,13 @@ impl Diagnostic {
     /// An error at byte `offset` (length `length`) of the substituted text
     /// `sub`, mapped to the student's text `original` through the template
     /// column map.
-    pub fn error_at(message: String, offset: usize, length: usize, sub: &crate::template::Substituted, original: &str) -> Diagnostic {
+    pub fn error_at(
+        message: String,
+        offset: usize,
+        length: usize,
+        sub: &crate::template::Substituted,
+        original: &str,
+    ) -> Diagnostic {
         let start = sub.to_source_offset(offset);
         let end = sub.to_source_offset(offset + length).max(start);
         let pos = crate::template::position_of_offset(original, start);
@@ -60,7 +66,14 @@ impl Diagnostic {
 
     /// An error with no position.
     pub fn unpositioned(message: String) -> Diagnostic {
-        Diagnostic { severity: Severity::Error, message, line: None, column: None, offset: None, length: 0 }
+        Diagnostic {
+            severity: Severity::Error,
+            message,
+            line: None,
+            column: None,
+            offset: None,
+            length: 0,
+        }
     }
 }
 
@@ -203,7 +216,10 @@ impl Outcome {
     /// (the approach a puzzle teaches to avoid) must have right values on
     /// every case, and may be refused for its approach.
     pub fn right_values(&self) -> bool {
-        matches!(self, Outcome::Passed | Outcome::OverBudget { .. } | Outcome::WithoutTechnique { .. })
+        matches!(
+            self,
+            Outcome::Passed | Outcome::OverBudget { .. } | Outcome::WithoutTechnique { .. }
+        )
     }
 
     /// True for a case that failed: anything but passed or
@@ -216,9 +232,15 @@ impl Outcome {
     pub fn summary(&self) -> String {
         match self {
             Outcome::Passed => "passed".into(),
-            Outcome::Mismatch { total, sampled: Some(n), .. } => format!("{total} of {n} sampled elements differ from the expected values"),
-            Outcome::Mismatch { total, .. } if *total == 1 => "1 element differs from the expected value".into(),
-            Outcome::Mismatch { total, .. } => format!("{total} elements differ from the expected values"),
+            Outcome::Mismatch { total, sampled: Some(n), .. } => {
+                format!("{total} of {n} sampled elements differ from the expected values")
+            }
+            Outcome::Mismatch { total, .. } if *total == 1 => {
+                "1 element differs from the expected value".into()
+            }
+            Outcome::Mismatch { total, .. } => {
+                format!("{total} elements differ from the expected values")
+            }
             Outcome::CompileError { diagnostics } => match diagnostics.first() {
                 Some(d) => match d.line {
                     Some(l) => format!("compile error at line {l}: {}", d.message),

@@ -8,9 +8,14 @@ use crate::model::{Case, DispatchPlan, Limit, LoopPlan, LoopStep, Uniform};
 /// The entry points and the dispatch plan of `manifest`: from `[[dispatch]]`
 /// when it has any (the entry points in order of first appearance), else
 /// each of `entry_points` (`["main"]` when absent) once. Problems go to `v`.
-pub(super) fn plan(manifest: &ManifestFile, uniforms: &[Uniform], v: &mut Validator) -> (Vec<String>, Vec<DispatchPlan>) {
+pub(super) fn plan(
+    manifest: &ManifestFile,
+    uniforms: &[Uniform],
+    v: &mut Validator,
+) -> (Vec<String>, Vec<DispatchPlan>) {
     if manifest.dispatches.is_empty() {
-        let entry_points = manifest.entry_points.clone().unwrap_or_else(|| vec!["main".to_string()]);
+        let entry_points =
+            manifest.entry_points.clone().unwrap_or_else(|| vec!["main".to_string()]);
         if entry_points.is_empty() {
             v.at(None, "entry_points", "lists no entry point (leave it out for the usual `main`)");
         }
@@ -32,7 +37,11 @@ pub(super) fn plan(manifest: &ManifestFile, uniforms: &[Uniform], v: &mut Valida
     for (k, d) in manifest.dispatches.iter().enumerate() {
         let at = format!("dispatch {}", k + 1);
         if !is_identifier(&d.entry_point) {
-            v.at(None, &format!("{at} › entry_point"), &format!("`{}` is not a WGSL identifier", d.entry_point));
+            v.at(
+                None,
+                &format!("{at} › entry_point"),
+                &format!("`{}` is not a WGSL identifier", d.entry_point),
+            );
         }
         let entry = match entry_points.iter().position(|e| e == &d.entry_point) {
             Some(i) => i,
@@ -51,7 +60,11 @@ pub(super) fn plan(manifest: &ManifestFile, uniforms: &[Uniform], v: &mut Valida
             Some(name) => match uniforms.iter().position(|u| &u.name == name) {
                 Some(i) => Some(i as u32),
                 None => {
-                    v.at(None, &format!("{at} › uniform"), &format!("no `[[uniform]]` is named `{name}`"));
+                    v.at(
+                        None,
+                        &format!("{at} › uniform"),
+                        &format!("no `[[uniform]]` is named `{name}`"),
+                    );
                     None
                 }
             },
@@ -64,7 +77,11 @@ pub(super) fn plan(manifest: &ManifestFile, uniforms: &[Uniform], v: &mut Valida
             for (i, l) in d.loops.iter().enumerate() {
                 let field = format!("{at} › loop {}", i + 1);
                 let Some(f) = u.fields.iter().position(|(n, _)| n == &l.field) else {
-                    v.at(None, &field, &format!("`{}` is not a field of uniform `{}`", l.field, u.name));
+                    v.at(
+                        None,
+                        &field,
+                        &format!("`{}` is not a field of uniform `{}`", l.field, u.name),
+                    );
                     continue;
                 };
                 if d.loops[..i].iter().any(|o| o.field == l.field) {
@@ -79,11 +96,24 @@ pub(super) fn plan(manifest: &ManifestFile, uniforms: &[Uniform], v: &mut Valida
                         continue;
                     }
                 };
-                let (Some(from), Some(to)) = (limit(&l.from, &format!("{field} › from"), v), limit(&l.to, &format!("{field} › to"), v)) else { continue };
+                let (Some(from), Some(to)) = (
+                    limit(&l.from, &format!("{field} › from"), v),
+                    limit(&l.to, &format!("{field} › to"), v),
+                ) else {
+                    continue;
+                };
                 loops.push(LoopPlan { name: l.field.clone(), field: f as u32, from, to, step });
             }
-            for (name, _) in u.fields.iter().filter(|(n, _)| !d.loops.iter().any(|l| &l.field == n)) {
-                v.at(None, &format!("{at} › loop"), &format!("no loop sets field `{name}` of the per-dispatch uniform `{}`", u.name));
+            for (name, _) in u.fields.iter().filter(|(n, _)| !d.loops.iter().any(|l| &l.field == n))
+            {
+                v.at(
+                    None,
+                    &format!("{at} › loop"),
+                    &format!(
+                        "no loop sets field `{name}` of the per-dispatch uniform `{}`",
+                        u.name
+                    ),
+                );
             }
         }
         plans.push(DispatchPlan { entry, uniform, loops });
@@ -97,17 +127,19 @@ pub(super) fn plan(manifest: &ManifestFile, uniforms: &[Uniform], v: &mut Valida
 pub(super) fn limit(spec: &LimitSpec, field: &str, v: &mut Validator) -> Option<Limit> {
     match spec {
         LimitSpec::Fixed(n) => Some(Limit::Fixed(*n)),
-        LimitSpec::Formula(text) => match text.strip_prefix('=').map(|t| (t.trim(), crate::random::parse(t.trim()))) {
-            Some((t, Ok(_))) => Some(Limit::Formula(t.to_string())),
-            Some((_, Err(e))) => {
-                v.at(None, field, &format!("`{text}`: {e}"));
-                None
+        LimitSpec::Formula(text) => {
+            match text.strip_prefix('=').map(|t| (t.trim(), crate::random::parse(t.trim()))) {
+                Some((t, Ok(_))) => Some(Limit::Formula(t.to_string())),
+                Some((_, Err(e))) => {
+                    v.at(None, field, &format!("`{text}`: {e}"));
+                    None
+                }
+                None => {
+                    v.at(None, field, &format!("`{text}` is neither a number nor a formula: write a formula as `\"=…\"`"));
+                    None
+                }
             }
-            None => {
-                v.at(None, field, &format!("`{text}` is neither a number nor a formula: write a formula as `\"=…\"`"));
-                None
-            }
-        },
+        }
     }
 }
 
@@ -121,10 +153,16 @@ pub(super) fn per_dispatch(plan: &[DispatchPlan]) -> impl Iterator<Item = u32> +
 ///
 /// # Errors
 /// As [`crate::model::expand_dispatches`].
-pub(super) fn expand_for(plan: &[DispatchPlan], buffers: &[crate::model::Buffer], uniforms: &[Uniform], case: &mut Case) -> Result<(), String> {
+pub(super) fn expand_for(
+    plan: &[DispatchPlan],
+    buffers: &[crate::model::Buffer],
+    uniforms: &[Uniform],
+    case: &mut Case,
+) -> Result<(), String> {
     let env = crate::judge::budget_env(buffers, uniforms, case, &case.config);
     let bytes: Vec<usize> = case.uniforms.iter().map(Vec::len).collect();
-    case.dispatches = crate::model::expand_dispatches(plan, &env, &bytes).map_err(|e| e.to_string())?;
+    case.dispatches =
+        crate::model::expand_dispatches(plan, &env, &bytes).map_err(|e| e.to_string())?;
     if case.dispatches.is_empty() {
         return Err("makes no dispatch".into());
     }

@@ -40,7 +40,8 @@ impl std::error::Error for ReadError {
 #[cfg(not(target_arch = "wasm32"))]
 fn entries(dir: &std::path::Path) -> Result<Vec<std::fs::DirEntry>, ReadError> {
     let error = |source| ReadError { path: dir.to_path_buf(), folder: true, source };
-    let mut v: Vec<_> = std::fs::read_dir(dir).map_err(error)?.collect::<Result<_, _>>().map_err(error)?;
+    let mut v: Vec<_> =
+        std::fs::read_dir(dir).map_err(error)?.collect::<Result<_, _>>().map_err(error)?;
     v.sort_by_key(|e| e.file_name());
     Ok(v)
 }
@@ -48,7 +49,11 @@ fn entries(dir: &std::path::Path) -> Result<Vec<std::fs::DirEntry>, ReadError> {
 /// A file's text.
 #[cfg(not(target_arch = "wasm32"))]
 fn read(path: &std::path::Path) -> Result<String, ReadError> {
-    std::fs::read_to_string(path).map_err(|source| ReadError { path: path.to_path_buf(), folder: false, source })
+    std::fs::read_to_string(path).map_err(|source| ReadError {
+        path: path.to_path_buf(),
+        folder: false,
+        source,
+    })
 }
 
 /// Reads a puzzles folder from disk into [`Files`]: the top-level files and
@@ -99,7 +104,10 @@ pub fn read_solutions(dir: &std::path::Path) -> Result<BTreeMap<String, String>,
 }
 
 pub(super) fn is_valid_slug(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') && !s.starts_with('-') && !s.ends_with('-')
+    !s.is_empty()
+        && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !s.starts_with('-')
+        && !s.ends_with('-')
 }
 
 pub(super) fn stray_files(files: &Files, listed: &BTreeSet<&str>) -> Vec<Problem> {
@@ -134,5 +142,7 @@ pub(super) fn stray_files(files: &Files, listed: &BTreeSet<&str>) -> Vec<Problem
 
 /// Comparison kernels are named `compare-<name>.wgsl`.
 pub(super) fn is_comparison_file(name: &str) -> bool {
-    name.strip_prefix("compare-").and_then(|n| n.strip_suffix(".wgsl")).is_some_and(|n| !n.is_empty() && !n.contains('/'))
+    name.strip_prefix("compare-")
+        .and_then(|n| n.strip_suffix(".wgsl"))
+        .is_some_and(|n| !n.is_empty() && !n.contains('/'))
 }

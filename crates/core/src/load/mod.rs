@@ -71,7 +71,8 @@ pub type Files = BTreeMap<String, String>;
 /// The puzzle set this repository ships (`puzzles/`), for unit tests.
 #[cfg(test)]
 pub(crate) fn shipped_set() -> PuzzleSet {
-    let files = read_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles")).expect("puzzles/ is readable");
+    let files = read_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles"))
+        .expect("puzzles/ is readable");
     load_puzzle_set(&files, None).expect("the shipped set loads")
 }
 
@@ -82,10 +83,18 @@ pub(crate) fn shipped_set() -> PuzzleSet {
 ///
 /// # Errors
 /// Every problem found, in file order. A set with any problem is not loaded.
-pub fn load_puzzle_set(files: &Files, solutions: Option<&BTreeMap<String, String>>) -> Result<PuzzleSet, Vec<Problem>> {
+pub fn load_puzzle_set(
+    files: &Files,
+    solutions: Option<&BTreeMap<String, String>>,
+) -> Result<PuzzleSet, Vec<Problem>> {
     let mut problems = Vec::new();
     let Some(index_text) = files.get(INDEX_FILE) else {
-        return Err(vec![problem(INDEX_FILE, None, None, "missing: it lists the puzzle folders in order")]);
+        return Err(vec![problem(
+            INDEX_FILE,
+            None,
+            None,
+            "missing: it lists the puzzle folders in order",
+        )]);
     };
     let index: IndexFile = match toml::from_str(index_text) {
         Ok(i) => i,
@@ -98,7 +107,14 @@ pub fn load_puzzle_set(files: &Files, solutions: Option<&BTreeMap<String, String
     let mut seen = BTreeSet::new();
     for slug in &order {
         if !is_valid_slug(slug) {
-            problems.push(problem(INDEX_FILE, None, Some("order"), &format!("`{slug}` is not a valid folder name: use lowercase letters, digits and `-`")));
+            problems.push(problem(
+                INDEX_FILE,
+                None,
+                Some("order"),
+                &format!(
+                    "`{slug}` is not a valid folder name: use lowercase letters, digits and `-`"
+                ),
+            ));
         }
         if !seen.insert(slug.as_str()) {
             problems.push(problem(
@@ -120,13 +136,23 @@ pub fn load_puzzle_set(files: &Files, solutions: Option<&BTreeMap<String, String
     }
     if let Some(solutions) = solutions {
         for slug in solutions.keys().filter(|s| !seen.contains(s.as_str())) {
-            problems.push(problem(&format!("../shaders/{slug}.wgsl"), None, None, "a solution for a puzzle that is not in index.toml"));
+            problems.push(problem(
+                &format!("../shaders/{slug}.wgsl"),
+                None,
+                None,
+                "a solution for a puzzle that is not in index.toml",
+            ));
         }
     }
     let mut titles = BTreeSet::new();
     for p in &puzzles {
         if !titles.insert(p.title.as_str()) {
-            problems.push(problem(&format!("{}/puzzle.toml", p.slug), None, Some("title"), &format!("`{}` is the title of an earlier puzzle too", p.title)));
+            problems.push(problem(
+                &format!("{}/puzzle.toml", p.slug),
+                None,
+                Some("title"),
+                &format!("`{}` is the title of an earlier puzzle too", p.title),
+            ));
         }
     }
     if order.is_empty() {
@@ -142,13 +168,25 @@ pub fn load_puzzle_set(files: &Files, solutions: Option<&BTreeMap<String, String
 /// The set's order and its chapters, from `order = [...]` or from the
 /// `[[chapter]]` tables (one of the two), with a problem for each chapter
 /// without a title or puzzles and each title given twice.
-fn index_order(index: &IndexFile, text: &str, problems: &mut Vec<Problem>) -> (Vec<String>, Vec<Chapter>) {
+fn index_order(
+    index: &IndexFile,
+    text: &str,
+    problems: &mut Vec<Problem>,
+) -> (Vec<String>, Vec<Chapter>) {
     match (&index.order, index.chapter.is_empty()) {
         (Some(order), true) => return (order.clone(), Vec::new()),
-        (Some(_), false) => problems.push(problem(INDEX_FILE, None, Some("order"), "give the puzzles either in `order` or in `[[chapter]]` tables, not both")),
-        (None, true) => {
-            problems.push(problem(INDEX_FILE, None, Some("chapter"), "lists no puzzles: add `[[chapter]]` tables, each with a `title` and its `puzzles`"))
-        }
+        (Some(_), false) => problems.push(problem(
+            INDEX_FILE,
+            None,
+            Some("order"),
+            "give the puzzles either in `order` or in `[[chapter]]` tables, not both",
+        )),
+        (None, true) => problems.push(problem(
+            INDEX_FILE,
+            None,
+            Some("chapter"),
+            "lists no puzzles: add `[[chapter]]` tables, each with a `title` and its `puzzles`",
+        )),
         (None, false) => {}
     }
     let lines = header_lines(text, "chapter");
@@ -156,12 +194,27 @@ fn index_order(index: &IndexFile, text: &str, problems: &mut Vec<Problem>) -> (V
     for (i, c) in index.chapter.iter().enumerate() {
         let (field, line) = (format!("chapter {}", i + 1), lines.get(i).copied());
         if c.title.trim().is_empty() {
-            problems.push(problem(INDEX_FILE, line, Some(&format!("{field} › title")), "is empty: give the chapter a heading"));
+            problems.push(problem(
+                INDEX_FILE,
+                line,
+                Some(&format!("{field} › title")),
+                "is empty: give the chapter a heading",
+            ));
         } else if !titles.insert(c.title.as_str()) {
-            problems.push(problem(INDEX_FILE, line, Some(&format!("{field} › title")), &format!("`{}` is the title of an earlier chapter too", c.title)));
+            problems.push(problem(
+                INDEX_FILE,
+                line,
+                Some(&format!("{field} › title")),
+                &format!("`{}` is the title of an earlier chapter too", c.title),
+            ));
         }
         if c.puzzles.is_empty() {
-            problems.push(problem(INDEX_FILE, line, Some(&format!("{field} › puzzles")), "is empty: a chapter holds at least one puzzle"));
+            problems.push(problem(
+                INDEX_FILE,
+                line,
+                Some(&format!("{field} › puzzles")),
+                "is empty: a chapter holds at least one puzzle",
+            ));
         }
         chapters.push(Chapter { title: c.title.clone(), first: order.len(), len: c.puzzles.len() });
         order.extend(c.puzzles.iter().cloned());
@@ -169,8 +222,19 @@ fn index_order(index: &IndexFile, text: &str, problems: &mut Vec<Problem>) -> (V
     (order, chapters)
 }
 
-pub(super) fn problem(file: &str, line: Option<usize>, field: Option<&str>, message: &str) -> Problem {
-    Problem { file: file.to_string(), line, column: None, field: field.map(str::to_string), message: message.to_string() }
+pub(super) fn problem(
+    file: &str,
+    line: Option<usize>,
+    field: Option<&str>,
+    message: &str,
+) -> Problem {
+    Problem {
+        file: file.to_string(),
+        line,
+        column: None,
+        field: field.map(str::to_string),
+        message: message.to_string(),
+    }
 }
 
 pub(super) fn version_problem(file: &str, found: u32) -> Problem {
@@ -185,16 +249,31 @@ pub(super) fn toml_problem(file: &str, text: &str, e: &toml::de::Error) -> Probl
         .and_then(|l| l.split_once('='))
         .map(|(k, _)| k.trim().to_string())
         .filter(|k| !k.is_empty() && !k.starts_with('['));
-    Problem { file: file.to_string(), line: pos.map(|p| p.line), column: pos.map(|p| p.column), field, message: e.message().trim().to_string() }
+    Problem {
+        file: file.to_string(),
+        line: pos.map(|p| p.line),
+        column: pos.map(|p| p.column),
+        field,
+        message: e.message().trim().to_string(),
+    }
 }
 
 /// Line numbers of each `[[name]]` table header in a TOML text, in order.
 pub(super) fn header_lines(text: &str, name: &str) -> Vec<usize> {
     let header = format!("[[{name}]]");
-    text.lines().enumerate().filter(|(_, l)| l.trim_start().starts_with(&header)).map(|(i, _)| i + 1).collect()
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with(&header))
+        .map(|(i, _)| i + 1)
+        .collect()
 }
 
-fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String>) -> Result<Puzzle, Vec<Problem>> {
+fn load_puzzle(
+    files: &Files,
+    slug: &str,
+    number: usize,
+    solution: Option<String>,
+) -> Result<Puzzle, Vec<Problem>> {
     let mut problems = Vec::new();
     let path = |name: &str| format!("{slug}/{name}");
     let mut get = |name: &str, what: &str| -> Option<String> {
@@ -202,7 +281,12 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
         match files.get(&p) {
             Some(t) => Some(t.clone()),
             None => {
-                problems.push(problem(&p, None, None, &format!("missing: every puzzle folder needs {what}")));
+                problems.push(problem(
+                    &p,
+                    None,
+                    None,
+                    &format!("missing: every puzzle folder needs {what}"),
+                ));
                 None
             }
         }
@@ -231,7 +315,12 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
     }
     if let Some(s) = &starter {
         if !s.contains(TODO_MARKER) {
-            v.problems.push(problem(&path("starter.wgsl"), None, None, "has no TODO marker where the student's work goes"));
+            v.problems.push(problem(
+                &path("starter.wgsl"),
+                None,
+                None,
+                "has no TODO marker where the student's work goes",
+            ));
         }
     }
     if statement.as_deref().is_some_and(|s| s.trim().is_empty()) {
@@ -244,7 +333,11 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             Some(r) => Some(r),
             None => {
                 let names: Vec<_> = reference::REFERENCES.iter().map(|(n, _)| *n).collect();
-                v.at(None, "reference", &format!("`{name}` is not a reference function; known: {}", names.join(", ")));
+                v.at(
+                    None,
+                    "reference",
+                    &format!("`{name}` is not a reference function; known: {}", names.join(", ")),
+                );
                 None
             }
         },
@@ -263,8 +356,16 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
     let (entry_points, dispatch_plan) = dispatch::plan(&manifest, &uniforms, &mut v);
     let budget = manifest.budget.as_ref().map(|b| budget(b, &mut v));
     if let Some(lesson) = &manifest.lesson {
-        for name in lesson.calls_any.iter().filter(|n| !crate::wgsl::SUBGROUP_BUILTINS.contains(&n.as_str())) {
-            v.at(None, "lesson › calls_any", &format!("`{name}` is not a built-in function of WGSL's subgroups extension"));
+        for name in lesson
+            .calls_any
+            .iter()
+            .filter(|n| !crate::wgsl::SUBGROUP_BUILTINS.contains(&n.as_str()))
+        {
+            v.at(
+                None,
+                "lesson › calls_any",
+                &format!("`{name}` is not a built-in function of WGSL's subgroups extension"),
+            );
         }
         if lesson.calls_any.is_empty() || lesson.message.trim().is_empty() {
             v.at(None, "lesson", "give `calls_any` (at least one built-in function) and `message` (what the puzzle is about)");
@@ -277,44 +378,90 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
             v.at(None, "comparison", "has an empty `label`");
         }
         if !is_comparison_file(&c.shader) {
-            v.at(None, &field, &format!("`shader` is `{}`: name comparison kernels `compare-<name>.wgsl`", c.shader));
+            v.at(
+                None,
+                &field,
+                &format!(
+                    "`shader` is `{}`: name comparison kernels `compare-<name>.wgsl`",
+                    c.shader
+                ),
+            );
         } else {
             match files.get(&path(&c.shader)) {
-                Some(source) => comparisons.push(Comparison { label: c.label.trim().to_string(), source: source.clone(), speedup: c.speedup }),
+                Some(source) => comparisons.push(Comparison {
+                    label: c.label.trim().to_string(),
+                    source: source.clone(),
+                    speedup: c.speedup,
+                }),
                 None => v.at(None, &field, &format!("`{}` is not in the puzzle folder", c.shader)),
             }
         }
     }
-    for name in files.keys().filter_map(|k| k.strip_prefix(&format!("{slug}/"))).filter(|n| is_comparison_file(n)) {
+    for name in files
+        .keys()
+        .filter_map(|k| k.strip_prefix(&format!("{slug}/")))
+        .filter(|n| is_comparison_file(n))
+    {
         if !manifest.comparisons.iter().any(|c| c.shader == name) {
-            v.problems.push(problem(&path(name), None, None, "a comparison kernel that no `[[comparison]]` names: add one or remove the file"));
+            v.problems.push(problem(
+                &path(name),
+                None,
+                None,
+                "a comparison kernel that no `[[comparison]]` names: add one or remove the file",
+            ));
         }
     }
     for c in &manifest.comparisons {
         if c.speedup.is_some_and(|x| !(x.is_finite() && x > 1.0)) {
-            v.at(None, &format!("comparison `{}`", c.label), "`speedup` is how many times faster the reference runs: a number above 1");
+            v.at(
+                None,
+                &format!("comparison `{}`", c.label),
+                "`speedup` is how many times faster the reference runs: a number above 1",
+            );
         }
     }
     if let Some(t) = manifest.performance_target {
         if !(t.is_finite() && t > 0.0 && t <= 1.0) {
-            v.at(None, "performance_target", "is a fraction of the reference's rate: above 0 and at most 1");
+            v.at(
+                None,
+                "performance_target",
+                "is a fraction of the reference's rate: above 0 and at most 1",
+            );
         }
         if !manifest.cases.iter().any(|c| c.performance.is_some()) {
-            v.at(None, "performance_target", "applies to performance cases, and this puzzle has none");
+            v.at(
+                None,
+                "performance_target",
+                "applies to performance cases, and this puzzle has none",
+            );
         }
     }
     if !manifest.comparisons.is_empty() && !manifest.cases.iter().any(|c| c.performance.is_some()) {
-        v.at(None, "comparison", "comparison kernels are timed on performance cases, and this puzzle has none");
+        v.at(
+            None,
+            "comparison",
+            "comparison kernels are timed on performance cases, and this puzzle has none",
+        );
     }
     if !manifest.cases.is_empty() && manifest.cases.iter().all(|c| c.performance.is_some()) {
-        v.at(None, "case", "every case is a performance case: performance cases run only after ordinary ones pass");
+        v.at(
+            None,
+            "case",
+            "every case is a performance case: performance cases run only after ordinary ones pass",
+        );
     }
     let case_lines = header_lines(&manifest_text, "case");
     let mut cases = Vec::new();
     for (i, spec) in manifest.cases.iter().enumerate() {
         let line = case_lines.get(i).copied();
         let compare = spec.compare.or(manifest.compare).unwrap_or_default();
-        let interface = Interface { buffers: &buffers, uniforms: &uniforms, plan: &dispatch_plan, reference, names_reference: manifest.reference.is_some() };
+        let interface = Interface {
+            buffers: &buffers,
+            uniforms: &uniforms,
+            plan: &dispatch_plan,
+            reference,
+            names_reference: manifest.reference.is_some(),
+        };
         if let Some(c) = v.check_case(spec, i + 1, line, &interface, compare) {
             cases.push(c);
         }
@@ -403,11 +550,22 @@ fn load_puzzle(files: &Files, slug: &str, number: usize, solution: Option<String
 /// kept as their text after `=`), a problem for each formula that does not
 /// parse and for a budget with no limit.
 fn budget(spec: &crate::format::BudgetSpec, v: &mut Validator) -> Budget {
-    let mut limit = |field: &str, l: &Option<LimitSpec>| l.as_ref().and_then(|l| dispatch::limit(l, &format!("budget › {field}"), v));
+    let mut limit = |field: &str, l: &Option<LimitSpec>| {
+        l.as_ref().and_then(|l| dispatch::limit(l, &format!("budget › {field}"), v))
+    };
     let budget = Budget {
-        global_reads_per_invocation: limit("global_reads_per_invocation", &spec.global_reads_per_invocation),
-        global_reads_per_workgroup: limit("global_reads_per_workgroup", &spec.global_reads_per_workgroup),
-        global_writes_per_workgroup: limit("global_writes_per_workgroup", &spec.global_writes_per_workgroup),
+        global_reads_per_invocation: limit(
+            "global_reads_per_invocation",
+            &spec.global_reads_per_invocation,
+        ),
+        global_reads_per_workgroup: limit(
+            "global_reads_per_workgroup",
+            &spec.global_reads_per_workgroup,
+        ),
+        global_writes_per_workgroup: limit(
+            "global_writes_per_workgroup",
+            &spec.global_writes_per_workgroup,
+        ),
         barriers_per_invocation: limit("barriers_per_invocation", &spec.barriers_per_invocation),
     };
     if spec == &crate::format::BudgetSpec::default() {
@@ -422,7 +580,13 @@ fn budget(spec: &crate::format::BudgetSpec, v: &mut Validator) -> Budget {
 
 /// A problem for each budget formula that cannot be evaluated on `case`
 /// (a variable it does not have, a division by 0, a negative count).
-fn check_budget_on(budget: Option<&Budget>, buffers: &[crate::model::Buffer], uniforms: &[crate::model::Uniform], case: &Case, v: &mut Validator) {
+fn check_budget_on(
+    budget: Option<&Budget>,
+    buffers: &[crate::model::Buffer],
+    uniforms: &[crate::model::Uniform],
+    case: &Case,
+    v: &mut Validator,
+) {
     let Some(b) = budget else { return };
     let limits = [
         ("global_reads_per_invocation", &b.global_reads_per_invocation),
@@ -435,7 +599,11 @@ fn check_budget_on(budget: Option<&Budget>, buffers: &[crate::model::Buffer], un
             if let Err(e) = crate::judge::budget_limit(l, buffers, uniforms, case, &case.config) {
                 let env = crate::judge::budget_env(buffers, uniforms, case, &case.config);
                 let names: Vec<&str> = env.keys().map(String::as_str).collect();
-                v.at(None, &format!("budget › {field}"), &format!("case {}: {e} (the variables: {})", case.number, names.join(", ")));
+                v.at(
+                    None,
+                    &format!("budget › {field}"),
+                    &format!("case {}: {e} (the variables: {})", case.number, names.join(", ")),
+                );
             }
         }
     }
@@ -482,9 +650,16 @@ impl std::error::Error for DrawError {}
 
 /// Draws random case `k` of the Run with seed `run_seed`, numbered after the
 /// puzzle's `fixed` cases, and checks it as a written case is checked.
-fn draw_case(random: &RandomCases, interface: &Interface, fixed: usize, run_seed: u64, k: usize) -> Result<Case, DrawError> {
+fn draw_case(
+    random: &RandomCases,
+    interface: &Interface,
+    fixed: usize,
+    run_seed: u64,
+    k: usize,
+) -> Result<Case, DrawError> {
     let error = |reason| DrawError { case: k + 1, run_seed, reason };
-    let spec = random.generator.draw_for_run(run_seed, k).map_err(|e| error(DrawFailure::Generator(e)))?;
+    let spec =
+        random.generator.draw_for_run(run_seed, k).map_err(|e| error(DrawFailure::Generator(e)))?;
     let number = fixed + k + 1;
     let mut v = Validator { file: String::new(), problems: Vec::new() };
     match v.check_case(&spec, number, None, interface, random.compare) {
@@ -494,7 +669,9 @@ fn draw_case(random: &RandomCases, interface: &Interface, fixed: usize, run_seed
             case.random_seed = Some(run_seed);
             Ok(case)
         }
-        _ => Err(error(DrawFailure::Invalid { problems: v.problems.iter().map(|p| p.message.clone()).collect() })),
+        _ => Err(error(DrawFailure::Invalid {
+            problems: v.problems.iter().map(|p| p.message.clone()).collect(),
+        })),
     }
 }
 

@@ -21,7 +21,9 @@ pub(super) struct Interface<'a> {
     /// reported once, not for every case).
     pub names_reference: bool,
 }
-use crate::model::{Buffer, Case, CaseBuffer, CaseConfig, Contents, DeferredExpected, Recipe, Uniform, Values};
+use crate::model::{
+    Buffer, Case, CaseBuffer, CaseConfig, Contents, DeferredExpected, Recipe, Uniform, Values,
+};
 use crate::reference::{self, ReferenceInput};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -35,7 +37,11 @@ impl Validator {
         self.problems.push(problem(&self.file, line, Some(field), message));
     }
 
-    pub(super) fn check_bindings(&mut self, m: &ManifestFile, buffer_lines: &[usize]) -> (Vec<Buffer>, Vec<Uniform>) {
+    pub(super) fn check_bindings(
+        &mut self,
+        m: &ManifestFile,
+        buffer_lines: &[usize],
+    ) -> (Vec<Buffer>, Vec<Uniform>) {
         let mut bindings = BTreeMap::new();
         let mut names = BTreeSet::new();
         let mut buffers = Vec::new();
@@ -51,7 +57,12 @@ impl Validator {
             if let Some(other) = bindings.insert(b.binding, b.name.clone()) {
                 self.at(line, &field, &format!("binding {} is also used by `{other}`", b.binding));
             }
-            buffers.push(Buffer { name: b.name.clone(), binding: b.binding, element: b.element, role: b.role });
+            buffers.push(Buffer {
+                name: b.name.clone(),
+                binding: b.binding,
+                element: b.element,
+                role: b.role,
+            });
         }
         let mut uniforms = Vec::new();
         for u in &m.uniforms {
@@ -74,12 +85,20 @@ impl Validator {
                     self.at(None, &field, &format!("field `{}` is declared twice", f.name));
                 }
             }
-            uniforms.push(Uniform { name: u.name.clone(), binding: u.binding, fields: u.fields.iter().map(|f| (f.name.clone(), f.scalar)).collect() });
+            uniforms.push(Uniform {
+                name: u.name.clone(),
+                binding: u.binding,
+                fields: u.fields.iter().map(|f| (f.name.clone(), f.scalar)).collect(),
+            });
         }
         if m.buffers.is_empty() {
             self.at(None, "buffer", "no storage buffers declared");
         } else if !m.buffers.iter().any(|b| b.role != Role::Input) {
-            self.at(None, "buffer", "no output: at least one buffer needs `role = \"output\"` or `\"input-output\"`");
+            self.at(
+                None,
+                "buffer",
+                "no output: at least one buffer needs `role = \"output\"` or `\"input-output\"`",
+            );
         }
         buffers.sort_by_key(|b| b.binding);
         uniforms.sort_by_key(|u| u.binding);
@@ -89,11 +108,19 @@ impl Validator {
     /// Checks case `number` (written at `line` of the manifest, when known)
     /// against the puzzle's `interface` and turns it into the model, with
     /// its expected values; `None` after reporting its problems.
-    pub(super) fn check_case(&mut self, spec: &CaseSpec, number: usize, line: Option<usize>, interface: &Interface, compare: CompareSpec) -> Option<Case> {
+    pub(super) fn check_case(
+        &mut self,
+        spec: &CaseSpec,
+        number: usize,
+        line: Option<usize>,
+        interface: &Interface,
+        compare: CompareSpec,
+    ) -> Option<Case> {
         let Interface { buffers, uniforms, plan, reference, names_reference } = *interface;
         let before = self.problems.len();
         let at = format!("case {number}");
-        let mut err = |s: &mut Self, field: &str, msg: &str| s.at(line, &format!("{at} › {field}"), msg);
+        let mut err =
+            |s: &mut Self, field: &str, msg: &str| s.at(line, &format!("{at} › {field}"), msg);
         if spec.workgroup_size.contains(&0) {
             err(self, "workgroup_size", "every dimension must be at least 1");
         }
@@ -101,7 +128,11 @@ impl Validator {
             err(self, "workgroups", "every dimension must be at least 1");
         }
         if spec.workgroup_memory.is_some_and(|m| m.contains(&0)) {
-            err(self, "workgroup_memory", "every dimension must be at least 1 (leave it out if the puzzle uses none)");
+            err(
+                self,
+                "workgroup_memory",
+                "every dimension must be at least 1 (leave it out if the puzzle uses none)",
+            );
         }
         if !(compare.abs >= 0.0 && compare.rel >= 0.0) {
             err(self, "compare", "tolerances must be zero or positive");
@@ -170,20 +201,33 @@ impl Validator {
         if self.problems.len() > before {
             return None;
         }
-        let mut case_buffers: Vec<CaseBuffer> = case_buffers.into_iter().map(Option::unwrap).collect();
-        let config = CaseConfig { workgroup_size: spec.workgroup_size, workgroups: spec.workgroups, workgroup_memory: spec.workgroup_memory };
+        let mut case_buffers: Vec<CaseBuffer> =
+            case_buffers.into_iter().map(Option::unwrap).collect();
+        let config = CaseConfig {
+            workgroup_size: spec.workgroup_size,
+            workgroups: spec.workgroups,
+            workgroup_memory: spec.workgroup_memory,
+        };
         if let Some(p) = spec.performance {
             if spec.hidden {
                 err(self, "hidden", "a performance case shows no data anyway; leave `hidden` out");
             }
             if spec.buffers.values().any(|b| b.expected.is_some()) {
-                err(self, "expected", "a performance case takes its expected values from the reference function");
+                err(
+                    self,
+                    "expected",
+                    "a performance case takes its expected values from the reference function",
+                );
             }
             if p.flops == Some(0) || p.bytes == Some(0) {
                 err(self, "performance", "counts must be positive");
             }
             let Some(reference) = reference else {
-                err(self, "performance", "a performance case needs the puzzle's `reference` function");
+                err(
+                    self,
+                    "performance",
+                    "a performance case needs the puzzle's `reference` function",
+                );
                 return None;
             };
             if p.sample == Some(0) {
@@ -210,7 +254,11 @@ impl Validator {
                     uniforms: uniform_bytes,
                     compare,
                     performance: Some(p),
-                    deferred: Some(DeferredExpected::new(reference, spec.uniforms.clone(), p.sample)),
+                    deferred: Some(DeferredExpected::new(
+                        reference,
+                        spec.uniforms.clone(),
+                        p.sample,
+                    )),
                     random_seed: None,
                     dispatches: Vec::new(),
                 },
@@ -220,12 +268,16 @@ impl Validator {
             );
         }
         // Expected values: literal ones first, the rest from the reference.
-        let compared: Vec<usize> = (0..buffers.len()).filter(|&i| buffers[i].role != Role::Input).collect();
-        let needs_reference = compared.iter().any(|&i| spec.buffers.get(&buffers[i].name).and_then(|b| b.expected.as_ref()).is_none());
+        let compared: Vec<usize> =
+            (0..buffers.len()).filter(|&i| buffers[i].role != Role::Input).collect();
+        let needs_reference = compared.iter().any(|&i| {
+            spec.buffers.get(&buffers[i].name).and_then(|b| b.expected.as_ref()).is_none()
+        });
         let computed = if needs_reference {
             match reference {
                 Some(f) => {
-                    let input = ReferenceInput::new(&config, buffers, &case_buffers, &spec.uniforms);
+                    let input =
+                        ReferenceInput::new(&config, buffers, &case_buffers, &spec.uniforms);
                     match (f.all)(&input) {
                         Ok(out) if out.len() == compared.len() => Some(out),
                         Ok(out) => {
@@ -265,16 +317,36 @@ impl Validator {
                 },
             };
             if expected.element() != b.element {
-                err(self, &field, &format!("the reference gives {} values for a {} buffer", expected.element().wgsl(), b.element.wgsl()));
+                err(
+                    self,
+                    &field,
+                    &format!(
+                        "the reference gives {} values for a {} buffer",
+                        expected.element().wgsl(),
+                        b.element.wgsl()
+                    ),
+                );
                 continue;
             }
             let cb = &mut case_buffers[i];
             if b.role == Role::InputOutput && expected.len() != cb.initial.len() {
-                err(self, &field, &format!("starts with {} elements but {} are expected", cb.initial.len(), expected.len()));
+                err(
+                    self,
+                    &field,
+                    &format!(
+                        "starts with {} elements but {} are expected",
+                        cb.initial.len(),
+                        expected.len()
+                    ),
+                );
             }
             if let Some(len) = init.len {
                 if len as usize != expected.len() {
-                    err(self, &format!("{field}.len"), &format!("is {len} but {} values are expected", expected.len()));
+                    err(
+                        self,
+                        &format!("{field}.len"),
+                        &format!("is {len} but {} values are expected", expected.len()),
+                    );
                 }
             }
             cb.shape = init.shape.or(ref_shape);
@@ -284,7 +356,10 @@ impl Validator {
                     err(self, &field, "an output needs at least one element");
                 }
                 // Zeros keep their recipe: they serialise as a few bytes.
-                cb.initial = Contents::made(Values::zeros(b.element, expected.len()), Recipe::Zeros(b.element));
+                cb.initial = Contents::made(
+                    Values::zeros(b.element, expected.len()),
+                    Recipe::Zeros(b.element),
+                );
             }
             cb.expected = Some(expected);
         }
@@ -313,8 +388,19 @@ impl Validator {
 
     /// `case` with its dispatch list expanded, or `None` after reporting
     /// why it cannot be.
-    fn with_dispatches(&mut self, mut case: Case, interface: &Interface, line: Option<usize>, at: &str) -> Option<Case> {
-        match super::dispatch::expand_for(interface.plan, interface.buffers, interface.uniforms, &mut case) {
+    fn with_dispatches(
+        &mut self,
+        mut case: Case,
+        interface: &Interface,
+        line: Option<usize>,
+        at: &str,
+    ) -> Option<Case> {
+        match super::dispatch::expand_for(
+            interface.plan,
+            interface.buffers,
+            interface.uniforms,
+            &mut case,
+        ) {
             Ok(()) => Some(case),
             Err(e) => {
                 self.at(line, &format!("{at} › dispatch"), &e);
@@ -341,7 +427,11 @@ impl Validator {
             // A per-dispatch uniform holds zeros outside its dispatches.
             if super::dispatch::per_dispatch(plan).any(|p| p as usize == k) {
                 if spec.uniforms.contains_key(&u.name) {
-                    self.at(line, &format!("{at} › uniforms.{}", u.name), "is set per dispatch by `[[dispatch]]`: leave it out of the case");
+                    self.at(
+                        line,
+                        &format!("{at} › uniforms.{}", u.name),
+                        "is set per dispatch by `[[dispatch]]`: leave it out of the case",
+                    );
                 }
                 out.push(vec![0; (4 * u.fields.len()).div_ceil(16).max(1) * 16]);
                 continue;
@@ -360,7 +450,11 @@ impl Validator {
                 }
             }
             for fname in given.keys().filter(|k| !u.fields.iter().any(|(n, _)| n == *k)) {
-                self.at(line, &format!("{at} › uniforms.{}.{fname}", u.name), "not a field of this uniform");
+                self.at(
+                    line,
+                    &format!("{at} › uniforms.{}.{fname}", u.name),
+                    "not a field of this uniform",
+                );
             }
             bytes.resize(bytes.len().div_ceil(16).max(1) * 16, 0);
             out.push(bytes);
@@ -369,15 +463,29 @@ impl Validator {
     }
 }
 
-pub(super) fn check_shape(v: &mut Validator, err: &mut impl FnMut(&mut Validator, &str, &str), field: &str, shape: Option<[u32; 2]>, len: usize) {
+pub(super) fn check_shape(
+    v: &mut Validator,
+    err: &mut impl FnMut(&mut Validator, &str, &str),
+    field: &str,
+    shape: Option<[u32; 2]>,
+    len: usize,
+) {
     if let Some([r, c]) = shape {
         if r as usize * c as usize != len {
-            err(v, &format!("{field}.shape"), &format!("{r} × {c} = {} but the buffer has {len} elements", r as usize * c as usize));
+            err(
+                v,
+                &format!("{field}.shape"),
+                &format!(
+                    "{r} × {c} = {} but the buffer has {len} elements",
+                    r as usize * c as usize
+                ),
+            );
         }
     }
 }
 
 pub(super) fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }

@@ -55,11 +55,22 @@ pub(super) fn checked_len(init: &BufferInit, element: ElementType) -> Result<usi
 }
 
 pub(crate) fn initial_values(init: &BufferInit, element: ElementType) -> Result<Values, String> {
-    let given = [init.values.is_some(), init.arange.is_some(), init.fill.is_some(), init.random.is_some(), init.offsets.is_some()];
+    let given = [
+        init.values.is_some(),
+        init.arange.is_some(),
+        init.fill.is_some(),
+        init.random.is_some(),
+        init.offsets.is_some(),
+    ];
     match given.iter().filter(|&&g| g).count() {
-        0 => return Err("needs contents: one of `values`, `arange`, `fill` (with `len`), `random` or `offsets`".into()),
+        0 => return Err(
+            "needs contents: one of `values`, `arange`, `fill` (with `len`), `random` or `offsets`"
+                .into(),
+        ),
         1 => {}
-        _ => return Err("give only one of `values`, `arange`, `fill`, `random` and `offsets`".into()),
+        _ => {
+            return Err("give only one of `values`, `arange`, `fill`, `random` and `offsets`".into())
+        }
     }
     let raw = if let Some(v) = &init.values {
         v.clone()
@@ -77,7 +88,11 @@ pub(crate) fn initial_values(init: &BufferInit, element: ElementType) -> Result<
             return Err("offsets: `rows` must be at least 1".into());
         }
         if o.longest.is_some_and(|l| l > o.total) {
-            return Err(format!("offsets: `longest` ({}) is more than `total` ({})", o.longest.unwrap_or(0), o.total));
+            return Err(format!(
+                "offsets: `longest` ({}) is more than `total` ({})",
+                o.longest.unwrap_or(0),
+                o.total
+            ));
         }
         generate::row_offsets(&o)
     } else {
@@ -87,7 +102,10 @@ pub(crate) fn initial_values(init: &BufferInit, element: ElementType) -> Result<
             return Err(format!("random: `min` ({}) must be below `max` ({})", r.min, r.max));
         }
         if r.float && element != ElementType::F32 {
-            return Err(format!("random: `float = true` needs an f32 buffer, not {}", element.wgsl()));
+            return Err(format!(
+                "random: `float = true` needs an f32 buffer, not {}",
+                element.wgsl()
+            ));
         }
         generate::random_values(&r)
     };

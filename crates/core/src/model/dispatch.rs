@@ -65,7 +65,9 @@ impl DispatchPlan {
     /// The plan of a puzzle without `[[dispatch]]`: each of `entry_points`
     /// entry points once, in order.
     pub fn once_each(entry_points: usize) -> Vec<DispatchPlan> {
-        (0..entry_points as u32).map(|entry| DispatchPlan { entry, uniform: None, loops: Vec::new() }).collect()
+        (0..entry_points as u32)
+            .map(|entry| DispatchPlan { entry, uniform: None, loops: Vec::new() })
+            .collect()
     }
 }
 
@@ -113,7 +115,11 @@ pub enum DispatchError {
 /// [`DispatchError`]: a formula that cannot be evaluated, a loop variable
 /// out of a `u32`'s range or a loop that never ends, or more than
 /// [`MAX_DISPATCHES`] dispatches.
-pub fn expand(plans: &[DispatchPlan], env: &std::collections::BTreeMap<String, i64>, uniform_bytes: &[usize]) -> Result<Vec<DispatchStep>, DispatchError> {
+pub fn expand(
+    plans: &[DispatchPlan],
+    env: &std::collections::BTreeMap<String, i64>,
+    uniform_bytes: &[usize],
+) -> Result<Vec<DispatchStep>, DispatchError> {
     let mut steps = Vec::new();
     for plan in plans {
         let Some(u) = plan.uniform else {
@@ -128,12 +134,15 @@ pub fn expand(plans: &[DispatchPlan], env: &std::collections::BTreeMap<String, i
     Ok(steps)
 }
 
-fn eval(limit: &Limit, env: &std::collections::BTreeMap<String, i64>) -> Result<i64, DispatchError> {
+fn eval(
+    limit: &Limit,
+    env: &std::collections::BTreeMap<String, i64>,
+) -> Result<i64, DispatchError> {
     match limit {
         Limit::Fixed(n) => Ok(i64::from(*n)),
-        Limit::Formula(text) => {
-            crate::random::parse(text).and_then(|e| e.eval(env)).map_err(|message| DispatchError::Formula { formula: text.clone(), message })
-        }
+        Limit::Formula(text) => crate::random::parse(text)
+            .and_then(|e| e.eval(env))
+            .map_err(|message| DispatchError::Formula { formula: text.clone(), message }),
     }
 }
 
@@ -159,12 +168,15 @@ fn run_loops(
         if !go_on {
             return Ok(());
         }
-        let word = u32::try_from(v).map_err(|_| DispatchError::NotU32 { name: l.name.clone(), value: v })?;
+        let word = u32::try_from(v)
+            .map_err(|_| DispatchError::NotU32 { name: l.name.clone(), value: v })?;
         words[l.field as usize] = word;
         env.insert(l.name.clone(), v);
         run_loops(plan, inner, env, words, steps, uniform)?;
         v = match l.step {
-            LoopStep::Times(k) if v <= 0 => return Err(DispatchError::NeverEnds { name: l.name.clone(), start: v, factor: k }),
+            LoopStep::Times(k) if v <= 0 => {
+                return Err(DispatchError::NeverEnds { name: l.name.clone(), start: v, factor: k })
+            }
             LoopStep::Times(k) => v * i64::from(k),
             LoopStep::Divide(k) => v / i64::from(k),
             LoopStep::Add(k) => v + i64::from(k),
@@ -188,8 +200,20 @@ mod tests {
                 entry: 1,
                 uniform: Some(0),
                 loops: vec![
-                    LoopPlan { name: "size".into(), field: 0, from: formula("2 * smem"), to: formula("groups_x * smem"), step: LoopStep::Times(2) },
-                    LoopPlan { name: "dist".into(), field: 1, from: formula("size / 2"), to: Limit::Fixed(1), step: LoopStep::Divide(2) },
+                    LoopPlan {
+                        name: "size".into(),
+                        field: 0,
+                        from: formula("2 * smem"),
+                        to: formula("groups_x * smem"),
+                        step: LoopStep::Times(2),
+                    },
+                    LoopPlan {
+                        name: "dist".into(),
+                        field: 1,
+                        from: formula("size / 2"),
+                        to: Limit::Fixed(1),
+                        step: LoopStep::Divide(2),
+                    },
                 ],
             },
         ];
@@ -199,12 +223,17 @@ mod tests {
             .iter()
             .map(|s| {
                 let b = &s.uniform.as_ref().unwrap().1;
-                (u32::from_le_bytes(b[0..4].try_into().unwrap()), u32::from_le_bytes(b[4..8].try_into().unwrap()))
+                (
+                    u32::from_le_bytes(b[0..4].try_into().unwrap()),
+                    u32::from_le_bytes(b[4..8].try_into().unwrap()),
+                )
             })
             .collect();
         assert_eq!(steps[0], DispatchStep { entry: 0, uniform: None });
         assert_eq!(pairs, [(8, 4), (8, 2), (8, 1), (16, 8), (16, 4), (16, 2), (16, 1)]);
-        assert!(steps[1..].iter().all(|s| s.entry == 1 && s.uniform.as_ref().unwrap().1.len() == 16));
+        assert!(steps[1..]
+            .iter()
+            .all(|s| s.entry == 1 && s.uniform.as_ref().unwrap().1.len() == 16));
         // One workgroup: no merge step at all.
         let env = [("smem".to_string(), 4), ("groups_x".to_string(), 1)].into_iter().collect();
         assert_eq!(expand(&plans, &env, &[16]).unwrap().len(), 1);
@@ -215,16 +244,31 @@ mod tests {
         let plans = vec![DispatchPlan {
             entry: 0,
             uniform: Some(0),
-            loops: vec![LoopPlan { name: "i".into(), field: 0, from: Limit::Fixed(0), to: Limit::Fixed(1_000_000), step: LoopStep::Add(1) }],
+            loops: vec![LoopPlan {
+                name: "i".into(),
+                field: 0,
+                from: Limit::Fixed(0),
+                to: Limit::Fixed(1_000_000),
+                step: LoopStep::Add(1),
+            }],
         }];
         assert_eq!(expand(&plans, &Default::default(), &[16]).unwrap_err(), DispatchError::TooMany);
         let plans = vec![DispatchPlan {
             entry: 0,
             uniform: Some(0),
-            loops: vec![LoopPlan { name: "i".into(), field: 0, from: Limit::Fixed(0), to: Limit::Fixed(8), step: LoopStep::Times(2) }],
+            loops: vec![LoopPlan {
+                name: "i".into(),
+                field: 0,
+                from: Limit::Fixed(0),
+                to: Limit::Fixed(8),
+                step: LoopStep::Times(2),
+            }],
         }];
         assert!(
-            matches!(expand(&plans, &Default::default(), &[16]).unwrap_err(), DispatchError::NeverEnds { start: 0, factor: 2, .. }),
+            matches!(
+                expand(&plans, &Default::default(), &[16]).unwrap_err(),
+                DispatchError::NeverEnds { start: 0, factor: 2, .. }
+            ),
             "a loop from 0 by doubling"
         );
     }
@@ -232,12 +276,29 @@ mod tests {
     #[test]
     fn a_formula_names_what_it_lacks_and_a_value_past_u32_is_refused() {
         let plan = |from: Limit, to: Limit| {
-            vec![DispatchPlan { entry: 0, uniform: Some(0), loops: vec![LoopPlan { name: "i".into(), field: 0, from, to, step: LoopStep::Add(1) }] }]
+            vec![DispatchPlan {
+                entry: 0,
+                uniform: Some(0),
+                loops: vec![LoopPlan {
+                    name: "i".into(),
+                    field: 0,
+                    from,
+                    to,
+                    step: LoopStep::Add(1),
+                }],
+            }]
         };
-        let e = expand(&plan(formula("groups_y * 2"), Limit::Fixed(4)), &Default::default(), &[16]).unwrap_err();
-        assert!(matches!(&e, DispatchError::Formula { formula, message } if formula == "groups_y * 2" && message.contains("groups_y")), "{e:?}");
+        let e = expand(&plan(formula("groups_y * 2"), Limit::Fixed(4)), &Default::default(), &[16])
+            .unwrap_err();
+        assert!(
+            matches!(&e, DispatchError::Formula { formula, message } if formula == "groups_y * 2" && message.contains("groups_y")),
+            "{e:?}"
+        );
         assert!(e.to_string().starts_with("`=groups_y * 2`: "), "{e}");
         let env = [("n".to_string(), -1)].into_iter().collect();
-        assert_eq!(expand(&plan(formula("n"), Limit::Fixed(0)), &env, &[16]).unwrap_err(), DispatchError::NotU32 { name: "i".into(), value: -1 });
+        assert_eq!(
+            expand(&plan(formula("n"), Limit::Fixed(0)), &env, &[16]).unwrap_err(),
+            DispatchError::NotU32 { name: "i".into(), value: -1 }
+        );
     }
 }

@@ -115,7 +115,10 @@ impl Expr {
     /// bound it). `None` where that does not hold (a divisor that can be 0
     /// or less, `seed`, an unknown variable, an overflow).
     fn range(&self, ranges: &BTreeMap<String, (i64, i64)>) -> Option<(i64, i64)> {
-        let corners = |a: (i64, i64), b: (i64, i64), f: &dyn Fn(i64, i64) -> Option<i64>| -> Option<(i64, i64)> {
+        let corners = |a: (i64, i64),
+                       b: (i64, i64),
+                       f: &dyn Fn(i64, i64) -> Option<i64>|
+         -> Option<(i64, i64)> {
             let v = [f(a.0, b.0)?, f(a.0, b.1)?, f(a.1, b.0)?, f(a.1, b.1)?];
             Some((*v.iter().min()?, *v.iter().max()?))
         };
@@ -143,7 +146,10 @@ impl Expr {
                     "pow2" if a.0 >= 0 && a.1 < 62 => Some((1 << a.0, 1 << a.1)),
                     "min" => args[1].range(ranges).map(|b| (a.0.min(b.0), a.1.min(b.1))),
                     "max" => args[1].range(ranges).map(|b| (a.0.max(b.0), a.1.max(b.1))),
-                    "ceil_div" => args[1].range(ranges).filter(|b| b.0 > 0).and_then(|b| corners(a, b, &|x, y| Some((x + y - 1).div_euclid(y)))),
+                    "ceil_div" => args[1]
+                        .range(ranges)
+                        .filter(|b| b.0 > 0)
+                        .and_then(|b| corners(a, b, &|x, y| Some((x + y - 1).div_euclid(y)))),
                     _ => None,
                 }
             }
@@ -174,7 +180,9 @@ impl Expr {
             Expr::Num(_) => false,
             Expr::Var(v) => v == var,
             Expr::Neg(e) => e.reads_other_than_exponent(var),
-            Expr::Bin(_, a, b) => a.reads_other_than_exponent(var) || b.reads_other_than_exponent(var),
+            Expr::Bin(_, a, b) => {
+                a.reads_other_than_exponent(var) || b.reads_other_than_exponent(var)
+            }
             // Whatever `pow2`'s argument reads, it reads as an exponent.
             Expr::Call(f, _) if f == "pow2" => false,
             Expr::Call(_, args) => args.iter().any(|a| a.reads_other_than_exponent(var)),
@@ -211,7 +219,11 @@ impl fmt::Display for Expr {
                 let side = |e: &Expr| if paren(e) { format!("({e})") } else { e.to_string() };
                 write!(f, "{} {op} {}", side(a), side(b))
             }
-            Expr::Call(name, args) => write!(f, "{name}({})", args.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
+            Expr::Call(name, args) => write!(
+                f,
+                "{name}({})",
+                args.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+            ),
         }
     }
 }
@@ -270,7 +282,11 @@ fn field(case: &WrittenCase, path: &[Seg]) -> Option<i64> {
 
 /// The variables' values in one written case, as far as they can be read
 /// back (module doc).
-fn read_back(leaves: &[(Vec<Seg>, Expr)], ranges: &BTreeMap<String, (i64, i64)>, case: &WrittenCase) -> BTreeMap<String, i64> {
+fn read_back(
+    leaves: &[(Vec<Seg>, Expr)],
+    ranges: &BTreeMap<String, (i64, i64)>,
+    case: &WrittenCase,
+) -> BTreeMap<String, i64> {
     let mut known: BTreeMap<String, i64> = BTreeMap::new();
     let fields: Vec<(Option<i64>, &Expr, Vec<String>)> = leaves
         .iter()
@@ -333,7 +349,8 @@ pub fn uncovered_edges(generator: &Generator, written: &[WrittenCase]) -> Vec<Ed
     }
     let mut all = Vec::new();
     leaves(&toml::Value::Table(generator.template.clone()), &mut Vec::new(), &mut all);
-    let values: Vec<BTreeMap<String, i64>> = written.iter().map(|c| read_back(&all, &ranges, c)).collect();
+    let values: Vec<BTreeMap<String, i64>> =
+        written.iter().map(|c| read_back(&all, &ranges, c)).collect();
     let mut edges = Vec::new();
     for v in &generator.vars {
         let Some(&(lo, hi)) = ranges.get(&v.name) else { continue };
@@ -360,9 +377,16 @@ pub fn uncovered_edges(generator: &Generator, written: &[WrittenCase]) -> Vec<Ed
         let from = lo.max(3);
         let has_odd = from < hi || (from == hi && !is_power_of_two(hi));
         let odd = |x: i64| x >= 3 && !is_power_of_two(x);
-        if has_odd && all.iter().any(|(_, e)| e.reads_other_than_exponent(&v.name)) && !seen.iter().any(|&x| odd(x)) {
+        if has_odd
+            && all.iter().any(|(_, e)| e.reads_other_than_exponent(&v.name))
+            && !seen.iter().any(|&x| odd(x))
+        {
             let example = if odd(hi) { hi } else { hi - 1 };
-            edges.push(Edge { var: v.name.clone(), kind: EdgeKind::NotPowerOfTwo { example }, range });
+            edges.push(Edge {
+                var: v.name.clone(),
+                kind: EdgeKind::NotPowerOfTwo { example },
+                range,
+            });
         }
     }
     let mut divs = Vec::new();
@@ -381,9 +405,15 @@ pub fn uncovered_edges(generator: &Generator, written: &[WrittenCase]) -> Vec<Ed
         if br.1 <= 1 || ar.1 < 2 {
             continue;
         }
-        let covered = values.iter().any(|env| matches!((a.eval(env), b.eval(env)), (Ok(x), Ok(y)) if y > 0 && x % y != 0));
+        let covered = values
+            .iter()
+            .any(|env| matches!((a.eval(env), b.eval(env)), (Ok(x), Ok(y)) if y > 0 && x % y != 0));
         if !covered {
-            edges.push(Edge { var: a.to_string(), kind: EdgeKind::NotMultiple { divisor: b.to_string() }, range: ar });
+            edges.push(Edge {
+                var: a.to_string(),
+                kind: EdgeKind::NotMultiple { divisor: b.to_string() },
+                range: ar,
+            });
         }
     }
     edges
@@ -395,7 +425,8 @@ mod tests {
     use crate::format::ManifestFile;
 
     fn generator(text: &str) -> Generator {
-        let m: ManifestFile = toml::from_str(&format!("format_version = 1\ntitle = \"t\"\n{text}")).unwrap();
+        let m: ManifestFile =
+            toml::from_str(&format!("format_version = 1\ntitle = \"t\"\n{text}")).unwrap();
         Generator::new(m.generator.as_ref().unwrap()).unwrap()
     }
 
@@ -418,7 +449,13 @@ buffers.a = { random = { len = "=n", min = -9, max = 9, seed = "=seed + 0" } }
         };
         let written: Vec<WrittenCase> = tables
             .iter()
-            .map(|table| WrittenCase { table, buffer_len: ["a"].iter().filter_map(|n| Some((n.to_string(), len(table, n)?))).collect() })
+            .map(|table| WrittenCase {
+                table,
+                buffer_len: ["a"]
+                    .iter()
+                    .filter_map(|n| Some((n.to_string(), len(table, n)?)))
+                    .collect(),
+            })
             .collect();
         uncovered_edges(g, &written).iter().map(ToString::to_string).collect()
     }
@@ -435,7 +472,10 @@ buffers.a = { random = { len = "=n", min = -9, max = 9, seed = "=seed + 0" } }
         );
         let text = missing.join("\n");
         assert!(text.contains("`w` = 1, the smallest"), "{text}");
-        assert!(text.contains("`w` that is not a power of two") && text.contains("e.g. 63"), "{text}");
+        assert!(
+            text.contains("`w` that is not a power of two") && text.contains("e.g. 63"),
+            "{text}"
+        );
         assert!(text.contains("`n` = 1,") && text.contains("`n` = 300"), "{text}");
         assert!(text.contains("`n` that is not a multiple of `w`"), "{text}");
         assert!(!text.contains("`w` = 64"), "64 is in a written case: {text}");
@@ -469,7 +509,10 @@ buffers.a = { random = { len = "=n", min = 0, max = 1, seed = "=seed" } }
         );
         // `w`'s largest value is 64 (with n from 65 up); `p` is only an
         // exponent, so no odd value of it is asked for.
-        let missing = check(&g, &["workgroup_size = [8, 3, 1]\nworkgroups = [7, 1, 1]\nbuffers.a = { arange = 20 }"]);
+        let missing = check(
+            &g,
+            &["workgroup_size = [8, 3, 1]\nworkgroups = [7, 1, 1]\nbuffers.a = { arange = 20 }"],
+        );
         let text = missing.join("\n");
         assert!(text.contains("`w` = 64"), "{text}");
         assert!(!text.contains("`p` that is not"), "{text}");

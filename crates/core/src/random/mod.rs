@@ -94,10 +94,15 @@ pub enum GeneratorError {
 impl fmt::Display for GeneratorError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GeneratorError::Variable { message, .. } | GeneratorError::Expression { message, .. } => f.write_str(message),
-            GeneratorError::EmptyRange { var, lo, hi } => write!(f, "`{var}` has an empty range {lo}..={hi}"),
+            GeneratorError::Variable { message, .. }
+            | GeneratorError::Expression { message, .. } => f.write_str(message),
+            GeneratorError::EmptyRange { var, lo, hi } => {
+                write!(f, "`{var}` has an empty range {lo}..={hi}")
+            }
             GeneratorError::Compute { text, message } => write!(f, "`{text}`: {message}"),
-            GeneratorError::NotACase { vars, message } => write!(f, "with {vars}: the case is not valid: {message}"),
+            GeneratorError::NotACase { vars, message } => {
+                write!(f, "with {vars}: the case is not valid: {message}")
+            }
         }
     }
 }
@@ -169,7 +174,9 @@ impl Parser<'_> {
             return Ok(Expr::Neg(Box::new(self.atom()?)));
         }
         let start = self.i;
-        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_') {
+        while self.i < self.s.len()
+            && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_')
+        {
             self.i += 1;
         }
         let word = std::str::from_utf8(&self.s[start..self.i]).unwrap_or_default();
@@ -193,7 +200,11 @@ impl Parser<'_> {
             let arity = match word {
                 "min" | "max" | "ceil_div" => 2,
                 "pow2" => 1,
-                _ => return Err(format!("`{word}` is not a function; use min, max, ceil_div or pow2")),
+                _ => {
+                    return Err(format!(
+                        "`{word}` is not a function; use min, max, ceil_div or pow2"
+                    ))
+                }
             };
             if args.len() != arity {
                 return Err(format!("`{word}` takes {arity} argument(s)"));
@@ -219,7 +230,9 @@ impl Expr {
         let over = || "the value overflows".to_string();
         Ok(match self {
             Expr::Num(n) => *n,
-            Expr::Var(v) => *env.get(v).ok_or_else(|| format!("`{v}` is not a variable defined before this point"))?,
+            Expr::Var(v) => *env
+                .get(v)
+                .ok_or_else(|| format!("`{v}` is not a variable defined before this point"))?,
             Expr::Neg(e) => e.eval(env)?.checked_neg().ok_or_else(over)?,
             Expr::Bin(op, a, b) => {
                 let (a, b) = (a.eval(env)?, b.eval(env)?);
@@ -248,10 +261,16 @@ impl Expr {
 }
 
 fn parse_var(s: &str) -> Result<Var, String> {
-    let (name, range) = s.split_once(" in ").ok_or_else(|| format!("`{s}`: write `name in low..=high`"))?;
-    let (lo, hi) = range.split_once("..=").ok_or_else(|| format!("`{s}`: the range is `low..=high`"))?;
+    let (name, range) =
+        s.split_once(" in ").ok_or_else(|| format!("`{s}`: write `name in low..=high`"))?;
+    let (lo, hi) =
+        range.split_once("..=").ok_or_else(|| format!("`{s}`: the range is `low..=high`"))?;
     let name = name.trim();
-    if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') || name.as_bytes()[0].is_ascii_digit() || name == "seed" {
+    if name.is_empty()
+        || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+        || name.as_bytes()[0].is_ascii_digit()
+        || name == "seed"
+    {
         return Err(format!("`{name}` is not a usable variable name"));
     }
     Ok(Var { name: name.to_string(), lo: parse(lo.trim())?, hi: parse(hi.trim())? })
@@ -269,14 +288,27 @@ impl Generator {
     /// [`GeneratorError::Variable`] or [`GeneratorError::Expression`], naming
     /// what is wrong.
     pub fn new(spec: &GeneratorSpec) -> Result<Generator, GeneratorError> {
-        let vars =
-            spec.vars.iter().map(|s| parse_var(s).map_err(|message| GeneratorError::Variable { text: s.clone(), message })).collect::<Result<Vec<_>, _>>()?;
-        let g = Generator { count: spec.count.unwrap_or(3) as usize, vars, template: spec.case.clone() };
+        let vars = spec
+            .vars
+            .iter()
+            .map(|s| {
+                parse_var(s)
+                    .map_err(|message| GeneratorError::Variable { text: s.clone(), message })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let g = Generator {
+            count: spec.count.unwrap_or(3) as usize,
+            vars,
+            template: spec.case.clone(),
+        };
         // Every expression in the template must parse.
         fn walk(v: &toml::Value) -> Result<(), GeneratorError> {
             match v {
                 toml::Value::String(s) if s.starts_with('=') => {
-                    parse(&s[1..]).map(|_| ()).map_err(|message| GeneratorError::Expression { text: s[1..].to_string(), message })
+                    parse(&s[1..]).map(|_| ()).map_err(|message| GeneratorError::Expression {
+                        text: s[1..].to_string(),
+                        message,
+                    })
                 }
                 toml::Value::Array(a) => a.iter().try_for_each(walk),
                 toml::Value::Table(t) => t.values().try_for_each(walk),
@@ -301,7 +333,9 @@ impl Generator {
     /// for a template that is not a `[[case]]` once computed.
     pub fn draw(&self, seed: u64) -> Result<CaseSpec, GeneratorError> {
         let (table, vars) = self.draw_table(seed)?;
-        table.try_into::<CaseSpec>().map_err(|e| GeneratorError::NotACase { vars, message: e.message().to_string() })
+        table
+            .try_into::<CaseSpec>()
+            .map_err(|e| GeneratorError::NotACase { vars, message: e.message().to_string() })
     }
 
     /// Draws random case `k` of the Run with seed `run_seed`. Case 0 is the
@@ -317,13 +351,20 @@ impl Generator {
     pub fn draw_for_run(&self, run_seed: u64, k: usize) -> Result<CaseSpec, GeneratorError> {
         let seed = case_seed(run_seed, k);
         let varying: Vec<usize> = match self.template.get("workgroup_size") {
-            Some(toml::Value::Array(dims)) => (0..dims.len()).filter(|&d| matches!(dims[d], toml::Value::String(_))).collect(),
+            Some(toml::Value::Array(dims)) => {
+                (0..dims.len()).filter(|&d| matches!(dims[d], toml::Value::String(_))).collect()
+            }
             _ => Vec::new(),
         };
         if k != 0 || varying.is_empty() {
             return self.draw(seed);
         }
-        let odd = |spec: &CaseSpec| varying.iter().filter(|&&d| d < 3 && !is_power_of_two(i64::from(spec.workgroup_size[d]))).count();
+        let odd = |spec: &CaseSpec| {
+            varying
+                .iter()
+                .filter(|&&d| d < 3 && !is_power_of_two(i64::from(spec.workgroup_size[d])))
+                .count()
+        };
         let mut best: Option<(usize, CaseSpec)> = None;
         for attempt in 0..NON_POW2_TRIES {
             let spec = self.draw(if attempt == 0 { seed } else { case_seed(seed, attempt) })?;
@@ -346,26 +387,43 @@ impl Generator {
         let mut env = BTreeMap::new();
         env.insert("seed".to_string(), (seed & 0xFFFF_FFFF) as i64);
         for v in &self.vars {
-            let bound = |e: &Expr| e.eval(&env).map_err(|message| GeneratorError::Compute { text: v.name.clone(), message });
+            let bound = |e: &Expr| {
+                e.eval(&env)
+                    .map_err(|message| GeneratorError::Compute { text: v.name.clone(), message })
+            };
             let (lo, hi) = (bound(&v.lo)?, bound(&v.hi)?);
             if hi < lo {
                 return Err(GeneratorError::EmptyRange { var: v.name.clone(), lo, hi });
             }
             env.insert(v.name.clone(), draw_biased(&mut rng, lo, hi));
         }
-        fn subst(v: &toml::Value, env: &BTreeMap<String, i64>) -> Result<toml::Value, GeneratorError> {
+        fn subst(
+            v: &toml::Value,
+            env: &BTreeMap<String, i64>,
+        ) -> Result<toml::Value, GeneratorError> {
             Ok(match v {
                 toml::Value::String(s) if s.starts_with('=') => {
                     let compute = |message| GeneratorError::Compute { text: s.clone(), message };
-                    toml::Value::Integer(parse(&s[1..]).map_err(compute)?.eval(env).map_err(compute)?)
+                    toml::Value::Integer(
+                        parse(&s[1..]).map_err(compute)?.eval(env).map_err(compute)?,
+                    )
                 }
-                toml::Value::Array(a) => toml::Value::Array(a.iter().map(|x| subst(x, env)).collect::<Result<_, _>>()?),
-                toml::Value::Table(t) => toml::Value::Table(t.iter().map(|(k, x)| Ok((k.clone(), subst(x, env)?))).collect::<Result<_, GeneratorError>>()?),
+                toml::Value::Array(a) => {
+                    toml::Value::Array(a.iter().map(|x| subst(x, env)).collect::<Result<_, _>>()?)
+                }
+                toml::Value::Table(t) => toml::Value::Table(
+                    t.iter().map(|(k, x)| Ok((k.clone(), subst(x, env)?))).collect::<Result<
+                        _,
+                        GeneratorError,
+                    >>(
+                    )?,
+                ),
                 other => other.clone(),
             })
         }
         let table = subst(&toml::Value::Table(self.template.clone()), &env)?;
-        let vars: Vec<String> = self.vars.iter().map(|v| format!("{} = {}", v.name, env[&v.name])).collect();
+        let vars: Vec<String> =
+            self.vars.iter().map(|v| format!("{} = {}", v.name, env[&v.name])).collect();
         Ok((table, vars.join(", ")))
     }
 }
@@ -392,7 +450,10 @@ fn draw_biased(rng: &mut SplitMix64, lo: i64, hi: i64) -> i64 {
         6 | 7 => {
             // Rejection sampling: in any range with a value from 3 up that is
             // not a power of two, most values are such, so a few tries do.
-            (0..32).map(|_| uniform()).find(|&x| x >= 3 && !is_power_of_two(x)).unwrap_or_else(&mut uniform)
+            (0..32)
+                .map(|_| uniform())
+                .find(|&x| x >= 3 && !is_power_of_two(x))
+                .unwrap_or_else(&mut uniform)
         }
         _ => uniform(),
     }
@@ -446,15 +507,44 @@ buffers.a = { random = { len = "=n", min = -9, max = 9, seed = "=seed" } }
                 toml::from_str(&format!("format_version = 1\ntitle = \"t\"\n[generator]\nvars = [{vars}]\n[generator.case]\n{case}")).unwrap();
             m.generator.unwrap()
         };
-        let e = Generator::new(&spec("\"w from 1 to 4\"", "workgroup_size = [1, 1, 1]\nworkgroups = [1, 1, 1]")).unwrap_err();
-        assert!(matches!(&e, GeneratorError::Variable { text, .. } if text == "w from 1 to 4"), "{e:?}");
-        let e = Generator::new(&spec("\"w in 1..=4\"", "workgroup_size = [\"=sqrt(w)\", 1, 1]\nworkgroups = [1, 1, 1]")).unwrap_err();
-        assert!(matches!(&e, GeneratorError::Expression { text, .. } if text == "sqrt(w)"), "{e:?}");
-        let g = Generator::new(&spec("\"w in 4..=4\", \"n in w..=w - 1\"", "workgroup_size = [\"=w\", 1, 1]\nworkgroups = [1, 1, 1]")).unwrap();
-        assert_eq!(g.draw(1).unwrap_err(), GeneratorError::EmptyRange { var: "n".into(), lo: 4, hi: 3 });
-        let g = Generator::new(&spec("\"w in 0..=0\"", "workgroup_size = [\"=4 / w\", 1, 1]\nworkgroups = [1, 1, 1]")).unwrap();
+        let e = Generator::new(&spec(
+            "\"w from 1 to 4\"",
+            "workgroup_size = [1, 1, 1]\nworkgroups = [1, 1, 1]",
+        ))
+        .unwrap_err();
+        assert!(
+            matches!(&e, GeneratorError::Variable { text, .. } if text == "w from 1 to 4"),
+            "{e:?}"
+        );
+        let e = Generator::new(&spec(
+            "\"w in 1..=4\"",
+            "workgroup_size = [\"=sqrt(w)\", 1, 1]\nworkgroups = [1, 1, 1]",
+        ))
+        .unwrap_err();
+        assert!(
+            matches!(&e, GeneratorError::Expression { text, .. } if text == "sqrt(w)"),
+            "{e:?}"
+        );
+        let g = Generator::new(&spec(
+            "\"w in 4..=4\", \"n in w..=w - 1\"",
+            "workgroup_size = [\"=w\", 1, 1]\nworkgroups = [1, 1, 1]",
+        ))
+        .unwrap();
+        assert_eq!(
+            g.draw(1).unwrap_err(),
+            GeneratorError::EmptyRange { var: "n".into(), lo: 4, hi: 3 }
+        );
+        let g = Generator::new(&spec(
+            "\"w in 0..=0\"",
+            "workgroup_size = [\"=4 / w\", 1, 1]\nworkgroups = [1, 1, 1]",
+        ))
+        .unwrap();
         assert!(matches!(g.draw(1).unwrap_err(), GeneratorError::Compute { .. }));
-        let g = Generator::new(&spec("\"w in 1..=1\"", "workgroup_size = [\"=w\", 1]\nworkgroups = [1, 1, 1]")).unwrap();
+        let g = Generator::new(&spec(
+            "\"w in 1..=1\"",
+            "workgroup_size = [\"=w\", 1]\nworkgroups = [1, 1, 1]",
+        ))
+        .unwrap();
         let e = g.draw(1).unwrap_err();
         assert!(matches!(&e, GeneratorError::NotACase { vars, .. } if vars == "w = 1"), "{e:?}");
         assert!(e.to_string().starts_with("with w = 1: the case is not valid"), "{e}");

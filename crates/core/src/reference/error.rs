@@ -141,21 +141,51 @@ pub enum ReferenceError {
 impl fmt::Display for ReferenceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReferenceError::MissingInput { name } => write!(f, "the reference needs an input buffer named `{name}`"),
-            ReferenceError::WrongType { name, wanted } => write!(f, "the reference needs `{name}` to be a {wanted} buffer"),
-            ReferenceError::MissingShape { name } => write!(f, "the reference needs a `shape = [rows, cols]` on buffer `{name}`"),
-            ReferenceError::MissingOutputLen { name } => write!(f, "the reference needs `len` on output `{name}`"),
+            ReferenceError::MissingInput { name } => {
+                write!(f, "the reference needs an input buffer named `{name}`")
+            }
+            ReferenceError::WrongType { name, wanted } => {
+                write!(f, "the reference needs `{name}` to be a {wanted} buffer")
+            }
+            ReferenceError::MissingShape { name } => {
+                write!(f, "the reference needs a `shape = [rows, cols]` on buffer `{name}`")
+            }
+            ReferenceError::MissingOutputLen { name } => {
+                write!(f, "the reference needs `len` on output `{name}`")
+            }
             ReferenceError::LengthsDiffer { a, b } => write!(f, "`a` has {a} elements and `b` {b}"),
-            ReferenceError::InnerSizesDiffer { a: [m, k], b: [k2, n] } => write!(f, "`a` is {m}×{k} and `b` is {k2}×{n}: inner sizes differ"),
-            ReferenceError::UniformDisagrees { field, given, from_shapes } => write!(f, "uniform `{field}` is {given} but the shapes make it {from_shapes}"),
-            ReferenceError::ElementPastEnd { element, shape: [m, n] } => write!(f, "element {element} is past the end of the {m} × {n} output"),
-            ReferenceError::MissingUniform { name } => write!(f, "the reference needs a value for the uniform field `{name}`"),
-            ReferenceError::WrongLength { name, len, want } => write!(f, "`{name}` has {len} elements but the reference needs {want}"),
-            ReferenceError::UniformOutOfRange { field, want } => write!(f, "uniform `{field}` must be {want}"),
-            ReferenceError::OutsideBins { index, value, bins } => write!(f, "`a[{index}]` = {value} falls outside the {bins} bins"),
-            ReferenceError::IndexPastEnd { name, at, index, len } => write!(f, "`{name}[{at}]` = {index} is past the end of the {len} elements it indexes"),
-            ReferenceError::KeyAboveLimit { name, at, key, limit } => write!(f, "`{name}[{at}]` = {key} is above {limit}, the largest key the reference sorts"),
-            ReferenceError::ValueOutOfRange { name, at, value, want } => write!(f, "`{name}[{at}]` = {value} must be {want}"),
+            ReferenceError::InnerSizesDiffer { a: [m, k], b: [k2, n] } => {
+                write!(f, "`a` is {m}×{k} and `b` is {k2}×{n}: inner sizes differ")
+            }
+            ReferenceError::UniformDisagrees { field, given, from_shapes } => {
+                write!(f, "uniform `{field}` is {given} but the shapes make it {from_shapes}")
+            }
+            ReferenceError::ElementPastEnd { element, shape: [m, n] } => {
+                write!(f, "element {element} is past the end of the {m} × {n} output")
+            }
+            ReferenceError::MissingUniform { name } => {
+                write!(f, "the reference needs a value for the uniform field `{name}`")
+            }
+            ReferenceError::WrongLength { name, len, want } => {
+                write!(f, "`{name}` has {len} elements but the reference needs {want}")
+            }
+            ReferenceError::UniformOutOfRange { field, want } => {
+                write!(f, "uniform `{field}` must be {want}")
+            }
+            ReferenceError::OutsideBins { index, value, bins } => {
+                write!(f, "`a[{index}]` = {value} falls outside the {bins} bins")
+            }
+            ReferenceError::IndexPastEnd { name, at, index, len } => write!(
+                f,
+                "`{name}[{at}]` = {index} is past the end of the {len} elements it indexes"
+            ),
+            ReferenceError::KeyAboveLimit { name, at, key, limit } => write!(
+                f,
+                "`{name}[{at}]` = {key} is above {limit}, the largest key the reference sorts"
+            ),
+            ReferenceError::ValueOutOfRange { name, at, value, want } => {
+                write!(f, "`{name}[{at}]` = {value} must be {want}")
+            }
             ReferenceError::DrawTooClose { row, u, boundary, margin } => {
                 write!(f, "`u[{row}]` = {u} is within {margin} of {boundary:.6}, a cumulative probability of its row's top k: rounding could decide the token")
             }

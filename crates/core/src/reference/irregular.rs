@@ -25,7 +25,11 @@ pub fn compact_positive(input: &ReferenceInput) -> Result<Outputs, ReferenceErro
     let count = out.len() as u32;
     out.resize(a.len(), 0.0);
     let blocks = a.chunks(block).map(|b| b.iter().filter(|&&x| x > 0.0).count() as u32).collect();
-    Ok(vec![(Values::F32(out), None), (Values::U32(vec![count]), None), (Values::U32(blocks), None)])
+    Ok(vec![
+        (Values::F32(out), None),
+        (Values::U32(vec![count]), None),
+        (Values::U32(blocks), None),
+    ])
 }
 
 /// `y = A·x` for a sparse matrix `A` in compressed sparse row form (Sparse
@@ -46,19 +50,33 @@ pub fn spmv_csr(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let x = input.f32("x")?;
     let entries = values.len();
     if cols.len() != entries {
-        return Err(ReferenceError::WrongLength { name: "col_indices".into(), len: cols.len(), want: entries });
+        return Err(ReferenceError::WrongLength {
+            name: "col_indices".into(),
+            len: cols.len(),
+            want: entries,
+        });
     }
     let rows = offsets.len().saturating_sub(1);
     let mut y = Vec::with_capacity(rows);
     for r in 0..rows {
         let (start, end) = (offsets[r] as usize, offsets[r + 1] as usize);
         if start > end || end > entries {
-            return Err(ReferenceError::IndexPastEnd { name: "row_offsets".into(), at: r + 1, index: offsets[r + 1], len: entries });
+            return Err(ReferenceError::IndexPastEnd {
+                name: "row_offsets".into(),
+                at: r + 1,
+                index: offsets[r + 1],
+                len: entries,
+            });
         }
         let mut sum = 0.0f64;
         for k in start..end {
             let c = cols[k] as usize;
-            let xc = *x.get(c).ok_or(ReferenceError::IndexPastEnd { name: "col_indices".into(), at: k, index: cols[k], len: x.len() })?;
+            let xc = *x.get(c).ok_or(ReferenceError::IndexPastEnd {
+                name: "col_indices".into(),
+                at: k,
+                index: cols[k],
+                len: x.len(),
+            })?;
             sum += values[k] as f64 * xc as f64;
         }
         y.push(sum as f32);
@@ -87,7 +105,12 @@ pub fn spmv_csr(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
 pub fn radix_sort_u8_keys(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let keys = input.u32s("keys")?;
     if let Some(at) = keys.iter().position(|&k| k > 255) {
-        return Err(ReferenceError::KeyAboveLimit { name: "keys".into(), at, key: keys[at], limit: 255 });
+        return Err(ReferenceError::KeyAboveLimit {
+            name: "keys".into(),
+            at,
+            key: keys[at],
+            limit: 255,
+        });
     }
     let block = (input.config.workgroup_size[0] as usize).max(1);
     // `sort_by_key` is stable: equal digits keep their order.
@@ -131,9 +154,15 @@ mod tests {
 
     #[test]
     fn compaction_keeps_positive_elements_in_order_and_counts_blocks() {
-        let config = CaseConfig { workgroup_size: [3, 1, 1], workgroups: [3, 1, 1], workgroup_memory: None };
+        let config =
+            CaseConfig { workgroup_size: [3, 1, 1], workgroups: [3, 1, 1], workgroup_memory: None };
         let a = Values::F32(vec![-1.0, 4.0, 0.0, 2.0, 7.0, -3.0, 0.0]);
-        let input = ReferenceInput { config: &config, buffers: BTreeMap::from([("a", (&a, None))]), uniforms: BTreeMap::new(), output_lens: BTreeMap::new() };
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("a", (&a, None))]),
+            uniforms: BTreeMap::new(),
+            output_lens: BTreeMap::new(),
+        };
         let outs = compact_positive(&input).unwrap();
         assert_eq!(outs[0].0, Values::F32(vec![4.0, 2.0, 7.0, 0.0, 0.0, 0.0, 0.0]));
         assert_eq!(outs[1].0, Values::U32(vec![3]));
@@ -143,10 +172,15 @@ mod tests {
     #[test]
     fn radix_sort_passes_are_stable_and_count_the_high_digits() {
         // The statement's example: 4 keys per block.
-        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };
+        let config =
+            CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };
         let keys = Values::U32(vec![37, 19, 33, 21, 18, 35]);
-        let input =
-            ReferenceInput { config: &config, buffers: BTreeMap::from([("keys", (&keys, None))]), uniforms: BTreeMap::new(), output_lens: BTreeMap::new() };
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("keys", (&keys, None))]),
+            uniforms: BTreeMap::new(),
+            output_lens: BTreeMap::new(),
+        };
         let outs = radix_sort_u8_keys(&input).unwrap();
         assert_eq!(outs[0].0, Values::U32(vec![33, 18, 19, 35, 37, 21]));
         assert_eq!(outs[1].0, Values::U32(vec![18, 19, 21, 33, 35, 37]));
@@ -159,18 +193,32 @@ mod tests {
         // Every key from 255 down to 0, twice: sorted, whatever the blocks.
         let keys = Values::U32((0..512).map(|i| 255 - i / 2).collect());
         let input = ReferenceInput { buffers: BTreeMap::from([("keys", (&keys, None))]), ..input };
-        assert_eq!(radix_sort_u8_keys(&input).unwrap()[1].0, Values::U32((0..512).map(|i| i / 2).collect()));
+        assert_eq!(
+            radix_sort_u8_keys(&input).unwrap()[1].0,
+            Values::U32((0..512).map(|i| i / 2).collect())
+        );
         let big = Values::U32(vec![3, 256]);
         let input = ReferenceInput { buffers: BTreeMap::from([("keys", (&big, None))]), ..input };
-        assert!(matches!(radix_sort_u8_keys(&input).unwrap_err(), ReferenceError::KeyAboveLimit { at: 1, key: 256, limit: 255, .. }));
+        assert!(matches!(
+            radix_sort_u8_keys(&input).unwrap_err(),
+            ReferenceError::KeyAboveLimit { at: 1, key: 256, limit: 255, .. }
+        ));
     }
 
     #[test]
     fn sorting_keeps_duplicates_and_the_largest_u32() {
-        let config = CaseConfig { workgroup_size: [2, 1, 1], workgroups: [4, 1, 1], workgroup_memory: Some([4, 1, 1]) };
+        let config = CaseConfig {
+            workgroup_size: [2, 1, 1],
+            workgroups: [4, 1, 1],
+            workgroup_memory: Some([4, 1, 1]),
+        };
         let keys = Values::U32(vec![7, 3, 9, 3, 0, 8, 5, 1, u32::MAX, 3]);
-        let input =
-            ReferenceInput { config: &config, buffers: BTreeMap::from([("keys", (&keys, None))]), uniforms: BTreeMap::new(), output_lens: BTreeMap::new() };
+        let input = ReferenceInput {
+            config: &config,
+            buffers: BTreeMap::from([("keys", (&keys, None))]),
+            uniforms: BTreeMap::new(),
+            output_lens: BTreeMap::new(),
+        };
         let outs = sort_keys(&input).unwrap();
         assert_eq!(outs.len(), 1);
         assert_eq!(outs[0].0, Values::U32(vec![0, 1, 3, 3, 3, 5, 7, 8, 9, u32::MAX]));

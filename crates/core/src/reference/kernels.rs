@@ -60,7 +60,11 @@ pub fn layer_norm_rows(input: &ReferenceInput) -> Result<Outputs, ReferenceError
     let eps = row_norm_eps(input, cols)?;
     for (name, v) in [("gamma", gamma), ("beta", beta)] {
         if v.len() != cols {
-            return Err(ReferenceError::WrongLength { name: name.to_string(), len: v.len(), want: cols });
+            return Err(ReferenceError::WrongLength {
+                name: name.to_string(),
+                len: v.len(),
+                want: cols,
+            });
         }
     }
     let n = cols as f64;
@@ -69,7 +73,9 @@ pub fn layer_norm_rows(input: &ReferenceInput) -> Result<Outputs, ReferenceError
         let mean = row.iter().map(|&x| f64::from(x)).sum::<f64>() / n;
         let var = row.iter().map(|&x| (f64::from(x) - mean).powi(2)).sum::<f64>() / n;
         let inv_std = 1.0 / (var + eps).sqrt();
-        out.extend(row.iter().zip(gamma).zip(beta).map(|((&x, &g), &b)| ((f64::from(x) - mean) * inv_std * f64::from(g) + f64::from(b)) as f32));
+        out.extend(row.iter().zip(gamma).zip(beta).map(|((&x, &g), &b)| {
+            ((f64::from(x) - mean) * inv_std * f64::from(g) + f64::from(b)) as f32
+        }));
     }
     Ok(shaped(out, rows, cols))
 }
@@ -96,22 +102,37 @@ pub fn attention(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let [n, d] = input.shape("q")?;
     for (name, x) in [("k", k), ("v", v)] {
         if x.len() != n * d {
-            return Err(ReferenceError::WrongLength { name: name.to_string(), len: x.len(), want: n * d });
+            return Err(ReferenceError::WrongLength {
+                name: name.to_string(),
+                len: x.len(),
+                want: n * d,
+            });
         }
     }
     check_dims(input, &[("n", n), ("d", d)])?;
     let scale = 1.0 / (d as f64).sqrt();
     let (mut weights, mut out) = (Vec::with_capacity(n * n), Vec::with_capacity(n * d));
     for qi in q.chunks(d.max(1)).take(n) {
-        let s: Vec<f64> = k.chunks(d.max(1)).take(n).map(|kj| qi.iter().zip(kj).map(|(&x, &y)| f64::from(x) * f64::from(y)).sum::<f64>() * scale).collect();
+        let s: Vec<f64> = k
+            .chunks(d.max(1))
+            .take(n)
+            .map(|kj| {
+                qi.iter().zip(kj).map(|(&x, &y)| f64::from(x) * f64::from(y)).sum::<f64>() * scale
+            })
+            .collect();
         let max = s.iter().fold(f64::NEG_INFINITY, |m, &x| m.max(x));
         let e: Vec<f64> = s.iter().map(|&x| (x - max).exp()).collect();
         let total: f64 = e.iter().sum();
         let p: Vec<f64> = e.iter().map(|&x| x / total).collect();
         weights.extend(p.iter().map(|&x| x as f32));
-        out.extend((0..d).map(|c| p.iter().enumerate().map(|(j, &pj)| pj * f64::from(v[j * d + c])).sum::<f64>() as f32));
+        out.extend((0..d).map(|c| {
+            p.iter().enumerate().map(|(j, &pj)| pj * f64::from(v[j * d + c])).sum::<f64>() as f32
+        }));
     }
-    Ok(vec![(Values::F32(weights), Some([n as u32, n as u32])), (Values::F32(out), Some([n as u32, d as u32]))])
+    Ok(vec![
+        (Values::F32(weights), Some([n as u32, n as u32])),
+        (Values::F32(out), Some([n as u32, d as u32])),
+    ])
 }
 
 /// [`attention`]'s `out` alone (Fused Attention): `n × d`, in `q`'s shape,
@@ -133,7 +154,8 @@ mod tests {
     fn attention_of_equal_keys_averages_the_values() {
         // Every key equal: every score in a row is the same, so the weights are
         // 1/n and each output row is the mean of v's rows.
-        let config = CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let config =
+            CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
         let (q, k, v) = (
             Values::F32(vec![1.0, 2.0, -3.0, 0.5, 4.0, 4.0]),
             Values::F32(vec![1.0, 1.0, 1.0, 1.0, 1.0, 1.0]),
@@ -141,7 +163,11 @@ mod tests {
         );
         let input = ReferenceInput {
             config: &config,
-            buffers: BTreeMap::from([("q", (&q, Some([3, 2]))), ("k", (&k, Some([3, 2]))), ("v", (&v, Some([3, 2])))]),
+            buffers: BTreeMap::from([
+                ("q", (&q, Some([3, 2]))),
+                ("k", (&k, Some([3, 2]))),
+                ("v", (&v, Some([3, 2]))),
+            ]),
             uniforms: BTreeMap::from([("dims", BTreeMap::from([("n", 3.0), ("d", 2.0)]))]),
             output_lens: BTreeMap::new(),
         };
@@ -152,11 +178,24 @@ mod tests {
         // One key far ahead takes (almost) all the weight: q·k/√d = 100/√2.
         let k2 = Values::F32(vec![0.0, 0.0, 50.0, 50.0, 0.0, 0.0]);
         let q2 = Values::F32(vec![1.0, 1.0, 1.0, 1.0, 1.0, 1.0]);
-        let input = ReferenceInput { buffers: BTreeMap::from([("q", (&q2, Some([3, 2]))), ("k", (&k2, Some([3, 2]))), ("v", (&v, Some([3, 2])))]), ..input };
+        let input = ReferenceInput {
+            buffers: BTreeMap::from([
+                ("q", (&q2, Some([3, 2]))),
+                ("k", (&k2, Some([3, 2]))),
+                ("v", (&v, Some([3, 2]))),
+            ]),
+            ..input
+        };
         let outs = attention(&input).unwrap();
         assert_eq!(outs[1].0.as_f32().unwrap()[..2], [3.0, 4.0]);
-        let wrong = ReferenceInput { uniforms: BTreeMap::from([("dims", BTreeMap::from([("n", 3.0), ("d", 3.0)]))]), ..input };
-        assert!(matches!(attention(&wrong).unwrap_err(), ReferenceError::UniformDisagrees { from_shapes: 2, .. }));
+        let wrong = ReferenceInput {
+            uniforms: BTreeMap::from([("dims", BTreeMap::from([("n", 3.0), ("d", 3.0)]))]),
+            ..input
+        };
+        assert!(matches!(
+            attention(&wrong).unwrap_err(),
+            ReferenceError::UniformDisagrees { from_shapes: 2, .. }
+        ));
     }
 
     #[test]
@@ -187,12 +226,16 @@ mod tests {
         assert_eq!(run(softmax_rows, &[("a", vec![7.0; 5], Some([1, 5]))], 1), [0.2f32; 5]);
         assert_eq!(run(softmax_rows, &[("a", vec![100.0; 4], Some([2, 2]))], 1), [0.5f32; 4]);
         // One column: always 1.
-        assert_eq!(run(softmax_rows, &[("a", vec![-100.0, 0.0, 100.0], Some([3, 1]))], 1), [1.0f32; 3]);
+        assert_eq!(
+            run(softmax_rows, &[("a", vec![-100.0, 0.0, 100.0], Some([3, 1]))], 1),
+            [1.0f32; 3]
+        );
     }
 
     #[test]
     fn softmax_rows_checks_dims_against_the_shape() {
-        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };
+        let config =
+            CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };
         let a = Values::F32(vec![0.0; 6]);
         let input = ReferenceInput {
             config: &config,
@@ -200,22 +243,39 @@ mod tests {
             uniforms: BTreeMap::from([("dims", BTreeMap::from([("rows", 2.0), ("cols", 3.0)]))]),
             output_lens: BTreeMap::new(),
         };
-        assert_eq!(softmax_rows(&input).unwrap()[0], (Values::F32(vec![1.0 / 3.0; 6]), Some([2, 3])));
-        let input = ReferenceInput { uniforms: BTreeMap::from([("dims", BTreeMap::from([("rows", 2.0), ("cols", 2.0)]))]), ..input };
-        assert!(matches!(softmax_rows(&input).unwrap_err(), ReferenceError::UniformDisagrees { from_shapes: 3, .. }));
+        assert_eq!(
+            softmax_rows(&input).unwrap()[0],
+            (Values::F32(vec![1.0 / 3.0; 6]), Some([2, 3]))
+        );
+        let input = ReferenceInput {
+            uniforms: BTreeMap::from([("dims", BTreeMap::from([("rows", 2.0), ("cols", 2.0)]))]),
+            ..input
+        };
+        assert!(matches!(
+            softmax_rows(&input).unwrap_err(),
+            ReferenceError::UniformDisagrees { from_shapes: 3, .. }
+        ));
         let unshaped = ReferenceInput { buffers: BTreeMap::from([("a", (&a, None))]), ..input };
-        assert!(matches!(softmax_rows(&unshaped).unwrap_err(), ReferenceError::MissingShape { .. }));
+        assert!(matches!(
+            softmax_rows(&unshaped).unwrap_err(),
+            ReferenceError::MissingShape { .. }
+        ));
     }
 
     #[test]
     fn layer_norm_normalizes_each_row_then_scales_and_shifts() {
-        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };
+        let config =
+            CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };
         let a = Values::F32(vec![1.0, 3.0, 5.0, 7.0, 2.0, 2.0, 2.0, 2.0]);
         let gamma = Values::F32(vec![1.0, 1.0, 2.0, 2.0]);
         let beta = Values::F32(vec![0.0, 0.0, 1.0, 1.0]);
         let input = ReferenceInput {
             config: &config,
-            buffers: BTreeMap::from([("a", (&a, Some([2, 4]))), ("gamma", (&gamma, None)), ("beta", (&beta, None))]),
+            buffers: BTreeMap::from([
+                ("a", (&a, Some([2, 4]))),
+                ("gamma", (&gamma, None)),
+                ("beta", (&beta, None)),
+            ]),
             uniforms: BTreeMap::from([("params", BTreeMap::from([("cols", 4.0), ("eps", 1e-5)]))]),
             output_lens: BTreeMap::new(),
         };
@@ -234,13 +294,32 @@ mod tests {
         // output is beta exactly.
         assert_eq!(&v[4..], &[0.0, 0.0, 1.0, 1.0]);
 
-        let uniforms = |fields: &[(&'static str, f64)]| BTreeMap::from([("params", fields.iter().copied().collect::<BTreeMap<_, _>>())]);
+        let uniforms = |fields: &[(&'static str, f64)]| {
+            BTreeMap::from([("params", fields.iter().copied().collect::<BTreeMap<_, _>>())])
+        };
         let no_eps = ReferenceInput { uniforms: uniforms(&[("cols", 4.0)]), ..input.clone() };
-        assert_eq!(layer_norm_rows(&no_eps).unwrap_err(), ReferenceError::MissingUniform { name: "params.eps".to_string() });
-        let wrong_cols = ReferenceInput { uniforms: uniforms(&[("cols", 5.0), ("eps", 1e-5)]), ..input.clone() };
-        assert!(matches!(layer_norm_rows(&wrong_cols).unwrap_err(), ReferenceError::UniformDisagrees { from_shapes: 4, .. }));
+        assert_eq!(
+            layer_norm_rows(&no_eps).unwrap_err(),
+            ReferenceError::MissingUniform { name: "params.eps".to_string() }
+        );
+        let wrong_cols =
+            ReferenceInput { uniforms: uniforms(&[("cols", 5.0), ("eps", 1e-5)]), ..input.clone() };
+        assert!(matches!(
+            layer_norm_rows(&wrong_cols).unwrap_err(),
+            ReferenceError::UniformDisagrees { from_shapes: 4, .. }
+        ));
         let short = Values::F32(vec![1.0, 1.0, 2.0]);
-        let short_gamma = ReferenceInput { buffers: BTreeMap::from([("a", (&a, Some([2, 4]))), ("gamma", (&short, None)), ("beta", (&beta, None))]), ..input };
-        assert_eq!(layer_norm_rows(&short_gamma).unwrap_err(), ReferenceError::WrongLength { name: "gamma".to_string(), len: 3, want: 4 });
+        let short_gamma = ReferenceInput {
+            buffers: BTreeMap::from([
+                ("a", (&a, Some([2, 4]))),
+                ("gamma", (&short, None)),
+                ("beta", (&beta, None)),
+            ]),
+            ..input
+        };
+        assert_eq!(
+            layer_norm_rows(&short_gamma).unwrap_err(),
+            ReferenceError::WrongLength { name: "gamma".to_string(), len: 3, want: 4 }
+        );
     }
 }

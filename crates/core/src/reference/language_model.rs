@@ -29,17 +29,27 @@ pub fn rms_norm_residual(input: &ReferenceInput) -> Result<Outputs, ReferenceErr
     let [rows, cols] = input.shape("x")?;
     let eps = row_norm_eps(input, cols)?;
     if residual.len() != x.len() {
-        return Err(ReferenceError::WrongLength { name: "residual".to_string(), len: residual.len(), want: x.len() });
+        return Err(ReferenceError::WrongLength {
+            name: "residual".to_string(),
+            len: residual.len(),
+            want: x.len(),
+        });
     }
     if weight.len() != cols {
-        return Err(ReferenceError::WrongLength { name: "weight".to_string(), len: weight.len(), want: cols });
+        return Err(ReferenceError::WrongLength {
+            name: "weight".to_string(),
+            len: weight.len(),
+            want: cols,
+        });
     }
     let h: Vec<f32> = residual.iter().zip(x).map(|(&r, &x)| r + x).take(rows * cols).collect();
     let mut out = Vec::with_capacity(rows * cols);
     for row in h.chunks(cols.max(1)) {
         let ms = row.iter().map(|&v| f64::from(v).powi(2)).sum::<f64>() / cols as f64;
         let inv_rms = 1.0 / (ms + eps).sqrt();
-        out.extend(row.iter().zip(weight).map(|(&v, &w)| (f64::from(v) * inv_rms * f64::from(w)) as f32));
+        out.extend(
+            row.iter().zip(weight).map(|(&v, &w)| (f64::from(v) * inv_rms * f64::from(w)) as f32),
+        );
     }
     let mut outputs = shaped(h, rows, cols);
     outputs.extend(shaped(out, rows, cols));
@@ -81,27 +91,48 @@ pub fn rms_norm_residual(input: &ReferenceInput) -> Result<Outputs, ReferenceErr
 pub fn rope_neox(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let param = |field: &str| -> Result<usize, ReferenceError> {
         let name = format!("params.{field}");
-        let given = *input.uniforms.get("params").and_then(|p| p.get(field)).ok_or_else(|| ReferenceError::MissingUniform { name: name.clone() })?;
+        let given = *input
+            .uniforms
+            .get("params")
+            .and_then(|p| p.get(field))
+            .ok_or_else(|| ReferenceError::MissingUniform { name: name.clone() })?;
         Ok(given as usize)
     };
-    let (tokens, q_heads, kv_heads, head_dim) = (param("tokens")?, param("q_heads")?, param("kv_heads")?, param("head_dim")?);
+    let (tokens, q_heads, kv_heads, head_dim) =
+        (param("tokens")?, param("q_heads")?, param("kv_heads")?, param("head_dim")?);
     if head_dim == 0 || head_dim % 2 != 0 {
-        return Err(ReferenceError::UniformOutOfRange { field: "params.head_dim".to_string(), want: "an even number from 2 up" });
+        return Err(ReferenceError::UniformOutOfRange {
+            field: "params.head_dim".to_string(),
+            want: "an even number from 2 up",
+        });
     }
-    let (q, k, positions, cos_sin) = (input.f32("q")?, input.f32("k")?, input.u32s("positions")?, input.f32("cos_sin")?);
-    for (name, len, want) in [("q", q.len(), tokens * q_heads * head_dim), ("k", k.len(), tokens * kv_heads * head_dim), ("positions", positions.len(), tokens)]
-    {
+    let (q, k, positions, cos_sin) =
+        (input.f32("q")?, input.f32("k")?, input.u32s("positions")?, input.f32("cos_sin")?);
+    for (name, len, want) in [
+        ("q", q.len(), tokens * q_heads * head_dim),
+        ("k", k.len(), tokens * kv_heads * head_dim),
+        ("positions", positions.len(), tokens),
+    ] {
         if len != want {
             return Err(ReferenceError::WrongLength { name: name.to_string(), len, want });
         }
     }
     if cos_sin.len() % head_dim != 0 {
         let want = cos_sin.len().next_multiple_of(head_dim);
-        return Err(ReferenceError::WrongLength { name: "cos_sin".to_string(), len: cos_sin.len(), want });
+        return Err(ReferenceError::WrongLength {
+            name: "cos_sin".to_string(),
+            len: cos_sin.len(),
+            want,
+        });
     }
     let max_positions = cos_sin.len() / head_dim;
     if let Some(at) = positions.iter().position(|&p| p as usize >= max_positions) {
-        return Err(ReferenceError::IndexPastEnd { name: "positions".to_string(), at, index: positions[at], len: max_positions });
+        return Err(ReferenceError::IndexPastEnd {
+            name: "positions".to_string(),
+            at,
+            index: positions[at],
+            len: max_positions,
+        });
     }
     let half = head_dim / 2;
     let rotate = |v: &[f32], heads: usize| -> Vec<f32> {
@@ -119,7 +150,10 @@ pub fn rope_neox(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
         out
     };
     let shape = |heads: usize| Some([tokens as u32, (heads * head_dim) as u32]);
-    Ok(vec![(Values::F32(rotate(q, q_heads)), shape(q_heads)), (Values::F32(rotate(k, kv_heads)), shape(kv_heads))])
+    Ok(vec![
+        (Values::F32(rotate(q, q_heads)), shape(q_heads)),
+        (Values::F32(rotate(k, kv_heads)), shape(kv_heads)),
+    ])
 }
 
 /// Weights per block of Quantised GEMV's `Q8_0` layout: one scale each.
@@ -172,7 +206,12 @@ pub fn matvec_q8(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
             let row = &w[r * words..(r + 1) * words];
             let total: f64 = (0..blocks)
                 .map(|b| {
-                    let block: f64 = (0..Q8_BLOCK).map(|c| weight(row[(b * Q8_BLOCK + c) / 4], c % 4) * f64::from(x[b * Q8_BLOCK + c])).sum();
+                    let block: f64 = (0..Q8_BLOCK)
+                        .map(|c| {
+                            weight(row[(b * Q8_BLOCK + c) / 4], c % 4)
+                                * f64::from(x[b * Q8_BLOCK + c])
+                        })
+                        .sum();
                     f64::from(scales[r * blocks + b]) * block
                 })
                 .sum();
@@ -217,10 +256,15 @@ pub fn matvec_q8(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
 pub fn decode_attention(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let param = |field: &str| -> Result<usize, ReferenceError> {
         let given = input.uniforms.get("params").and_then(|p| p.get(field));
-        given.map(|&v| v as usize).ok_or_else(|| ReferenceError::MissingUniform { name: format!("params.{field}") })
+        given
+            .map(|&v| v as usize)
+            .ok_or_else(|| ReferenceError::MissingUniform { name: format!("params.{field}") })
     };
-    let (heads, kv_heads, d, t, capacity) = (param("heads")?, param("kv_heads")?, param("d")?, param("t")?, param("capacity")?);
-    let out_of_range = |field: &str, want| Err(ReferenceError::UniformOutOfRange { field: format!("params.{field}"), want });
+    let (heads, kv_heads, d, t, capacity) =
+        (param("heads")?, param("kv_heads")?, param("d")?, param("t")?, param("capacity")?);
+    let out_of_range = |field: &str, want| {
+        Err(ReferenceError::UniformOutOfRange { field: format!("params.{field}"), want })
+    };
     if d == 0 {
         return out_of_range("d", "from 1 up");
     }
@@ -231,7 +275,11 @@ pub fn decode_attention(input: &ReferenceInput) -> Result<Outputs, ReferenceErro
         return out_of_range("t", "from 1 to `params.capacity`");
     }
     let (q, k, v) = (input.f32("q")?, input.f32("k_cache")?, input.f32("v_cache")?);
-    for (name, len, want) in [("q", q.len(), heads * d), ("k_cache", k.len(), kv_heads * capacity * d), ("v_cache", v.len(), kv_heads * capacity * d)] {
+    for (name, len, want) in [
+        ("q", q.len(), heads * d),
+        ("k_cache", k.len(), kv_heads * capacity * d),
+        ("v_cache", v.len(), kv_heads * capacity * d),
+    ] {
         if len != want {
             return Err(ReferenceError::WrongLength { name: name.to_string(), len, want });
         }
@@ -241,11 +289,19 @@ pub fn decode_attention(input: &ReferenceInput) -> Result<Outputs, ReferenceErro
     for (h, qh) in q.chunks(d).enumerate() {
         let rows = (h / group) * capacity * d; // where the kv head's rows start
         let key = |j: usize| &k[rows + j * d..rows + (j + 1) * d];
-        let s: Vec<f64> = (0..t).map(|j| qh.iter().zip(key(j)).map(|(&a, &b)| f64::from(a) * f64::from(b)).sum::<f64>() * scale).collect();
+        let s: Vec<f64> = (0..t)
+            .map(|j| {
+                qh.iter().zip(key(j)).map(|(&a, &b)| f64::from(a) * f64::from(b)).sum::<f64>()
+                    * scale
+            })
+            .collect();
         let max = s.iter().fold(f64::NEG_INFINITY, |m, &x| m.max(x));
         let e: Vec<f64> = s.iter().map(|&x| (x - max).exp()).collect();
         let total: f64 = e.iter().sum();
-        out.extend((0..d).map(|c| (e.iter().enumerate().map(|(j, &w)| w * f64::from(v[rows + j * d + c])).sum::<f64>() / total) as f32));
+        out.extend((0..d).map(|c| {
+            (e.iter().enumerate().map(|(j, &w)| w * f64::from(v[rows + j * d + c])).sum::<f64>()
+                / total) as f32
+        }));
     }
     Ok(shaped(out, heads, d))
 }
@@ -256,13 +312,31 @@ mod tests {
     use crate::model::{CaseConfig, Values};
     use std::collections::BTreeMap;
 
-    fn run(x: &[f32], residual: &[f32], weight: &[f32], shape: [u32; 2], eps: f64) -> Result<Outputs, ReferenceError> {
-        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [shape[0], 1, 1], workgroup_memory: None };
-        let (x, residual, weight) = (Values::F32(x.to_vec()), Values::F32(residual.to_vec()), Values::F32(weight.to_vec()));
+    fn run(
+        x: &[f32],
+        residual: &[f32],
+        weight: &[f32],
+        shape: [u32; 2],
+        eps: f64,
+    ) -> Result<Outputs, ReferenceError> {
+        let config = CaseConfig {
+            workgroup_size: [4, 1, 1],
+            workgroups: [shape[0], 1, 1],
+            workgroup_memory: None,
+        };
+        let (x, residual, weight) =
+            (Values::F32(x.to_vec()), Values::F32(residual.to_vec()), Values::F32(weight.to_vec()));
         let input = ReferenceInput {
             config: &config,
-            buffers: BTreeMap::from([("x", (&x, Some(shape))), ("residual", (&residual, Some(shape))), ("weight", (&weight, None))]),
-            uniforms: BTreeMap::from([("params", BTreeMap::from([("cols", f64::from(shape[1])), ("eps", eps)]))]),
+            buffers: BTreeMap::from([
+                ("x", (&x, Some(shape))),
+                ("residual", (&residual, Some(shape))),
+                ("weight", (&weight, None)),
+            ]),
+            uniforms: BTreeMap::from([(
+                "params",
+                BTreeMap::from([("cols", f64::from(shape[1])), ("eps", eps)]),
+            )]),
             output_lens: BTreeMap::new(),
         };
         rms_norm_residual(&input)
@@ -273,12 +347,20 @@ mod tests {
         // Row 0: h = (1, 2, 2, 4) + (0, 1, -1, 0) = (1, 3, 1, 4), mean square
         // (1 + 9 + 1 + 16) / 4 = 6.75. Row 1: h = 0, so out = 0 (eps keeps
         // 0 / sqrt(0) from being NaN).
-        let out = run(&[1.0, 2.0, 2.0, 4.0, 3.0, -3.0, 5.0, 0.0], &[0.0, 1.0, -1.0, 0.0, -3.0, 3.0, -5.0, 0.0], &[1.0, 2.0, 1.0, 0.5], [2, 4], 1e-5).unwrap();
+        let out = run(
+            &[1.0, 2.0, 2.0, 4.0, 3.0, -3.0, 5.0, 0.0],
+            &[0.0, 1.0, -1.0, 0.0, -3.0, 3.0, -5.0, 0.0],
+            &[1.0, 2.0, 1.0, 0.5],
+            [2, 4],
+            1e-5,
+        )
+        .unwrap();
         assert_eq!(out.len(), 2);
         assert_eq!((out[0].1, out[1].1), (Some([2, 4]), Some([2, 4])));
         assert_eq!(out[0].0.as_f32().unwrap(), &[1.0, 3.0, 1.0, 4.0, 0.0, 0.0, 0.0, 0.0]);
         let rms = (6.75 + f64::from(1e-5f32)).sqrt();
-        let want = [1.0 / rms, 6.0 / rms, 1.0 / rms, 2.0 / rms, 0.0, 0.0, 0.0, 0.0].map(|v| v as f32);
+        let want =
+            [1.0 / rms, 6.0 / rms, 1.0 / rms, 2.0 / rms, 0.0, 0.0, 0.0, 0.0].map(|v| v as f32);
         assert_eq!(out[1].0.as_f32().unwrap(), &want);
         // No mean is subtracted: a constant row normalises to ±1 · weight.
         let out = run(&[2.0, 2.0, 2.0], &[3.0, 3.0, 3.0], &[1.0, 1.0, 3.0], [1, 3], 0.0).unwrap();
@@ -287,19 +369,38 @@ mod tests {
 
     #[test]
     fn rms_norm_says_what_a_case_gets_wrong() {
-        assert!(matches!(run(&[1.0, 2.0], &[1.0], &[1.0, 1.0], [1, 2], 1e-5), Err(ReferenceError::WrongLength { .. })));
-        assert!(matches!(run(&[1.0, 2.0], &[1.0, 2.0], &[1.0], [1, 2], 1e-5), Err(ReferenceError::WrongLength { .. })));
+        assert!(matches!(
+            run(&[1.0, 2.0], &[1.0], &[1.0, 1.0], [1, 2], 1e-5),
+            Err(ReferenceError::WrongLength { .. })
+        ));
+        assert!(matches!(
+            run(&[1.0, 2.0], &[1.0, 2.0], &[1.0], [1, 2], 1e-5),
+            Err(ReferenceError::WrongLength { .. })
+        ));
     }
 
     /// `rope_neox` on one case: `params` as `[tokens, q_heads, kv_heads, head_dim]`.
-    fn rope(q: &[f32], k: &[f32], positions: &[u32], cos_sin: &[f32], params: [u32; 4]) -> Result<Outputs, ReferenceError> {
-        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+    fn rope(
+        q: &[f32],
+        k: &[f32],
+        positions: &[u32],
+        cos_sin: &[f32],
+        params: [u32; 4],
+    ) -> Result<Outputs, ReferenceError> {
+        let config =
+            CaseConfig { workgroup_size: [4, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
         let (q, k) = (Values::F32(q.to_vec()), Values::F32(k.to_vec()));
         let (positions, cos_sin) = (Values::U32(positions.to_vec()), Values::F32(cos_sin.to_vec()));
-        let fields = ["tokens", "q_heads", "kv_heads", "head_dim"].into_iter().zip(params.map(f64::from));
+        let fields =
+            ["tokens", "q_heads", "kv_heads", "head_dim"].into_iter().zip(params.map(f64::from));
         let input = ReferenceInput {
             config: &config,
-            buffers: BTreeMap::from([("q", (&q, None)), ("k", (&k, None)), ("positions", (&positions, None)), ("cos_sin", (&cos_sin, None))]),
+            buffers: BTreeMap::from([
+                ("q", (&q, None)),
+                ("k", (&k, None)),
+                ("positions", (&positions, None)),
+                ("cos_sin", (&cos_sin, None)),
+            ]),
             uniforms: BTreeMap::from([("params", fields.collect())]),
             output_lens: BTreeMap::new(),
         };
@@ -328,31 +429,67 @@ mod tests {
         assert_eq!(out[0].0.as_f32().unwrap()[4..6], [-7.0, 6.0f32 * 0.6 - 8.0 * 0.8]);
         // Token 1 is at position 0: unchanged, in q and in k.
         assert_eq!(out[0].0.as_f32().unwrap()[8..], q[8..]);
-        assert_eq!(out[1].0.as_f32().unwrap(), &[-2.0, 0.5f32 * 0.6 - 5.0 * 0.8, -1.0, 5.0f32 * 0.6 + 0.5 * 0.8, 9.0, 9.0, 9.0, 9.0]);
+        assert_eq!(
+            out[1].0.as_f32().unwrap(),
+            &[-2.0, 0.5f32 * 0.6 - 5.0 * 0.8, -1.0, 5.0f32 * 0.6 + 0.5 * 0.8, 9.0, 9.0, 9.0, 9.0]
+        );
         // head_dim 2: one pair, (x1, x2) = (3, 4) by (0.6, 0.8), about (−1.4, 4.8).
         let out = rope(&[3.0, 4.0], &[3.0, 4.0], &[0], &[0.6, 0.8], [1, 1, 1, 2]).unwrap();
-        assert_eq!(out[0].0.as_f32().unwrap(), &[3.0f32 * 0.6 - 4.0 * 0.8, 4.0f32 * 0.6 + 3.0 * 0.8]);
+        assert_eq!(
+            out[0].0.as_f32().unwrap(),
+            &[3.0f32 * 0.6 - 4.0 * 0.8, 4.0f32 * 0.6 + 3.0 * 0.8]
+        );
     }
 
     #[test]
     fn rope_says_what_a_case_gets_wrong() {
         let cos_sin = [1.0, 0.0, 0.0, 1.0];
-        assert!(matches!(rope(&[1.0, 2.0], &[1.0, 2.0], &[0], &cos_sin, [1, 1, 1, 3]), Err(ReferenceError::UniformOutOfRange { .. })));
-        assert!(matches!(rope(&[1.0, 2.0], &[1.0, 2.0], &[0], &cos_sin, [1, 2, 1, 2]), Err(ReferenceError::WrongLength { .. })));
-        assert!(matches!(rope(&[1.0, 2.0], &[1.0, 2.0], &[0], &cos_sin[..3], [1, 1, 1, 2]), Err(ReferenceError::WrongLength { .. })));
-        assert!(matches!(rope(&[1.0, 2.0], &[1.0, 2.0], &[2], &cos_sin, [1, 1, 1, 2]), Err(ReferenceError::IndexPastEnd { at: 0, index: 2, len: 2, .. })));
+        assert!(matches!(
+            rope(&[1.0, 2.0], &[1.0, 2.0], &[0], &cos_sin, [1, 1, 1, 3]),
+            Err(ReferenceError::UniformOutOfRange { .. })
+        ));
+        assert!(matches!(
+            rope(&[1.0, 2.0], &[1.0, 2.0], &[0], &cos_sin, [1, 2, 1, 2]),
+            Err(ReferenceError::WrongLength { .. })
+        ));
+        assert!(matches!(
+            rope(&[1.0, 2.0], &[1.0, 2.0], &[0], &cos_sin[..3], [1, 1, 1, 2]),
+            Err(ReferenceError::WrongLength { .. })
+        ));
+        assert!(matches!(
+            rope(&[1.0, 2.0], &[1.0, 2.0], &[2], &cos_sin, [1, 1, 1, 2]),
+            Err(ReferenceError::IndexPastEnd { at: 0, index: 2, len: 2, .. })
+        ));
     }
 
     /// `matvec_q8` on `rows` rows of `w` (`u32` words) with `scales` and `x`,
     /// and a `dims` uniform of `[rows, cols]`.
-    fn q8(w: &[u32], rows: u32, scales: &[f32], x: &[f32], dims: [u32; 2]) -> Result<Vec<f32>, ReferenceError> {
-        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [rows, 1, 1], workgroup_memory: None };
+    fn q8(
+        w: &[u32],
+        rows: u32,
+        scales: &[f32],
+        x: &[f32],
+        dims: [u32; 2],
+    ) -> Result<Vec<f32>, ReferenceError> {
+        let config = CaseConfig {
+            workgroup_size: [4, 1, 1],
+            workgroups: [rows, 1, 1],
+            workgroup_memory: None,
+        };
         let words = w.len() as u32 / rows;
-        let (w, scales, x) = (Values::U32(w.to_vec()), Values::F32(scales.to_vec()), Values::F32(x.to_vec()));
+        let (w, scales, x) =
+            (Values::U32(w.to_vec()), Values::F32(scales.to_vec()), Values::F32(x.to_vec()));
         let input = ReferenceInput {
             config: &config,
-            buffers: BTreeMap::from([("w", (&w, Some([rows, words]))), ("scales", (&scales, None)), ("x", (&x, None))]),
-            uniforms: BTreeMap::from([("dims", BTreeMap::from([("rows", f64::from(dims[0])), ("cols", f64::from(dims[1]))]))]),
+            buffers: BTreeMap::from([
+                ("w", (&w, Some([rows, words]))),
+                ("scales", (&scales, None)),
+                ("x", (&x, None)),
+            ]),
+            uniforms: BTreeMap::from([(
+                "dims",
+                BTreeMap::from([("rows", f64::from(dims[0])), ("cols", f64::from(dims[1]))]),
+            )]),
             output_lens: BTreeMap::new(),
         };
         Ok(matvec_q8(&input)?[0].0.as_f32().unwrap().to_vec())
@@ -384,20 +521,46 @@ mod tests {
     fn q8_says_what_a_case_gets_wrong() {
         let x = [1.0; 32];
         // Rows of 4 words are 16 weights, half a block.
-        assert!(matches!(q8(&[0; 4], 1, &[1.0], &x[..16], [1, 16]), Err(ReferenceError::WrongLength { want: 8, .. })));
-        assert!(matches!(q8(&[0; 8], 1, &[1.0], &x[..31], [1, 32]), Err(ReferenceError::WrongLength { want: 32, .. })));
-        assert!(matches!(q8(&[0; 16], 2, &[1.0], &x, [2, 32]), Err(ReferenceError::WrongLength { want: 2, .. })));
-        assert!(matches!(q8(&[0; 8], 1, &[1.0], &x, [1, 64]), Err(ReferenceError::UniformDisagrees { .. })));
+        assert!(matches!(
+            q8(&[0; 4], 1, &[1.0], &x[..16], [1, 16]),
+            Err(ReferenceError::WrongLength { want: 8, .. })
+        ));
+        assert!(matches!(
+            q8(&[0; 8], 1, &[1.0], &x[..31], [1, 32]),
+            Err(ReferenceError::WrongLength { want: 32, .. })
+        ));
+        assert!(matches!(
+            q8(&[0; 16], 2, &[1.0], &x, [2, 32]),
+            Err(ReferenceError::WrongLength { want: 2, .. })
+        ));
+        assert!(matches!(
+            q8(&[0; 8], 1, &[1.0], &x, [1, 64]),
+            Err(ReferenceError::UniformDisagrees { .. })
+        ));
     }
 
     /// `decode_attention` on one case: `params` as `[heads, kv_heads, d, t, capacity]`.
-    fn decode(q: &[f32], k: &[f32], v: &[f32], params: [u32; 5]) -> Result<Vec<f32>, ReferenceError> {
-        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [1, params[0], 1], workgroup_memory: None };
+    fn decode(
+        q: &[f32],
+        k: &[f32],
+        v: &[f32],
+        params: [u32; 5],
+    ) -> Result<Vec<f32>, ReferenceError> {
+        let config = CaseConfig {
+            workgroup_size: [4, 1, 1],
+            workgroups: [1, params[0], 1],
+            workgroup_memory: None,
+        };
         let (q, k, v) = (Values::F32(q.to_vec()), Values::F32(k.to_vec()), Values::F32(v.to_vec()));
-        let fields = ["heads", "kv_heads", "d", "t", "capacity"].into_iter().zip(params.map(f64::from));
+        let fields =
+            ["heads", "kv_heads", "d", "t", "capacity"].into_iter().zip(params.map(f64::from));
         let input = ReferenceInput {
             config: &config,
-            buffers: BTreeMap::from([("q", (&q, None)), ("k_cache", (&k, None)), ("v_cache", (&v, None))]),
+            buffers: BTreeMap::from([
+                ("q", (&q, None)),
+                ("k_cache", (&k, None)),
+                ("v_cache", (&v, None)),
+            ]),
             uniforms: BTreeMap::from([("params", fields.chain([("split", 3.0)]).collect())]),
             output_lens: BTreeMap::new(),
         };
@@ -412,24 +575,39 @@ mod tests {
         // Head 0 (q = 2 on element 0) scores the keys 1, 0, 2, 1; head 1
         // (q = 2 on element 3) 3, -1, 0, 2. Both read the one kv head. The
         // stale rows 4 and 5 would dominate any output they got into.
-        let k = [1.0, 0.0, 0.0, 3.0, 0.0, 1.0, 0.0, -1.0, 2.0, 0.0, 1.0, 0.0, 1.0, -1.0, 0.0, 2.0, 77.0, -58.0, 91.0, 64.0, -83.0, 95.0, 60.0, 88.0];
-        let v = [1.0, 0.0, 4.0, -1.0, 2.0, 1.0, 0.0, -1.0, 3.0, 0.0, 0.0, 1.0, 4.0, -1.0, 2.0, 1.0, 99.0, -99.0, 99.0, -99.0, -87.0, 92.0, -75.0, 81.0];
+        let k = [
+            1.0, 0.0, 0.0, 3.0, 0.0, 1.0, 0.0, -1.0, 2.0, 0.0, 1.0, 0.0, 1.0, -1.0, 0.0, 2.0, 77.0,
+            -58.0, 91.0, 64.0, -83.0, 95.0, 60.0, 88.0,
+        ];
+        let v = [
+            1.0, 0.0, 4.0, -1.0, 2.0, 1.0, 0.0, -1.0, 3.0, 0.0, 0.0, 1.0, 4.0, -1.0, 2.0, 1.0,
+            99.0, -99.0, 99.0, -99.0, -87.0, 92.0, -75.0, 81.0,
+        ];
         let q = [2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0];
         let out = decode(&q, &k, &v, [2, 1, 4, 4, 6]).unwrap();
         // Weights exp(s - max s) over their sum, times the rows of v.
         let expected = |scores: [f64; 4]| -> Vec<f64> {
             let e = scores.map(|s| (s - 3.0f64).exp());
             let total: f64 = e.iter().sum();
-            (0..4).map(|c| (0..4).map(|j| e[j] * f64::from(v[j * 4 + c])).sum::<f64>() / total).collect()
+            (0..4)
+                .map(|c| (0..4).map(|j| e[j] * f64::from(v[j * 4 + c])).sum::<f64>() / total)
+                .collect()
         };
-        let want: Vec<f64> = [expected([1.0, 0.0, 2.0, 1.0]), expected([3.0, -1.0, 0.0, 2.0])].concat();
+        let want: Vec<f64> =
+            [expected([1.0, 0.0, 2.0, 1.0]), expected([3.0, -1.0, 0.0, 2.0])].concat();
         for (got, want) in out.iter().zip(&want) {
             assert!((f64::from(*got) - want).abs() < 1e-6, "{out:?} against {want:?}");
         }
         // Head 0's first element, by hand: (e⁻¹·1 + e⁻²·2 + 3 + e⁻¹·4) / (e⁻¹ + e⁻² + 1 + e⁻¹).
         assert!((out[0] - 2.7311).abs() < 1e-4);
         // Every score equal (every key the same): out is the mean of v's first t rows.
-        let out = decode(&[0.5, -1.0], &[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 50.0, 50.0], &[1.0, 2.0, 2.0, 4.0, 3.0, 6.0, 99.0, 99.0], [1, 1, 2, 3, 4]).unwrap();
+        let out = decode(
+            &[0.5, -1.0],
+            &[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 50.0, 50.0],
+            &[1.0, 2.0, 2.0, 4.0, 3.0, 6.0, 99.0, 99.0],
+            [1, 1, 2, 3, 4],
+        )
+        .unwrap();
         assert_eq!(out, [2.0, 4.0]);
     }
 
@@ -439,7 +617,10 @@ mod tests {
         let (k, v) = ([1.0, 1.0, 1.0], [10.0, 20.0, 30.0]);
         // 6 query heads on 3 kv heads: heads 0 and 1 read kv head 0, 2 and 3
         // kv head 1, 4 and 5 kv head 2 (not h % kv_heads).
-        assert_eq!(decode(&[1.0; 6], &k, &v, [6, 3, 1, 1, 1]).unwrap(), [10.0, 10.0, 20.0, 20.0, 30.0, 30.0]);
+        assert_eq!(
+            decode(&[1.0; 6], &k, &v, [6, 3, 1, 1, 1]).unwrap(),
+            [10.0, 10.0, 20.0, 20.0, 30.0, 30.0]
+        );
         // As many kv heads as query heads: one each.
         assert_eq!(decode(&[1.0; 3], &k, &v, [3, 3, 1, 1, 1]).unwrap(), [10.0, 20.0, 30.0]);
     }
@@ -454,8 +635,17 @@ mod tests {
         assert!(out_of_range(decode(&q, &kv, &kv, [4, 1, 2, 0, 4]), "params.t"));
         assert!(out_of_range(decode(&q, &kv, &kv, [4, 1, 2, 5, 4]), "params.t"));
         // 4 heads of d = 2 need 8 elements of q; 1 kv head of 4 rows of 2, 8 of each cache.
-        assert!(matches!(decode(&q, &kv, &kv, [4, 1, 2, 3, 4]), Err(ReferenceError::WrongLength { want: 8, .. })));
-        assert!(matches!(decode(&q, &kv[..6], &kv, [2, 1, 2, 3, 4]), Err(ReferenceError::WrongLength { len: 6, want: 8, .. })));
-        assert!(matches!(decode(&q, &kv, &kv[..7], [2, 1, 2, 3, 4]), Err(ReferenceError::WrongLength { len: 7, want: 8, .. })));
+        assert!(matches!(
+            decode(&q, &kv, &kv, [4, 1, 2, 3, 4]),
+            Err(ReferenceError::WrongLength { want: 8, .. })
+        ));
+        assert!(matches!(
+            decode(&q, &kv[..6], &kv, [2, 1, 2, 3, 4]),
+            Err(ReferenceError::WrongLength { len: 6, want: 8, .. })
+        ));
+        assert!(matches!(
+            decode(&q, &kv, &kv[..7], [2, 1, 2, 3, 4]),
+            Err(ReferenceError::WrongLength { len: 7, want: 8, .. })
+        ));
     }
 }

@@ -42,7 +42,10 @@ fn matmul_operands<'a>(input: &ReferenceInput<'a>) -> Result<MatmulOperands<'a>,
 /// [`matmul`] at chosen elements of `out` (row-major, `i * n + j`), each
 /// summed in the same order, so the values are bit-for-bit the same: `k`
 /// multiply-adds per element instead of `m·n·k` for the whole product.
-pub fn matmul_at(input: &ReferenceInput, elements: &[usize]) -> Result<Vec<Values>, ReferenceError> {
+pub fn matmul_at(
+    input: &ReferenceInput,
+    elements: &[usize],
+) -> Result<Vec<Values>, ReferenceError> {
     let (a, b, [m, k, n]) = matmul_operands(input)?;
     let mut out = Vec::with_capacity(elements.len());
     for &e in elements {
@@ -71,7 +74,12 @@ pub fn matvec(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
         return Err(ReferenceError::WrongLength { name: "x".to_string(), len: x.len(), want: k });
     }
     check_dims(input, &[("m", m), ("k", k)])?;
-    Ok(flat(a.chunks(k.max(1)).take(m).map(|row| row.iter().zip(x).fold(0.0f32, |s, (p, q)| s + p * q)).collect()))
+    Ok(flat(
+        a.chunks(k.max(1))
+            .take(m)
+            .map(|row| row.iter().zip(x).fold(0.0f32, |s, (p, q)| s + p * q))
+            .collect(),
+    ))
 }
 
 /// `out[j][i] = a[i][j]`: `a` is `rows × cols` (row-major), `out` is

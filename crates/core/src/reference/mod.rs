@@ -34,7 +34,10 @@ pub use kernels::{attention, attention_out, layer_norm_rows, softmax_rows};
 pub use language_model::{decode_attention, matvec_q8, rms_norm_residual, rope_neox};
 pub use matrices::{matmul, matmul_at, matvec, transpose};
 pub use quantised::matvec_q4;
-pub use reductions::{block_inclusive_scan, block_max_broadcast, block_sum, dot, histogram, inclusive_scan, inclusive_scan_blocks, row_sum};
+pub use reductions::{
+    block_inclusive_scan, block_max_broadcast, block_sum, dot, histogram, inclusive_scan,
+    inclusive_scan_blocks, row_sum,
+};
 pub use sampling::top_k_sample;
 pub use stencils::{box_blur_3x3, branch_hash, conv1d, conv1d_i32, conv2d, BRANCH_HASH_ROUNDS};
 
@@ -66,8 +69,14 @@ impl<'a> ReferenceInput<'a> {
         let pairs = || buffers.iter().zip(contents);
         ReferenceInput {
             config,
-            buffers: pairs().filter(|(b, _)| b.role != crate::Role::Output).map(|(b, c)| (b.name.as_str(), (&*c.initial, c.shape))).collect(),
-            uniforms: uniforms.iter().map(|(u, f)| (u.as_str(), f.iter().map(|(k, v)| (k.as_str(), *v)).collect())).collect(),
+            buffers: pairs()
+                .filter(|(b, _)| b.role != crate::Role::Output)
+                .map(|(b, c)| (b.name.as_str(), (&*c.initial, c.shape)))
+                .collect(),
+            uniforms: uniforms
+                .iter()
+                .map(|(u, f)| (u.as_str(), f.iter().map(|(k, v)| (k.as_str(), *v)).collect()))
+                .collect(),
             output_lens: pairs()
                 .filter(|(b, c)| b.role == crate::Role::Output && !c.initial.is_empty())
                 .map(|(b, c)| (b.name.as_str(), c.initial.len()))
@@ -76,7 +85,11 @@ impl<'a> ReferenceInput<'a> {
     }
 
     /// What the reference sees of a loaded case ([`ReferenceInput::new`]).
-    pub fn for_case(puzzle: &'a Puzzle, case: &'a Case, uniforms: &'a BTreeMap<String, BTreeMap<String, f64>>) -> Self {
+    pub fn for_case(
+        puzzle: &'a Puzzle,
+        case: &'a Case,
+        uniforms: &'a BTreeMap<String, BTreeMap<String, f64>>,
+    ) -> Self {
         Self::new(&case.config, &puzzle.buffers, &case.buffers, uniforms)
     }
 
@@ -109,7 +122,10 @@ impl<'a> ReferenceInput<'a> {
     /// # Errors
     /// [`ReferenceError::MissingOutputLen`] when the case gives none.
     pub fn output_len(&self, name: &str) -> Result<usize, ReferenceError> {
-        self.output_lens.get(name).copied().ok_or_else(|| ReferenceError::MissingOutputLen { name: name.to_string() })
+        self.output_lens
+            .get(name)
+            .copied()
+            .ok_or_else(|| ReferenceError::MissingOutputLen { name: name.to_string() })
     }
 
     /// The `f32` contents of input `name`.
@@ -117,8 +133,13 @@ impl<'a> ReferenceInput<'a> {
     /// # Errors
     /// [`ReferenceError::MissingInput`] or [`ReferenceError::WrongType`].
     pub fn f32(&self, name: &str) -> Result<&'a [f32], ReferenceError> {
-        let (values, _) = self.buffers.get(name).ok_or_else(|| ReferenceError::MissingInput { name: name.to_string() })?;
-        values.as_f32().ok_or_else(|| ReferenceError::WrongType { name: name.to_string(), wanted: "f32" })
+        let (values, _) = self
+            .buffers
+            .get(name)
+            .ok_or_else(|| ReferenceError::MissingInput { name: name.to_string() })?;
+        values
+            .as_f32()
+            .ok_or_else(|| ReferenceError::WrongType { name: name.to_string(), wanted: "f32" })
     }
 
     /// The `[rows, cols]` shape of input `name`.
@@ -218,12 +239,19 @@ pub fn lookup(name: &str) -> Option<Reference> {
 ///
 /// # Errors
 /// [`ReferenceError::UniformDisagrees`] at the first field that differs.
-pub(crate) fn check_dims(input: &ReferenceInput, want: &[(&str, usize)]) -> Result<(), ReferenceError> {
+pub(crate) fn check_dims(
+    input: &ReferenceInput,
+    want: &[(&str, usize)],
+) -> Result<(), ReferenceError> {
     let Some(dims) = input.uniforms.get("dims") else { return Ok(()) };
     for &(name, size) in want {
         if let Some(&given) = dims.get(name) {
             if given != size as f64 {
-                return Err(ReferenceError::UniformDisagrees { field: format!("dims.{name}"), given, from_shapes: size });
+                return Err(ReferenceError::UniformDisagrees {
+                    field: format!("dims.{name}"),
+                    given,
+                    from_shapes: size,
+                });
             }
         }
     }
@@ -240,10 +268,16 @@ pub(crate) fn flat(v: Vec<f32>) -> Outputs {
 /// shape's `cols`. Layer Norm and RMS Norm.
 pub(crate) fn row_norm_eps(input: &ReferenceInput, cols: usize) -> Result<f64, ReferenceError> {
     let params = input.uniforms.get("params");
-    let eps = params.and_then(|p| p.get("eps")).ok_or_else(|| ReferenceError::MissingUniform { name: "params.eps".to_string() })?;
+    let eps = params
+        .and_then(|p| p.get("eps"))
+        .ok_or_else(|| ReferenceError::MissingUniform { name: "params.eps".to_string() })?;
     if let Some(&given) = params.and_then(|p| p.get("cols")) {
         if given != cols as f64 {
-            return Err(ReferenceError::UniformDisagrees { field: "params.cols".to_string(), given, from_shapes: cols });
+            return Err(ReferenceError::UniformDisagrees {
+                field: "params.cols".to_string(),
+                given,
+                from_shapes: cols,
+            });
         }
     }
     Ok(f64::from(*eps as f32))
@@ -262,8 +296,13 @@ mod tests {
 
     /// `f` on `f32` inputs, with no uniforms: the first output's values.
     pub(super) fn run(f: ReferenceFn, bufs: &[Input], wg: u32) -> Vec<f32> {
-        let config = CaseConfig { workgroup_size: [wg, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
-        let values: Vec<_> = bufs.iter().map(|(n, v, s)| (*n, Values::F32(v.clone()), *s)).collect();
+        let config = CaseConfig {
+            workgroup_size: [wg, 1, 1],
+            workgroups: [1, 1, 1],
+            workgroup_memory: None,
+        };
+        let values: Vec<_> =
+            bufs.iter().map(|(n, v, s)| (*n, Values::F32(v.clone()), *s)).collect();
         let input = ReferenceInput {
             config: &config,
             buffers: values.iter().map(|(n, v, s)| (*n, (v, *s))).collect(),
@@ -275,7 +314,11 @@ mod tests {
 
     #[test]
     fn broadcast_adds_a_row_index_to_a_column_index() {
-        let out = run(broadcast_add, &[("a", vec![1.0, 2.0], None), ("b", vec![10.0, 20.0, 30.0], None)], 1);
+        let out = run(
+            broadcast_add,
+            &[("a", vec![1.0, 2.0], None), ("b", vec![10.0, 20.0, 30.0], None)],
+            1,
+        );
         assert_eq!(out, [11.0, 21.0, 31.0, 12.0, 22.0, 32.0]);
     }
 
@@ -292,7 +335,8 @@ mod tests {
         // Non-integer inputs, so that a different summation order would show.
         let a: Vec<f32> = (0..35).map(|i| (i as f32 * 0.37).sin() * 3.1).collect();
         let b: Vec<f32> = (0..63).map(|i| (i as f32 * 0.91).cos() / 1.7).collect();
-        let config = CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let config =
+            CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
         let (va, vb) = (Values::F32(a), Values::F32(b));
         let input = ReferenceInput {
             config: &config,
@@ -311,20 +355,27 @@ mod tests {
                     assert_eq!(s.get(j).to_bits(), w.get(e).to_bits(), "{name}: element {e}");
                 }
             }
-            assert!(at(&input, &[all[0].0.len()]).is_err(), "{name}: an element past the end is an error");
+            assert!(
+                at(&input, &[all[0].0.len()]).is_err(),
+                "{name}: an element past the end is an error"
+            );
         }
     }
 
     #[test]
     fn matvec_and_transpose_follow_row_major_shapes() {
         let a = vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]; // 2×3
-        assert_eq!(run(matvec, &[("a", a.clone(), Some([2, 3])), ("x", vec![1.0, 0.0, -1.0], None)], 1), [-2.0, -2.0]);
+        assert_eq!(
+            run(matvec, &[("a", a.clone(), Some([2, 3])), ("x", vec![1.0, 0.0, -1.0], None)], 1),
+            [-2.0, -2.0]
+        );
         assert_eq!(run(transpose, &[("a", a, Some([2, 3]))], 1), [1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
     }
 
     #[test]
     fn conv1d_i32_sums_in_wrapping_integers() {
-        let config = CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let config =
+            CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
         let (a, b) = (Values::I32(vec![1, 2, 3, i32::MAX]), Values::I32(vec![1, -1]));
         let input = ReferenceInput {
             config: &config,
@@ -332,17 +383,27 @@ mod tests {
             uniforms: BTreeMap::new(),
             output_lens: BTreeMap::new(),
         };
-        assert_eq!(conv1d_i32(&input).unwrap()[0].0, Values::I32(vec![-1, -1, 3 - i32::MAX, i32::MAX]));
+        assert_eq!(
+            conv1d_i32(&input).unwrap()[0].0,
+            Values::I32(vec![-1, -1, 3 - i32::MAX, i32::MAX])
+        );
     }
 
     #[test]
     fn conv2d_centres_the_filter_and_pads_with_zeros() {
         // A 3×3 filter that picks the cell to the right: out[y][x] = a[y][x+1].
         let f = vec![0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
-        let out = run(conv2d, &[("a", (1..=6).map(|x| x as f32).collect(), Some([2, 3])), ("f", f, None)], 1);
+        let out = run(
+            conv2d,
+            &[("a", (1..=6).map(|x| x as f32).collect(), Some([2, 3])), ("f", f, None)],
+            1,
+        );
         assert_eq!(out, [2.0, 3.0, 0.0, 5.0, 6.0, 0.0]);
         // A 1×1 filter scales.
-        assert_eq!(run(conv2d, &[("a", vec![1.0, 2.0], Some([1, 2])), ("f", vec![3.0], None)], 1), [3.0, 6.0]);
+        assert_eq!(
+            run(conv2d, &[("a", vec![1.0, 2.0], Some([1, 2])), ("f", vec![3.0], None)], 1),
+            [3.0, 6.0]
+        );
     }
 
     #[test]
@@ -354,36 +415,64 @@ mod tests {
     #[test]
     fn spmv_sums_each_rows_entries() {
         // [[1, 0, 2], [0, 0, 0], [0, 3, 0]] · [1, 10, 100]
-        let config = CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
-        let (o, c, v, x) = (Values::U32(vec![0, 2, 2, 3]), Values::U32(vec![0, 2, 1]), Values::F32(vec![1.0, 2.0, 3.0]), Values::F32(vec![1.0, 10.0, 100.0]));
+        let config =
+            CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let (o, c, v, x) = (
+            Values::U32(vec![0, 2, 2, 3]),
+            Values::U32(vec![0, 2, 1]),
+            Values::F32(vec![1.0, 2.0, 3.0]),
+            Values::F32(vec![1.0, 10.0, 100.0]),
+        );
         let input = ReferenceInput {
             config: &config,
-            buffers: BTreeMap::from([("row_offsets", (&o, None)), ("col_indices", (&c, None)), ("values", (&v, None)), ("x", (&x, None))]),
+            buffers: BTreeMap::from([
+                ("row_offsets", (&o, None)),
+                ("col_indices", (&c, None)),
+                ("values", (&v, None)),
+                ("x", (&x, None)),
+            ]),
             uniforms: BTreeMap::new(),
             output_lens: BTreeMap::new(),
         };
         assert_eq!(spmv_csr(&input).unwrap()[0].0, Values::F32(vec![201.0, 0.0, 30.0]));
         let past = Values::U32(vec![0, 2, 3]);
         let input = ReferenceInput {
-            buffers: BTreeMap::from([("row_offsets", (&o, None)), ("col_indices", (&past, None)), ("values", (&v, None)), ("x", (&x, None))]),
+            buffers: BTreeMap::from([
+                ("row_offsets", (&o, None)),
+                ("col_indices", (&past, None)),
+                ("values", (&v, None)),
+                ("x", (&x, None)),
+            ]),
             ..input
         };
-        assert!(matches!(spmv_csr(&input).unwrap_err(), ReferenceError::IndexPastEnd { at: 2, index: 3, .. }));
+        assert!(matches!(
+            spmv_csr(&input).unwrap_err(),
+            ReferenceError::IndexPastEnd { at: 2, index: 3, .. }
+        ));
     }
 
     #[test]
     fn block_scan_restarts_at_each_block() {
-        assert_eq!(run(block_inclusive_scan, &[("a", vec![1.0, 2.0, 3.0, 4.0, 5.0], None)], 2), [1.0, 3.0, 3.0, 7.0, 5.0]);
+        assert_eq!(
+            run(block_inclusive_scan, &[("a", vec![1.0, 2.0, 3.0, 4.0, 5.0], None)], 2),
+            [1.0, 3.0, 3.0, 7.0, 5.0]
+        );
     }
 
     #[test]
     fn block_max_fills_each_block() {
-        assert_eq!(run(block_max_broadcast, &[("a", vec![1.0, -2.0, 3.0, -4.0, -5.0], None)], 2), [1.0, 1.0, 3.0, 3.0, -5.0]);
+        assert_eq!(
+            run(block_max_broadcast, &[("a", vec![1.0, -2.0, 3.0, -4.0, -5.0], None)], 2),
+            [1.0, 1.0, 3.0, 3.0, -5.0]
+        );
     }
 
     #[test]
     fn scan_sums_every_prefix() {
-        assert_eq!(run(inclusive_scan, &[("a", vec![1.0, 2.0, 3.0, 4.0], None)], 4), [1.0, 3.0, 6.0, 10.0]);
+        assert_eq!(
+            run(inclusive_scan, &[("a", vec![1.0, 2.0, 3.0, 4.0], None)], 4),
+            [1.0, 3.0, 6.0, 10.0]
+        );
     }
 
     #[test]
@@ -394,7 +483,8 @@ mod tests {
 
     #[test]
     fn histogram_floors_into_bins() {
-        let config = CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let config =
+            CaseConfig { workgroup_size: [1, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
         let a = Values::F32(vec![0.5, 3.99, 3.0, 1.0, 0.0]);
         let input = ReferenceInput {
             config: &config,
@@ -405,7 +495,10 @@ mod tests {
         assert_eq!(histogram(&input).unwrap()[0].0, Values::U32(vec![2, 1, 0, 2]));
         let outside = Values::F32(vec![4.0]);
         let input = ReferenceInput { buffers: BTreeMap::from([("a", (&outside, None))]), ..input };
-        assert!(matches!(histogram(&input).unwrap_err(), ReferenceError::OutsideBins { index: 0, bins: 4, .. }));
+        assert!(matches!(
+            histogram(&input).unwrap_err(),
+            ReferenceError::OutsideBins { index: 0, bins: 4, .. }
+        ));
     }
 
     #[test]

@@ -55,9 +55,13 @@ pub fn matvec_q4(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let (w, scales, x) = (input.u32s("w")?, input.f32("scales")?, input.f32("x")?);
     let [rows, words] = input.shape("w")?;
     let group = input.uniforms.get("dims").and_then(|d| d.get("group")).copied();
-    let group = group.ok_or_else(|| ReferenceError::MissingUniform { name: "dims.group".to_string() })?;
+    let group =
+        group.ok_or_else(|| ReferenceError::MissingUniform { name: "dims.group".to_string() })?;
     if group < Q4_PER_WORD as f64 || group % Q4_PER_WORD as f64 != 0.0 {
-        return Err(ReferenceError::UniformOutOfRange { field: "dims.group".to_string(), want: "a multiple of 8 from 8 up" });
+        return Err(ReferenceError::UniformOutOfRange {
+            field: "dims.group".to_string(),
+            want: "a multiple of 8 from 8 up",
+        });
     }
     let group = group as usize;
     let cols = Q4_PER_WORD * words;
@@ -78,7 +82,8 @@ pub fn matvec_q4(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
             let weight = |c: usize| nibble(row[c / Q4_PER_WORD], c % Q4_PER_WORD);
             let total: f64 = (0..groups)
                 .map(|g| {
-                    let sum: f64 = (g * group..(g + 1) * group).map(|c| weight(c) * f64::from(x[c])).sum();
+                    let sum: f64 =
+                        (g * group..(g + 1) * group).map(|c| weight(c) * f64::from(x[c])).sum();
                     f64::from(scales[r * groups + g]) * sum
                 })
                 .sum();
@@ -96,21 +101,45 @@ mod tests {
 
     /// `matvec_q4` on `rows` rows of `w` (`u32` words) with `scales` and `x`,
     /// and a `dims` uniform of the fields given.
-    fn q4_with(w: &[u32], rows: u32, scales: &[f32], x: &[f32], dims: &[(&'static str, u32)]) -> Result<Vec<f32>, ReferenceError> {
-        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [rows, 1, 1], workgroup_memory: None };
+    fn q4_with(
+        w: &[u32],
+        rows: u32,
+        scales: &[f32],
+        x: &[f32],
+        dims: &[(&'static str, u32)],
+    ) -> Result<Vec<f32>, ReferenceError> {
+        let config = CaseConfig {
+            workgroup_size: [4, 1, 1],
+            workgroups: [rows, 1, 1],
+            workgroup_memory: None,
+        };
         let words = w.len() as u32 / rows;
-        let (w, scales, x) = (Values::U32(w.to_vec()), Values::F32(scales.to_vec()), Values::F32(x.to_vec()));
+        let (w, scales, x) =
+            (Values::U32(w.to_vec()), Values::F32(scales.to_vec()), Values::F32(x.to_vec()));
         let input = ReferenceInput {
             config: &config,
-            buffers: BTreeMap::from([("w", (&w, Some([rows, words]))), ("scales", (&scales, None)), ("x", (&x, None))]),
-            uniforms: BTreeMap::from([("dims", dims.iter().map(|&(k, v)| (k, f64::from(v))).collect())]),
+            buffers: BTreeMap::from([
+                ("w", (&w, Some([rows, words]))),
+                ("scales", (&scales, None)),
+                ("x", (&x, None)),
+            ]),
+            uniforms: BTreeMap::from([(
+                "dims",
+                dims.iter().map(|&(k, v)| (k, f64::from(v))).collect(),
+            )]),
             output_lens: BTreeMap::new(),
         };
         Ok(matvec_q4(&input)?[0].0.as_f32().unwrap().to_vec())
     }
 
     /// `q4_with` and a `dims` uniform of `[rows, cols, group]`.
-    fn q4(w: &[u32], rows: u32, scales: &[f32], x: &[f32], [r, c, g]: [u32; 3]) -> Result<Vec<f32>, ReferenceError> {
+    fn q4(
+        w: &[u32],
+        rows: u32,
+        scales: &[f32],
+        x: &[f32],
+        [r, c, g]: [u32; 3],
+    ) -> Result<Vec<f32>, ReferenceError> {
         q4_with(w, rows, scales, x, &[("rows", r), ("cols", c), ("group", g)])
     }
 
@@ -151,14 +180,29 @@ mod tests {
     fn q4_says_what_a_case_gets_wrong() {
         let x = [1.0; 64];
         let out_of_range = |r: Result<Vec<f32>, ReferenceError>| matches!(r, Err(ReferenceError::UniformOutOfRange { field, .. }) if field == "dims.group");
-        assert!(matches!(q4_with(&[0; 4], 1, &[1.0], &x[..32], &[("rows", 1), ("cols", 32)]), Err(ReferenceError::MissingUniform { .. })));
+        assert!(matches!(
+            q4_with(&[0; 4], 1, &[1.0], &x[..32], &[("rows", 1), ("cols", 32)]),
+            Err(ReferenceError::MissingUniform { .. })
+        ));
         assert!(out_of_range(q4(&[0; 4], 1, &[1.0], &x[..32], [1, 32, 0])));
         assert!(out_of_range(q4(&[0; 4], 1, &[1.0], &x[..32], [1, 32, 12])));
         // Rows of 4 words are 32 weights, half a group of 64.
-        assert!(matches!(q4(&[0; 4], 1, &[1.0], &x[..32], [1, 32, 64]), Err(ReferenceError::WrongLength { want: 8, .. })));
-        assert!(matches!(q4(&[0; 4], 1, &[1.0], &x[..31], [1, 32, 32]), Err(ReferenceError::WrongLength { want: 32, .. })));
+        assert!(matches!(
+            q4(&[0; 4], 1, &[1.0], &x[..32], [1, 32, 64]),
+            Err(ReferenceError::WrongLength { want: 8, .. })
+        ));
+        assert!(matches!(
+            q4(&[0; 4], 1, &[1.0], &x[..31], [1, 32, 32]),
+            Err(ReferenceError::WrongLength { want: 32, .. })
+        ));
         // Two rows of two groups of 32 need four scales.
-        assert!(matches!(q4(&[0; 16], 2, &[1.0, 1.0], &x, [2, 64, 32]), Err(ReferenceError::WrongLength { len: 2, want: 4, .. })));
-        assert!(matches!(q4(&[0; 8], 1, &[1.0, 1.0], &x, [1, 32, 32]), Err(ReferenceError::UniformDisagrees { .. })));
+        assert!(matches!(
+            q4(&[0; 16], 2, &[1.0, 1.0], &x, [2, 64, 32]),
+            Err(ReferenceError::WrongLength { len: 2, want: 4, .. })
+        ));
+        assert!(matches!(
+            q4(&[0; 8], 1, &[1.0, 1.0], &x, [1, 32, 32]),
+            Err(ReferenceError::UniformDisagrees { .. })
+        ));
     }
 }

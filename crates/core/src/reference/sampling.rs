@@ -55,39 +55,72 @@ pub fn top_k_sample(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let (logits, u) = (input.f32("logits")?, input.f32("u")?);
     let [rows, vocab] = input.shape("logits")?;
     let params = input.uniforms.get("params");
-    let field = |name: &str| params.and_then(|p| p.get(name)).copied().ok_or_else(|| ReferenceError::MissingUniform { name: format!("params.{name}") });
+    let field = |name: &str| {
+        params
+            .and_then(|p| p.get(name))
+            .copied()
+            .ok_or_else(|| ReferenceError::MissingUniform { name: format!("params.{name}") })
+    };
     if let Some(&given) = params.and_then(|p| p.get("vocab")) {
         if given != vocab as f64 {
-            return Err(ReferenceError::UniformDisagrees { field: "params.vocab".to_string(), given, from_shapes: vocab });
+            return Err(ReferenceError::UniformDisagrees {
+                field: "params.vocab".to_string(),
+                given,
+                from_shapes: vocab,
+            });
         }
     }
     let k = field("k")?;
     if !(1.0..=MAX_K as f64).contains(&k) || k > vocab as f64 {
-        return Err(ReferenceError::UniformOutOfRange { field: "params.k".to_string(), want: "from 1 to 64, and at most the vocabulary" });
+        return Err(ReferenceError::UniformOutOfRange {
+            field: "params.k".to_string(),
+            want: "from 1 to 64, and at most the vocabulary",
+        });
     }
     let k = k as usize;
     let temperature = f64::from(field("temperature")? as f32);
     if !(temperature.is_finite() && temperature > 0.0) {
-        return Err(ReferenceError::UniformOutOfRange { field: "params.temperature".to_string(), want: "a finite number above 0" });
+        return Err(ReferenceError::UniformOutOfRange {
+            field: "params.temperature".to_string(),
+            want: "a finite number above 0",
+        });
     }
     if u.len() != rows {
-        return Err(ReferenceError::WrongLength { name: "u".to_string(), len: u.len(), want: rows });
+        return Err(ReferenceError::WrongLength {
+            name: "u".to_string(),
+            len: u.len(),
+            want: rows,
+        });
     }
     if let Some(at) = logits.iter().position(|l| !l.is_finite()) {
-        return Err(ReferenceError::ValueOutOfRange { name: "logits".to_string(), at, value: f64::from(logits[at]), want: "finite" });
+        return Err(ReferenceError::ValueOutOfRange {
+            name: "logits".to_string(),
+            at,
+            value: f64::from(logits[at]),
+            want: "finite",
+        });
     }
     if let Some(at) = u.iter().position(|x| !(0.0..1.0).contains(x)) {
-        return Err(ReferenceError::ValueOutOfRange { name: "u".to_string(), at, value: f64::from(u[at]), want: "in [0, 1)" });
+        return Err(ReferenceError::ValueOutOfRange {
+            name: "u".to_string(),
+            at,
+            value: f64::from(u[at]),
+            want: "in [0, 1)",
+        });
     }
-    let (mut index, mut prob, mut token) = (Vec::with_capacity(rows * k), Vec::with_capacity(rows * k), Vec::with_capacity(rows));
+    let (mut index, mut prob, mut token) =
+        (Vec::with_capacity(rows * k), Vec::with_capacity(rows * k), Vec::with_capacity(rows));
     for (row, values) in logits.chunks(vocab.max(1)).take(rows).enumerate() {
         // Descending by value, equal values ascending by index: a total order,
         // since no logit is NaN (and -0 equals 0, as in WGSL's comparisons).
         let mut order: Vec<usize> = (0..vocab).collect();
-        order.sort_by(|&a, &b| values[b].partial_cmp(&values[a]).unwrap_or(Ordering::Equal).then(a.cmp(&b)));
+        order.sort_by(|&a, &b| {
+            values[b].partial_cmp(&values[a]).unwrap_or(Ordering::Equal).then(a.cmp(&b))
+        });
         let top = &order[..k];
         let max = f64::from(values[top[0]]);
-        let e: Vec<f64> = top.iter().map(|&c| ((f64::from(values[c]) - max) / temperature).exp()).collect();
+        let e: Vec<f64> =
+            top.iter().map(|&c| ((f64::from(values[c]) - max) / temperature).exp()).collect();
         let total: f64 = e.iter().sum();
         let p: Vec<f64> = e.iter().map(|e| e / total).collect();
         let draw = f64::from(u[row]);
@@ -99,7 +132,12 @@ pub fn top_k_sample(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
             // margin of u, where a kernel whose sums round otherwise could
             // stop one entry earlier or later.
             if j + 1 < k && (draw - cumulative).abs() < DRAW_MARGIN {
-                return Err(ReferenceError::DrawTooClose { row, u: u[row], boundary: cumulative, margin: DRAW_MARGIN });
+                return Err(ReferenceError::DrawTooClose {
+                    row,
+                    u: u[row],
+                    boundary: cumulative,
+                    margin: DRAW_MARGIN,
+                });
             }
             if chosen.is_none() && cumulative > draw {
                 chosen = Some(top[j]);
@@ -121,10 +159,24 @@ mod tests {
 
     /// `top_k_sample` on `logits` of `shape`, one `u` per row, and `params`
     /// of `k` and `temperature` (and `vocab` from the shape).
-    fn sample(logits: &[f32], shape: [u32; 2], u: &[f32], k: f64, temperature: f64) -> Result<Outputs, ReferenceError> {
-        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [shape[0], 1, 1], workgroup_memory: Some([4, 1, 1]) };
+    fn sample(
+        logits: &[f32],
+        shape: [u32; 2],
+        u: &[f32],
+        k: f64,
+        temperature: f64,
+    ) -> Result<Outputs, ReferenceError> {
+        let config = CaseConfig {
+            workgroup_size: [4, 1, 1],
+            workgroups: [shape[0], 1, 1],
+            workgroup_memory: Some([4, 1, 1]),
+        };
         let (logits, u) = (Values::F32(logits.to_vec()), Values::F32(u.to_vec()));
-        let params = BTreeMap::from([("vocab", f64::from(shape[1])), ("k", k), ("temperature", temperature)]);
+        let params = BTreeMap::from([
+            ("vocab", f64::from(shape[1])),
+            ("k", k),
+            ("temperature", temperature),
+        ]);
         let input = ReferenceInput {
             config: &config,
             buffers: BTreeMap::from([("logits", (&logits, Some(shape))), ("u", (&u, None))]),
@@ -149,7 +201,8 @@ mod tests {
         // 3, 2, 1). At temperature 1 the weights are 1, e^-1, e^-2, which sum
         // to 1.503215: p = 0.665241, 0.244728, 0.090031, cumulative 0.665241,
         // 0.909969, 1. u = 0.7 passes the first, not the second: index 3.
-        let out = sample(&[1.0, 3.0, 0.0, 2.0, 1.0, 3.0, 0.0, 2.0], [2, 4], &[0.7, 0.95], 3.0, 1.0).unwrap();
+        let out = sample(&[1.0, 3.0, 0.0, 2.0, 1.0, 3.0, 0.0, 2.0], [2, 4], &[0.7, 0.95], 3.0, 1.0)
+            .unwrap();
         let (index, prob, token) = outputs(&out);
         assert_eq!((out[0].1, out[1].1, out[2].1), (Some([2, 3]), Some([2, 3]), None));
         assert_eq!(index, [1, 3, 0, 1, 3, 0]);
@@ -168,7 +221,10 @@ mod tests {
         }
         assert_eq!(token, [3]);
         // u = 0 takes the first entry, whatever the probabilities.
-        assert_eq!(outputs(&sample(&[1.0, 3.0, 0.0, 2.0], [1, 4], &[0.0], 3.0, 1.0).unwrap()).2, [1]);
+        assert_eq!(
+            outputs(&sample(&[1.0, 3.0, 0.0, 2.0], [1, 4], &[0.0], 3.0, 1.0).unwrap()).2,
+            [1]
+        );
     }
 
     #[test]
@@ -182,9 +238,13 @@ mod tests {
         assert_eq!(prob[0], prob[2]);
         assert_eq!(token, [2]);
         // -0 and 0 are equal logits: the smaller index first.
-        assert_eq!(outputs(&sample(&[0.0, -0.0, 0.0], [1, 3], &[0.1], 2.0, 1.0).unwrap()).0, [0, 1]);
+        assert_eq!(
+            outputs(&sample(&[0.0, -0.0, 0.0], [1, 3], &[0.1], 2.0, 1.0).unwrap()).0,
+            [0, 1]
+        );
         // A row of equal logits: the first k indices, each 1 / k.
-        let (index, prob, token) = outputs(&sample(&[0.25; 10], [1, 10], &[0.55], 4.0, 1.0).unwrap());
+        let (index, prob, token) =
+            outputs(&sample(&[0.25; 10], [1, 10], &[0.55], 4.0, 1.0).unwrap());
         assert_eq!((index, prob, token), (vec![0, 1, 2, 3], vec![0.25; 4], vec![2]));
     }
 
@@ -201,7 +261,10 @@ mod tests {
         // Cumulative e^0, e^-1 over 1 + e^-1 + e^-2: 0.665241, 0.909969.
         assert_eq!(token, [0]);
         // The vocabulary of one token.
-        assert_eq!(outputs(&sample(&[4.0], [1, 1], &[0.5], 1.0, 2.0).unwrap()), (vec![0], vec![1.0], vec![0]));
+        assert_eq!(
+            outputs(&sample(&[4.0], [1, 1], &[0.5], 1.0, 2.0).unwrap()),
+            (vec![0], vec![1.0], vec![0])
+        );
     }
 
     #[test]
@@ -211,7 +274,9 @@ mod tests {
         // cumulative sums are j / g (g tied maxima, at most 64), give or
         // take 1e-12. Its u, 0.618034 as an f32, is far from all of them.
         let u = f64::from(0.618_034_f32);
-        let nearest = (1..=MAX_K).flat_map(|g| (0..=g).map(move |j| (u - j as f64 / g as f64).abs())).fold(f64::INFINITY, f64::min);
+        let nearest = (1..=MAX_K)
+            .flat_map(|g| (0..=g).map(move |j| (u - j as f64 / g as f64).abs()))
+            .fold(f64::INFINITY, f64::min);
         assert!(nearest > DRAW_MARGIN + 1e-9, "{nearest}");
     }
 
@@ -224,29 +289,68 @@ mod tests {
         assert!(out_of_range(sample(&[0.0; 70], [1, 70], &[0.5], 65.0, 1.0), "params.k"));
         assert!(out_of_range(sample(&row, [1, 3], &[0.5], 2.0, 0.0), "params.temperature"));
         assert!(out_of_range(sample(&row, [1, 3], &[0.5], 2.0, -1.0), "params.temperature"));
-        assert!(matches!(sample(&row, [1, 3], &[0.5, 0.5], 2.0, 1.0), Err(ReferenceError::WrongLength { want: 1, .. })));
-        assert!(matches!(sample(&row, [1, 3], &[1.0], 2.0, 1.0), Err(ReferenceError::ValueOutOfRange { at: 0, .. })));
-        assert!(matches!(sample(&row, [1, 3], &[-0.25], 2.0, 1.0), Err(ReferenceError::ValueOutOfRange { at: 0, .. })));
-        assert!(matches!(sample(&[1.0, f32::NAN, 0.0], [1, 3], &[0.5], 2.0, 1.0), Err(ReferenceError::ValueOutOfRange { at: 1, .. })));
-        assert!(matches!(sample(&[1.0, 0.0, f32::NEG_INFINITY], [1, 3], &[0.5], 2.0, 1.0), Err(ReferenceError::ValueOutOfRange { at: 2, .. })));
+        assert!(matches!(
+            sample(&row, [1, 3], &[0.5, 0.5], 2.0, 1.0),
+            Err(ReferenceError::WrongLength { want: 1, .. })
+        ));
+        assert!(matches!(
+            sample(&row, [1, 3], &[1.0], 2.0, 1.0),
+            Err(ReferenceError::ValueOutOfRange { at: 0, .. })
+        ));
+        assert!(matches!(
+            sample(&row, [1, 3], &[-0.25], 2.0, 1.0),
+            Err(ReferenceError::ValueOutOfRange { at: 0, .. })
+        ));
+        assert!(matches!(
+            sample(&[1.0, f32::NAN, 0.0], [1, 3], &[0.5], 2.0, 1.0),
+            Err(ReferenceError::ValueOutOfRange { at: 1, .. })
+        ));
+        assert!(matches!(
+            sample(&[1.0, 0.0, f32::NEG_INFINITY], [1, 3], &[0.5], 2.0, 1.0),
+            Err(ReferenceError::ValueOutOfRange { at: 2, .. })
+        ));
         // Two equal logits: the first boundary is exactly 0.5, and 0.50005 is
         // within the margin of it, so rounding could decide the token.
-        assert!(matches!(sample(&[3.0, 3.0], [1, 2], &[0.5], 2.0, 1.0), Err(ReferenceError::DrawTooClose { row: 0, .. })));
-        assert!(matches!(sample(&[3.0, 3.0], [1, 2], &[0.500_05], 2.0, 1.0), Err(ReferenceError::DrawTooClose { .. })));
+        assert!(matches!(
+            sample(&[3.0, 3.0], [1, 2], &[0.5], 2.0, 1.0),
+            Err(ReferenceError::DrawTooClose { row: 0, .. })
+        ));
+        assert!(matches!(
+            sample(&[3.0, 3.0], [1, 2], &[0.500_05], 2.0, 1.0),
+            Err(ReferenceError::DrawTooClose { .. })
+        ));
         assert!(sample(&[3.0, 3.0], [1, 2], &[0.5002], 2.0, 1.0).is_ok());
         // The last boundary, 1, is never too close: past the others, the last entry.
-        assert_eq!(outputs(&sample(&[3.0, 3.0], [1, 2], &[0.999_999_94], 2.0, 1.0).unwrap()).2, [1]);
+        assert_eq!(
+            outputs(&sample(&[3.0, 3.0], [1, 2], &[0.999_999_94], 2.0, 1.0).unwrap()).2,
+            [1]
+        );
         // params.vocab must match the shape.
-        let config = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
+        let config =
+            CaseConfig { workgroup_size: [4, 1, 1], workgroups: [1, 1, 1], workgroup_memory: None };
         let (logits, u) = (Values::F32(row.to_vec()), Values::F32(vec![0.5]));
         let input = ReferenceInput {
             config: &config,
             buffers: BTreeMap::from([("logits", (&logits, Some([1, 3]))), ("u", (&u, None))]),
-            uniforms: BTreeMap::from([("params", BTreeMap::from([("vocab", 4.0), ("k", 2.0), ("temperature", 1.0)]))]),
+            uniforms: BTreeMap::from([(
+                "params",
+                BTreeMap::from([("vocab", 4.0), ("k", 2.0), ("temperature", 1.0)]),
+            )]),
             output_lens: BTreeMap::new(),
         };
-        assert!(matches!(top_k_sample(&input), Err(ReferenceError::UniformDisagrees { from_shapes: 3, .. })));
-        let input = ReferenceInput { uniforms: BTreeMap::from([("params", BTreeMap::from([("vocab", 3.0), ("temperature", 1.0)]))]), ..input };
-        assert!(matches!(top_k_sample(&input), Err(ReferenceError::MissingUniform { name }) if name == "params.k"));
+        assert!(matches!(
+            top_k_sample(&input),
+            Err(ReferenceError::UniformDisagrees { from_shapes: 3, .. })
+        ));
+        let input = ReferenceInput {
+            uniforms: BTreeMap::from([(
+                "params",
+                BTreeMap::from([("vocab", 3.0), ("temperature", 1.0)]),
+            )]),
+            ..input
+        };
+        assert!(
+            matches!(top_k_sample(&input), Err(ReferenceError::MissingUniform { name }) if name == "params.k")
+        );
     }
 }

@@ -7,7 +7,11 @@ use super::{check_dims, flat, shaped, Outputs, ReferenceError, ReferenceInput, V
 /// (1D Convolution). `out` has `len(a)` elements.
 pub fn conv1d(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let (a, b) = (input.f32("a")?, input.f32("b")?);
-    let out = (0..a.len()).map(|i| b.iter().enumerate().filter(|(j, _)| i + j < a.len()).map(|(j, w)| a[i + j] * w).sum()).collect();
+    let out = (0..a.len())
+        .map(|i| {
+            b.iter().enumerate().filter(|(j, _)| i + j < a.len()).map(|(j, w)| a[i + j] * w).sum()
+        })
+        .collect();
     Ok(flat(out))
 }
 
@@ -20,8 +24,14 @@ pub fn conv1d(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
 /// A missing `a` or `b`, or one that is not `i32`.
 pub fn conv1d_i32(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let (a, b) = (input.i32s("a")?, input.i32s("b")?);
-    let out =
-        (0..a.len()).map(|i| b.iter().enumerate().filter(|(j, _)| i + j < a.len()).fold(0i32, |s, (j, w)| s.wrapping_add(a[i + j].wrapping_mul(*w)))).collect();
+    let out = (0..a.len())
+        .map(|i| {
+            b.iter()
+                .enumerate()
+                .filter(|(j, _)| i + j < a.len())
+                .fold(0i32, |s, (j, w)| s.wrapping_add(a[i + j].wrapping_mul(*w)))
+        })
+        .collect();
     Ok(vec![(Values::I32(out), None)])
 }
 
@@ -69,7 +79,11 @@ pub fn conv2d(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let k = (f.len() as f64).sqrt().round() as usize;
     if k * k != f.len() || k.is_multiple_of(2) {
         let odd = if k.is_multiple_of(2) { k + 1 } else { k };
-        return Err(ReferenceError::WrongLength { name: "f".to_string(), len: f.len(), want: odd * odd });
+        return Err(ReferenceError::WrongLength {
+            name: "f".to_string(),
+            len: f.len(),
+            want: odd * odd,
+        });
     }
     check_dims(input, &[("rows", rows), ("cols", cols), ("k", k)])?;
     let r = (k - 1) / 2;

@@ -64,13 +64,20 @@ impl HazardGroup {
     /// The distinct invocations involved, by their number in the dispatch,
     /// with their `workgroup_id`s.
     pub fn invocations(&self) -> std::collections::BTreeMap<u32, [u32; 3]> {
-        self.hazards.iter().flat_map(|h| [&h.first.invocation, &h.second.invocation]).map(|i| (i.id, i.workgroup_id)).collect()
+        self.hazards
+            .iter()
+            .flat_map(|h| [&h.first.invocation, &h.second.invocation])
+            .map(|i| (i.id, i.workgroup_id))
+            .collect()
     }
 
     /// The distinct lines of its accesses, ascending (`None` where a line is
     /// not known).
     pub fn lines(&self) -> BTreeSet<Option<usize>> {
-        self.hazards.iter().flat_map(|h| [h.first.site.map(|s| s.line), h.second.site.map(|s| s.line)]).collect()
+        self.hazards
+            .iter()
+            .flat_map(|h| [h.first.site.map(|s| s.line), h.second.site.map(|s| s.line)])
+            .collect()
     }
 }
 
@@ -119,7 +126,9 @@ fn elements(g: &HazardGroup) -> String {
             let list: Vec<String> = first.iter().map(|e| format!("`{space}[{e}]`")).collect();
             format!("{} and `{space}[{last}]`", list.join(", "))
         }
-        [a, b, rest @ ..] => format!("`{space}[{a}]`, `{space}[{b}]` and {} more elements of `{space}`", rest.len()),
+        [a, b, rest @ ..] => {
+            format!("`{space}[{a}]`, `{space}[{b}]` and {} more elements of `{space}`", rest.len())
+        }
     }
 }
 
@@ -138,7 +147,9 @@ fn who(g: &HazardGroup, more: bool) -> String {
     let workgroups: BTreeSet<[u32; 3]> = invocations.values().copied().collect();
     let least = if more { "at least " } else { "" };
     match workgroups.iter().next() {
-        Some([x, y, z]) if workgroups.len() == 1 => format!("{least}{} invocations of workgroup ({x}, {y}, {z})", invocations.len()),
+        Some([x, y, z]) if workgroups.len() == 1 => {
+            format!("{least}{} invocations of workgroup ({x}, {y}, {z})", invocations.len())
+        }
         _ => format!("{least}{} invocations in {} workgroups", invocations.len(), workgroups.len()),
     }
 }
@@ -163,7 +174,14 @@ fn example(h: &Hazard) -> String {
         Some(e) => format!("`{}[{e}]`", h.space),
         None => format!("`{}`", h.space),
     };
-    let side = |a: &crate::trace::HazardAccess, what: &str| format!("the invocation with {} {} {what}{}", a.invocation.describe(), verb(a.kind), at(a.site));
+    let side = |a: &crate::trace::HazardAccess, what: &str| {
+        format!(
+            "the invocation with {} {} {what}{}",
+            a.invocation.describe(),
+            verb(a.kind),
+            at(a.site)
+        )
+    };
     format!("For example, {}, and {}.", side(&h.first, &element), side(&h.second, "it"))
 }
 
@@ -264,13 +282,24 @@ mod tests {
     use crate::trace::{invocation_in_workgroup, HazardAccess, Site};
     use crate::CaseConfig;
 
-    const CONFIG: CaseConfig = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };
+    const CONFIG: CaseConfig =
+        CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };
 
     /// A hazard of `kind` on `space[element]` between local invocations
     /// `a` (at `lines.0`) and `b` (at `lines.1`), of workgroups `wa` and `wb`.
-    fn hazard(kind: HazardKind, space: &str, element: u32, (a, wa, la): (u32, u32, usize), (b, wb, lb): (u32, u32, usize)) -> Hazard {
+    fn hazard(
+        kind: HazardKind,
+        space: &str,
+        element: u32,
+        (a, wa, la): (u32, u32, usize),
+        (b, wb, lb): (u32, u32, usize),
+    ) -> Hazard {
         let (ka, kb) = kind.accesses();
-        let side = |local, wg, kind, line| HazardAccess { invocation: invocation_in_workgroup(wg, local, &CONFIG), kind, site: Some(Site { line, column: 5 }) };
+        let side = |local, wg, kind, line| HazardAccess {
+            invocation: invocation_in_workgroup(wg, local, &CONFIG),
+            kind,
+            site: Some(Site { line, column: 5 }),
+        };
         Hazard {
             kind,
             space: space.into(),
@@ -291,32 +320,54 @@ mod tests {
             // `out[0] += a[i]` by every invocation: conflicts and reads at one line.
             (
                 "accumulation into one element",
-                vec![hazard(Waw, "out", 0, (0, 0, 9), (1, 0, 9)), hazard(Waw, "out", 0, (1, 0, 9), (2, 0, 9)), hazard(War, "out", 0, (3, 0, 9), (0, 0, 9))],
+                vec![
+                    hazard(Waw, "out", 0, (0, 0, 9), (1, 0, 9)),
+                    hazard(Waw, "out", 0, (1, 0, 9), (2, 0, 9)),
+                    hazard(War, "out", 0, (3, 0, 9), (0, 0, 9)),
+                ],
                 HazardPattern::LostUpdate,
             ),
             // `if (true) { total = x; }` by every invocation.
-            ("two writers", vec![hazard(Waw, "smem", 0, (0, 0, 16), (1, 0, 16)), hazard(Waw, "smem", 0, (1, 0, 16), (2, 0, 16))], HazardPattern::WriteConflict),
+            (
+                "two writers",
+                vec![
+                    hazard(Waw, "smem", 0, (0, 0, 16), (1, 0, 16)),
+                    hazard(Waw, "smem", 0, (1, 0, 16), (2, 0, 16)),
+                ],
+                HazardPattern::WriteConflict,
+            ),
             // `smem[i] = smem[i] + smem[i - d]` with no barrier inside the step.
             (
                 "a scan's neighbour read",
-                vec![hazard(Raw, "smem", 1, (1, 0, 12), (2, 0, 12)), hazard(War, "smem", 2, (3, 0, 12), (2, 0, 12))],
+                vec![
+                    hazard(Raw, "smem", 1, (1, 0, 12), (2, 0, 12)),
+                    hazard(War, "smem", 2, (3, 0, 12), (2, 0, 12)),
+                ],
                 HazardPattern::NeighbourRead,
             ),
             // Products stored at line 12, summed at line 14, no barrier.
             (
                 "a missing barrier between phases",
-                vec![hazard(Raw, "smem", 3, (3, 0, 12), (0, 0, 14)), hazard(Raw, "smem", 2, (2, 0, 12), (0, 0, 14))],
+                vec![
+                    hazard(Raw, "smem", 3, (3, 0, 12), (0, 0, 14)),
+                    hazard(Raw, "smem", 2, (2, 0, 12), (0, 0, 14)),
+                ],
                 HazardPattern::MissingBarrier,
             ),
             // Block sums written by one workgroup and read by the next, one dispatch.
-            ("a race across workgroups", vec![hazard(Raw, "block_sums", 0, (3, 0, 20), (0, 1, 25))], HazardPattern::AcrossWorkgroups),
+            (
+                "a race across workgroups",
+                vec![hazard(Raw, "block_sums", 0, (3, 0, 20), (0, 1, 25))],
+                HazardPattern::AcrossWorkgroups,
+            ),
         ];
         let mut text = String::new();
         for (name, hazards, want) in cases {
             let groups = group_hazards(&hazards);
             assert_eq!(groups.len(), 1, "{name}: {groups:?}");
             assert_eq!(groups[0].pattern, want, "{name}");
-            text += &format!("{name} ({})\n{}\n\n", gist(&groups[0]), hazard_group(&groups[0], false));
+            text +=
+                &format!("{name} ({})\n{}\n\n", gist(&groups[0]), hazard_group(&groups[0], false));
         }
         crate::report::snapshot("hazard_groups", &text);
     }
@@ -332,6 +383,11 @@ mod tests {
         let groups = group_hazards(&hazards);
         assert_eq!(groups.iter().map(|g| g.hazards.len()).collect::<Vec<_>>(), [2, 1, 1]);
         assert_eq!(groups[0].elements().len(), 2);
-        assert!(hazard_group(&groups[0], true).contains("at least 3 invocations of workgroup (0, 0, 0)"), "{}", hazard_group(&groups[0], true));
+        assert!(
+            hazard_group(&groups[0], true)
+                .contains("at least 3 invocations of workgroup (0, 0, 0)"),
+            "{}",
+            hazard_group(&groups[0], true)
+        );
     }
 }

@@ -43,21 +43,46 @@ pub fn finding_marks(results: &[CaseResult]) -> Vec<FindingMark> {
         };
         match &r.outcome {
             Outcome::MemoryError { error: MemoryError::Hazard(h), .. } => {
-                let group = r.findings.as_ref().and_then(|f| failing_group(f, &MemoryError::Hazard(h.clone())));
+                let group = r
+                    .findings
+                    .as_ref()
+                    .and_then(|f| failing_group(f, &MemoryError::Hazard(h.clone())));
                 let what = group.as_ref().map_or_else(|| format!("race on `{}`", h.space), gist);
                 let hazards = group.map_or_else(|| vec![h.clone()], |g| g.hazards);
                 for h in &hazards {
-                    mark(h.first.site, true, format!("{what}: the first access, a {}", word(h.first.kind)));
-                    mark(h.second.site, false, format!("{what}: the second access, a {}", word(h.second.kind)));
+                    mark(
+                        h.first.site,
+                        true,
+                        format!("{what}: the first access, a {}", word(h.first.kind)),
+                    );
+                    mark(
+                        h.second.site,
+                        false,
+                        format!("{what}: the second access, a {}", word(h.second.kind)),
+                    );
                 }
             }
             Outcome::MemoryError { error: MemoryError::OutOfBounds(o), .. } => {
                 for a in o.first.iter().take(1) {
-                    mark(a.site, true, format!("out-of-bounds {} of `{}`: index {}, but it has {} elements", word(o.kind), o.space, a.index, o.elements));
+                    mark(
+                        a.site,
+                        true,
+                        format!(
+                            "out-of-bounds {} of `{}`: index {}, but it has {} elements",
+                            word(o.kind),
+                            o.space,
+                            a.index,
+                            o.elements
+                        ),
+                    );
                 }
             }
             Outcome::RunawayLoop { line: Some(line), .. } => {
-                mark(Some(crate::trace::Site { line: *line, column: 1 }), true, "this loop ran past the loop budget: it may never end".into());
+                mark(
+                    Some(crate::trace::Site { line: *line, column: 1 }),
+                    true,
+                    "this loop ran past the loop budget: it may never end".into(),
+                );
             }
             _ => {}
         }
@@ -76,7 +101,11 @@ mod tests {
     #[test]
     fn a_race_marks_both_accesses_once_per_line() {
         let inv = |x| Invocation { id: x, workgroup_id: [0, 0, 0], local_invocation_id: [x, 0, 0] };
-        let access = |x, line| HazardAccess { invocation: inv(x), kind: AccessKind::Write, site: Some(Site { line, column: 5 }) };
+        let access = |x, line| HazardAccess {
+            invocation: inv(x),
+            kind: AccessKind::Write,
+            site: Some(Site { line, column: 5 }),
+        };
         let hazard = |a, b| Hazard {
             kind: HazardKind::WriteAfterWrite,
             space: "total".into(),
@@ -88,7 +117,11 @@ mod tests {
             first: access(a, 16),
             second: access(b, 16),
         };
-        let findings = crate::trace::Findings { hazards: vec![hazard(0, 1), hazard(1, 2)], hazard_total: 2, ..Default::default() };
+        let findings = crate::trace::Findings {
+            hazards: vec![hazard(0, 1), hazard(1, 2)],
+            hazard_total: 2,
+            ..Default::default()
+        };
         let error = MemoryError::Hazard(hazard(0, 1));
         let r = CaseResult {
             case: 1,

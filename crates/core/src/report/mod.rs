@@ -3,7 +3,10 @@
 //! and the command-line tool show these sentences; the data stays in
 //! [`crate::trace::Findings`] (and the CLI's JSON).
 
-use crate::trace::{AccessKind, Findings, Hazard, HazardAccess, HazardKind, MemoryKind, OutOfBounds, Site, LOOP_BUDGET};
+use crate::trace::{
+    AccessKind, Findings, Hazard, HazardAccess, HazardKind, MemoryKind, OutOfBounds, Site,
+    LOOP_BUDGET,
+};
 use serde::{Deserialize, Serialize};
 
 mod hazards;
@@ -55,7 +58,8 @@ pub struct SubgroupSizeDependent {
 /// sizes, the element, and what to try.
 pub fn subgroup_size_dependent(s: &SubgroupSizeDependent) -> String {
     let list = |right: bool| {
-        let sizes: Vec<String> = s.tried.iter().filter(|t| t.1 == right).map(|t| t.0.to_string()).collect();
+        let sizes: Vec<String> =
+            s.tried.iter().filter(|t| t.1 == right).map(|t| t.0.to_string()).collect();
         match sizes.as_slice() {
             [] => String::new(),
             [one] => one.clone(),
@@ -210,7 +214,13 @@ pub fn memory_error(findings: &Findings) -> Option<MemoryError> {
 pub fn leading_hazard(hazards: &[Hazard]) -> Option<&Hazard> {
     let first = hazards.iter().map(|h| h.dispatch).min()?;
     let in_first = || hazards.iter().filter(move |h| h.dispatch == first);
-    let conflicted = |h: &Hazard| in_first().any(|c| c.kind == HazardKind::WriteAfterWrite && c.space == h.space && c.workgroup_memory == h.workgroup_memory);
+    let conflicted = |h: &Hazard| {
+        in_first().any(|c| {
+            c.kind == HazardKind::WriteAfterWrite
+                && c.space == h.space
+                && c.workgroup_memory == h.workgroup_memory
+        })
+    };
     in_first().find(|h| h.across_workgroups && !conflicted(h)).or_else(|| in_first().next())
 }
 
@@ -236,10 +246,15 @@ pub fn out_of_bounds(o: &OutOfBounds) -> String {
     };
     let first = o.first.first();
     let (who, index, line) = match first {
-        Some(a) => (format!("the invocation with {}", a.invocation.describe()), a.index.to_string(), at(a.site)),
+        Some(a) => (
+            format!("the invocation with {}", a.invocation.describe()),
+            a.index.to_string(),
+            at(a.site),
+        ),
         None => ("an invocation".to_string(), "…".to_string(), String::new()),
     };
-    let many = if o.total > 1 { format!(" ({} such accesses in all)", o.total) } else { String::new() };
+    let many =
+        if o.total > 1 { format!(" ({} such accesses in all)", o.total) } else { String::new() };
     let noun = o.memory.noun();
     let head = if o.space.is_empty() {
         format!("out-of-bounds {what}{line}: {who} {} element {index} of an unnamed {noun}, which has {} elements{many}.", verb(o.kind), o.elements)
@@ -321,7 +336,9 @@ pub fn memory_error_summary(findings: &Findings, e: &MemoryError) -> String {
 /// when that error is a hazard.
 pub fn failing_group(findings: &Findings, e: &MemoryError) -> Option<HazardGroup> {
     match e {
-        MemoryError::Hazard(h) => group_hazards(&findings.hazards).into_iter().find(|g| g.hazards.contains(h)),
+        MemoryError::Hazard(h) => {
+            group_hazards(&findings.hazards).into_iter().find(|g| g.hazards.contains(h))
+        }
         _ => None,
     }
 }
@@ -395,12 +412,15 @@ pub fn finding_items(f: &Findings) -> Vec<(Level, String)> {
 /// rust-analyzer keep theirs; `UPDATE_SNAPSHOTS=1` rewrites it.
 #[cfg(test)]
 pub(crate) fn snapshot(name: &str, actual: &str) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(format!("{name}.txt"));
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(format!("{name}.txt"));
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, actual).unwrap();
     }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{} is missing: run with UPDATE_SNAPSHOTS=1", path.display()));
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("{} is missing: run with UPDATE_SNAPSHOTS=1", path.display()));
     assert_eq!(actual, expected, "{name} differs from {}", path.display());
 }
 
@@ -410,10 +430,15 @@ mod tests {
     use crate::trace::{invocation_in_workgroup, OutOfBoundsAccess};
     use crate::CaseConfig;
 
-    const CONFIG: CaseConfig = CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };
+    const CONFIG: CaseConfig =
+        CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };
 
     fn access(local: u32, kind: AccessKind, line: usize) -> HazardAccess {
-        HazardAccess { invocation: invocation_in_workgroup(0, local, &CONFIG), kind, site: Some(Site { line, column: 5 }) }
+        HazardAccess {
+            invocation: invocation_in_workgroup(0, local, &CONFIG),
+            kind,
+            site: Some(Site { line, column: 5 }),
+        }
     }
 
     #[test]
@@ -447,9 +472,14 @@ mod tests {
             kind,
             total: 3,
             elements: 16,
-            first: vec![OutOfBoundsAccess { index: 16, invocation: invocation_in_workgroup(1, 0, &CONFIG), site: Some(Site { line: 9, column: 3 }) }],
+            first: vec![OutOfBoundsAccess {
+                index: 16,
+                invocation: invocation_in_workgroup(1, 0, &CONFIG),
+                site: Some(Site { line: 9, column: 3 }),
+            }],
         };
-        let text = [out_of_bounds(&o(AccessKind::Read)), out_of_bounds(&o(AccessKind::Write))].join("\n");
+        let text =
+            [out_of_bounds(&o(AccessKind::Read)), out_of_bounds(&o(AccessKind::Write))].join("\n");
         snapshot("out-of-bounds", &text);
     }
 
@@ -461,7 +491,11 @@ mod tests {
             kind,
             total: 1,
             elements: 3,
-            first: vec![OutOfBoundsAccess { index: 3, invocation: invocation_in_workgroup(0, 2, &CONFIG), site: Some(Site { line: 12, column: 17 }) }],
+            first: vec![OutOfBoundsAccess {
+                index: 3,
+                invocation: invocation_in_workgroup(0, 2, &CONFIG),
+                site: Some(Site { line: 12, column: 17 }),
+            }],
         };
         let text = [
             out_of_bounds(&o("w", MemoryKind::Function, AccessKind::Read)),
@@ -475,7 +509,14 @@ mod tests {
 
     #[test]
     fn writes_fail_before_hazards_and_hazards_before_reads() {
-        let read = OutOfBounds { space: "a".into(), memory: MemoryKind::Storage, kind: AccessKind::Read, total: 1, elements: 4, first: vec![] };
+        let read = OutOfBounds {
+            space: "a".into(),
+            memory: MemoryKind::Storage,
+            kind: AccessKind::Read,
+            total: 1,
+            elements: 4,
+            first: vec![],
+        };
         let write = OutOfBounds { kind: AccessKind::Write, ..read.clone() };
         let f = Findings { out_of_bounds: vec![read.clone(), write.clone()], ..Default::default() };
         assert_eq!(memory_error(&f), Some(MemoryError::OutOfBounds(write)));
@@ -501,18 +542,27 @@ mod tests {
         let across = h(HazardKind::ReadAfterWrite, true);
         // The racecheck lists write conflicts first; the hazard between
         // workgroups still leads.
-        let f = Findings { hazards: vec![within.clone(), across.clone()], hazard_total: 2, ..Default::default() };
+        let f = Findings {
+            hazards: vec![within.clone(), across.clone()],
+            hazard_total: 2,
+            ..Default::default()
+        };
         assert_eq!(memory_error(&f), Some(MemoryError::Hazard(across.clone())));
         let f = Findings { hazards: vec![within.clone()], hazard_total: 1, ..Default::default() };
         assert_eq!(memory_error(&f), Some(MemoryError::Hazard(within.clone())));
         // The same variable's write conflicts are the same mistake, told
         // better by the conflict (`bins[k] += 1` in every workgroup).
         let same = Hazard { space: "out".into(), ..across.clone() };
-        let f = Findings { hazards: vec![within.clone(), same], hazard_total: 2, ..Default::default() };
+        let f =
+            Findings { hazards: vec![within.clone(), same], hazard_total: 2, ..Default::default() };
         assert_eq!(memory_error(&f), Some(MemoryError::Hazard(within.clone())));
         // An earlier dispatch's hazard leads whatever its kind.
         let later = Hazard { dispatch: 1, ..across };
-        let f = Findings { hazards: vec![later, within.clone()], hazard_total: 2, ..Default::default() };
+        let f = Findings {
+            hazards: vec![later, within.clone()],
+            hazard_total: 2,
+            ..Default::default()
+        };
         assert_eq!(memory_error(&f), Some(MemoryError::Hazard(within)));
     }
 }

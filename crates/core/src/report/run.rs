@@ -4,7 +4,10 @@
 //! prints [`RunReport::text`] and serialises it into its JSON; neither words
 //! an outcome itself.
 
-use crate::judge::{fully_checked, lost_counts, performance_line, verdict, CaseResult, Diagnostic, Outcome, Severity, Verdict};
+use crate::judge::{
+    fully_checked, lost_counts, performance_line, verdict, CaseResult, Diagnostic, Outcome,
+    Severity, Verdict,
+};
 use crate::model::{Case, Performance, Puzzle};
 use crate::timing::Peaks;
 use serde::Serialize;
@@ -182,11 +185,17 @@ pub struct PerformanceReport {
 impl RunReport {
     /// Words the `results` of one Run of `puzzle`, whose random cases were
     /// `random` (numbered after the puzzle's own).
-    pub fn new(puzzle: &Puzzle, random: &[Case], results: &[CaseResult], context: Context) -> RunReport {
+    pub fn new(
+        puzzle: &Puzzle,
+        random: &[Case],
+        results: &[CaseResult],
+        context: Context,
+    ) -> RunReport {
         let verdict = verdict(results);
         let fully_checked = fully_checked(results);
         let passed = results.iter().filter(|r| r.outcome.passed()).count();
-        let omitted = results.iter().filter(|r| matches!(r.outcome, Outcome::Omitted { .. })).count();
+        let omitted =
+            results.iter().filter(|r| matches!(r.outcome, Outcome::Omitted { .. })).count();
         let counted = results.len() - omitted;
         let why = match context.emulated {
             Emulated::No => None,
@@ -198,7 +207,10 @@ impl RunReport {
             (0, Some(why)) => format!(" Emulated on the CPU: {why}."),
             (1, None) => " (1 performance case runs only on a hardware GPU.)".into(),
             (n, None) => format!(" ({n} performance cases run only on a hardware GPU.)"),
-            (n, Some(why)) => format!(" Emulated on the CPU: {why}; {n} performance case{} did not run.", if n == 1 { "" } else { "s" }),
+            (n, Some(why)) => format!(
+                " Emulated on the CPU: {why}; {n} performance case{} did not run.",
+                if n == 1 { "" } else { "s" }
+            ),
         };
         let headline = match verdict {
             Verdict::Passed if fully_checked => format!("Solved! All {counted} cases of “{}” pass.{aside}", puzzle.title),
@@ -210,7 +222,10 @@ impl RunReport {
         let mut cases: Vec<CaseReport> = results
             .iter()
             .filter_map(|r| {
-                let case = puzzle.cases.get(r.case.wrapping_sub(1)).or_else(|| random.iter().find(|c| c.number == r.case))?;
+                let case = puzzle
+                    .cases
+                    .get(r.case.wrapping_sub(1))
+                    .or_else(|| random.iter().find(|c| c.number == r.case))?;
                 Some(case_report(puzzle, case, r, context))
             })
             .collect();
@@ -244,7 +259,12 @@ impl RunReport {
                 Some(ms) => format!("{ms:>8.2} ms{}", if c.instrumented { "*" } else { " " }),
                 None => format!("{:>8}    ", "—"),
             };
-            line(format!("  {:<36} {:<14} {time}  {}", c.title, c.outcome, c.summary.as_deref().unwrap_or("passed")));
+            line(format!(
+                "  {:<36} {:<14} {time}  {}",
+                c.title,
+                c.outcome,
+                c.summary.as_deref().unwrap_or("passed")
+            ));
             for d in &c.diagnostics {
                 match (d.line, d.column) {
                     (Some(l), Some(col)) => line(format!("      {file}:{l}:{col}: {}", d.message)),
@@ -298,7 +318,8 @@ fn distinct_findings(cases: &[CaseReport]) -> Vec<String> {
             continue;
         }
         seen.push((&c.finding, summary));
-        let serious = matches!(c.outcome, "memory-error" | "runaway-loop" | "compile-error" | "config-error");
+        let serious =
+            matches!(c.outcome, "memory-error" | "runaway-loop" | "compile-error" | "config-error");
         out.push((!serious, format!("{}: {summary}", c.title)));
     }
     // Stable: cases keep their order within each rank.
@@ -347,7 +368,9 @@ pub fn badge(o: &Outcome) -> String {
         Outcome::RunawayLoop { .. } => "runaway loop".into(),
         Outcome::OverBudget { .. } => "over budget".into(),
         Outcome::WithoutTechnique { .. } => "right values, without the technique".into(),
-        Outcome::BelowTarget { fraction, .. } => format!("correct but slow ({:.0} % of the reference rate)", fraction * 100.0),
+        Outcome::BelowTarget { fraction, .. } => {
+            format!("correct but slow ({:.0} % of the reference rate)", fraction * 100.0)
+        }
         Outcome::Skipped { .. } => "not timed yet".into(),
         Outcome::Omitted { .. } => "hardware GPU only".into(),
     }
@@ -384,7 +407,11 @@ fn say_repeated_findings_once(cases: &mut [CaseReport]) {
     for (_, first, later) in firsts.into_iter().filter(|(_, _, l)| !l.is_empty()) {
         if let Some(s) = &mut cases[first].summary {
             let n = later.len();
-            s.push_str(&format!(" The same mistake fails {n} more case{}: {}.", if n == 1 { "" } else { "s" }, later.join(", ")));
+            s.push_str(&format!(
+                " The same mistake fails {n} more case{}: {}.",
+                if n == 1 { "" } else { "s" },
+                later.join(", ")
+            ));
         }
     }
 }
@@ -417,7 +444,9 @@ fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -
         o => Some(o.summary()),
     };
     let finding = match (o, &r.findings) {
-        (Outcome::MemoryError { error, .. }, Some(f)) => super::failing_group(f, error).map(|g| super::gist(&g)),
+        (Outcome::MemoryError { error, .. }, Some(f)) => {
+            super::failing_group(f, error).map(|g| super::gist(&g))
+        }
         _ => None,
     };
     let mut notes = Vec::new();
@@ -429,7 +458,10 @@ fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -
                     Some([row, col]) => format!("[{row}][{col}]"),
                     None => format!("[{}]", m.index),
                 };
-                note(NoteKind::Mismatch, format!("{}{at}: expected {}, got {}", m.buffer, m.expected, m.actual));
+                note(
+                    NoteKind::Mismatch,
+                    format!("{}{at}: expected {}, got {}", m.buffer, m.expected, m.actual),
+                );
             }
             if *total > mismatches.len().min(8) {
                 note(NoteKind::Mismatch, format!("… and {} more", total - mismatches.len().min(8)));
@@ -443,14 +475,23 @@ fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -
     }
     if let Some(seed) = case.random_seed.filter(|_| !o.passed()) {
         let c = &case.config;
-        note(NoteKind::Seed, format!("workgroup_size {:?}, workgroups {:?}; draw it again with seed {seed}", c.workgroup_size, c.workgroups));
+        note(
+            NoteKind::Seed,
+            format!(
+                "workgroup_size {:?}, workgroups {:?}; draw it again with seed {seed}",
+                c.workgroup_size, c.workgroups
+            ),
+        );
     }
     for w in &r.warnings {
         let at = w.line.map(|l| format!(" at line {l}")).unwrap_or_default();
         note(NoteKind::Warning, format!("warning{at}: {}", w.message));
     }
     if let Some(why) = &r.instrumentation {
-        note(NoteKind::Unchecked, format!("not checked (no heat maps or memory checks): {}", super::unchecked(why)));
+        note(
+            NoteKind::Unchecked,
+            format!("not checked (no heat maps or memory checks): {}", super::unchecked(why)),
+        );
     }
     if let Some(f) = &r.findings {
         let said = o.summary();
@@ -464,8 +505,10 @@ fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -
             }
         }
     }
-    let performance =
-        case.performance.filter(|_| o.passed() || matches!(o, Outcome::BelowTarget { .. })).map(|perf| performance_report(puzzle, r, &perf, context));
+    let performance = case
+        .performance
+        .filter(|_| o.passed() || matches!(o, Outcome::BelowTarget { .. }))
+        .map(|perf| performance_report(puzzle, r, &perf, context));
     let instrumented = r.instrumented_timing.is_some() && r.timing.wall_ms == 0.0;
     CaseReport {
         case: case.number,
@@ -480,7 +523,11 @@ fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -
             _ => Vec::new(),
         },
         notes,
-        time_ms: if instrumented { r.instrumented_timing.map(|t| t.wall_ms) } else { Some(r.timing.wall_ms).filter(|&ms| ms > 0.0) },
+        time_ms: if instrumented {
+            r.instrumented_timing.map(|t| t.wall_ms)
+        } else {
+            Some(r.timing.wall_ms).filter(|&ms| ms > 0.0)
+        },
         instrumented,
         performance,
         finding,
@@ -490,7 +537,12 @@ fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -
 /// A passed performance case's figures as lines: the student's kernel, the
 /// reference's, the comparison kernels', and where they stand against the
 /// target and this device's peaks.
-pub fn performance_report(puzzle: &Puzzle, r: &CaseResult, perf: &Performance, context: Context) -> PerformanceReport {
+pub fn performance_report(
+    puzzle: &Puzzle,
+    r: &CaseResult,
+    perf: &Performance,
+    context: Context,
+) -> PerformanceReport {
     let ms = r.timing.best().0;
     let reference_ms = r.reference_timing.map(|t| t.best().0).filter(|&m| m > 0.0);
     let of_peak = context.peaks.and_then(|p| {
@@ -521,14 +573,23 @@ pub fn performance_report(puzzle: &Puzzle, r: &CaseResult, perf: &Performance, c
             .comparisons
             .iter()
             .zip(&r.comparison_timings)
-            .map(|(c, t)| (c.label.clone(), t.map(|t| performance_line(&t, perf)).unwrap_or_else(|| "did not pass".into())))
+            .map(|(c, t)| {
+                (
+                    c.label.clone(),
+                    t.map(|t| performance_line(&t, perf)).unwrap_or_else(|| "did not pass".into()),
+                )
+            })
             .collect(),
     }
 }
 
 /// ` · 12 % of this GPU's measured bandwidth` for a kernel's timing `t` on
 /// a performance case, or nothing without peaks or counts.
-pub fn share_of_peak(peaks: Option<&Peaks>, t: &crate::judge::Timing, perf: &Performance) -> String {
+pub fn share_of_peak(
+    peaks: Option<&Peaks>,
+    t: &crate::judge::Timing,
+    perf: &Performance,
+) -> String {
     peaks
         .and_then(|p| p.percent(t.best().0, perf.flops, perf.bytes))
         .map(|(pc, what)| format!(" · {pc:.0} % of this GPU's measured {what}"))

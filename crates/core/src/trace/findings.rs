@@ -3,8 +3,8 @@
 //! students read are made in [`crate::report`].
 
 use super::{
-    hazard_word as hw, header, invocation, invocation_in_workgroup, site_word, AccessKind, Invocation, TraceLayout, HAZARD_RECORDS_PER_KIND,
-    OOB_RECORDS_PER_KIND, SITE_KEY_BITS,
+    hazard_word as hw, header, invocation, invocation_in_workgroup, site_word, AccessKind,
+    Invocation, TraceLayout, HAZARD_RECORDS_PER_KIND, OOB_RECORDS_PER_KIND, SITE_KEY_BITS,
 };
 use crate::model::CaseConfig;
 use serde::{Deserialize, Serialize};
@@ -162,7 +162,8 @@ pub enum HazardKind {
 impl HazardKind {
     /// All kinds, in trace order (write conflicts first: they are the ones
     /// reported first).
-    pub const ALL: [HazardKind; 3] = [HazardKind::WriteAfterWrite, HazardKind::ReadAfterWrite, HazardKind::WriteAfterRead];
+    pub const ALL: [HazardKind; 3] =
+        [HazardKind::WriteAfterWrite, HazardKind::ReadAfterWrite, HazardKind::WriteAfterRead];
 
     /// The access kinds of the first and the second access.
     pub fn accesses(self) -> (AccessKind, AccessKind) {
@@ -311,7 +312,14 @@ impl TraceMeta {
     /// written in it (a written record always names a site; site 0 is
     /// none), a record that makes no sense or one that an epoch overflow
     /// makes untrustworthy.
-    fn hazard(&self, w: &impl Fn(u64) -> u32, at: u64, kind: HazardKind, overflow: bool, config: &CaseConfig) -> Option<Hazard> {
+    fn hazard(
+        &self,
+        w: &impl Fn(u64) -> u32,
+        at: u64,
+        kind: HazardKind,
+        overflow: bool,
+        config: &CaseConfig,
+    ) -> Option<Hazard> {
         if w(at + hw::SITE) == 0 {
             return None;
         }
@@ -325,28 +333,43 @@ impl TraceMeta {
         if overflow && !across {
             return None;
         }
-        let workgroup = |k: super::Key| if workgroup_memory { w(at + hw::WORKGROUP) } else { k.workgroup };
+        let workgroup =
+            |k: super::Key| if workgroup_memory { w(at + hw::WORKGROUP) } else { k.workgroup };
         let other_site_word = w(at + hw::OTHER_SITE);
         let (first_kind, second_kind) = kind.accesses();
         let space_n = w(at + hw::SPACE);
-        let other_site = (other_site_word != 0 && site_word(0, other_site_word) == site_word(0, other))
-            .then(|| self.site(other_site_word >> SITE_KEY_BITS))
-            .flatten()
-            .or_else(|| self.only_line(space_n, first_kind));
+        let other_site = (other_site_word != 0
+            && site_word(0, other_site_word) == site_word(0, other))
+        .then(|| self.site(other_site_word >> SITE_KEY_BITS))
+        .flatten()
+        .or_else(|| self.only_line(space_n, first_kind));
         let word = w(at + hw::WORD);
         let in_space = if workgroup_memory { word.saturating_sub(space.shadow_base) } else { word };
         // Words before the array (other members of its struct) are no element.
-        let element = in_space.checked_sub(space.array_word).and_then(|w| w.checked_div(space.element_words));
+        let element =
+            in_space.checked_sub(space.array_word).and_then(|w| w.checked_div(space.element_words));
         Some(Hazard {
             kind,
             space: space.name.clone(),
             workgroup_memory,
             element,
-            entry_point: self.entry_points.get(w(at + hw::DISPATCH) as usize).cloned().unwrap_or_default(),
+            entry_point: self
+                .entry_points
+                .get(w(at + hw::DISPATCH) as usize)
+                .cloned()
+                .unwrap_or_default(),
             dispatch: w(at + hw::DISPATCH),
             across_workgroups: across,
-            first: HazardAccess { invocation: invocation_in_workgroup(workgroup(a), a.local, config), kind: first_kind, site: other_site },
-            second: HazardAccess { invocation: invocation_in_workgroup(workgroup(b), b.local, config), kind: second_kind, site: self.site(w(at + hw::SITE)) },
+            first: HazardAccess {
+                invocation: invocation_in_workgroup(workgroup(a), a.local, config),
+                kind: first_kind,
+                site: other_site,
+            },
+            second: HazardAccess {
+                invocation: invocation_in_workgroup(workgroup(b), b.local, config),
+                kind: second_kind,
+                site: self.site(w(at + hw::SITE)),
+            },
         })
     }
 
@@ -385,9 +408,20 @@ impl TraceMeta {
                 let first = (0..slots)
                     .map(|slot| l.oob_record_word(kind, slot))
                     .filter(|&at| w(at) as usize == s)
-                    .map(|at| OutOfBoundsAccess { index: w(at + 1), invocation: invocation(w(at + 2), config), site: self.site(w(at + 3)) })
+                    .map(|at| OutOfBoundsAccess {
+                        index: w(at + 1),
+                        invocation: invocation(w(at + 2), config),
+                        site: self.site(w(at + 3)),
+                    })
                     .collect();
-                out_of_bounds.push(OutOfBounds { space: space.name.clone(), memory: space.memory, kind, total, elements: space.elements, first });
+                out_of_bounds.push(OutOfBounds {
+                    space: space.name.clone(),
+                    memory: space.memory,
+                    kind,
+                    total,
+                    elements: space.elements,
+                    first,
+                });
             }
         }
 
@@ -404,7 +438,9 @@ impl TraceMeta {
             hazard_total += w(header::HAZARD_COUNTS + kind as u64);
             let slots = w(header::HAZARD_SLOTS + kind as u64) as u64;
             for k in 0..slots.min(HAZARD_RECORDS_PER_KIND) {
-                if let Some(h) = self.hazard(&w, l.hazard_record_word(kind, k), kind, overflow != 0, config) {
+                if let Some(h) =
+                    self.hazard(&w, l.hazard_record_word(kind, k), kind, overflow != 0, config)
+                {
                     hazards.push(h);
                 }
             }
@@ -425,7 +461,17 @@ impl TraceMeta {
             }),
         };
         let prints = self.print_log(&w);
-        Findings { buffers, invocations, out_of_bounds, hazards, hazard_total, runaway_loop, unchecked, workgroup_size: config.workgroup_size, prints }
+        Findings {
+            buffers,
+            invocations,
+            out_of_bounds,
+            hazards,
+            hazard_total,
+            runaway_loop,
+            unchecked,
+            workgroup_size: config.workgroup_size,
+            prints,
+        }
     }
 
     /// The print log's lines, read in the order the GPU claimed them, then

@@ -231,7 +231,11 @@ impl KeyFormat {
 
     /// Packs a key.
     pub fn pack(&self, k: Key) -> u32 {
-        let wg = if self.workgroup_bits == 0 { 0 } else { k.workgroup << (self.epoch_bits + self.local_bits) };
+        let wg = if self.workgroup_bits == 0 {
+            0
+        } else {
+            k.workgroup << (self.epoch_bits + self.local_bits)
+        };
         wg | (k.epoch << self.local_bits) | k.local
     }
 
@@ -239,7 +243,8 @@ impl KeyFormat {
     pub fn unpack(&self, word: u32) -> Key {
         let local = word & Self::field_max(self.local_bits);
         let epoch = (word >> self.local_bits) & Self::field_max(self.epoch_bits);
-        let workgroup = if self.workgroup_bits == 0 { 0 } else { word >> (self.epoch_bits + self.local_bits) };
+        let workgroup =
+            if self.workgroup_bits == 0 { 0 } else { word >> (self.epoch_bits + self.local_bits) };
         Key { workgroup, epoch, local }
     }
 
@@ -249,7 +254,11 @@ impl KeyFormat {
     /// Its own inverse.
     pub fn low(&self, word: u32) -> u32 {
         let k = self.unpack(word);
-        self.pack(Key { workgroup: Self::field_max(self.workgroup_bits) - k.workgroup, epoch: k.epoch, local: Self::field_max(self.local_bits) - k.local })
+        self.pack(Key {
+            workgroup: Self::field_max(self.workgroup_bits) - k.workgroup,
+            epoch: k.epoch,
+            local: Self::field_max(self.local_bits) - k.local,
+        })
     }
 
     /// True when accesses with keys `a` and `b` can race: different
@@ -338,7 +347,8 @@ impl TraceLayout {
     /// size must be the shader's own ([`CaseConfig::as_declared`]): every
     /// invocation the GPU runs needs its own counters.
     pub fn new(spec: &TraceSpec, config: &CaseConfig) -> TraceLayout {
-        let spaces = spec.buffers.len() as u64 + spec.workgroup_vars as u64 + spec.bounds_only as u64;
+        let spaces =
+            spec.buffers.len() as u64 + spec.workgroup_vars as u64 + spec.bounds_only as u64;
         let oob_total_base = header::WORDS;
         let oob_record_base = oob_total_base + 3 * spaces;
         let hazard_base = oob_record_base + 3 * OOB_RECORDS_PER_KIND * OOB_RECORD_WORDS;
@@ -409,9 +419,18 @@ impl TraceLayout {
     /// ordered, do not count as a race with the new one's.
     pub fn shadow_ranges(&self, dispatch: u32) -> Vec<(u64, u64)> {
         let d = u64::from(dispatch);
-        let storage = self.race_base.iter().flatten().min().map(|&base| (base + d * self.race_dispatch_stride, self.race_dispatch_stride));
-        let workgroup =
-            (self.workgroup_dispatch_stride > 0).then(|| (self.workgroup_race_base + d * self.workgroup_dispatch_stride, self.workgroup_dispatch_stride));
+        let storage = self
+            .race_base
+            .iter()
+            .flatten()
+            .min()
+            .map(|&base| (base + d * self.race_dispatch_stride, self.race_dispatch_stride));
+        let workgroup = (self.workgroup_dispatch_stride > 0).then(|| {
+            (
+                self.workgroup_race_base + d * self.workgroup_dispatch_stride,
+                self.workgroup_dispatch_stride,
+            )
+        });
         storage.into_iter().chain(workgroup).filter(|r| r.1 > 0).collect()
     }
 
@@ -473,7 +492,11 @@ pub fn invocation_in_workgroup(workgroup: u32, local: u32, config: &CaseConfig) 
     let gid = [0, 1, 2].map(|k| wid[k] as u64 * config.workgroup_size[k] as u64 + lid[k] as u64);
     let x = sx as u64 * wx as u64;
     let y = sy as u64 * wy as u64;
-    Invocation { id: (gid[0] + gid[1] * x + gid[2] * x * y) as u32, workgroup_id: wid, local_invocation_id: lid }
+    Invocation {
+        id: (gid[0] + gid[1] * x + gid[2] * x * y) as u32,
+        workgroup_id: wid,
+        local_invocation_id: lid,
+    }
 }
 
 impl Invocation {
@@ -521,14 +544,27 @@ mod tests {
 
     #[test]
     fn layout_has_room_for_everything() {
-        let spec = TraceSpec { buffers: vec![(10, false), (4, true)], workgroup_words: 8, workgroup_vars: 1, bounds_only: 0, dispatches: 2, prints: false };
+        let spec = TraceSpec {
+            buffers: vec![(10, false), (4, true)],
+            workgroup_words: 8,
+            workgroup_vars: 1,
+            bounds_only: 0,
+            dispatches: 2,
+            prints: false,
+        };
         let layout = TraceLayout::new(&spec, &config());
         assert_eq!(layout.invocations, 48);
-        let fixed = header::WORDS + 3 * 3 + 3 * OOB_RECORDS_PER_KIND * OOB_RECORD_WORDS + 3 * HAZARD_RECORDS_PER_KIND * HAZARD_RECORD_WORDS;
+        let fixed = header::WORDS
+            + 3 * 3
+            + 3 * OOB_RECORDS_PER_KIND * OOB_RECORD_WORDS
+            + 3 * HAZARD_RECORDS_PER_KIND * HAZARD_RECORD_WORDS;
         let heat = 3 * 14;
         let storage_race = 2 * RACE_ARRAYS * 4;
         let workgroup_race = 2 * 6 * RACE_ARRAYS * 8;
-        assert_eq!(layout.total_words, fixed + heat + storage_race + workgroup_race + INVOCATION_WORDS * 48);
+        assert_eq!(
+            layout.total_words,
+            fixed + heat + storage_race + workgroup_race + INVOCATION_WORDS * 48
+        );
         assert_eq!(layout.race_base[0], None);
     }
 }

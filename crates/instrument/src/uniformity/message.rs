@@ -20,7 +20,9 @@ impl NonUniformBarrier {
             _ => "Move the barrier out of the condition, so that every invocation reaches it, or make the condition the same for every invocation (for example a value read with `workgroupUniformLoad`).",
         };
         if self.barrier.starts_with("`subgroup") || self.barrier.starts_with("`quad") {
-            let why = why.replace("reach the barrier", "reach it").replace("the barrier depends", "it depends");
+            let why = why
+                .replace("reach the barrier", "reach it")
+                .replace("the barrier depends", "it depends");
             return format!(
                 "{} must be called in uniform control flow (every invocation of the workgroup reaches it, or none), but {why}. Browsers reject this shader; on a GPU the lanes that skip it leave holes in the result. Call it outside the `if` (or before the `return`), with a neutral value for the lanes that have no element: `var v = 0.0; if (i < n) {{ v = a[i]; }} let s = subgroupAdd(v);`.",
                 self.barrier

@@ -7,14 +7,18 @@ pub(super) fn subgroup_uniformity_relaxed(source: &str) -> bool {
     let code = gpu_puzzles_core::wgsl::strip_comments(source);
     code.match_indices("diagnostic").any(|(at, _)| {
         let rest = &code[at + "diagnostic".len()..];
-        let inner = rest.trim_start().strip_prefix('(').and_then(|r| r.split(')').next()).unwrap_or("");
+        let inner =
+            rest.trim_start().strip_prefix('(').and_then(|r| r.split(')').next()).unwrap_or("");
         let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
         matches!(parts.as_slice(), [severity, "subgroup_uniformity", ..] if *severity != "error")
     })
 }
 
 /// The WGSL name of a subgroup reduction or scan.
-pub(super) fn collective_name(op: naga::SubgroupOperation, c: naga::CollectiveOperation) -> &'static str {
+pub(super) fn collective_name(
+    op: naga::SubgroupOperation,
+    c: naga::CollectiveOperation,
+) -> &'static str {
     use naga::CollectiveOperation as C;
     use naga::SubgroupOperation as S;
     match (op, c) {

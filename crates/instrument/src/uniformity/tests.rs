@@ -13,7 +13,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 }}
 "
     );
-    naga::front::wgsl::parse_str(&src).unwrap_or_else(|e| panic!("{}\n{src}", e.emit_to_string(&src)));
+    naga::front::wgsl::parse_str(&src)
+        .unwrap_or_else(|e| panic!("{}\n{src}", e.emit_to_string(&src)));
     check_barriers(&src)
 }
 
@@ -49,7 +50,9 @@ fn uniform_shapes_are_accepted() {
 
 #[test]
 fn loops_that_only_some_invocations_leave_are_non_uniform() {
-    let e = check("    for (var i = lid.x; i < 64u; i += 8u) {\n        workgroupBarrier();\n    }").unwrap();
+    let e =
+        check("    for (var i = lid.x; i < 64u; i += 8u) {\n        workgroupBarrier();\n    }")
+            .unwrap();
     assert_eq!(e.line, 7);
     let e = check("    var x = 0.0;\n    loop {\n        x = smem[lid.x];\n        if (x > 1.0) { break; }\n        workgroupBarrier();\n    }").unwrap();
     assert_eq!(e.line, 10);
@@ -88,8 +91,14 @@ fn subgroup_operations_need_uniform_control_flow() {
     };
     let e = sub("    var s = 0.0;\n    if (lid.x < arrayLength(&a)) { s = subgroupAdd(a[lid.x]); }\n    out[lid.x] = s;").unwrap();
     assert_eq!((e.line, e.cause), (8, Cause::Condition), "{e:?}");
-    assert!(e.message().contains("`subgroupAdd()` must be called in uniform control flow"), "{}", e.message());
-    let e = sub("    if (lid.x == 0u) { return; }\n    out[lid.x] = subgroupShuffleXor(a[lid.x], 1u);").unwrap();
+    assert!(
+        e.message().contains("`subgroupAdd()` must be called in uniform control flow"),
+        "{}",
+        e.message()
+    );
+    let e =
+        sub("    if (lid.x == 0u) { return; }\n    out[lid.x] = subgroupShuffleXor(a[lid.x], 1u);")
+            .unwrap();
     assert_eq!(e.cause, Cause::Return);
     // A neutral value instead of a guard, and a condition on the subgroup
     // size, which is uniform.

@@ -33,7 +33,11 @@ pub(super) fn run(
             Err(Stop::RunawayLoop { span, invocation: id }) => {
                 let line = place(sub, source, span).map(|p| p.line);
                 let runaway = RunawayLoop { line, invocation: invocation(id, config) };
-                let findings = Findings { runaway_loop: Some(runaway), workgroup_size: config.workgroup_size, ..empty_findings() };
+                let findings = Findings {
+                    runaway_loop: Some(runaway),
+                    workgroup_size: config.workgroup_size,
+                    ..empty_findings()
+                };
                 let outcome = memory_outcome(&findings).expect("a runaway loop fails");
                 result.findings = Some(findings);
                 return finish(result, outcome);
@@ -62,7 +66,10 @@ pub(super) fn run(
             outcome = over;
         }
     }
-    if sweep && (outcome.passed() || matches!(outcome, Outcome::Mismatch { .. })) && prepared.program.uses_subgroups() {
+    if sweep
+        && (outcome.passed() || matches!(outcome, Outcome::Mismatch { .. }))
+        && prepared.program.uses_subgroups()
+    {
         if let Some(o) = sweep_subgroup_sizes(&prepared, puzzle, case)? {
             outcome = o;
         }
@@ -70,7 +77,12 @@ pub(super) fn run(
     if outcome.passed() {
         for (other, &schedule) in runs.iter().zip(&schedules[1..]) {
             let judged = judge(puzzle, case, &other.actual).map_err(Unjudged::from)?;
-            if let Some(o) = order_dependent(puzzle, (&first.actual, schedules[0].describe()), (&other.actual, schedule.describe()), &judged) {
+            if let Some(o) = order_dependent(
+                puzzle,
+                (&first.actual, schedules[0].describe()),
+                (&other.actual, schedule.describe()),
+                &judged,
+            ) {
                 outcome = o;
                 break;
             }

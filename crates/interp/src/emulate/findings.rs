@@ -6,7 +6,10 @@ use super::{place, Prepared, OOB_DETAILS};
 use crate::dispatch::Record;
 use crate::value::Space;
 use gpu_puzzles_core::print::PrintLog;
-use gpu_puzzles_core::trace::{invocation, BufferTrace, Findings, Hazard, HazardAccess, MemoryKind, OutOfBounds, OutOfBoundsAccess, Site};
+use gpu_puzzles_core::trace::{
+    invocation, BufferTrace, Findings, Hazard, HazardAccess, MemoryKind, OutOfBounds,
+    OutOfBoundsAccess, Site,
+};
 use gpu_puzzles_core::Puzzle;
 
 pub(super) fn empty_findings() -> Findings {
@@ -27,22 +30,41 @@ pub(super) fn empty_findings() -> Findings {
 pub(super) fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle) -> Findings {
     let Prepared { program, shader, config, .. } = p;
     let (sub, source) = (shader.sub(), shader.source());
-    let site = |span: naga::Span| place(sub, source, span).map(|p| Site { line: p.line, column: p.column });
+    let site = |span: naga::Span| {
+        place(sub, source, span).map(|p| Site { line: p.line, column: p.column })
+    };
     // Storage buffers and workgroup variables by the names of the GPU run's
     // spaces; hazards happen only there.
     // The global variable declaring puzzle buffer `k`, if the shader declares it.
     let storage_global = |k: u32| {
         let binding = puzzle.buffers[k as usize].binding;
-        program.module.global_variables.iter().find(|(_, g)| g.binding.as_ref().is_some_and(|b| b.group == 0 && b.binding == binding)).map(|(_, g)| g)
+        program
+            .module
+            .global_variables
+            .iter()
+            .find(|(_, g)| g.binding.as_ref().is_some_and(|b| b.group == 0 && b.binding == binding))
+            .map(|(_, g)| g)
     };
     let name_of = |space: Space| -> (String, MemoryKind) {
-        let global = |k: u32| program.module.global_variables.iter().nth(k as usize).and_then(|(_, g)| g.name.clone()).unwrap_or_default();
+        let global = |k: u32| {
+            program
+                .module
+                .global_variables
+                .iter()
+                .nth(k as usize)
+                .and_then(|(_, g)| g.name.clone())
+                .unwrap_or_default()
+        };
         match space {
             Space::Storage(k) => {
-                let name = storage_global(k).and_then(|g| g.name.clone()).unwrap_or_else(|| puzzle.buffers[k as usize].name.clone());
+                let name = storage_global(k)
+                    .and_then(|g| g.name.clone())
+                    .unwrap_or_else(|| puzzle.buffers[k as usize].name.clone());
                 // A struct-wrapped buffer is named by its array member, as
                 // the GPU run's checks name it (`out.v`).
-                let member = storage_global(k).and_then(|g| gpu_puzzles_instrument::array_of(&program.module, g.ty)).and_then(|a| a.member);
+                let member = storage_global(k)
+                    .and_then(|g| gpu_puzzles_instrument::array_of(&program.module, g.ty))
+                    .and_then(|a| a.member);
                 (member.map_or(name.clone(), |m| format!("{name}.{m}")), MemoryKind::Storage)
             }
             Space::Workgroup(g) => {
@@ -73,10 +95,21 @@ pub(super) fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle) -> Findin
         // checks name it.
         let (name, memory) = match a.space {
             Space::Storage(_) | Space::Workgroup(_) => name_of(a.space),
-            _ => gpu_puzzles_instrument::indexed_name(&program.module, program.function(oob.func), program.function_info(oob.func), oob.base),
+            _ => gpu_puzzles_instrument::indexed_name(
+                &program.module,
+                program.function(oob.func),
+                program.function_info(oob.func),
+                oob.base,
+            ),
         };
-        let access = OutOfBoundsAccess { index: oob.index, invocation: invocation(*id, config), site: site(a.span) };
-        match out_of_bounds.iter_mut().find(|o| o.space == name && o.memory == memory && o.kind == a.kind && o.elements == oob.length) {
+        let access = OutOfBoundsAccess {
+            index: oob.index,
+            invocation: invocation(*id, config),
+            site: site(a.span),
+        };
+        match out_of_bounds.iter_mut().find(|o| {
+            o.space == name && o.memory == memory && o.kind == a.kind && o.elements == oob.length
+        }) {
             Some(o) => {
                 o.total += 1;
                 if o.first.len() < OOB_DETAILS {
@@ -89,7 +122,14 @@ pub(super) fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle) -> Findin
                     Space::Workgroup(g) => (1, g),
                     _ => (2, order.len() as u32),
                 });
-                out_of_bounds.push(OutOfBounds { space: name, memory, kind: a.kind, total: 1, elements: oob.length, first: vec![access] });
+                out_of_bounds.push(OutOfBounds {
+                    space: name,
+                    memory,
+                    kind: a.kind,
+                    total: 1,
+                    elements: oob.length,
+                    first: vec![access],
+                });
             }
         }
     }
@@ -97,7 +137,11 @@ pub(super) fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle) -> Findin
     keyed.sort_by_key(|(k, _)| *k);
     let out_of_bounds: Vec<OutOfBounds> = keyed.into_iter().map(|(_, o)| o).collect();
     let buffers = (0..record.reads.len())
-        .map(|k| BufferTrace { reads: record.reads[k].clone(), writes: record.writes[k].clone(), writer: record.writer[k].clone() })
+        .map(|k| BufferTrace {
+            reads: record.reads[k].clone(),
+            writes: record.writes[k].clone(),
+            writer: record.writer[k].clone(),
+        })
         .collect();
     let hazards = record
         .races
@@ -105,13 +149,21 @@ pub(super) fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle) -> Findin
         .map(|(r, entry, dispatch)| {
             let (space, memory) = name_of(r.space);
             let workgroup_memory = memory == MemoryKind::Workgroup;
-            let side = |m: &crate::race::Mark| HazardAccess { invocation: invocation(m.id, config), kind: m.kind, site: site(m.span) };
+            let side = |m: &crate::race::Mark| HazardAccess {
+                invocation: invocation(m.id, config),
+                kind: m.kind,
+                site: site(m.span),
+            };
             Hazard {
                 kind: r.kind,
                 space,
                 workgroup_memory,
                 element: match r.space {
-                    Space::Workgroup(g) => element_of(&program.module, program.module.global_variables.iter().nth(g as usize).map(|(_, v)| v), r.word),
+                    Space::Workgroup(g) => element_of(
+                        &program.module,
+                        program.module.global_variables.iter().nth(g as usize).map(|(_, v)| v),
+                        r.word,
+                    ),
                     Space::Storage(k) => element_of(&program.module, storage_global(k), r.word),
                     _ => Some(r.word),
                 },
@@ -143,7 +195,11 @@ pub(super) fn findings(record: &Record, p: &Prepared, puzzle: &Puzzle) -> Findin
 /// the GPU run's findings number it ([`gpu_puzzles_instrument::array_of`]);
 /// `None` for a global whose type holds no array (a scalar or a structure
 /// of scalars). A buffer the shader does not declare is counted in words.
-fn element_of(module: &naga::Module, global: Option<&naga::GlobalVariable>, word: u32) -> Option<u32> {
+fn element_of(
+    module: &naga::Module,
+    global: Option<&naga::GlobalVariable>,
+    word: u32,
+) -> Option<u32> {
     match global {
         Some(g) => gpu_puzzles_instrument::array_of(module, g.ty).and_then(|a| a.element(word)),
         None => Some(word),

@@ -35,7 +35,12 @@ impl Prepared {
 /// The case's buffers as the interpreter's memory, bound to the shader's
 /// variables by binding number.
 pub(super) fn memory(puzzle: &Puzzle, case: &Case, program: &Program) -> Memory {
-    let words = |bytes: &[u8]| bytes.chunks(4).map(|c| c.iter().rev().fold(0u32, |w, b| (w << 8) | *b as u32)).collect::<Vec<u32>>();
+    let words = |bytes: &[u8]| {
+        bytes
+            .chunks(4)
+            .map(|c| c.iter().rev().fold(0u32, |w, b| (w << 8) | *b as u32))
+            .collect::<Vec<u32>>()
+    };
     let mut m = Memory {
         storage: case.buffers.iter().map(|cb| words(&cb.initial.to_bytes())).collect(),
         uniforms: case.uniforms.iter().map(|u| words(u)).collect(),
@@ -45,8 +50,16 @@ pub(super) fn memory(puzzle: &Puzzle, case: &Case, program: &Program) -> Memory 
     for (h, g) in program.module.global_variables.iter() {
         let Some(rb) = &g.binding else { continue };
         let space = match g.space {
-            naga::AddressSpace::Storage { .. } => puzzle.buffers.iter().position(|b| b.binding == rb.binding).map(|k| Space::Storage(k as u32)),
-            naga::AddressSpace::Uniform => puzzle.uniforms.iter().position(|u| u.binding == rb.binding).map(|k| Space::Uniform(k as u32)),
+            naga::AddressSpace::Storage { .. } => puzzle
+                .buffers
+                .iter()
+                .position(|b| b.binding == rb.binding)
+                .map(|k| Space::Storage(k as u32)),
+            naga::AddressSpace::Uniform => puzzle
+                .uniforms
+                .iter()
+                .position(|u| u.binding == rb.binding)
+                .map(|k| Space::Uniform(k as u32)),
             _ => None,
         };
         m.bindings[h.index()] = space;

@@ -8,16 +8,29 @@ fn set() -> PuzzleSet {
 }
 
 fn checked(case: &Case, outcome: Outcome, ms: f64) -> CaseResult {
-    CaseResult { instrumented_timing: Some(Timing { wall_ms: ms, gpu_ms: None, measured: None }), ..CaseResult::new(case, outcome) }
+    CaseResult {
+        instrumented_timing: Some(Timing { wall_ms: ms, gpu_ms: None, measured: None }),
+        ..CaseResult::new(case, outcome)
+    }
 }
 
 fn mismatch(index: usize, expected: &str, actual: &str) -> ElementMismatch {
-    ElementMismatch { buffer: "out".into(), index, position: None, expected: expected.into(), actual: actual.into() }
+    ElementMismatch {
+        buffer: "out".into(),
+        index,
+        position: None,
+        expected: expected.into(),
+        actual: actual.into(),
+    }
 }
 
 fn measured(median: f64, dispatches: u32) -> Timing {
     let measured = Measurement::from_spans(
-        &[median * 0.99 * dispatches as f64, median * dispatches as f64, median * 1.01 * dispatches as f64],
+        &[
+            median * 0.99 * dispatches as f64,
+            median * dispatches as f64,
+            median * 1.01 * dispatches as f64,
+        ],
         dispatches,
         Timer::Timestamps,
         None,
@@ -45,8 +58,20 @@ fn a_failing_run_words_shown_hidden_and_random_cases() {
     let report = RunReport::new(p, &random, &results, Context::default());
     assert_eq!((report.verdict, report.solved), (Verdict::Failed, false));
     let statuses: Vec<CaseStatus> = report.cases.iter().map(|c| c.status).collect();
-    assert_eq!(statuses, [CaseStatus::Passed, CaseStatus::Failed, CaseStatus::Passed, CaseStatus::Failed, CaseStatus::Failed]);
-    assert!(!report.cases[3].shown && report.cases[3].notes.is_empty(), "a hidden case's data stays hidden");
+    assert_eq!(
+        statuses,
+        [
+            CaseStatus::Passed,
+            CaseStatus::Failed,
+            CaseStatus::Passed,
+            CaseStatus::Failed,
+            CaseStatus::Failed
+        ]
+    );
+    assert!(
+        !report.cases[3].shown && report.cases[3].notes.is_empty(),
+        "a hidden case's data stays hidden"
+    );
     assert!(report.cases[4].shown, "a failing random case is shown, with its seed");
     crate::report::snapshot("run-failing", &words(&report, "map.wgsl"));
 }
@@ -55,13 +80,23 @@ fn a_failing_run_words_shown_hidden_and_random_cases() {
 fn compiler_messages_are_listed_once_errors_first() {
     let set = set();
     let p = set.get("zip").unwrap();
-    let d = |severity, line, message: &str| Diagnostic { severity, message: message.into(), line: Some(line), column: Some(5), offset: Some(40), length: 3 };
+    let d = |severity, line, message: &str| Diagnostic {
+        severity,
+        message: message.into(),
+        line: Some(line),
+        column: Some(5),
+        offset: Some(40),
+        length: 3,
+    };
     let error = d(Severity::Error, 12, "no definition in scope for identifier: `idx`");
     let warning = d(Severity::Warning, 3, "unused variable `n`");
     let results: Vec<CaseResult> = p
         .cases
         .iter()
-        .map(|c| CaseResult { warnings: vec![warning.clone()], ..CaseResult::new(c, Outcome::CompileError { diagnostics: vec![error.clone()] }) })
+        .map(|c| CaseResult {
+            warnings: vec![warning.clone()],
+            ..CaseResult::new(c, Outcome::CompileError { diagnostics: vec![error.clone()] })
+        })
         .collect();
     let report = RunReport::new(p, &[], &results, Context::default());
     assert_eq!(report.diagnostics, vec![error, warning]);
@@ -75,7 +110,10 @@ fn a_performance_run_gives_figures_peaks_targets_and_omitted_cases() {
     let mut results: Vec<CaseResult> = Vec::new();
     for c in &p.cases {
         results.push(match c.performance {
-            Some(perf) if perf.hardware_only => CaseResult::new(c, Outcome::Omitted { message: "not run on a software adapter".into() }),
+            Some(perf) if perf.hardware_only => CaseResult::new(
+                c,
+                Outcome::Omitted { message: "not run on a software adapter".into() },
+            ),
             Some(_) => CaseResult {
                 timing: measured(0.2, 50),
                 reference_timing: Some(measured(0.132, 76)),
@@ -89,12 +127,27 @@ fn a_performance_run_gives_figures_peaks_targets_and_omitted_cases() {
     let copy = Measurement::from_spans(&[10.0, 10.0, 10.0], 150, Timer::Timestamps, None).unwrap();
     let fma = Measurement::from_spans(&[12.0, 12.0, 12.0], 20, Timer::Timestamps, None).unwrap();
     let peaks = Peaks { bandwidth_gbs: 4098.0, gflops: 55808.0, copy, fma };
-    let hardware = RunReport::new(p, &[], &results, Context { software: false, peaks: Some(&peaks), emulated: Emulated::No });
-    assert_eq!((hardware.verdict, hardware.solved), (Verdict::Passed, true), "an omitted case counts neither way");
+    let hardware = RunReport::new(
+        p,
+        &[],
+        &results,
+        Context { software: false, peaks: Some(&peaks), emulated: Emulated::No },
+    );
+    assert_eq!(
+        (hardware.verdict, hardware.solved),
+        (Verdict::Passed, true),
+        "an omitted case counts neither way"
+    );
     assert!(hardware.headline.contains("runs only on a hardware GPU"), "{}", hardware.headline);
     crate::report::snapshot("run-performance", &words(&hardware, "matmul-register.wgsl"));
-    let software = RunReport::new(p, &[], &results, Context { software: true, peaks: Some(&peaks), emulated: Emulated::No });
-    let target = software.cases.iter().find_map(|c| c.performance.as_ref()?.target.clone()).unwrap();
+    let software = RunReport::new(
+        p,
+        &[],
+        &results,
+        Context { software: true, peaks: Some(&peaks), emulated: Emulated::No },
+    );
+    let target =
+        software.cases.iter().find_map(|c| c.performance.as_ref()?.target.clone()).unwrap();
     assert!(target.contains("not enforced on this software adapter"), "{target}");
     // The reference timed while the GPU's clocks were held down: the figure
     // says so, and the target is not checked on it.
@@ -102,9 +155,18 @@ fn a_performance_run_gives_figures_peaks_targets_and_omitted_cases() {
         let t = r.reference_timing.as_mut().unwrap();
         t.measured = t.measured.map(|m| Measurement { clock: Some(0.3), ..m });
     }
-    let low = RunReport::new(p, &[], &results, Context { software: false, peaks: Some(&peaks), emulated: Emulated::No });
+    let low = RunReport::new(
+        p,
+        &[],
+        &results,
+        Context { software: false, peaks: Some(&peaks), emulated: Emulated::No },
+    );
     let perf = low.cases.iter().find_map(|c| c.performance.clone()).unwrap();
-    assert!(perf.target.as_deref().unwrap().contains("not checked: the GPU's clocks were low"), "{:?}", perf.target);
+    assert!(
+        perf.target.as_deref().unwrap().contains("not checked: the GPU's clocks were low"),
+        "{:?}",
+        perf.target
+    );
     assert!(
         perf.reference
             .as_deref()
@@ -120,10 +182,15 @@ fn a_performance_run_gives_figures_peaks_targets_and_omitted_cases() {
 fn a_pass_without_its_memory_checks_is_not_solved() {
     let set = set();
     let p = set.get("map").unwrap();
-    let mut results: Vec<CaseResult> = p.cases.iter().map(|c| checked(c, Outcome::Passed, 1.0)).collect();
-    results[1].instrumentation = Some(Unchecked::TraceTooLarge { bytes: 300 << 20, limit: 256 << 20 });
+    let mut results: Vec<CaseResult> =
+        p.cases.iter().map(|c| checked(c, Outcome::Passed, 1.0)).collect();
+    results[1].instrumentation =
+        Some(Unchecked::TraceTooLarge { bytes: 300 << 20, limit: 256 << 20 });
     let report = RunReport::new(p, &[], &results, Context::default());
-    assert_eq!((report.verdict, report.fully_checked, report.solved), (Verdict::Passed, false, false));
+    assert_eq!(
+        (report.verdict, report.fully_checked, report.solved),
+        (Verdict::Passed, false, false)
+    );
     assert!(report.headline.contains("not marked solved"), "{}", report.headline);
     assert!(report.text("map.wgsl").ends_with("PASSED on values only: the memory checks could not run on some cases (each says why above)\n"));
 }

@@ -7,14 +7,41 @@ fn config() -> CaseConfig {
 }
 
 fn meta() -> TraceMeta {
-    let spec = TraceSpec { buffers: vec![(8, true)], workgroup_words: 4, workgroup_vars: 1, bounds_only: 0, dispatches: 1, prints: false };
+    let spec = TraceSpec {
+        buffers: vec![(8, true)],
+        workgroup_words: 4,
+        workgroup_vars: 1,
+        bounds_only: 0,
+        dispatches: 1,
+        prints: false,
+    };
     TraceMeta {
         layout: TraceLayout::new(&spec, &config()),
         spaces: vec![
-            SpaceInfo { name: "out".into(), memory: MemoryKind::Storage, element_words: 1, array_word: 0, elements: 8, shadow_base: 0, counted_words: 1 },
-            SpaceInfo { name: "smem".into(), memory: MemoryKind::Workgroup, element_words: 1, array_word: 0, elements: 4, shadow_base: 0, counted_words: 1 },
+            SpaceInfo {
+                name: "out".into(),
+                memory: MemoryKind::Storage,
+                element_words: 1,
+                array_word: 0,
+                elements: 8,
+                shadow_base: 0,
+                counted_words: 1,
+            },
+            SpaceInfo {
+                name: "smem".into(),
+                memory: MemoryKind::Workgroup,
+                element_words: 1,
+                array_word: 0,
+                elements: 4,
+                shadow_base: 0,
+                counted_words: 1,
+            },
         ],
-        sites: vec![Site { line: 0, column: 0 }, Site { line: 7, column: 5 }, Site { line: 9, column: 13 }],
+        sites: vec![
+            Site { line: 0, column: 0 },
+            Site { line: 7, column: 5 },
+            Site { line: 9, column: 13 },
+        ],
         site_access: vec![(0, AccessKind::Read), (1, AccessKind::Write), (1, AccessKind::Read)],
         loop_lines: vec![],
         entry_points: vec!["main".into()],
@@ -28,7 +55,10 @@ fn a_hazard_names_both_invocations_and_lines() {
     let m = meta();
     let mut words = vec![0; m.layout.total_words as usize];
     let f = m.layout.workgroup_keys;
-    let (writer, reader) = (f.pack(Key { workgroup: 0, epoch: 1, local: 1 }), f.pack(Key { workgroup: 0, epoch: 1, local: 2 }));
+    let (writer, reader) = (
+        f.pack(Key { workgroup: 0, epoch: 1, local: 1 }),
+        f.pack(Key { workgroup: 0, epoch: 1, local: 2 }),
+    );
     words[(header::HAZARD_COUNTS + HazardKind::ReadAfterWrite as u64) as usize] = 1;
     words[(header::HAZARD_SLOTS + HazardKind::ReadAfterWrite as u64) as usize] = 1;
     let at = m.layout.hazard_record_word(HazardKind::ReadAfterWrite, 0) as usize;
@@ -42,7 +72,10 @@ fn a_hazard_names_both_invocations_and_lines() {
     let found = m.findings(&words);
     assert!(found.fails());
     let h = &found.hazards[0];
-    assert_eq!((h.kind, h.space.as_str(), h.element, h.across_workgroups), (HazardKind::ReadAfterWrite, "smem", Some(3), false));
+    assert_eq!(
+        (h.kind, h.space.as_str(), h.element, h.across_workgroups),
+        (HazardKind::ReadAfterWrite, "smem", Some(3), false)
+    );
     assert_eq!(h.first.invocation.workgroup_id, [1, 0, 0]);
     assert_eq!(h.first.invocation.local_invocation_id, [1, 0, 0]);
     assert_eq!(h.first.site.map(|s| s.line), Some(7));
@@ -126,13 +159,23 @@ fn out_of_bounds_reads_are_counted_and_fail() {
     assert!(found.fails());
     assert_eq!(found.oob_total(), 21);
     let write = found.out_of_bounds_of(AccessKind::Write).next().unwrap();
-    assert_eq!((write.first[0].index, write.first[0].invocation.id, write.first[0].site.map(|s| s.line)), (8, 5, Some(7)));
+    assert_eq!(
+        (write.first[0].index, write.first[0].invocation.id, write.first[0].site.map(|s| s.line)),
+        (8, 5, Some(7))
+    );
 }
 
 #[test]
 fn the_print_log_reads_kept_lines_in_order_and_counts_the_dropped() {
     use crate::print::{PrintScalar, ScalarKind};
-    let spec = TraceSpec { buffers: vec![(8, true)], workgroup_words: 4, workgroup_vars: 1, bounds_only: 0, dispatches: 1, prints: true };
+    let spec = TraceSpec {
+        buffers: vec![(8, true)],
+        workgroup_words: 4,
+        workgroup_vars: 1,
+        bounds_only: 0,
+        dispatches: 1,
+        prints: true,
+    };
     let mut m = meta();
     m.layout = TraceLayout::new(&spec, &config());
     m.prints.insert(0, vec![(ScalarKind::U32, 1)]);
