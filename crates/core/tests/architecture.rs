@@ -63,9 +63,13 @@ fn the_runner_knows_no_ui() {
 
 /// House rule: no Rust source file over about 500 lines (a module that grows
 /// past it gets split by concern, its tests into a `tests.rs` beside it).
+/// None over 550, and none within 30 lines of that without a reason in its
+/// header (a `//!` line saying "near the house limit" and why), so that a
+/// file is split where its ideas part rather than where the count ran out.
 #[test]
 fn no_source_file_is_over_about_500_lines() {
     const LIMIT: usize = 550;
+    const NEAR: usize = LIMIT - 30;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut stack: Vec<std::path::PathBuf> =
         ["crates", "web/src", "tests/gpu"].iter().map(|d| root.join(d)).collect();
@@ -77,13 +81,21 @@ fn no_source_file_is_over_about_500_lines() {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| e == "rs") {
                 files += 1;
-                let lines = std::fs::read_to_string(&path).unwrap().lines().count();
-                if lines > LIMIT {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let lines = text.lines().count();
+                let reason = text
+                    .lines()
+                    .take_while(|l| l.starts_with("//!"))
+                    .any(|l| l.contains("near the house limit"));
+                if lines > LIMIT || (lines > NEAR && !reason) {
                     long.push(format!("{} ({lines} lines)", path.display()));
                 }
             }
         }
     }
     assert!(files > 40, "found only {files} Rust files under {}", root.display());
-    assert!(long.is_empty(), "over {LIMIT} lines: {long:?}");
+    assert!(
+        long.is_empty(),
+        "over {LIMIT} lines, or over {NEAR} without \"near the house limit\" and a reason in the header: {long:?}"
+    );
 }

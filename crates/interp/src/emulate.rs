@@ -8,7 +8,7 @@
 //! both the same way. Performance cases are not run (there is no GPU to
 //! time).
 
-use crate::dispatch::{Dispatch, Record, Schedule};
+use crate::dispatch::Schedule;
 use crate::exec::Memory;
 use crate::prepared::{PreparedShader, PreparedShaders};
 use crate::{Program, Stop};
@@ -16,9 +16,6 @@ use gpu_puzzles_core::judge::{
     budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome,
 };
 use gpu_puzzles_core::limits::{check_config, Limits};
-use gpu_puzzles_core::report::{
-    memory_error_message, MemoryError, OrderDependent, SubgroupSizeDependent,
-};
 use gpu_puzzles_core::template::{position_of_offset, SourcePos, Substituted};
 use gpu_puzzles_core::trace::{invocation, Findings, RunawayLoop};
 use gpu_puzzles_core::{Case, Puzzle, Values};
@@ -28,9 +25,17 @@ use std::sync::Arc;
 mod case;
 mod findings;
 mod memory;
+mod order;
+mod schedule;
+mod subgroup_sizes;
 use findings::{empty_findings, findings};
 use memory::memory;
 pub use memory::Step;
+pub use order::order_check;
+use order::{order_check_prepared, order_dependent};
+use schedule::{run_all, Ran};
+pub use subgroup_sizes::subgroup_check;
+use subgroup_sizes::sweep_subgroup_sizes;
 
 /// Out-of-bounds accesses recorded in detail per space and kind (all are
 /// counted), as many as the instrumented run records.
@@ -127,13 +132,6 @@ pub fn judge_puzzle_with(
     }
     results.sort_by_key(|r| r.case);
     Ok(results)
-}
-
-/// What one schedule's run gave: the compared buffers' contents and the
-/// record of its accesses.
-struct Ran {
-    actual: Vec<Values>,
-    record: Record,
 }
 
 /// Where `span` (in the substituted text `sub`) starts in the student's
@@ -404,60 +402,6 @@ pub fn lockstep_prepared(
     case::run(puzzle, case, shader, &SCHEDULES[..1], subgroup_size, false, loop_budget)
 }
 
-/// The memory error for a result that passes in one order of running the
-/// invocations (`passing`: the outputs and the order in words) and fails
-/// in another (`failing`, judged `judged`): a race the values show,
-/// whatever order a GPU happens to use. `None` when `judged` passed.
-fn order_dependent(
-    puzzle: &Puzzle,
-    passing: (&[Values], String),
-    failing: (&[Values], String),
-    judged: &Outcome,
-) -> Option<Outcome> {
-    let Outcome::Mismatch { mismatches, .. } = judged else { return None };
-    let m = mismatches.first()?;
-    let compared: Vec<usize> = puzzle.compared_buffers().collect();
-    let k = compared.iter().position(|&b| puzzle.buffers[b].name == m.buffer)?;
-    let value = |v: &[Values]| {
-        v.get(k)
-            .filter(|b| m.index < b.len())
-            .map_or_else(|| "missing".into(), |b| b.format(m.index))
-    };
-    let error = MemoryError::OrderDependent(OrderDependent {
-        buffer: m.buffer.clone(),
-        index: m.index,
-        first: (passing.1, value(passing.0)),
-        second: (failing.1, value(failing.0)),
-    });
-    Some(Outcome::MemoryError { message: memory_error_message(&error), error })
-}
-
-/// The second line of defence behind the GPU run's racecheck: a case whose
-/// outputs passed on the GPU (`gpu`, in one order of running the
-/// invocations) is run by the interpreter under [`SCHEDULES`] and judged
-/// under each. When one order passes and another fails, the result depends
-/// on the order the invocations run in (a race the racecheck may not have
-/// seen, such as one between workgroups that only shows in the values),
-/// and the case fails with [`MemoryError::OrderDependent`]. When every
-/// schedule agrees with the GPU, or the interpreter cannot tell (it stops,
-/// or every schedule fails alike: then it is the interpreter that
-/// disagrees with the GPU, and a student is never failed on that), `None`.
-///
-/// # Errors
-/// [`Unjudged`] when the interpreter cannot run the shader; the case keeps
-/// its verdict and says the order check did not run.
-pub fn order_check(
-    puzzle: &Puzzle,
-    case: &Case,
-    source: &str,
-) -> Result<Option<Outcome>, Unjudged> {
-    match prepare(puzzle, case, &Arc::new(PreparedShader::new(puzzle, source, &case.config))) {
-        Ok(p) => order_check_prepared(&p, puzzle, case, None),
-        Err(NotRunnable::Outcome(_)) => Ok(None),
-        Err(NotRunnable::Unjudged(u)) => Err(u),
-    }
-}
-
 /// The checks behind a GPU judgement, on one preparation of the case: the
 /// order check ([`order_check`]) when the GPU's outputs `passed`, then,
 /// when it found nothing, the subgroup check ([`subgroup_check`]).
@@ -515,259 +459,6 @@ pub fn checks_behind_the_gpu_prepared(
         return Ok(None);
     }
     sweep_subgroup_sizes(&prepared, puzzle, case)
-}
-
-/// [`order_check`] on a prepared case; with `lockstep`, the outputs of the
-/// first schedule, run already.
-fn order_check_prepared(
-    prepared: &Prepared,
-    puzzle: &Puzzle,
-    case: &Case,
-    lockstep: Option<&[Values]>,
-) -> Result<Option<Outcome>, Unjudged> {
-    use std::borrow::Cow;
-    let (sub, source) = (prepared.shader.sub(), prepared.shader.source());
-    let mut outputs: Vec<(Cow<[Values]>, Schedule)> =
-        lockstep.map(|v| (Cow::Borrowed(v), SCHEDULES[0])).into_iter().collect();
-    let rest = &SCHEDULES[outputs.len()..];
-    for (ran, &schedule) in run_all(prepared, rest, puzzle, false).into_iter().zip(rest) {
-        match ran {
-            Ok(ran) => outputs.push((Cow::Owned(ran.actual), schedule)),
-            Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => {
-                return Err(unjudged(&e, sub, source))
-            }
-            Err(_) => return Ok(None),
-        }
-    }
-    let mut passing = None;
-    let mut failing = None;
-    for (actual, schedule) in outputs {
-        let judged = judge(puzzle, case, &actual).map_err(Unjudged::from)?;
-        if judged.passed() {
-            passing.get_or_insert((actual, schedule));
-        } else {
-            failing.get_or_insert((actual, schedule, judged));
-        }
-    }
-    Ok(match (passing, failing) {
-        (Some((pass, p)), Some((fail, f, judged))) => {
-            order_dependent(puzzle, (&pass, p.describe()), (&fail, f.describe()), &judged)
-        }
-        _ => None,
-    })
-}
-
-/// The subgroup check, beside the order check: a case of a shader that uses
-/// subgroups is run by the interpreter with every subgroup size WebGPU
-/// allows that the workgroup can fill ([`crate::subgroup::sizes_for`]), and
-/// judged at each. When it is right at one size and wrong at another, the
-/// case fails with [`MemoryError::SubgroupSizeDependent`], whatever size the
-/// GPU at hand has; a shader that does not use subgroups, or whose result
-/// is right at every size or wrong at every size (a plain mistake, which
-/// the outputs already show), gives `None`.
-///
-/// # Errors
-/// [`Unjudged`] when the interpreter cannot run the shader.
-pub fn subgroup_check(
-    puzzle: &Puzzle,
-    case: &Case,
-    source: &str,
-) -> Result<Option<Outcome>, Unjudged> {
-    checks_behind_the_gpu(puzzle, case, source, false)
-}
-
-/// [`subgroup_check`] on a prepared case.
-fn sweep_subgroup_sizes(
-    p: &Prepared,
-    puzzle: &Puzzle,
-    case: &Case,
-) -> Result<Option<Outcome>, Unjudged> {
-    let invocations = p
-        .entries
-        .iter()
-        .map(|&e| p.program.module.entry_points[e].workgroup_size.iter().product::<u32>())
-        .max()
-        .unwrap_or(1);
-    let sizes = crate::subgroup::sizes_for(invocations);
-    let runs: Vec<Result<Ran, Stop>> = {
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = sizes
-                    .iter()
-                    .map(|&n| scope.spawn(move || run_with(p, Schedule::Forward, puzzle, false, n)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                    .collect()
-            })
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            sizes.iter().map(|&n| run_with(p, Schedule::Forward, puzzle, false, n)).collect()
-        }
-    };
-    let mut tried = Vec::new();
-    let mut wrong_at = Vec::new();
-    for (ran, &size) in runs.into_iter().zip(&sizes) {
-        match ran {
-            Ok(ran) => {
-                let judged = judge(puzzle, case, &ran.actual).map_err(Unjudged::from)?;
-                tried.push((size, judged.passed()));
-                if let Outcome::Mismatch { mismatches, .. } = judged {
-                    if let Some(m) = mismatches.into_iter().next() {
-                        wrong_at.push((size, m));
-                    }
-                }
-            }
-            Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => {
-                return Err(unjudged(&e, p.shader.sub(), p.shader.source()))
-            }
-            // A loop or barrier that goes wrong at one size: the size's own
-            // run says so when the GPU has it; here it only counts as wrong.
-            Err(_) => tried.push((size, false)),
-        }
-    }
-    let passing: Vec<u32> = tried.iter().filter(|t| t.1).map(|t| t.0).collect();
-    let Some(right) = passing
-        .iter()
-        .copied()
-        .find(|&s| s == crate::subgroup::DEFAULT_SIZE)
-        .or_else(|| passing.last().copied())
-    else {
-        return Ok(None);
-    };
-    let Some((wrong, m)) =
-        wrong_at.into_iter().min_by_key(|(s, _)| (s.max(&right) / s.min(&right), *s))
-    else {
-        return Ok(None);
-    };
-    let error = MemoryError::SubgroupSizeDependent(SubgroupSizeDependent {
-        right,
-        wrong,
-        buffer: m.buffer.clone(),
-        index: m.index,
-        got: m.actual.clone(),
-        expected: m.expected.clone(),
-        tried,
-    });
-    Ok(Some(Outcome::MemoryError { message: memory_error_message(&error), error }))
-}
-
-/// [`run`] under each of `schedules`, in that order, the race detector on
-/// for the first when `detect_races`: natively on a thread each (they share
-/// nothing but the program and the case), in a browser one after another.
-fn run_all(
-    p: &Prepared,
-    schedules: &[Schedule],
-    puzzle: &Puzzle,
-    detect_races: bool,
-) -> Vec<Result<Ran, Stop>> {
-    #[cfg(not(target_arch = "wasm32"))]
-    if schedules.len() > 1 {
-        return std::thread::scope(|scope| {
-            let handles: Vec<_> = schedules
-                .iter()
-                .enumerate()
-                .map(|(k, &s)| scope.spawn(move || run(p, s, puzzle, detect_races && k == 0)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
-    }
-    schedules.iter().enumerate().map(|(k, &s)| run(p, s, puzzle, detect_races && k == 0)).collect()
-}
-
-/// Runs the case's dispatches in turn over its memory under `schedule`.
-fn run(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool) -> Result<Ran, Stop> {
-    run_with(p, schedule, puzzle, detect_races, p.subgroup_size)
-}
-
-/// [`run`] with subgroups of `subgroup_size` lanes.
-fn run_with(
-    p: &Prepared,
-    schedule: Schedule,
-    puzzle: &Puzzle,
-    detect_races: bool,
-    subgroup_size: u32,
-) -> Result<Ran, Stop> {
-    let mut memory = p.memory.clone();
-    let mut total: Option<Record> = None;
-    // Prints are numbered by the entry point's place among the case's entry
-    // points, in order of first dispatch, as the instrumented run numbers them.
-    let mut entries: Vec<usize> = Vec::new();
-    for s in &p.steps {
-        if !entries.contains(&s.entry) {
-            entries.push(s.entry);
-        }
-    }
-    for (k, step) in p.steps.iter().enumerate() {
-        let (entry, dispatch) = (step.entry, step.dispatch);
-        let memory_k = p.memory_for(k, memory);
-        let mut d = Dispatch::with_subgroup_size(
-            p.program.clone(),
-            entry,
-            p.config,
-            memory_k,
-            schedule,
-            subgroup_size,
-        )?;
-        d.set_loop_budget(p.loop_budget);
-        if detect_races {
-            d.detect_races();
-        }
-        d.run()?;
-        let rank = entries.iter().position(|&e| e == entry).unwrap_or(0) as u32;
-        d.record.prints.iter_mut().for_each(|l| l.entry_point = rank);
-        if let Some(races) = d.races.take() {
-            d.record.race_total += races.total;
-            d.record.races.extend(races.sorted().into_iter().map(|r| (r, entry, dispatch)));
-        }
-        memory = d.memory;
-        total = Some(match total {
-            None => d.record,
-            Some(mut t) => {
-                merge(&mut t, d.record);
-                t
-            }
-        });
-    }
-    let actual = puzzle
-        .compared_buffers()
-        .map(|k| {
-            let bytes: Vec<u8> = memory.storage[k].iter().flat_map(|w| w.to_le_bytes()).collect();
-            Values::from_bytes(puzzle.buffers[k].element, &bytes)
-        })
-        .collect();
-    Ok(Ran { actual, record: total.unwrap_or_default() })
-}
-
-fn merge(t: &mut Record, r: Record) {
-    for (a, b) in t.reads.iter_mut().zip(r.reads).chain(t.writes.iter_mut().zip(r.writes)) {
-        for (x, y) in a.iter_mut().zip(b) {
-            *x += y;
-        }
-    }
-    for (a, b) in t.writer.iter_mut().zip(r.writer) {
-        for (x, y) in a.iter_mut().zip(b) {
-            *x = (*x).max(y);
-        }
-    }
-    for (a, b) in t.invocations.iter_mut().zip(r.invocations) {
-        for (x, y) in a.iter_mut().zip(b) {
-            *x += y;
-        }
-    }
-    t.out_of_bounds.extend(r.out_of_bounds);
-    for line in r.prints {
-        t.keep_print(line);
-    }
-    t.prints_dropped += r.prints_dropped;
-    t.races.extend(r.races);
-    t.race_total += r.race_total;
 }
 
 /// A stop that is not a verdict, in words with its place.

@@ -20,6 +20,7 @@ mod order;
 mod peak;
 mod pipeline;
 mod run;
+mod timing;
 mod yardstick;
 
 pub use limits::check_config;

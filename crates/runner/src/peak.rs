@@ -3,7 +3,7 @@
 //! arithmetic with a kernel of independent fused multiply-adds, kept as the
 //! device's clock probe.
 
-use crate::dispatch::{measure, timed_run};
+use crate::timing::{measure, timed_run};
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::timing::Peaks;
 

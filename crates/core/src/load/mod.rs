@@ -5,21 +5,27 @@
 //! same files) share it. It reports every problem it finds, each naming the
 //! file, the line where it can, and the field.
 
-use crate::format::LimitSpec;
 use crate::format::{IndexFile, ManifestFile, FORMAT_VERSION};
-use crate::model::{Budget, Case, Chapter, Comparison, Puzzle, PuzzleSet, RandomCases};
+use crate::model::{Chapter, Comparison, Puzzle, PuzzleSet, RandomCases};
 use crate::reference::{self};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
+mod budget;
 mod dispatch;
+mod draw;
 mod files;
+mod problems;
 mod validate;
 mod values;
 
+use budget::{budget, check_budget_on};
+use draw::{draw_case, GENERATOR_SAMPLES};
+pub use draw::{random_cases, DrawError, DrawFailure};
 use files::{is_comparison_file, is_valid_slug, stray_files};
 #[cfg(not(target_arch = "wasm32"))]
 pub use files::{read_dir, read_solutions, ReadError};
+pub use problems::Problem;
+pub(super) use problems::{header_lines, problem, toml_problem, version_problem};
 use validate::{Interface, Validator};
 pub(crate) use values::initial_values;
 pub use values::MAX_ELEMENTS;
@@ -32,37 +38,6 @@ pub const PUZZLE_FILES: [&str; 3] = ["puzzle.toml", "statement.md", "starter.wgs
 pub const TOP_LEVEL_FILES: [&str; 2] = [INDEX_FILE, "FORMAT.md"];
 /// The marker every starter carries where the student's work goes.
 pub const TODO_MARKER: &str = "TODO";
-
-/// Something wrong with a puzzle file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// Path relative to the puzzles folder (or `shaders/…` for solutions).
-    pub file: String,
-    /// Line, from 1, where known.
-    pub line: Option<usize>,
-    /// Column, from 1, where known.
-    pub column: Option<usize>,
-    /// The field, e.g. `case 3 › buffers.a`, where there is one.
-    pub field: Option<String>,
-    /// What is wrong and, where it helps, what to do.
-    pub message: String,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, ":{line}")?;
-            if let Some(col) = self.column {
-                write!(f, ":{col}")?;
-            }
-        }
-        if let Some(field) = &self.field {
-            write!(f, ": {field}")?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
 
 /// The files of a puzzle set: paths relative to `puzzles/` with `/`
 /// separators (`"index.toml"`, `"map/puzzle.toml"`) mapped to contents.
@@ -220,52 +195,6 @@ fn index_order(
         order.extend(c.puzzles.iter().cloned());
     }
     (order, chapters)
-}
-
-pub(super) fn problem(
-    file: &str,
-    line: Option<usize>,
-    field: Option<&str>,
-    message: &str,
-) -> Problem {
-    Problem {
-        file: file.to_string(),
-        line,
-        column: None,
-        field: field.map(str::to_string),
-        message: message.to_string(),
-    }
-}
-
-pub(super) fn version_problem(file: &str, found: u32) -> Problem {
-    problem(file, None, Some("format_version"), &format!("is {found}, but this build reads format_version {FORMAT_VERSION}; see puzzles/FORMAT.md"))
-}
-
-pub(super) fn toml_problem(file: &str, text: &str, e: &toml::de::Error) -> Problem {
-    let pos = e.span().map(|s| crate::template::position_of_offset(text, s.start));
-    // The field: the key that starts the offending line, e.g. `workgroup_size`.
-    let field = pos
-        .and_then(|p| text.lines().nth(p.line - 1))
-        .and_then(|l| l.split_once('='))
-        .map(|(k, _)| k.trim().to_string())
-        .filter(|k| !k.is_empty() && !k.starts_with('['));
-    Problem {
-        file: file.to_string(),
-        line: pos.map(|p| p.line),
-        column: pos.map(|p| p.column),
-        field,
-        message: e.message().trim().to_string(),
-    }
-}
-
-/// Line numbers of each `[[name]]` table header in a TOML text, in order.
-pub(super) fn header_lines(text: &str, name: &str) -> Vec<usize> {
-    let header = format!("[[{name}]]");
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| l.trim_start().starts_with(&header))
-        .map(|(i, _)| i + 1)
-        .collect()
 }
 
 fn load_puzzle(
@@ -544,158 +473,4 @@ fn load_puzzle(
     } else {
         Err(v.problems)
     }
-}
-
-/// The model's budget from `[budget]`: numbers kept, formulas parsed (and
-/// kept as their text after `=`), a problem for each formula that does not
-/// parse and for a budget with no limit.
-fn budget(spec: &crate::format::BudgetSpec, v: &mut Validator) -> Budget {
-    let mut limit = |field: &str, l: &Option<LimitSpec>| {
-        l.as_ref().and_then(|l| dispatch::limit(l, &format!("budget › {field}"), v))
-    };
-    let budget = Budget {
-        global_reads_per_invocation: limit(
-            "global_reads_per_invocation",
-            &spec.global_reads_per_invocation,
-        ),
-        global_reads_per_workgroup: limit(
-            "global_reads_per_workgroup",
-            &spec.global_reads_per_workgroup,
-        ),
-        global_writes_per_workgroup: limit(
-            "global_writes_per_workgroup",
-            &spec.global_writes_per_workgroup,
-        ),
-        barriers_per_invocation: limit("barriers_per_invocation", &spec.barriers_per_invocation),
-    };
-    if spec == &crate::format::BudgetSpec::default() {
-        v.at(
-            None,
-            "budget",
-            "sets no limit: give `global_reads_per_invocation`, `global_reads_per_workgroup`, `global_writes_per_workgroup` or `barriers_per_invocation`",
-        );
-    }
-    budget
-}
-
-/// A problem for each budget formula that cannot be evaluated on `case`
-/// (a variable it does not have, a division by 0, a negative count).
-fn check_budget_on(
-    budget: Option<&Budget>,
-    buffers: &[crate::model::Buffer],
-    uniforms: &[crate::model::Uniform],
-    case: &Case,
-    v: &mut Validator,
-) {
-    let Some(b) = budget else { return };
-    let limits = [
-        ("global_reads_per_invocation", &b.global_reads_per_invocation),
-        ("global_reads_per_workgroup", &b.global_reads_per_workgroup),
-        ("global_writes_per_workgroup", &b.global_writes_per_workgroup),
-        ("barriers_per_invocation", &b.barriers_per_invocation),
-    ];
-    for (field, limit) in limits {
-        if let Some(l) = limit {
-            if let Err(e) = crate::judge::budget_limit(l, buffers, uniforms, case, &case.config) {
-                let env = crate::judge::budget_env(buffers, uniforms, case, &case.config);
-                let names: Vec<&str> = env.keys().map(String::as_str).collect();
-                v.at(
-                    None,
-                    &format!("budget › {field}"),
-                    &format!("case {}: {e} (the variables: {})", case.number, names.join(", ")),
-                );
-            }
-        }
-    }
-}
-
-/// Cases a generator draws when the set is loaded, to check it.
-const GENERATOR_SAMPLES: usize = 24;
-
-/// Why random case `case` (from 1) of the Run with seed `run_seed` could
-/// not be drawn: the generator's error, or what the loader's check of the
-/// drawn case found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DrawError {
-    /// The random case, from 1.
-    pub case: usize,
-    /// The Run's seed.
-    pub run_seed: u64,
-    /// What went wrong.
-    pub reason: DrawFailure,
-}
-
-/// What went wrong in a [`DrawError`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DrawFailure {
-    /// The generator could not draw the case.
-    Generator(crate::random::GeneratorError),
-    /// The drawn case fails the checks every written case passes.
-    Invalid {
-        /// The checks' messages.
-        problems: Vec<String>,
-    },
-}
-
-impl fmt::Display for DrawError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.reason {
-            DrawFailure::Generator(e) => write!(f, "{e}"),
-            DrawFailure::Invalid { problems } => f.write_str(&problems.join("; ")),
-        }
-    }
-}
-
-impl std::error::Error for DrawError {}
-
-/// Draws random case `k` of the Run with seed `run_seed`, numbered after the
-/// puzzle's `fixed` cases, and checks it as a written case is checked.
-fn draw_case(
-    random: &RandomCases,
-    interface: &Interface,
-    fixed: usize,
-    run_seed: u64,
-    k: usize,
-) -> Result<Case, DrawError> {
-    let error = |reason| DrawError { case: k + 1, run_seed, reason };
-    let spec =
-        random.generator.draw_for_run(run_seed, k).map_err(|e| error(DrawFailure::Generator(e)))?;
-    let number = fixed + k + 1;
-    let mut v = Validator { file: String::new(), problems: Vec::new() };
-    match v.check_case(&spec, number, None, interface, random.compare) {
-        Some(mut case) if v.problems.is_empty() => {
-            case.name = format!("random case {} (seed {run_seed})", k + 1);
-            case.hidden = true;
-            case.random_seed = Some(run_seed);
-            Ok(case)
-        }
-        _ => Err(error(DrawFailure::Invalid {
-            problems: v.problems.iter().map(|p| p.message.clone()).collect(),
-        })),
-    }
-}
-
-/// The random cases of one Run with seed `run_seed`: the puzzle's
-/// generator's count of them, numbered after its written cases, hidden
-/// (a front end shows one that fails, with the seed). The same seed draws
-/// the same cases on every platform. Empty when the puzzle has no
-/// generator.
-///
-/// # Errors
-/// [`DrawError`] for a drawn case the loader rejects (the set's check draws
-/// samples, so this means a rare draw the samples missed), naming it.
-pub fn random_cases(puzzle: &Puzzle, run_seed: u64) -> Result<Vec<Case>, DrawError> {
-    let Some(random) = &puzzle.generator else { return Ok(Vec::new()) };
-    (0..random.generator.count)
-        .map(|k| {
-            let interface = Interface {
-                buffers: &puzzle.buffers,
-                uniforms: &puzzle.uniforms,
-                plan: &puzzle.dispatch_plan,
-                reference: random.reference,
-                names_reference: random.reference.is_some(),
-            };
-            draw_case(random, &interface, puzzle.cases.len(), run_seed, k)
-        })
-        .collect()
 }

@@ -5,12 +5,17 @@
 //! an outcome itself.
 
 use crate::judge::{
-    fully_checked, lost_counts, performance_line, verdict, CaseResult, Diagnostic, Outcome,
-    Severity, Verdict,
+    fully_checked, lost_counts, verdict, CaseResult, Diagnostic, Outcome, Severity, Verdict,
 };
-use crate::model::{Case, Performance, Puzzle};
+use crate::model::{Case, Puzzle};
 use crate::timing::Peaks;
 use serde::Serialize;
+
+mod figures;
+mod findings;
+
+pub use figures::{peaks_line, performance_report, share_of_peak, PerformanceReport};
+use findings::{distinct_findings, say_repeated_findings_once};
 
 /// What a front end knows of the device, beyond the results.
 #[derive(Debug, Clone, Copy, Default)]
@@ -159,29 +164,6 @@ pub enum NoteKind {
     Finding,
 }
 
-/// A performance case's figures, as lines.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PerformanceReport {
-    /// The student's kernel ([`performance_line`]).
-    pub yours: String,
-    /// Our reference kernel's, when measured.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reference: Option<String>,
-    /// `"1.25× the reference kernel's time"`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ratio: Option<String>,
-    /// The puzzle's performance target and where the kernel stands.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub target: Option<String>,
-    /// Both kernels as percentages of this device's bounding peak.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub of_peak: Option<String>,
-    /// Each comparison kernel: its label and its figures (or that it did
-    /// not pass).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub comparisons: Vec<(String, String)>,
-}
-
 impl RunReport {
     /// Words the `results` of one Run of `puzzle`, whose random cases were
     /// `random` (numbered after the puzzle's own).
@@ -305,28 +287,6 @@ impl RunReport {
     }
 }
 
-/// The failing cases' findings for the verdict bar: each failing case's
-/// summary under its title, a mistake repeated in later cases (the same
-/// [`CaseReport::finding`], or the same summary) once; a memory error or
-/// runaway loop before wrong values, since it explains them.
-fn distinct_findings(cases: &[CaseReport]) -> Vec<String> {
-    let mut seen: Vec<(&Option<String>, &str)> = Vec::new();
-    let mut out: Vec<(bool, String)> = Vec::new();
-    for c in cases.iter().filter(|c| c.status == CaseStatus::Failed) {
-        let Some(summary) = c.summary.as_deref() else { continue };
-        if seen.iter().any(|(f, s)| (c.finding.is_some() && *f == &c.finding) || *s == summary) {
-            continue;
-        }
-        seen.push((&c.finding, summary));
-        let serious =
-            matches!(c.outcome, "memory-error" | "runaway-loop" | "compile-error" | "config-error");
-        out.push((!serious, format!("{}: {summary}", c.title)));
-    }
-    // Stable: cases keep their order within each rank.
-    out.sort_by_key(|(rank, _)| *rank);
-    out.into_iter().map(|(_, s)| s).collect()
-}
-
 /// The compiler's messages over every case of a Run, each once: errors
 /// first, then by line and column.
 pub fn distinct_diagnostics(results: &[CaseResult]) -> Vec<Diagnostic> {
@@ -374,56 +334,6 @@ pub fn badge(o: &Outcome) -> String {
         Outcome::Skipped { .. } => "not timed yet".into(),
         Outcome::Omitted { .. } => "hardware GPU only".into(),
     }
-}
-
-/// A race that fails several cases is told in full in the first; each later
-/// case says it in a few words and points back, and the first names them all.
-fn say_repeated_findings_once(cases: &mut [CaseReport]) {
-    // (gist, the first case's index, the later cases' titles)
-    let mut firsts: Vec<(String, usize, Vec<String>)> = Vec::new();
-    for i in 0..cases.len() {
-        let Some(gist) = cases[i].finding.clone() else { continue };
-        match firsts.iter_mut().find(|(g, _, _)| *g == gist) {
-            Some((_, first, later)) => {
-                let first_title = cases[*first].title.clone();
-                later.push(cases[i].title.clone());
-                cases[i].summary = Some(format!("{gist}: the same mistake as in {first_title}, where the finding is told in full."));
-            }
-            None => firsts.push((gist, i, Vec::new())),
-        }
-    }
-    // The other findings of a case ("also: …") once too: a later case's is
-    // shortened to its kind and variable when an earlier case said it.
-    let mut said: Vec<(String, String)> = Vec::new();
-    for c in cases.iter_mut() {
-        for n in c.notes.iter_mut().filter(|n| n.kind == NoteKind::Finding) {
-            let Some(key) = finding_key(&n.text) else { continue };
-            match said.iter().find(|(k, _)| *k == key) {
-                Some((_, title)) => n.text = format!("{key}: as in {title}."),
-                None => said.push((key, c.title.clone())),
-            }
-        }
-    }
-    for (_, first, later) in firsts.into_iter().filter(|(_, _, l)| !l.is_empty()) {
-        if let Some(s) = &mut cases[first].summary {
-            let n = later.len();
-            s.push_str(&format!(
-                " The same mistake fails {n} more case{}: {}.",
-                if n == 1 { "" } else { "s" },
-                later.join(", ")
-            ));
-        }
-    }
-}
-
-/// What an "also:" finding is about, for telling a repeated one: its label,
-/// kind and the variable it names without indices ("also: read-after-write
-/// race on `w`"); `None` for other notes.
-fn finding_key(text: &str) -> Option<String> {
-    let rest = text.strip_prefix("also: ")?;
-    let (kind, after) = rest.split_once(": ")?;
-    let name = after.strip_prefix('`')?.split(['`', '[', '.']).next()?;
-    Some(format!("also: {kind} on `{name}`"))
 }
 
 fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -> CaseReport {
@@ -532,79 +442,6 @@ fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -
         performance,
         finding,
     }
-}
-
-/// A passed performance case's figures as lines: the student's kernel, the
-/// reference's, the comparison kernels', and where they stand against the
-/// target and this device's peaks.
-pub fn performance_report(
-    puzzle: &Puzzle,
-    r: &CaseResult,
-    perf: &Performance,
-    context: Context,
-) -> PerformanceReport {
-    let ms = r.timing.best().0;
-    let reference_ms = r.reference_timing.map(|t| t.best().0).filter(|&m| m > 0.0);
-    let of_peak = context.peaks.and_then(|p| {
-        let (mine, what) = p.percent(ms, perf.flops, perf.bytes)?;
-        let measured = if what == "bandwidth" { format!("{:.0} GB/s", p.bandwidth_gbs) } else { format!("{:.0} GFLOP/s", p.gflops) };
-        Some(match reference_ms.and_then(|m| p.percent(m, perf.flops, perf.bytes)) {
-            Some((theirs, _)) => format!("yours {mine:.1} %, the reference's {theirs:.1} % of its {what} ({measured}, measured on this device)"),
-            None => format!("yours {mine:.1} % of its {what} ({measured}, measured on this device)"),
-        })
-    });
-    let target = puzzle.performance_target.map(|t| match reference_ms.filter(|_| ms > 0.0) {
-        _ if context.software => {
-            format!("{:.0} % of the reference kernel's rate; not enforced on this software adapter, whose timings say nothing about GPUs", t * 100.0)
-        }
-        Some(_) if [Some(r.timing), r.reference_timing].iter().flatten().any(crate::judge::Timing::low_clocks) => {
-            format!("{:.0} % of the reference kernel's rate; not checked: the GPU's clocks were low while these figures were measured", t * 100.0)
-        }
-        Some(m) => format!("{:.0} % of the reference kernel's rate; yours reaches {:.0} %", t * 100.0, m / ms * 100.0),
-        None => format!("{:.0} % of the reference kernel's rate; not checked without a reference timing", t * 100.0),
-    });
-    PerformanceReport {
-        yours: performance_line(&r.timing, perf),
-        reference: r.reference_timing.map(|t| performance_line(&t, perf)),
-        ratio: reference_ms.map(|m| format!("{:.2}× the reference kernel's time", ms / m)),
-        target,
-        of_peak,
-        comparisons: puzzle
-            .comparisons
-            .iter()
-            .zip(&r.comparison_timings)
-            .map(|(c, t)| {
-                (
-                    c.label.clone(),
-                    t.map(|t| performance_line(&t, perf)).unwrap_or_else(|| "did not pass".into()),
-                )
-            })
-            .collect(),
-    }
-}
-
-/// ` · 12 % of this GPU's measured bandwidth` for a kernel's timing `t` on
-/// a performance case, or nothing without peaks or counts.
-pub fn share_of_peak(
-    peaks: Option<&Peaks>,
-    t: &crate::judge::Timing,
-    perf: &Performance,
-) -> String {
-    peaks
-        .and_then(|p| p.percent(t.best().0, perf.flops, perf.bytes))
-        .map(|(pc, what)| format!(" · {pc:.0} % of this GPU's measured {what}"))
-        .unwrap_or_default()
-}
-
-/// This device's measured peaks, as a sentence.
-pub fn peaks_line(p: &Peaks) -> String {
-    format!(
-        "this GPU, measured: {:.0} GB/s copy bandwidth ({}), {:.0} GFLOP/s FP32 fused multiply-add ({})",
-        p.bandwidth_gbs,
-        p.copy.describe(),
-        p.gflops,
-        p.fma.describe()
-    )
 }
 
 #[cfg(test)]

@@ -1,0 +1,83 @@
+//! What the loader reports: a [`Problem`] naming the file, line and field,
+//! and the helpers that make one from a message, a format version or a TOML
+//! error.
+
+use crate::format::FORMAT_VERSION;
+use std::fmt;
+
+/// Something wrong with a puzzle file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Path relative to the puzzles folder (or `shaders/…` for solutions).
+    pub file: String,
+    /// Line, from 1, where known.
+    pub line: Option<usize>,
+    /// Column, from 1, where known.
+    pub column: Option<usize>,
+    /// The field, e.g. `case 3 › buffers.a`, where there is one.
+    pub field: Option<String>,
+    /// What is wrong and, where it helps, what to do.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(col) = self.column {
+                write!(f, ":{col}")?;
+            }
+        }
+        if let Some(field) = &self.field {
+            write!(f, ": {field}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+pub(crate) fn problem(
+    file: &str,
+    line: Option<usize>,
+    field: Option<&str>,
+    message: &str,
+) -> Problem {
+    Problem {
+        file: file.to_string(),
+        line,
+        column: None,
+        field: field.map(str::to_string),
+        message: message.to_string(),
+    }
+}
+
+pub(crate) fn version_problem(file: &str, found: u32) -> Problem {
+    problem(file, None, Some("format_version"), &format!("is {found}, but this build reads format_version {FORMAT_VERSION}; see puzzles/FORMAT.md"))
+}
+
+pub(crate) fn toml_problem(file: &str, text: &str, e: &toml::de::Error) -> Problem {
+    let pos = e.span().map(|s| crate::template::position_of_offset(text, s.start));
+    // The field: the key that starts the offending line, e.g. `workgroup_size`.
+    let field = pos
+        .and_then(|p| text.lines().nth(p.line - 1))
+        .and_then(|l| l.split_once('='))
+        .map(|(k, _)| k.trim().to_string())
+        .filter(|k| !k.is_empty() && !k.starts_with('['));
+    Problem {
+        file: file.to_string(),
+        line: pos.map(|p| p.line),
+        column: pos.map(|p| p.column),
+        field,
+        message: e.message().trim().to_string(),
+    }
+}
+
+/// Line numbers of each `[[name]]` table header in a TOML text, in order.
+pub(crate) fn header_lines(text: &str, name: &str) -> Vec<usize> {
+    let header = format!("[[{name}]]");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with(&header))
+        .map(|(i, _)| i + 1)
+        .collect()
+}

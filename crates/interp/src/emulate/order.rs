@@ -1,0 +1,107 @@
+//! The order check: a case run under several schedules and judged under
+//! each, failing when its result depends on the order its invocations run
+//! in.
+
+use super::schedule::run_all;
+use super::{prepare, unjudged, NotRunnable, Prepared, Unjudged, SCHEDULES};
+use crate::dispatch::Schedule;
+use crate::prepared::PreparedShader;
+use crate::Stop;
+use gpu_puzzles_core::judge::{judge, Outcome};
+use gpu_puzzles_core::report::{memory_error_message, MemoryError, OrderDependent};
+use gpu_puzzles_core::{Case, Puzzle, Values};
+use std::sync::Arc;
+
+/// The memory error for a result that passes in one order of running the
+/// invocations (`passing`: the outputs and the order in words) and fails
+/// in another (`failing`, judged `judged`): a race the values show,
+/// whatever order a GPU happens to use. `None` when `judged` passed.
+pub(super) fn order_dependent(
+    puzzle: &Puzzle,
+    passing: (&[Values], String),
+    failing: (&[Values], String),
+    judged: &Outcome,
+) -> Option<Outcome> {
+    let Outcome::Mismatch { mismatches, .. } = judged else { return None };
+    let m = mismatches.first()?;
+    let compared: Vec<usize> = puzzle.compared_buffers().collect();
+    let k = compared.iter().position(|&b| puzzle.buffers[b].name == m.buffer)?;
+    let value = |v: &[Values]| {
+        v.get(k)
+            .filter(|b| m.index < b.len())
+            .map_or_else(|| "missing".into(), |b| b.format(m.index))
+    };
+    let error = MemoryError::OrderDependent(OrderDependent {
+        buffer: m.buffer.clone(),
+        index: m.index,
+        first: (passing.1, value(passing.0)),
+        second: (failing.1, value(failing.0)),
+    });
+    Some(Outcome::MemoryError { message: memory_error_message(&error), error })
+}
+
+/// The second line of defence behind the GPU run's racecheck: a case whose
+/// outputs passed on the GPU (`gpu`, in one order of running the
+/// invocations) is run by the interpreter under [`SCHEDULES`] and judged
+/// under each. When one order passes and another fails, the result depends
+/// on the order the invocations run in (a race the racecheck may not have
+/// seen, such as one between workgroups that only shows in the values),
+/// and the case fails with [`MemoryError::OrderDependent`]. When every
+/// schedule agrees with the GPU, or the interpreter cannot tell (it stops,
+/// or every schedule fails alike: then it is the interpreter that
+/// disagrees with the GPU, and a student is never failed on that), `None`.
+///
+/// # Errors
+/// [`Unjudged`] when the interpreter cannot run the shader; the case keeps
+/// its verdict and says the order check did not run.
+pub fn order_check(
+    puzzle: &Puzzle,
+    case: &Case,
+    source: &str,
+) -> Result<Option<Outcome>, Unjudged> {
+    match prepare(puzzle, case, &Arc::new(PreparedShader::new(puzzle, source, &case.config))) {
+        Ok(p) => order_check_prepared(&p, puzzle, case, None),
+        Err(NotRunnable::Outcome(_)) => Ok(None),
+        Err(NotRunnable::Unjudged(u)) => Err(u),
+    }
+}
+
+/// [`order_check`] on a prepared case; with `lockstep`, the outputs of the
+/// first schedule, run already.
+pub(super) fn order_check_prepared(
+    prepared: &Prepared,
+    puzzle: &Puzzle,
+    case: &Case,
+    lockstep: Option<&[Values]>,
+) -> Result<Option<Outcome>, Unjudged> {
+    use std::borrow::Cow;
+    let (sub, source) = (prepared.shader.sub(), prepared.shader.source());
+    let mut outputs: Vec<(Cow<[Values]>, Schedule)> =
+        lockstep.map(|v| (Cow::Borrowed(v), SCHEDULES[0])).into_iter().collect();
+    let rest = &SCHEDULES[outputs.len()..];
+    for (ran, &schedule) in run_all(prepared, rest, puzzle, false).into_iter().zip(rest) {
+        match ran {
+            Ok(ran) => outputs.push((Cow::Owned(ran.actual), schedule)),
+            Err(e @ (Stop::Unsupported { .. } | Stop::Internal { .. })) => {
+                return Err(unjudged(&e, sub, source))
+            }
+            Err(_) => return Ok(None),
+        }
+    }
+    let mut passing = None;
+    let mut failing = None;
+    for (actual, schedule) in outputs {
+        let judged = judge(puzzle, case, &actual).map_err(Unjudged::from)?;
+        if judged.passed() {
+            passing.get_or_insert((actual, schedule));
+        } else {
+            failing.get_or_insert((actual, schedule, judged));
+        }
+    }
+    Ok(match (passing, failing) {
+        (Some((pass, p)), Some((fail, f, judged))) => {
+            order_dependent(puzzle, (&pass, p.describe()), (&fail, f.describe()), &judged)
+        }
+        _ => None,
+    })
+}
