@@ -88,9 +88,11 @@ pub fn judge_puzzle_at(
     source: &str,
     subgroup_size: u32,
 ) -> Result<Vec<CaseResult>, Unjudged> {
-    // One preparation per distinct configuration, shared by its cases.
+    // One preparation per distinct configuration, shared by its cases and
+    // the lesson check.
     let mut shaders = PreparedShaders::new(usize::MAX);
-    judge_puzzle_with(puzzle, extra, source, |case| {
+    let first = puzzle.cases.first().map(|c| shaders.get(puzzle, source, &c.config));
+    judge_cases(puzzle, extra, first.as_deref(), |case| {
         run_prepared(
             puzzle,
             case,
@@ -114,15 +116,30 @@ pub fn judge_puzzle_with(
     puzzle: &Puzzle,
     extra: &[Case],
     source: &str,
+    run_case: impl FnMut(&Case) -> Result<CaseResult, Unjudged>,
+) -> Result<Vec<CaseResult>, Unjudged> {
+    let first = match (&puzzle.lesson, puzzle.cases.first()) {
+        (Some(_), Some(c)) => Some(PreparedShader::new(puzzle, source, &c.config)),
+        _ => None,
+    };
+    judge_cases(puzzle, extra, first.as_ref(), run_case)
+}
+
+/// [`judge_puzzle_with`], with `first` the text prepared for the puzzle's
+/// first case (for the lesson check; `None` when the puzzle has none).
+fn judge_cases(
+    puzzle: &Puzzle,
+    extra: &[Case],
+    first: Option<&PreparedShader>,
     mut run_case: impl FnMut(&Case) -> Result<CaseResult, Unjudged>,
 ) -> Result<Vec<CaseResult>, Unjudged> {
     let mut results = Vec::new();
     for case in puzzle.cases.iter().filter(|c| !c.is_performance()).chain(extra) {
         results.push(run_case(case)?);
     }
-    if let (Some(_), Some(first)) = (&puzzle.lesson, puzzle.cases.first()) {
-        let first = PreparedShader::new(puzzle, source, &first.config);
-        gpu_puzzles_instrument::lesson_checks(puzzle, first.shader().ok(), &mut results);
+    if puzzle.lesson.is_some() {
+        let shader = first.and_then(|f| f.shader().ok());
+        gpu_puzzles_instrument::lesson_checks(puzzle, shader, &mut results);
     }
     for case in puzzle.cases.iter().filter(|c| c.is_performance()) {
         results.push(CaseResult::new(
