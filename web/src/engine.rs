@@ -364,7 +364,16 @@ fn debug(action: DebugAction) -> Result<Snapshot, String> {
                 }
             }
             .ok_or_else(|| format!("the puzzle has no case {case}"))?;
-            let debugger = Debugger::new(puzzle, case_ref, &source);
+            // The text as the last Run on this device prepared it, when it
+            // ran this case's configuration (no parse then); else prepared now.
+            let debugger = match DEVICE.with_borrow(|d| d.gpu.clone()) {
+                Some(gpu) => Debugger::open(
+                    puzzle,
+                    case_ref,
+                    &gpu.prepared(puzzle, &source, &case_ref.config),
+                ),
+                None => Debugger::new(puzzle, case_ref, &source),
+            };
             SESSION.with_borrow_mut(|s| *s = None);
             let debugger = debugger.map_err(|e| e.to_string())?;
             SESSION.with_borrow_mut(|s| *s = Some(Session { debugger, case, selected: 0 }));

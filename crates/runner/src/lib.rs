@@ -301,9 +301,10 @@ impl Gpu {
 
     /// `source` prepared for `puzzle` and a case of configuration `config`
     /// ([`gpu_puzzles_interp::PreparedShader::new`]): kept for later Runs,
-    /// so a Run of unchanged code, or a yardstick timed after a Run,
-    /// substitutes and parses nothing.
-    pub(crate) fn prepared(
+    /// so a Run of unchanged code, a yardstick timed after a Run, or the
+    /// debugger opened on a case the Run judged substitutes and parses
+    /// nothing.
+    pub fn prepared(
         &self,
         puzzle: &gpu_puzzles_core::Puzzle,
         source: &str,
