@@ -1,0 +1,93 @@
+// expect: memory-error in some cases
+// message: `labels`
+// Wrong on purpose: the label is read from labels[row * cols], as if labels
+// were laid out like z, with one row of cols elements per row. labels has
+// one element per row: row 0 reads the right one, and row r another row's
+// label or, once r * cols reaches rows, a place past the end of labels: an
+// out-of-bounds read, which WebGPU may answer with any element or 0. With one
+// row, or one column (labels[row * 1] is labels[row]), it is right and
+// those cases pass.
+const wgs = vec3({{workgroupSize}});
+const W = u32(wgs.x); // invocations per workgroup: the stride along the row
+
+struct Dims {
+    rows: u32, // rows of z and grad; elements of labels and loss
+    cols: u32, // columns of z and grad: the classes
+}
+
+@group(0) @binding(0) var<storage, read> z: array<f32>;            // rows × cols logits, row-major
+@group(0) @binding(1) var<storage, read> labels: array<u32>;       // rows: each row's class, < cols
+@group(0) @binding(2) var<storage, read_write> loss: array<f32>;   // rows
+@group(0) @binding(3) var<storage, read_write> grad: array<f32>;   // rows × cols, row-major
+@group(0) @binding(4) var<uniform> dims: Dims;
+
+var<workgroup> smem: array<f32, {{smemSize}}>; // one partial result per invocation
+
+@compute @workgroup_size({{workgroupSize}})
+fn main(
+    @builtin(local_invocation_id) local_id: vec3<u32>,
+    @builtin(workgroup_id) workgroup_id: vec3<u32>,
+) {
+    let i = local_id.x;
+    let row = workgroup_id.x;
+    let cols = dims.cols;
+    let base = row * cols; // the row's first element
+    // Invocation i takes columns i, i + W, i + 2W, …: only the first
+    // min(W, cols) invocations have any, and only they hold a partial result.
+    let parts = min(W, cols);
+
+    // Phase 1: the row's maximum, folded per invocation from its first
+    // column, then halved in rounds until smem[0] holds it (any number of
+    // partials, not only powers of two). Every barrier is outside the ifs.
+    if (i < parts) {
+        var m = z[base + i];
+        for (var c = i + W; c < cols; c += W) {
+            m = max(m, z[base + c]);
+        }
+        smem[i] = m;
+    }
+    workgroupBarrier();
+    for (var n = parts; n > 1u; n = (n + 1u) / 2u) {
+        let half = (n + 1u) / 2u;
+        if (i + half < n) {
+            smem[i] = max(smem[i], smem[i + half]);
+        }
+        workgroupBarrier();
+    }
+    let row_max = smem[0];
+    // Everyone has read the maximum before phase 2 overwrites smem[0].
+    workgroupBarrier();
+
+    // Phase 2: S = the sum of exp(z - row_max), reduced the same way. No
+    // exponent is above 0, so nothing overflows, and S is at least 1.
+    if (i < parts) {
+        var s = 0.0;
+        for (var c = i; c < cols; c += W) {
+            s += exp(z[base + c] - row_max);
+        }
+        smem[i] = s;
+    }
+    workgroupBarrier();
+    for (var n = parts; n > 1u; n = (n + 1u) / 2u) {
+        let half = (n + 1u) / 2u;
+        if (i + half < n) {
+            smem[i] += smem[i + half];
+        }
+        workgroupBarrier();
+    }
+    let total = smem[0];
+    let label = labels[base]; // base = row * cols: z's layout, not labels'
+
+    // The forward pass: one value per row, so one invocation writes it. In
+    // the log domain: log(total) is between 0 and log(cols), and
+    // row_max - z[label] is exact for the puzzle's integers; never
+    // -log(p_label), which is -log(0) = inf once p_label underflows.
+    if (i == 0u) {
+        loss[row] = log(total) + (row_max - z[base + label]);
+    }
+    // The backward pass: d loss / d z_j = softmax_j - (j == label).
+    for (var c = i; c < cols; c += W) {
+        let p = exp(z[base + c] - row_max) / total;
+        grad[base + c] = select(p, p - 1.0, c == label);
+    }
+}

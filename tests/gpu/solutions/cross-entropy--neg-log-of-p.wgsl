@@ -1,0 +1,95 @@
+// expect: failed
+// Wrong on purpose: the loss as -log(p_label), with p_label = exp(z[label] -
+// m) / S, the probability the label is given. In exact arithmetic it is
+// log(S) + m - z[label]. In f32, when the label's logit is more than about
+// 104 below the row's maximum, exp(z[label] - m) rounds to 0 (a GPU may
+// flush it to 0 from about 87 below), and -log(0) is inf: in "the label's
+// logit far below the maximum: losses near 200" every loss is inf instead of
+// about 200, and so are many random cases' (logits from -100 to 100). Where
+// the label is within about 80 of the maximum it passes: the tolerance
+// covers the rounding of p.
+const wgs = vec3({{workgroupSize}});
+const W = u32(wgs.x); // invocations per workgroup: the stride along the row
+
+struct Dims {
+    rows: u32, // rows of z and grad; elements of labels and loss
+    cols: u32, // columns of z and grad: the classes
+}
+
+@group(0) @binding(0) var<storage, read> z: array<f32>;            // rows × cols logits, row-major
+@group(0) @binding(1) var<storage, read> labels: array<u32>;       // rows: each row's class, < cols
+@group(0) @binding(2) var<storage, read_write> loss: array<f32>;   // rows
+@group(0) @binding(3) var<storage, read_write> grad: array<f32>;   // rows × cols, row-major
+@group(0) @binding(4) var<uniform> dims: Dims;
+
+var<workgroup> smem: array<f32, {{smemSize}}>; // one partial result per invocation
+
+@compute @workgroup_size({{workgroupSize}})
+fn main(
+    @builtin(local_invocation_id) local_id: vec3<u32>,
+    @builtin(workgroup_id) workgroup_id: vec3<u32>,
+) {
+    let i = local_id.x;
+    let row = workgroup_id.x;
+    let cols = dims.cols;
+    let base = row * cols; // the row's first element
+    // Invocation i takes columns i, i + W, i + 2W, …: only the first
+    // min(W, cols) invocations have any, and only they hold a partial result.
+    let parts = min(W, cols);
+
+    // Phase 1: the row's maximum, folded per invocation from its first
+    // column, then halved in rounds until smem[0] holds it (any number of
+    // partials, not only powers of two). Every barrier is outside the ifs.
+    if (i < parts) {
+        var m = z[base + i];
+        for (var c = i + W; c < cols; c += W) {
+            m = max(m, z[base + c]);
+        }
+        smem[i] = m;
+    }
+    workgroupBarrier();
+    for (var n = parts; n > 1u; n = (n + 1u) / 2u) {
+        let half = (n + 1u) / 2u;
+        if (i + half < n) {
+            smem[i] = max(smem[i], smem[i + half]);
+        }
+        workgroupBarrier();
+    }
+    let row_max = smem[0];
+    // Everyone has read the maximum before phase 2 overwrites smem[0].
+    workgroupBarrier();
+
+    // Phase 2: S = the sum of exp(z - row_max), reduced the same way. No
+    // exponent is above 0, so nothing overflows, and S is at least 1.
+    if (i < parts) {
+        var s = 0.0;
+        for (var c = i; c < cols; c += W) {
+            s += exp(z[base + c] - row_max);
+        }
+        smem[i] = s;
+    }
+    workgroupBarrier();
+    for (var n = parts; n > 1u; n = (n + 1u) / 2u) {
+        let half = (n + 1u) / 2u;
+        if (i + half < n) {
+            smem[i] += smem[i + half];
+        }
+        workgroupBarrier();
+    }
+    let total = smem[0];
+    let label = labels[row];
+
+    // The forward pass: one value per row, so one invocation writes it. In
+    // the log domain: log(total) is between 0 and log(cols), and
+    // row_max - z[label] is exact for the puzzle's integers; never
+    // -log(p_label), which is -log(0) = inf once p_label underflows.
+    if (i == 0u) {
+        let p_label = exp(z[base + label] - row_max) / total;
+        loss[row] = -log(p_label); // inf once p_label underflows to 0
+    }
+    // The backward pass: d loss / d z_j = softmax_j - (j == label).
+    for (var c = i; c < cols; c += W) {
+        let p = exp(z[base + c] - row_max) / total;
+        grad[base + c] = select(p, p - 1.0, c == label);
+    }
+}
