@@ -71,11 +71,6 @@ impl Shader {
         &self.module
     }
 
-    /// The text it was parsed from (substituted WGSL); spans index it.
-    pub fn text(&self) -> &str {
-        &self.source
-    }
-
     /// Bytes of workgroup memory the shader declares (`var<workgroup>`),
     /// laid out as WGSL lays them out (naga's layouter). Some drivers accept
     /// more than WebGPU's limit, so the runner checks this itself to give

@@ -242,11 +242,11 @@ pub fn prepare(
     if let Err(problem) = prepared.bindings() {
         return Err(NotRunnable::Outcome(Box::new(Outcome::config(problem.clone()))));
     }
-    if let Some(e) = shader.check_prints() {
-        let d = Diagnostic::error_at(e.message, e.span.start, e.span.len(), sub, source);
+    if let Some(e) = prepared.bad_print() {
+        let d = Diagnostic::error_at(e.message.clone(), e.span.start, e.span.len(), sub, source);
         return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
     }
-    if let Some(e) = shader.check_barriers() {
+    if let Some(e) = prepared.non_uniform_barrier() {
         let d = Diagnostic::error_at(e.message(), e.offset, e.length, sub, source);
         return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
     }

@@ -13,7 +13,7 @@ use gpu_puzzles_core::judge::ConfigProblem;
 use gpu_puzzles_core::limits::{bindings, BindingKind};
 use gpu_puzzles_core::template::{replacements, substitute, Substituted};
 use gpu_puzzles_core::{CaseConfig, Puzzle};
-use gpu_puzzles_instrument::{PassError, Shader};
+use gpu_puzzles_instrument::{BadPrint, NonUniformBarrier, PassError, Shader};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -37,6 +37,10 @@ pub struct PreparedShader {
     mentions_subgroups: bool,
     /// The module lowered for the interpreter, on first use.
     program: OnceLock<Result<Arc<Program>, Stop>>,
+    /// [`PreparedShader::bad_print`], on first use.
+    bad_print: OnceLock<Option<BadPrint>>,
+    /// [`PreparedShader::non_uniform_barrier`], on first use.
+    non_uniform_barrier: OnceLock<Option<NonUniformBarrier>>,
 }
 
 impl PreparedShader {
@@ -55,6 +59,8 @@ impl PreparedShader {
             bindings: bindings(puzzle, source),
             mentions_subgroups: gpu_puzzles_core::wgsl::uses_subgroups(source),
             program: OnceLock::new(),
+            bad_print: OnceLock::new(),
+            non_uniform_barrier: OnceLock::new(),
         }
     }
 
@@ -110,6 +116,24 @@ impl PreparedShader {
     /// ([`gpu_puzzles_core::wgsl::uses_subgroups`]), parsed or not.
     pub fn mentions_subgroups(&self) -> bool {
         self.mentions_subgroups
+    }
+
+    /// The first printed value the print log cannot show
+    /// ([`Shader::check_prints`]), found once for every case that shares
+    /// this shader; `None` also when naga did not accept the text.
+    pub fn bad_print(&self) -> Option<&BadPrint> {
+        self.bad_print
+            .get_or_init(|| self.shader.as_ref().ok().and_then(Shader::check_prints))
+            .as_ref()
+    }
+
+    /// The first barrier not every invocation reaches
+    /// ([`Shader::check_barriers`]), found once for every case that shares
+    /// this shader; `None` also when naga did not accept the text.
+    pub fn non_uniform_barrier(&self) -> Option<&NonUniformBarrier> {
+        self.non_uniform_barrier
+            .get_or_init(|| self.shader.as_ref().ok().and_then(Shader::check_barriers))
+            .as_ref()
     }
 
     /// The module lowered for the interpreter ([`Program::validated`]),

@@ -169,8 +169,8 @@ pub(crate) async fn start_case(
 
     // 3a. Printed values the log cannot show (a pointer, an array): the
     // same message on every adapter, before anything runs.
-    if let Some(e) = parsed.ok().and_then(Shader::check_prints) {
-        let d = at_offset(e.message, e.span.start, e.span.len(), sub, source);
+    if let Some(e) = shader.bad_print() {
+        let d = at_offset(e.message.clone(), e.span.start, e.span.len(), sub, source);
         return finish(result, Outcome::CompileError { diagnostics: vec![d] });
     }
 
@@ -178,7 +178,7 @@ pub(crate) async fn start_case(
     // control flow, which browsers' compilers reject (their uniformity
     // analysis is authoritative in the page). Same verdict everywhere.
     if NAGA_COMPILES {
-        if let Some(e) = parsed.ok().and_then(Shader::check_barriers) {
+        if let Some(e) = shader.non_uniform_barrier() {
             let d = at_offset(e.message(), e.offset, e.length, sub, source);
             return finish(result, Outcome::CompileError { diagnostics: vec![d] });
         }

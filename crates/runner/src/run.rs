@@ -147,13 +147,16 @@ pub(crate) fn prepare<'a>(
     extra: &'a [Case],
     source: &str,
 ) -> RunCases<'a> {
-    // This Run's own, so that a device's kept set starting over midway
-    // prepares nothing twice.
-    let mut mine: std::collections::HashMap<u64, Arc<PreparedShader>> =
-        std::collections::HashMap::new();
+    // This Run's own, by what substitution puts in the text (the puzzle
+    // and the text are the Run's), so that a device's kept set starting
+    // over midway prepares nothing twice, and the text is hashed once per
+    // configuration rather than once per case.
+    let mut mine = std::collections::HashMap::new();
     let mut prepared = |c: &'a Case| {
-        let key = PreparedShader::key_of(puzzle, source, &c.config);
-        (c, mine.entry(key).or_insert_with(|| gpu.prepared(puzzle, source, &c.config)).clone())
+        let substituted = gpu_puzzles_core::template::replacements(&c.config);
+        let shader =
+            mine.entry(substituted).or_insert_with(|| gpu.prepared(puzzle, source, &c.config));
+        (c, Arc::clone(shader))
     };
     RunCases {
         puzzle,
