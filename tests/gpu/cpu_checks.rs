@@ -6,7 +6,7 @@ use super::SEEDS;
 use gpu_puzzles_core::judge::Outcome;
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
 use gpu_puzzles_runner::RunOptions;
-use gpu_puzzles_tests::{held_solutions, judged_with};
+use gpu_puzzles_tests::{held_solutions, judged_with, trial};
 use libtest_mimic::{Failed, Trial};
 use std::sync::Arc;
 
@@ -35,7 +35,7 @@ pub(crate) fn cpu_checks_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
         .into_iter()
         .map(|(slug, label, source)| {
             let s = set.clone();
-            Trial::test(format!("cpu-checks::{slug}::{label}"), move || {
+            trial(format!("cpu-checks::{slug}::{label}"), move || {
                 let p = s.get(&slug).ok_or("no such puzzle")?;
                 let browser = RunOptions { cpu_checks: true, ..RunOptions::default() };
                 // A reference's random cases too (that judgement is shared
@@ -146,7 +146,7 @@ pub(crate) fn helper_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
         .into_iter()
         .map(|(slug, label, file)| {
             let s = set.clone();
-            Trial::test(format!("helper::{slug}::{label}"), move || {
+            trial(format!("helper::{slug}::{label}"), move || {
                 let p = s.get(slug).ok_or("no such puzzle")?;
                 let source = match file {
                     Some(f) => std::fs::read_to_string(gpu_puzzles_tests::root().join(f)).map_err(|e| format!("{f}: {e}"))?,

@@ -20,7 +20,7 @@ use gpu_puzzles_core::judge::Outcome;
 use gpu_puzzles_core::load::random_cases;
 use gpu_puzzles_core::report::MemoryError;
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
-use gpu_puzzles_tests::{emulated, gpu, held_solutions, judged};
+use gpu_puzzles_tests::{emulated, gpu, held_solutions, judged, trial};
 use libtest_mimic::{Failed, Trial};
 use std::sync::Arc;
 
@@ -125,7 +125,7 @@ pub fn trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
         );
         for (label, source, random) in kernels {
             let s = set.clone();
-            trials.push(Trial::test(format!("emulate::{}::{label}", p.slug), move || {
+            trials.push(trial(format!("emulate::{}::{label}", p.slug), move || {
                 compare(&s.puzzles[i], &source, random.then_some(1))
             }));
         }

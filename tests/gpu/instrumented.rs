@@ -5,6 +5,7 @@
 use super::judge;
 use gpu_puzzles_core::trace::HazardKind;
 use gpu_puzzles_core::PuzzleSet;
+use gpu_puzzles_tests::trial;
 use libtest_mimic::{Failed, Trial};
 use std::sync::Arc;
 
@@ -31,7 +32,7 @@ fn traced(
 /// instrumented runs of the reference solutions.
 pub(crate) fn heatmap_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
     let s = set.clone();
-    let guards = Trial::test("guards::heatmap-idle-invocations-write-nothing", move || {
+    let guards = trial("guards::heatmap-idle-invocations-write-nothing", move || {
         for (case, f) in traced(&s, "guards")? {
             let len = case.buffers[0].initial.len();
             for (id, counts) in f.invocations.iter().enumerate() {
@@ -55,7 +56,7 @@ pub(crate) fn heatmap_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
         Ok(())
     });
     let s = set.clone();
-    let prefix = Trial::test("prefix-sum::heatmap-only-invocation-0-writes", move || {
+    let prefix = trial("prefix-sum::heatmap-only-invocation-0-writes", move || {
         for (case, f) in traced(&s, "prefix-sum")? {
             let wg = case.config.workgroup_size[0] as usize;
             for (k, writer) in f.buffers[1].writer.iter().enumerate() {
@@ -84,7 +85,7 @@ pub(crate) fn heatmap_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
         Ok(())
     });
     let s = set.clone();
-    let shared = Trial::test("shared::heatmap-workgroup-memory-is-used", move || {
+    let shared = trial("shared::heatmap-workgroup-memory-is-used", move || {
         for (case, f) in traced(&s, "shared")? {
             let len = case.buffers[0].initial.len();
             for (id, c) in f.invocations.iter().enumerate().take(len) {
@@ -138,7 +139,7 @@ var<workgroup> smem: array<f32, {{smemSize}}>;
         .into_iter()
         .map(|(name, source, kinds, lines)| {
             let s = set.clone();
-            Trial::test(name, move || {
+            trial(name, move || {
                 let p = s.get("shared").ok_or("no puzzle `shared`")?;
                 let results = judge(p, &source)?;
                 let mut seen = 0;
@@ -182,7 +183,7 @@ var<workgroup> tile: array<vec4<f32>, 2>;
 }
 ";
     let s = set.clone();
-    Trial::test("racecheck::whole-vec4-elements-count-every-word", move || {
+    trial("racecheck::whole-vec4-elements-count-every-word", move || {
         let p = s.get("shared").ok_or("no puzzle `shared`")?;
         let results = judge(p, SOURCE)?;
         let mut seen = 0;

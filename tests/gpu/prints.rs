@@ -14,7 +14,7 @@
 use gpu_puzzles_core::print::{PrintLine, PrintLog, PrintScalar, LOG_WORDS};
 use gpu_puzzles_core::{CaseResult, Puzzle, PuzzleSet};
 use gpu_puzzles_interp::emulate;
-use gpu_puzzles_tests::{gpu, judged};
+use gpu_puzzles_tests::{gpu, judged, trial};
 use libtest_mimic::{Failed, Trial};
 use std::sync::Arc;
 
@@ -292,15 +292,15 @@ pub fn trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
         .enumerate()
         .map(|(i, p)| {
             let s = set.clone();
-            Trial::test(format!("prints::{}", p.slug), move || {
+            trial(format!("prints::{}", p.slug), move || {
                 let p = &s.puzzles[i];
                 compare(p, p.solution.as_deref().ok_or("no reference")?)
             })
         })
         .collect();
     let s = set.clone();
-    trials.push(Trial::test("prints::bounded", move || bounded(&s)));
+    trials.push(trial("prints::bounded", move || bounded(&s)));
     let s = set.clone();
-    trials.push(Trial::test("prints::refused", move || refused(&s)));
+    trials.push(trial("prints::refused", move || refused(&s)));
     trials
 }

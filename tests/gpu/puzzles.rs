@@ -33,8 +33,8 @@
 
 use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Verdict};
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
-use gpu_puzzles_tests::{held_solutions, judged, shipped_set};
-use libtest_mimic::{Arguments, Failed, Trial};
+use gpu_puzzles_tests::{held_solutions, judged, print_slowest, shipped_set, trial};
+use libtest_mimic::{Arguments, Failed};
 use std::sync::Arc;
 
 #[path = "cpu_checks.rs"]
@@ -187,7 +187,7 @@ fn main() {
     for (i, p) in set.puzzles.iter().enumerate() {
         let slug = p.slug.clone();
         let s = set.clone();
-        trials.push(Trial::test(format!("{slug}::reference"), move || {
+        trials.push(trial(format!("{slug}::reference"), move || {
             let p = &s.puzzles[i];
             let source = p.solution.as_deref().ok_or("no reference solution in shaders/")?;
             let results = judge(p, source)?;
@@ -209,7 +209,7 @@ fn main() {
             Ok(())
         }));
         let s = set.clone();
-        trials.push(Trial::test(format!("{slug}::reference-random-cases"), move || {
+        trials.push(trial(format!("{slug}::reference-random-cases"), move || {
             let p = &s.puzzles[i];
             let source = p.solution.as_deref().ok_or("no reference solution in shaders/")?;
             for seed in SEEDS {
@@ -238,7 +238,7 @@ fn main() {
         }));
         for k in 0..p.comparisons.len() {
             let s = set.clone();
-            trials.push(Trial::test(format!("{slug}::comparison-{}", k + 1), move || {
+            trials.push(trial(format!("{slug}::comparison-{}", k + 1), move || {
                 // A comparison kernel is slow on purpose, never wrong; a
                 // budget or the lesson may refuse its approach.
                 let p = &s.puzzles[i];
@@ -260,7 +260,7 @@ fn main() {
             }));
         }
         let s = set.clone();
-        trials.push(Trial::test(format!("{slug}::starter"), move || {
+        trials.push(trial(format!("{slug}::starter"), move || {
             let p = &s.puzzles[i];
             let results = judge(p, &p.starter)?;
             // Wrong outputs on every ordinary case (a starter that races, like
@@ -303,9 +303,11 @@ fn main() {
             .position(&held.slug)
             .unwrap_or_else(|| panic!("{}--{}: no puzzle `{}`", held.slug, held.label, held.slug));
         let s = set.clone();
-        trials.push(Trial::test(format!("{}::{}", held.slug, held.label), move || {
+        trials.push(trial(format!("{}::{}", held.slug, held.label), move || {
             check_expectation(&s.puzzles[i], &held.source)
         }));
     }
-    libtest_mimic::run(&args, trials).exit();
+    let conclusion = libtest_mimic::run(&args, trials);
+    print_slowest(15);
+    conclusion.exit();
 }

@@ -30,7 +30,7 @@ use gpu_puzzles_core::load::random_cases;
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
 use gpu_puzzles_interp::emulate::{self, SCHEDULES};
 use gpu_puzzles_interp::subgroup::DEFAULT_SIZE;
-use gpu_puzzles_tests::{emulated, held_solutions};
+use gpu_puzzles_tests::{emulated, held_solutions, trial};
 use libtest_mimic::{Failed, Trial};
 use std::sync::Arc;
 
@@ -120,7 +120,7 @@ pub fn trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
     let mut trials = Vec::new();
     for (i, p) in set.puzzles.iter().enumerate() {
         let s = set.clone();
-        trials.push(Trial::test(format!("seeds::{}::reference", p.slug), move || {
+        trials.push(trial(format!("seeds::{}::reference", p.slug), move || {
             let p = &s.puzzles[i];
             sweep(
                 p,
@@ -146,7 +146,7 @@ pub fn trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
             (Verdict::Failed, SEEDS)
         };
         let s = set.clone();
-        trials.push(Trial::test(format!("seeds::{}::{}", held.slug, held.label), move || {
+        trials.push(trial(format!("seeds::{}::{}", held.slug, held.label), move || {
             sweep(&s.puzzles[i], &held.source, want, last)
         }));
     }

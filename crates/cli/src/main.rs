@@ -16,9 +16,15 @@
 //!   judges it with the random cases of every seed of the range, and prints
 //!   each seed whose verdict differs from the first seed's; exit status 0
 //!   only when every seed passed (`seeds.rs`).
+//! - `gpu-puzzles generate --prompt <text> [--tokens N] [--kernel slug=file.wgsl]`:
+//!   the capstone: the model of `models/generate/` writes text on the GPU
+//!   with the chapter's kernels (the references, or the files given), every
+//!   kernel checked against the CPU at every token; exit status 0 only when
+//!   every kernel agreed (`generate.rs`).
 
 mod check_all;
 mod check_one;
+mod generate;
 mod list;
 mod seeds;
 
@@ -86,6 +92,34 @@ enum Command {
         /// `--jobs 1` times them alone too.
         #[arg(long, conflicts_with = "puzzle")]
         jobs: Option<usize>,
+    },
+    /// Write text with the capstone's model, on the GPU, with the chapter's
+    /// kernels (the references unless --kernel gives a file), checking every
+    /// kernel against the CPU at every token.
+    Generate {
+        /// The text fed first (characters of the model's vocabulary).
+        #[arg(long, default_value = "In the beginning")]
+        prompt: String,
+        /// Characters to generate after the prompt.
+        #[arg(long, default_value_t = 200)]
+        tokens: usize,
+        /// Top-k sampling's k (1 to 64).
+        #[arg(long, default_value_t = 8)]
+        k: u32,
+        /// Sampling's temperature (above 0).
+        #[arg(long, default_value_t = 0.8)]
+        temperature: f32,
+        /// Seed of the uniform numbers the samples are drawn with.
+        #[arg(long, default_value_t = 7)]
+        seed: u64,
+        /// A kernel of yours in place of the reference: SLUG=FILE.wgsl
+        /// (rms-norm, gemv-q8, rope, decode-attention, top-k-sampling);
+        /// repeat for several.
+        #[arg(long = "kernel")]
+        kernels: Vec<String>,
+        /// Machine-readable report.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -156,6 +190,10 @@ fn run(cli: Cli) -> Result<bool> {
             let jobs =
                 jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             check_all::check_all(&cli.root, json, run_seed(seed), jobs)
+        }
+        Command::Generate { prompt, tokens, k, temperature, seed, kernels, json } => {
+            let options = generate::Options { prompt, tokens, k, temperature, seed, kernels, json };
+            generate::generate(&cli.root, &options)
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod grid;
 pub mod heatmap;
 pub mod judge;
 pub mod limits;
+pub mod lm;
 pub mod load;
 #[cfg(feature = "markdown")]
 pub mod markdown;

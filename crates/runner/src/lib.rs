@@ -13,6 +13,7 @@
 mod case;
 mod cpu_checks;
 mod dispatch;
+pub mod generate;
 mod instrumented;
 mod limits;
 mod messages;

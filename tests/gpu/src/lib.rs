@@ -201,3 +201,39 @@ pub fn held_solutions() -> Vec<Held> {
         })
         .collect()
 }
+
+/// Wall time of every trial that ran in this binary, in the order they
+/// ended, for [`print_slowest`].
+static TRIAL_TIMES: Mutex<Vec<(String, std::time::Duration)>> = Mutex::new(Vec::new());
+
+/// A libtest-mimic trial named `name` whose wall time is recorded for
+/// [`print_slowest`]. Trials share the binary's cached judgements, so the
+/// first trial to need one is charged for making it.
+pub fn trial(
+    name: impl Into<String>,
+    run: impl FnOnce() -> Result<(), libtest_mimic::Failed> + Send + 'static,
+) -> libtest_mimic::Trial {
+    let name = name.into();
+    let key = name.clone();
+    libtest_mimic::Trial::test(name, move || {
+        let start = std::time::Instant::now();
+        let result = run();
+        TRIAL_TIMES.lock().unwrap_or_else(|e| e.into_inner()).push((key, start.elapsed()));
+        result
+    })
+}
+
+/// Prints the `n` slowest trials that ran and the sum of every trial's wall
+/// time (seconds), so CI's log shows where the binary's time goes.
+pub fn print_slowest(n: usize) {
+    let mut times = TRIAL_TIMES.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    if times.is_empty() {
+        return;
+    }
+    times.sort_by_key(|t| std::cmp::Reverse(t.1));
+    let total: f64 = times.iter().map(|t| t.1.as_secs_f64()).sum();
+    println!("\n{} trials ran, {total:.1} s of trial time in all; the slowest:", times.len());
+    for (name, took) in times.iter().take(n) {
+        println!("{:8.2} s  {name}", took.as_secs_f64());
+    }
+}

@@ -1,0 +1,109 @@
+//! `gpu-puzzles generate`: the capstone natively. The model of
+//! `models/generate/` runs on the GPU with the chapter's reference kernels,
+//! or a student's solution files in their place, and every token is
+//! checked against the `f64` CPU pass, kernel by kernel.
+
+use anyhow::{bail, Context, Result};
+use gpu_puzzles_core::lm::{self, Model};
+use gpu_puzzles_runner::generate::{self, reference_kernels, Generator, Sampling, KERNELS};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// What to generate, and with which kernels.
+pub struct Options {
+    /// The text fed first.
+    pub prompt: String,
+    /// Characters to generate after it.
+    pub tokens: usize,
+    /// Top-k sampling's `k`.
+    pub k: u32,
+    /// Sampling's temperature.
+    pub temperature: f32,
+    /// Seeds the uniform numbers.
+    pub seed: u64,
+    /// `slug=file.wgsl` pairs: a student's kernel in place of the reference.
+    pub kernels: Vec<String>,
+    /// Print a JSON report instead of the text.
+    pub json: bool,
+}
+
+/// Reads the model from `root/models/generate/`.
+///
+/// # Errors
+/// A missing file, or what [`Model::from_files`] finds wrong.
+pub fn read_model(root: &Path) -> Result<Model> {
+    let dir = root.join("models/generate");
+    let manifest = std::fs::read_to_string(dir.join("model.toml"))
+        .with_context(|| format!("cannot read {}", dir.join("model.toml").display()))?;
+    let bin = std::fs::read(dir.join("model.bin"))
+        .with_context(|| format!("cannot read {}", dir.join("model.bin").display()))?;
+    Model::from_files(&manifest, &bin).map_err(|e| anyhow::anyhow!("models/generate: {e}"))
+}
+
+/// Generates text; `Ok(false)` when a kernel differed from the CPU.
+pub fn generate(root: &Path, o: &Options) -> Result<bool> {
+    let set = crate::load(root)?;
+    let model = read_model(root)?;
+    let mut kernels = reference_kernels(&set)?;
+    for pair in &o.kernels {
+        let Some((slug, file)) = pair.split_once('=') else {
+            bail!("`{pair}`: write a kernel as SLUG=FILE.wgsl, e.g. rms-norm=my-rms-norm.wgsl");
+        };
+        if !KERNELS.contains(&slug) {
+            bail!("`{slug}` is not one of the model's kernels: {}", KERNELS.join(", "));
+        }
+        let path = PathBuf::from(file);
+        let source = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        kernels.insert(slug.to_string(), source);
+    }
+    let prompt =
+        lm::encode(&model.vocabulary, &o.prompt).map_err(|e| anyhow::anyhow!("the prompt: {e}"))?;
+    let gpu = crate::gpu()?;
+    let sampling = Sampling { k: o.k, temperature: o.temperature, seed: o.seed };
+    let mut generator = pollster::block_on(Generator::new(&gpu, &model, &set, &kernels))?;
+    if !o.json {
+        print!("{}", o.prompt);
+    }
+    let vocabulary = model.vocabulary.clone();
+    let json = o.json;
+    let done = pollster::block_on(generate::generate(
+        &gpu,
+        &mut generator,
+        &prompt,
+        o.tokens,
+        &sampling,
+        |t| {
+            if !json {
+                print!("{}", vocabulary.get(t as usize).copied().unwrap_or('\u{FFFD}'));
+                let _ = std::io::stdout().flush();
+            }
+        },
+    ))?;
+    let text = lm::decode(&model.vocabulary, &done.tokens).map_err(|e| anyhow::anyhow!("{e}"))?;
+    if o.json {
+        let report = serde_json::json!({
+            "prompt": o.prompt,
+            "text": text,
+            "tokens": done.tokens,
+            "cpu_agreed": done.cpu_agreed,
+            "tokens_per_second": done.tokens_per_second,
+            "faults": done.faults.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "adapter": gpu.adapter().name,
+        });
+        println!("{report}");
+    } else {
+        println!();
+        eprintln!(
+            "{} tokens at {:.1} tokens/s on {}; the CPU's f64 pass sampled {} of them the same",
+            done.tokens.len(),
+            done.tokens_per_second,
+            gpu.adapter().name,
+            done.cpu_agreed
+        );
+        for f in &done.faults {
+            eprintln!("{f}");
+        }
+    }
+    Ok(done.faults.is_empty())
+}

@@ -1,0 +1,279 @@
+//! The capstone, "Generate" (issue 47): the language model of
+//! [`gpu_puzzles_core::lm`] run on the GPU one token at a time by the
+//! kernels of the chapter "Inside a language model": the student's own
+//! solutions where they have them, the references where not.
+//!
+//! One token is one submission: for every layer RMS Norm (the residual add
+//! fused in), three quantised GEMVs, RoPE, the KV cache append (a copy),
+//! decode attention's two entry points, the output GEMV, RMS Norm again,
+//! the MLP's GEMVs around the site's own SwiGLU kernel; then the final RMS
+//! Norm, the LM head's GEMV and top-k sampling. Every kernel's output is
+//! copied into one read-back buffer (about 20 KB a token), so the step can
+//! be checked kernel by kernel against the `f64` CPU pass
+//! ([`check`]): each kernel is recomputed on the CPU from the very inputs
+//! the GPU gave it, so a fault is named where it is ("your RMS Norm differs
+//! at layer 2, position 5") and rounding carried from earlier kernels is
+//! never blamed on a later one. The CPU's own forward pass
+//! ([`gpu_puzzles_core::lm::State`]) runs beside it on the same tokens and
+//! the same uniform numbers, and says whether it would have sampled the same
+//! token.
+
+mod check;
+mod kernels;
+mod plan;
+
+use plan::SPLIT;
+
+pub use check::{KernelFault, Probe};
+
+use crate::{Gpu, RunnerError};
+use gpu_puzzles_core::judge::Diagnostic;
+use gpu_puzzles_core::lm::{self, Model, State};
+use gpu_puzzles_core::PuzzleSet;
+use std::collections::BTreeMap;
+use web_time::Instant;
+
+/// The puzzles whose kernels the forward pass is made of, in the order a
+/// token first meets them.
+pub const KERNELS: [&str; 5] =
+    ["rms-norm", "gemv-q8", "rope", "decode-attention", "top-k-sampling"];
+
+/// The WGSL source of each kernel, by puzzle slug (every one of
+/// [`KERNELS`]).
+pub type Kernels = BTreeMap<String, String>;
+
+/// The references of [`KERNELS`] from `set` (loaded with its solutions).
+///
+/// # Errors
+/// The slug of a kernel the set has no reference for.
+pub fn reference_kernels(set: &PuzzleSet) -> Result<Kernels, GenerateError> {
+    KERNELS
+        .iter()
+        .map(|slug| {
+            let source = set.get(slug).and_then(|p| p.solution.clone());
+            source.map(|s| (slug.to_string(), s)).ok_or(GenerateError::NoKernel(slug))
+        })
+        .collect()
+}
+
+/// How tokens are drawn: the `top-k-sampling` puzzle's rule with these
+/// settings, and one uniform number per generated token from
+/// [`lm::sample::uniform`] of a [`gpu_puzzles_core::generate::SplitMix64`]
+/// seeded with `seed`, as [`lm::generate`] draws them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sampling {
+    /// Candidates kept, from 1 to 64.
+    pub k: u32,
+    /// Divides the logits before the softmax; above 0.
+    pub temperature: f32,
+    /// Seeds the uniform numbers.
+    pub seed: u64,
+}
+
+/// Why the model could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// The kernels given lack one, or the set has no reference for it.
+    #[error("no kernel for `{0}`: solve that puzzle first, or use the reference")]
+    NoKernel(&'static str),
+    /// A kernel did not compile or its bindings do not fit the puzzle.
+    #[error("your `{slug}` kernel does not compile for the model: {}", first_message(.diagnostics))]
+    Compile {
+        /// The puzzle.
+        slug: String,
+        /// The compiler's messages, placed in the student's text.
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// The prompt or the sampling settings do not fit the model.
+    #[error("{0}")]
+    Input(String),
+    /// The device failed.
+    #[error(transparent)]
+    Runner(#[from] RunnerError),
+}
+
+fn first_message(d: &[Diagnostic]) -> String {
+    match d.first() {
+        Some(Diagnostic { line: Some(l), column: Some(c), message, .. }) => {
+            format!("line {l}, column {c}: {message}")
+        }
+        Some(d) => d.message.clone(),
+        None => "no message".into(),
+    }
+}
+
+/// What one token's step did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepReport {
+    /// The position the token was fed at.
+    pub pos: usize,
+    /// The token the GPU sampled from this step's logits.
+    pub token: u32,
+    /// The token the `f64` CPU pass samples from its own logits with the
+    /// same uniform number.
+    pub cpu_token: u32,
+    /// Kernels whose output differs from the CPU's recomputation from the
+    /// same inputs (empty when every kernel agrees).
+    pub faults: Vec<KernelFault>,
+    /// Wall time from submitting the step to its read-back, milliseconds.
+    pub gpu_ms: f64,
+}
+
+/// The model on one device, with its KV cache: feed it tokens in order with
+/// [`Generator::step`].
+pub struct Generator<'m> {
+    model: &'m Model,
+    plan: plan::Plan,
+    cpu: State<'m>,
+    checker: check::Checker<'m>,
+    pos: usize,
+}
+
+impl<'m> Generator<'m> {
+    /// Uploads the model's weights and compiles `kernels` (source by slug,
+    /// each of [`KERNELS`]) for its shapes, with `set`'s puzzles for their
+    /// bindings.
+    ///
+    /// # Errors
+    /// [`GenerateError::NoKernel`], [`GenerateError::Compile`], or the
+    /// device's error.
+    pub async fn new(
+        gpu: &Gpu,
+        model: &'m Model,
+        set: &PuzzleSet,
+        kernels: &Kernels,
+    ) -> Result<Generator<'m>, GenerateError> {
+        let plan = plan::Plan::new(gpu, model, set, kernels).await?;
+        Ok(Generator {
+            model,
+            plan,
+            cpu: State::new(model),
+            checker: check::Checker::new(model),
+            pos: 0,
+        })
+    }
+
+    /// Positions fed so far (the KV cache's length).
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Feeds `token` at the next position and samples the next token with
+    /// uniform number `u` in `[0, 1)` (any value for a prompt token whose
+    /// sample is not used), checking every kernel against the CPU.
+    ///
+    /// # Errors
+    /// A token outside the vocabulary, a full context, or the device's error.
+    pub async fn step(
+        &mut self,
+        gpu: &Gpu,
+        token: u32,
+        u: f32,
+        sampling: &Sampling,
+    ) -> Result<StepReport, GenerateError> {
+        let c = &self.model.config;
+        if token as usize >= c.vocab {
+            return Err(GenerateError::Input(format!(
+                "token {token} is outside the vocabulary of {}",
+                c.vocab
+            )));
+        }
+        if self.pos >= c.context {
+            return Err(GenerateError::Input(format!(
+                "the context is full: the model attends over at most {} positions",
+                c.context
+            )));
+        }
+        let started = Instant::now();
+        let probes = self.plan.run(gpu, self.model, token, self.pos, u, sampling).await?;
+        let gpu_ms = started.elapsed().as_secs_f64() * 1e3;
+        let faults = self.checker.check(&probes, token, self.pos, u, sampling);
+        let logits =
+            self.cpu.step(token, self.pos).map_err(|e| GenerateError::Input(e.to_string()))?;
+        let cpu_token =
+            lm::sample::sample(&logits, sampling.k as usize, sampling.temperature, f64::from(u))
+                .map_err(|e| GenerateError::Input(e.to_string()))? as u32;
+        let report = StepReport { pos: self.pos, token: probes.token(), cpu_token, faults, gpu_ms };
+        self.pos += 1;
+        Ok(report)
+    }
+}
+
+/// What [`generate`] produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Generation {
+    /// The generated token ids, in order.
+    pub tokens: Vec<u32>,
+    /// Generated tokens the CPU pass sampled the same (a near tie between
+    /// two candidates may differ after f32 rounding without a fault).
+    pub cpu_agreed: usize,
+    /// The first fault of each kernel that had one, in the order found
+    /// (empty when every kernel agreed).
+    pub faults: Vec<KernelFault>,
+    /// Generated tokens per second of GPU steps (submit to read-back,
+    /// checks not counted).
+    pub tokens_per_second: f64,
+}
+
+/// Feeds `prompt` (ids) and generates `n` tokens after it, calling
+/// `on_token` with each generated id as it comes; the uniform numbers are
+/// drawn as [`lm::generate`] draws them, so with kernels that agree the
+/// tokens are the CPU's.
+///
+/// # Errors
+/// An empty prompt, a prompt and output longer than the context, or the
+/// device's error.
+pub async fn generate(
+    gpu: &Gpu,
+    generator: &mut Generator<'_>,
+    prompt: &[u32],
+    n: usize,
+    sampling: &Sampling,
+    mut on_token: impl FnMut(u32),
+) -> Result<Generation, GenerateError> {
+    if prompt.is_empty() {
+        return Err(GenerateError::Input(
+            "the prompt is empty: type at least one character".into(),
+        ));
+    }
+    let context = generator.model.config.context;
+    if generator.position() + prompt.len() + n > context {
+        return Err(GenerateError::Input(format!(
+            "the prompt ({} characters) and {n} new ones do not fit the model's context of {context}",
+            prompt.len()
+        )));
+    }
+    let mut rng = gpu_puzzles_core::generate::SplitMix64::new(sampling.seed);
+    let mut out = Generation {
+        tokens: Vec::new(),
+        cpu_agreed: 0,
+        faults: Vec::new(),
+        tokens_per_second: 0.0,
+    };
+    let mut gpu_ms = 0.0;
+    let mut next = prompt[0];
+    for i in 0..prompt.len() + n - 1 {
+        let generating = i + 1 >= prompt.len();
+        let u = if generating { lm::sample::uniform(&mut rng) as f32 } else { 0.0 };
+        let report = generator.step(gpu, next, u, sampling).await?;
+        // The first fault of each kernel: the same fault repeats at every
+        // later position.
+        for f in report.faults {
+            if !out.faults.iter().any(|g| g.kernel == f.kernel) {
+                out.faults.push(f);
+            }
+        }
+        if generating {
+            gpu_ms += report.gpu_ms;
+            out.tokens.push(report.token);
+            out.cpu_agreed += usize::from(report.token == report.cpu_token);
+            on_token(report.token);
+            next = report.token;
+        } else {
+            next = prompt[i + 1];
+        }
+    }
+    out.tokens_per_second =
+        if gpu_ms > 0.0 { out.tokens.len() as f64 / (gpu_ms / 1e3) } else { 0.0 };
+    Ok(out)
+}
