@@ -5,7 +5,7 @@
 //! token; and a wrong kernel in place of each reference is named.
 
 use gpu_puzzles_core::lm::{self, Model};
-use gpu_puzzles_runner::generate::{self, reference_kernels, Generator, Sampling};
+use gpu_puzzles_runner::generate::{self, reference_kernels, Generator, Sampling, Weights};
 use gpu_puzzles_tests::{gpu, root, shipped_set};
 use std::sync::OnceLock;
 
@@ -24,7 +24,7 @@ const SAMPLING: Sampling = Sampling { k: 8, temperature: 0.8, seed: 11 };
 
 /// Generates `n` tokens after `prompt` with `kernels` in place of the
 /// references.
-fn run(prompt: &str, n: usize, replace: &[(&str, &str)]) -> generate::Generation {
+fn run(prompt: &str, n: usize, replace: &[(&str, &str)], weights: Weights) -> generate::Generation {
     let gpu = gpu().expect("a GPU adapter");
     let set = shipped_set();
     let mut kernels = reference_kernels(&set).expect("the set has the references");
@@ -34,7 +34,7 @@ fn run(prompt: &str, n: usize, replace: &[(&str, &str)]) -> generate::Generation
     }
     let model = model();
     let prompt = lm::encode(&model.vocabulary, prompt).expect("the prompt is in the vocabulary");
-    let mut g = pollster::block_on(Generator::new(gpu, model, &set, &kernels))
+    let mut g = pollster::block_on(Generator::new(gpu, model, &set, &kernels, weights))
         .expect("the kernels compile");
     pollster::block_on(generate::generate(gpu, &mut g, &prompt, n, &SAMPLING, |_| {}))
         .expect("the model runs")
@@ -43,7 +43,7 @@ fn run(prompt: &str, n: usize, replace: &[(&str, &str)]) -> generate::Generation
 #[test]
 fn the_references_generate_the_cpu_passes_tokens() {
     let n = 48;
-    let done = run("And God said", n, &[]);
+    let done = run("And God said", n, &[], Weights::Q8);
     assert!(done.faults.is_empty(), "faults: {:#?}", done.faults);
     let model = model();
     let prompt = lm::encode(&model.vocabulary, "And God said").unwrap();
@@ -61,6 +61,16 @@ fn the_references_generate_the_cpu_passes_tokens() {
     assert!(done.tokens_per_second > 0.0);
 }
 
+/// The straightforward form, every weight dequantised to `f32` and
+/// multiplied by the `gemv` puzzle's reference, gives the same tokens.
+#[test]
+fn f32_weights_give_the_same_tokens() {
+    let q8 = run("And God said", 24, &[], Weights::Q8);
+    let f32 = run("And God said", 24, &[], Weights::F32);
+    assert!(f32.faults.is_empty(), "faults: {:#?}", f32.faults);
+    assert_eq!(f32.tokens, q8.tokens);
+}
+
 /// Each held wrong kernel is named, and no other kernel is blamed.
 #[test]
 fn a_wrong_kernel_is_named() {
@@ -71,7 +81,7 @@ fn a_wrong_kernel_is_named() {
         ("decode-attention", "decode-attention--no-scale.wgsl", "attention over the cache"),
         ("top-k-sampling", "top-k-sampling--ascending-walk.wgsl", "the sampled token"),
     ] {
-        let done = run("In the beginning", 12, &[(slug, file)]);
+        let done = run("In the beginning", 12, &[(slug, file)], Weights::Q8);
         let kernels: Vec<&str> = done.faults.iter().map(|f| f.kernel).collect();
         assert_eq!(kernels, [slug], "{file}: {:#?}", done.faults);
         let fault = &done.faults[0];

@@ -5,7 +5,9 @@
 
 use anyhow::{bail, Context, Result};
 use gpu_puzzles_core::lm::{self, Model};
-use gpu_puzzles_runner::generate::{self, reference_kernels, Generator, Sampling, KERNELS};
+use gpu_puzzles_runner::generate::{
+    self, reference_kernels, Generator, Sampling, Weights, KERNELS,
+};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -25,6 +27,8 @@ pub struct Options {
     pub kernels: Vec<String>,
     /// Print a JSON report instead of the text.
     pub json: bool,
+    /// The weights' format on the GPU.
+    pub weights: Weights,
 }
 
 /// Reads the model from `root/models/generate/`.
@@ -49,7 +53,7 @@ pub fn generate(root: &Path, o: &Options) -> Result<bool> {
         let Some((slug, file)) = pair.split_once('=') else {
             bail!("`{pair}`: write a kernel as SLUG=FILE.wgsl, e.g. rms-norm=my-rms-norm.wgsl");
         };
-        if !KERNELS.contains(&slug) {
+        if !KERNELS.contains(&slug) && slug != "gemv" {
             bail!("`{slug}` is not one of the model's kernels: {}", KERNELS.join(", "));
         }
         let path = PathBuf::from(file);
@@ -61,7 +65,8 @@ pub fn generate(root: &Path, o: &Options) -> Result<bool> {
         lm::encode(&model.vocabulary, &o.prompt).map_err(|e| anyhow::anyhow!("the prompt: {e}"))?;
     let gpu = crate::gpu()?;
     let sampling = Sampling { k: o.k, temperature: o.temperature, seed: o.seed };
-    let mut generator = pollster::block_on(Generator::new(&gpu, &model, &set, &kernels))?;
+    let mut generator =
+        pollster::block_on(Generator::new(&gpu, &model, &set, &kernels, o.weights))?;
     if !o.json {
         print!("{}", o.prompt);
     }
@@ -90,6 +95,7 @@ pub fn generate(root: &Path, o: &Options) -> Result<bool> {
             "tokens_per_second": done.tokens_per_second,
             "faults": done.faults.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "adapter": gpu.adapter().name,
+            "weights": format!("{:?}", o.weights),
         });
         println!("{report}");
     } else {

@@ -120,6 +120,11 @@ enum Command {
         /// Machine-readable report.
         #[arg(long)]
         json: bool,
+        /// Multiply by the weights dequantised to f32 with the `gemv`
+        /// puzzle's kernel instead of the int8 ones with `gemv-q8`'s: the
+        /// straightforward implementation, for comparing speed.
+        #[arg(long)]
+        f32: bool,
     },
 }
 
@@ -191,8 +196,14 @@ fn run(cli: Cli) -> Result<bool> {
                 jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             check_all::check_all(&cli.root, json, run_seed(seed), jobs)
         }
-        Command::Generate { prompt, tokens, k, temperature, seed, kernels, json } => {
-            let options = generate::Options { prompt, tokens, k, temperature, seed, kernels, json };
+        Command::Generate { prompt, tokens, k, temperature, seed, kernels, json, f32 } => {
+            let weights = if f32 {
+                gpu_puzzles_runner::generate::Weights::F32
+            } else {
+                gpu_puzzles_runner::generate::Weights::Q8
+            };
+            let options =
+                generate::Options { prompt, tokens, k, temperature, seed, kernels, json, weights };
             generate::generate(&cli.root, &options)
         }
     }

@@ -38,17 +38,33 @@ use web_time::Instant;
 pub const KERNELS: [&str; 5] =
     ["rms-norm", "gemv-q8", "rope", "decode-attention", "top-k-sampling"];
 
+/// The weights' format on the device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Weights {
+    /// As shipped: int8, four to a word, one `f32` scale per 32
+    /// (1.125 bytes a weight), multiplied by the `gemv-q8` kernel.
+    #[default]
+    Q8,
+    /// Dequantised to `f32` on upload (4 bytes a weight, the same values
+    /// but for the product's rounding), multiplied by the `gemv` puzzle's
+    /// kernel: the straightforward implementation the quantised one is
+    /// measured against.
+    F32,
+}
+
 /// The WGSL source of each kernel, by puzzle slug (every one of
 /// [`KERNELS`]).
 pub type Kernels = BTreeMap<String, String>;
 
-/// The references of [`KERNELS`] from `set` (loaded with its solutions).
+/// The references of [`KERNELS`] and of `gemv` (for [`Weights::F32`])
+/// from `set` (loaded with its solutions).
 ///
 /// # Errors
 /// The slug of a kernel the set has no reference for.
 pub fn reference_kernels(set: &PuzzleSet) -> Result<Kernels, GenerateError> {
     KERNELS
         .iter()
+        .chain(&["gemv"])
         .map(|slug| {
             let source = set.get(slug).and_then(|p| p.solution.clone());
             source.map(|s| (slug.to_string(), s)).ok_or(GenerateError::NoKernel(slug))
@@ -130,8 +146,9 @@ pub struct Generator<'m> {
 }
 
 impl<'m> Generator<'m> {
-    /// Uploads the model's weights and compiles `kernels` (source by slug,
-    /// each of [`KERNELS`]) for its shapes, with `set`'s puzzles for their
+    /// Uploads the model's weights in the format `weights` names and
+    /// compiles `kernels` (source by slug: each of [`KERNELS`], and `gemv`
+    /// for [`Weights::F32`]) for its shapes, with `set`'s puzzles for their
     /// bindings.
     ///
     /// # Errors
@@ -142,8 +159,9 @@ impl<'m> Generator<'m> {
         model: &'m Model,
         set: &PuzzleSet,
         kernels: &Kernels,
+        weights: Weights,
     ) -> Result<Generator<'m>, GenerateError> {
-        let plan = plan::Plan::new(gpu, model, set, kernels).await?;
+        let plan = plan::Plan::new(gpu, model, set, kernels, weights).await?;
         Ok(Generator {
             model,
             plan,
@@ -231,49 +249,130 @@ pub async fn generate(
     sampling: &Sampling,
     mut on_token: impl FnMut(u32),
 ) -> Result<Generation, GenerateError> {
-    if prompt.is_empty() {
-        return Err(GenerateError::Input(
-            "the prompt is empty: type at least one character".into(),
-        ));
+    let mut stream = Stream::start(gpu, generator, prompt, n, sampling).await?;
+    while !stream.done() {
+        for t in stream.advance(gpu, generator, 1).await? {
+            on_token(t);
+        }
     }
-    let context = generator.model.config.context;
-    if generator.position() + prompt.len() + n > context {
-        return Err(GenerateError::Input(format!(
-            "the prompt ({} characters) and {n} new ones do not fit the model's context of {context}",
-            prompt.len()
-        )));
+    Ok(stream.into_generation())
+}
+
+/// A generation in progress, advanced a few tokens at a time (the page's
+/// worker answers each request for more with the next chunk): the state
+/// [`generate`] keeps between tokens, apart from the [`Generator`] it
+/// drives, which the caller keeps and passes to each call.
+#[derive(Debug, Clone)]
+pub struct Stream {
+    sampling: Sampling,
+    rng: gpu_puzzles_core::generate::SplitMix64,
+    /// The token to feed next.
+    next: u32,
+    /// Tokens still to generate.
+    remaining: usize,
+    out: Generation,
+    /// Milliseconds of GPU steps over the generated tokens.
+    gpu_ms: f64,
+}
+
+impl Stream {
+    /// Checks that `prompt` (ids) and `n` new tokens fit the context after
+    /// what `generator` was fed already, and feeds every prompt token but
+    /// the last (whose step samples the first new token).
+    ///
+    /// # Errors
+    /// An empty prompt, a prompt and output longer than the context, or the
+    /// device's error.
+    pub async fn start(
+        gpu: &Gpu,
+        generator: &mut Generator<'_>,
+        prompt: &[u32],
+        n: usize,
+        sampling: &Sampling,
+    ) -> Result<Stream, GenerateError> {
+        let Some((&last, fed)) = prompt.split_last() else {
+            return Err(GenerateError::Input(
+                "the prompt is empty: type at least one character".into(),
+            ));
+        };
+        let context = generator.model.config.context;
+        if generator.position() + prompt.len() + n > context {
+            return Err(GenerateError::Input(format!(
+                "the prompt ({} characters) and {n} new ones do not fit the model's context of {context}",
+                prompt.len()
+            )));
+        }
+        let mut stream = Stream {
+            sampling: *sampling,
+            rng: gpu_puzzles_core::generate::SplitMix64::new(sampling.seed),
+            next: last,
+            remaining: n,
+            out: Generation {
+                tokens: Vec::new(),
+                cpu_agreed: 0,
+                faults: Vec::new(),
+                tokens_per_second: 0.0,
+            },
+            gpu_ms: 0.0,
+        };
+        for &token in fed {
+            let report = generator.step(gpu, token, 0.0, sampling).await?;
+            stream.note_faults(report.faults);
+        }
+        Ok(stream)
     }
-    let mut rng = gpu_puzzles_core::generate::SplitMix64::new(sampling.seed);
-    let mut out = Generation {
-        tokens: Vec::new(),
-        cpu_agreed: 0,
-        faults: Vec::new(),
-        tokens_per_second: 0.0,
-    };
-    let mut gpu_ms = 0.0;
-    let mut next = prompt[0];
-    for i in 0..prompt.len() + n - 1 {
-        let generating = i + 1 >= prompt.len();
-        let u = if generating { lm::sample::uniform(&mut rng) as f32 } else { 0.0 };
-        let report = generator.step(gpu, next, u, sampling).await?;
-        // The first fault of each kernel: the same fault repeats at every
-        // later position.
-        for f in report.faults {
-            if !out.faults.iter().any(|g| g.kernel == f.kernel) {
-                out.faults.push(f);
+
+    /// Generates up to `count` more tokens with `generator` (the one
+    /// [`Stream::start`] was given) and returns them.
+    ///
+    /// # Errors
+    /// The device's error.
+    pub async fn advance(
+        &mut self,
+        gpu: &Gpu,
+        generator: &mut Generator<'_>,
+        count: usize,
+    ) -> Result<Vec<u32>, GenerateError> {
+        let mut new = Vec::new();
+        for _ in 0..count.min(self.remaining) {
+            let u = lm::sample::uniform(&mut self.rng) as f32;
+            let report = generator.step(gpu, self.next, u, &self.sampling).await?;
+            self.note_faults(report.faults);
+            self.gpu_ms += report.gpu_ms;
+            self.out.tokens.push(report.token);
+            self.out.cpu_agreed += usize::from(report.token == report.cpu_token);
+            self.next = report.token;
+            self.remaining -= 1;
+            new.push(report.token);
+        }
+        let n = self.out.tokens.len() as f64;
+        self.out.tokens_per_second = if self.gpu_ms > 0.0 { n / (self.gpu_ms / 1e3) } else { 0.0 };
+        Ok(new)
+    }
+
+    /// Every token asked for was generated.
+    pub fn done(&self) -> bool {
+        self.remaining == 0
+    }
+
+    /// What was generated so far: tokens, agreement with the CPU, the first
+    /// fault of each kernel, tokens per second.
+    pub fn generation(&self) -> &Generation {
+        &self.out
+    }
+
+    /// [`Stream::generation`], taken.
+    pub fn into_generation(self) -> Generation {
+        self.out
+    }
+
+    /// Keeps the first fault of each kernel: the same fault repeats at
+    /// every later position.
+    fn note_faults(&mut self, faults: Vec<KernelFault>) {
+        for f in faults {
+            if !self.out.faults.iter().any(|g| g.kernel == f.kernel) {
+                self.out.faults.push(f);
             }
         }
-        if generating {
-            gpu_ms += report.gpu_ms;
-            out.tokens.push(report.token);
-            out.cpu_agreed += usize::from(report.token == report.cpu_token);
-            on_token(report.token);
-            next = report.token;
-        } else {
-            next = prompt[i + 1];
-        }
     }
-    out.tokens_per_second =
-        if gpu_ms > 0.0 { out.tokens.len() as f64 / (gpu_ms / 1e3) } else { 0.0 };
-    Ok(out)
 }

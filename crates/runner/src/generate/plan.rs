@@ -6,9 +6,10 @@ use super::check::{Probe, Probes};
 use super::kernels::{
     attention_values, bind, compile, pad16, swiglu, topk_bytes, uniform_bytes, Compiled,
 };
-use super::{GenerateError, Kernels, Sampling};
+use super::{GenerateError, Kernels, Sampling, Weights};
 use crate::dispatch::read_back;
 use crate::Gpu;
+use gpu_puzzles_core::lm::weights::Q8_BLOCK;
 use gpu_puzzles_core::lm::{forward::rope_table, Model, Q8Matrix};
 use gpu_puzzles_core::{CaseConfig, Puzzle, PuzzleSet};
 use std::collections::HashMap;
@@ -40,12 +41,13 @@ enum Op {
     Probe { buffer: wgpu::Buffer, words: u64, at: u64 },
 }
 
-/// The weights of one layer's matrix on the device.
-struct Matrix {
-    words: wgpu::Buffer,
-    scales: wgpu::Buffer,
-    dims: wgpu::Buffer,
-    rows: u32,
+/// The GEMV kernel every matrix is multiplied by: `gemv-q8`'s on the
+/// quantised weights, or the `gemv` puzzle's on the same weights
+/// dequantised to `f32` ([`Weights`]).
+struct Gemv<'a> {
+    puzzle: &'a Puzzle,
+    source: &'a str,
+    f32: bool,
 }
 
 /// Everything on the device, and the step's commands.
@@ -80,6 +82,7 @@ impl Plan {
         model: &Model,
         set: &PuzzleSet,
         kernels: &Kernels,
+        weights: Weights,
     ) -> Result<Plan, GenerateError> {
         let c = &model.config;
         let (d, hd, ctx) = (c.d_model as u64, c.head_dim as u64, c.context as u64);
@@ -137,8 +140,7 @@ impl Plan {
                 wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             )
         };
-        let (rms, gemv, rope, topk) =
-            (puzzle("rms-norm")?, puzzle("gemv-q8")?, puzzle("rope")?, puzzle("top-k-sampling")?);
+        let (rms, rope, topk) = (puzzle("rms-norm")?, puzzle("rope")?, puzzle("top-k-sampling")?);
         let attention_puzzle = puzzle("decode-attention")?.clone();
         let rms_params = uniform(rms, &[("cols", d as f64), ("eps", c.eps)]);
         let rope_params = uniform(
@@ -153,15 +155,6 @@ impl Plan {
         let topk_params =
             uniform(topk, &[("vocab", vocab as f64), ("k", 1.0), ("temperature", 1.0)]);
         let attention_params = uniform(&attention_puzzle, &attention_values(c, 1));
-        let matrix = |m: &Q8Matrix| -> Matrix {
-            let words: Vec<u8> = m.words.iter().flat_map(|w| w.to_le_bytes()).collect();
-            Matrix {
-                words: init("w", &words, STORAGE),
-                scales: init("scales", &floats(&m.scales), STORAGE),
-                dims: uniform(gemv, &[("rows", m.rows as f64), ("cols", m.cols as f64)]),
-                rows: m.rows as u32,
-            }
-        };
 
         let row = |workgroups: u32, smem: Option<u32>| CaseConfig {
             workgroup_size: [WGS, 1, 1],
@@ -193,7 +186,12 @@ impl Plan {
             &mut by_text,
         )
         .await?;
-        let gemv_src = source("gemv-q8")?;
+        let gemv_slug = if weights == Weights::F32 { "gemv" } else { "gemv-q8" };
+        let gemv = Gemv {
+            puzzle: puzzle(gemv_slug)?,
+            source: source(gemv_slug)?,
+            f32: weights == Weights::F32,
+        };
         let swiglu_k = compiled.len();
         compiled.push(swiglu(gpu));
         let swiglu_params = init(
@@ -249,23 +247,7 @@ impl Plan {
                 (&layer.wk, &kb, Probe::KeyProj(l)),
                 (&layer.wv, &vb, Probe::Value(l)),
             ] {
-                let mx = matrix(m);
-                let kernel = compile(
-                    gpu,
-                    gemv,
-                    gemv_src,
-                    &row(mx.rows, Some(WGS)),
-                    &mut plan.compiled,
-                    &mut by_text,
-                )
-                .await?;
-                plan.dispatch(
-                    device,
-                    kernel,
-                    0,
-                    &[&mx.words, &mx.scales, &n, out, &mx.dims],
-                    [mx.rows, 1, 1],
-                );
+                plan.gemv(gpu, &gemv, m, &n, out, &mut by_text).await?;
                 probe(&mut plan, p, out, m.rows as u64);
             }
             plan.dispatch(
@@ -280,23 +262,7 @@ impl Plan {
             plan.ops.push(Op::CacheAppend { layer: l });
             plan.ops.push(Op::Attention { layer: l });
             probe(&mut plan, Probe::Attention(l), &attb, qn);
-            let wo = matrix(&layer.wo);
-            let kernel = compile(
-                gpu,
-                gemv,
-                gemv_src,
-                &row(wo.rows, Some(WGS)),
-                &mut plan.compiled,
-                &mut by_text,
-            )
-            .await?;
-            plan.dispatch(
-                device,
-                kernel,
-                0,
-                &[&wo.words, &wo.scales, &attb, &a, &wo.dims],
-                [wo.rows, 1, 1],
-            );
+            plan.gemv(gpu, &gemv, &layer.wo, &attb, &a, &mut by_text).await?;
             probe(&mut plan, Probe::AttnOut(l), &a, d);
             let ffn_norm = init("ffn_norm", &floats(&layer.ffn_norm), STORAGE);
             plan.dispatch(
@@ -311,23 +277,7 @@ impl Plan {
             for (m, out, p) in
                 [(&layer.w_gate, &gate, Probe::Gate(l)), (&layer.w_up, &up, Probe::Up(l))]
             {
-                let mx = matrix(m);
-                let kernel = compile(
-                    gpu,
-                    gemv,
-                    gemv_src,
-                    &row(mx.rows, Some(WGS)),
-                    &mut plan.compiled,
-                    &mut by_text,
-                )
-                .await?;
-                plan.dispatch(
-                    device,
-                    kernel,
-                    0,
-                    &[&mx.words, &mx.scales, &n, out, &mx.dims],
-                    [mx.rows, 1, 1],
-                );
+                plan.gemv(gpu, &gemv, m, &n, out, &mut by_text).await?;
                 probe(&mut plan, p, out, ffn);
             }
             plan.dispatch(
@@ -338,46 +288,14 @@ impl Plan {
                 [(ffn as u32).div_ceil(WGS), 1, 1],
             );
             probe(&mut plan, Probe::Hidden(l), &hidden, ffn);
-            let down = matrix(&layer.w_down);
-            let kernel = compile(
-                gpu,
-                gemv,
-                gemv_src,
-                &row(down.rows, Some(WGS)),
-                &mut plan.compiled,
-                &mut by_text,
-            )
-            .await?;
-            plan.dispatch(
-                device,
-                kernel,
-                0,
-                &[&down.words, &down.scales, &hidden, &f, &down.dims],
-                [down.rows, 1, 1],
-            );
+            plan.gemv(gpu, &gemv, &layer.w_down, &hidden, &f, &mut by_text).await?;
             probe(&mut plan, Probe::FfnOut(l), &f, d);
         }
         let final_norm = init("final_norm", &floats(&model.final_norm), STORAGE);
         plan.dispatch(device, rms_k, 0, &[&f, &residual, &final_norm, &n, &rms_params], [1, 1, 1]);
         probe(&mut plan, Probe::FinalResidual, &residual, d);
         probe(&mut plan, Probe::FinalNorm, &n, d);
-        let head = matrix(&model.lm_head);
-        let kernel = compile(
-            gpu,
-            gemv,
-            gemv_src,
-            &row(head.rows, Some(WGS)),
-            &mut plan.compiled,
-            &mut by_text,
-        )
-        .await?;
-        plan.dispatch(
-            device,
-            kernel,
-            0,
-            &[&head.words, &head.scales, &n, &logits, &head.dims],
-            [head.rows, 1, 1],
-        );
+        plan.gemv(gpu, &gemv, &model.lm_head, &n, &logits, &mut by_text).await?;
         probe(&mut plan, Probe::Logits, &logits, vocab);
         let u_buffer = plan.u.clone();
         plan.dispatch(
@@ -410,6 +328,65 @@ impl Plan {
     ) {
         let group = bind(device, &self.compiled[kernel], buffers);
         self.ops.push(Op::Dispatch { kernel, entry, group, workgroups });
+    }
+
+    /// Records `y = W · x` for one matrix (`x` has `m.cols` elements, `y`
+    /// `m.rows`): uploads its weights in the kernel's format and dispatches
+    /// one workgroup per row.
+    async fn gemv(
+        &mut self,
+        gpu: &Gpu,
+        g: &Gemv<'_>,
+        m: &Q8Matrix,
+        x: &wgpu::Buffer,
+        y: &wgpu::Buffer,
+        by_text: &mut HashMap<String, usize>,
+    ) -> Result<(), GenerateError> {
+        let device = &gpu.device;
+        let init = |label: &str, contents: &[u8], usage| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents,
+                usage,
+            })
+        };
+        let (rows, cols) = (m.rows as u32, m.cols as u32);
+        let config = CaseConfig {
+            workgroup_size: [WGS, 1, 1],
+            workgroups: [rows, 1, 1],
+            workgroup_memory: Some([WGS, 1, 1]),
+        };
+        let kernel = compile(gpu, g.puzzle, g.source, &config, &mut self.compiled, by_text).await?;
+        let dims_usage = wgpu::BufferUsages::UNIFORM;
+        let buffers = if g.f32 {
+            let a: Vec<f32> = (0..m.rows * m.cols)
+                .map(|i| {
+                    let (r, c) = (i / m.cols, i % m.cols);
+                    m.scales[(r * m.cols + c) / Q8_BLOCK] * f32::from(m.weight(r, c))
+                })
+                .collect();
+            let dims = uniform_bytes(g.puzzle, &[("m", f64::from(rows)), ("k", f64::from(cols))]);
+            vec![
+                init("a", &f32_bytes(&a), STORAGE),
+                x.clone(),
+                y.clone(),
+                init("dims", &dims, dims_usage),
+            ]
+        } else {
+            let words: Vec<u8> = m.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let dims =
+                uniform_bytes(g.puzzle, &[("rows", f64::from(rows)), ("cols", f64::from(cols))]);
+            vec![
+                init("w", &words, STORAGE),
+                init("scales", &f32_bytes(&m.scales), STORAGE),
+                x.clone(),
+                y.clone(),
+                init("dims", &dims, dims_usage),
+            ]
+        };
+        let refs: Vec<&wgpu::Buffer> = buffers.iter().collect();
+        self.dispatch(device, kernel, 0, &refs, [rows, 1, 1]);
+        Ok(())
     }
 
     /// Runs one token's step at position `pos` and reads back every probe.
@@ -502,4 +479,9 @@ impl Plan {
             bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
         Ok(Probes::new(&self.probes, words))
     }
+}
+
+/// `values` as little-endian bytes.
+fn f32_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
