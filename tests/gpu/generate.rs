@@ -89,3 +89,31 @@ fn a_wrong_kernel_is_named() {
         assert!(fault.to_string().starts_with(&format!("your {slug} kernel differs")), "{fault}");
     }
 }
+
+/// Every correct kernel held for the five puzzles (`// expect: passed`,
+/// written another way than the reference) runs the model with no fault:
+/// the capstone's configurations (one workgroup per row, 64 invocations,
+/// 32 keys a split) are ones a kernel that passes its puzzle must handle.
+#[test]
+fn every_held_correct_kernel_runs_the_model() {
+    let dir = root().join("tests/gpu/solutions");
+    let mut tried = 0;
+    for slug in generate::KERNELS {
+        for entry in std::fs::read_dir(&dir).expect("tests/gpu/solutions") {
+            let name = entry.expect("a directory entry").file_name().into_string().unwrap();
+            let path = dir.join(&name);
+            if !name.starts_with(&format!("{slug}--")) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            if text.lines().next() != Some("// expect: passed") {
+                continue;
+            }
+            let done = run("In the beginning", 12, &[(slug, &name)], Weights::Q8);
+            assert!(done.faults.is_empty(), "{name}: {:#?}", done.faults);
+            assert_eq!(done.cpu_agreed, 12, "{name}");
+            tried += 1;
+        }
+    }
+    assert!(tried >= 5, "only {tried} held correct kernels found");
+}

@@ -232,7 +232,20 @@ pub fn print_slowest(n: usize) {
     }
     times.sort_by_key(|t| std::cmp::Reverse(t.1));
     let total: f64 = times.iter().map(|t| t.1.as_secs_f64()).sum();
-    println!("\n{} trials ran, {total:.1} s of trial time in all; the slowest:", times.len());
+    println!("\n{} trials ran, {total:.1} s of trial time in all; by kind:", times.len());
+    let mut kinds: std::collections::BTreeMap<&str, (usize, f64)> = Default::default();
+    for (name, took) in &times {
+        const KINDS: [&str; 5] = ["seeds", "emulate", "cpu-checks", "helper", "prints"];
+        let first = name.split("::").next().unwrap_or_default();
+        let kind = KINDS.into_iter().find(|k| *k == first).unwrap_or("judged on the GPU");
+        let entry = kinds.entry(kind).or_default();
+        entry.0 += 1;
+        entry.1 += took.as_secs_f64();
+    }
+    for (kind, (n, secs)) in &kinds {
+        println!("{secs:8.1} s  {n:5} trials  {kind}");
+    }
+    println!("the slowest:");
     for (name, took) in times.iter().take(n) {
         println!("{:8.2} s  {name}", took.as_secs_f64());
     }
