@@ -20,31 +20,37 @@ mod backward;
 mod basics;
 mod error;
 mod irregular;
+mod jacobi;
 mod kernels;
 mod language_model;
 mod loss;
 mod matrices;
 mod merge;
 mod quantised;
+mod recurrence;
 mod reductions;
 mod sampling;
+mod segmented;
 mod stencils;
 
 pub use backward::softmax_backward_rows;
 pub use basics::{add_ten, broadcast_add, window_sum_3, zip_add};
 pub use error::ReferenceError;
 pub use irregular::{compact_positive, radix_sort_u8_keys, sort_keys, spmv_csr};
+pub use jacobi::jacobi_steps;
 pub use kernels::{attention, attention_out, layer_norm_rows, softmax_rows};
 pub use language_model::{decode_attention, matvec_q8, rms_norm_residual, rope_neox};
 pub use loss::cross_entropy_rows;
 pub use matrices::{matmul, matmul_at, matvec, transpose};
 pub use merge::merge_sorted;
 pub use quantised::matvec_q4;
+pub use recurrence::linear_recurrence;
 pub use reductions::{
     block_inclusive_scan, block_max_broadcast, block_sum, dot, histogram, inclusive_scan,
     inclusive_scan_blocks, row_sum,
 };
 pub use sampling::top_k_sample;
+pub use segmented::segmented_scan;
 pub use stencils::{box_blur_3x3, branch_hash, conv1d, conv1d_i32, conv2d, BRANCH_HASH_ROUNDS};
 
 /// What a reference function sees of a case.
@@ -205,10 +211,13 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("matmul", matmul),
     ("inclusive_scan", inclusive_scan),
     ("inclusive_scan_blocks", inclusive_scan_blocks),
+    ("linear_recurrence", linear_recurrence),
+    ("segmented_scan", segmented_scan),
     ("block_inclusive_scan", block_inclusive_scan),
     ("block_max_broadcast", block_max_broadcast),
     ("histogram", histogram),
     ("box_blur_3x3", box_blur_3x3),
+    ("jacobi_steps", jacobi_steps),
     ("branch_hash", branch_hash),
     ("softmax_rows", softmax_rows),
     ("layer_norm_rows", layer_norm_rows),

@@ -1,0 +1,103 @@
+// expect: failed
+// Wrong on purpose: the flag read as the end of a segment rather than its
+// start, so each segment restarts one element late: the flagged element
+// still adds to the sum before it, and the element after it starts over.
+// Element i's pair takes flags[i - 1]. Only cases where every element is
+// flagged (or none is) give the right out, and block_flags is off anyway.
+const wgs = vec3({{workgroupSize}});
+
+@group(0) @binding(0) var<storage, read> values: array<u32>;
+@group(0) @binding(1) var<storage, read> flags: array<u32>;
+@group(0) @binding(2) var<storage, read_write> out: array<u32>;
+@group(0) @binding(3) var<storage, read_write> block_flags: array<u32>;
+@group(0) @binding(4) var<storage, read_write> block_sums: array<u32>;
+var<workgroup> smem: array<vec2<u32>, {{smemSize}}>;
+var<workgroup> carry: u32;
+var<workgroup> first_flag: atomic<u32>;
+
+// (f1, v1) then (f2, v2): a flag on the right starts over from its value;
+// the flags are OR-ed, so the result knows whether a segment began inside.
+fn combine(left: vec2<u32>, right: vec2<u32>) -> vec2<u32> {
+    var v = left.y + right.y;
+    if (right.x != 0u) {
+        v = right.y;
+    }
+    return vec2(left.x | right.x, v);
+}
+
+// Read as "a segment ends at a flag": the sum restarts after it.
+fn ends_before(g: u32) -> u32 {
+    if (g == 0u) {
+        return 0u;
+    }
+    return flags[g - 1u];
+}
+
+@compute @workgroup_size({{workgroupSize}})
+fn scan_blocks(
+    @builtin(local_invocation_id) local_id: vec3<u32>,
+    @builtin(global_invocation_id) global_id: vec3<u32>,
+    @builtin(workgroup_id) workgroup_id: vec3<u32>,
+) {
+    let i = local_id.x;
+    let g = global_id.x;
+    // Lanes past the end hold the identity (0, 0).
+    var pair = vec2(0u, 0u);
+    if (g < arrayLength(&values)) {
+        pair = vec2(ends_before(g), values[g]);
+    }
+    smem[i] = pair;
+    workgroupBarrier();
+    for (var d = 1u; d < u32(wgs.x); d *= 2u) {
+        var left = vec2(0u, 0u);
+        if (i >= d) {
+            left = smem[i - d];
+        }
+        workgroupBarrier();
+        smem[i] = combine(left, smem[i]);
+        workgroupBarrier();
+    }
+    let mine = smem[i];
+    if (g < arrayLength(&out)) {
+        out[g] = mine.y;
+    }
+    let w = workgroup_id.x;
+    if (i == u32(wgs.x) - 1u && w < arrayLength(&block_sums)) {
+        block_flags[w] = mine.x;
+        block_sums[w] = mine.y;
+    }
+}
+
+@compute @workgroup_size({{workgroupSize}})
+fn add_carries(
+    @builtin(local_invocation_id) local_id: vec3<u32>,
+    @builtin(global_invocation_id) global_id: vec3<u32>,
+    @builtin(workgroup_id) workgroup_id: vec3<u32>,
+) {
+    let i = local_id.x;
+    let g = global_id.x;
+    if (i == 0u) {
+        // The earlier blocks folded with the same operator: a flagged block
+        // replaces the carry, an unflagged one adds to it.
+        var c = 0u;
+        for (var v = 0u; v < workgroup_id.x; v++) {
+            if (block_flags[v] != 0u) {
+                c = block_sums[v];
+            } else {
+                c += block_sums[v];
+            }
+        }
+        carry = c;
+        atomicStore(&first_flag, u32(wgs.x));
+    }
+    workgroupBarrier();
+    let inside = g < arrayLength(&out);
+    if (inside && ends_before(g) != 0u) {
+        atomicMin(&first_flag, i);
+    }
+    workgroupBarrier();
+    // The carry reaches only the elements before the block's first flag.
+    if (inside && i < atomicLoad(&first_flag)) {
+        out[g] += carry;
+    }
+}
