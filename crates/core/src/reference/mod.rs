@@ -32,6 +32,7 @@ mod reductions;
 mod sampling;
 mod segmented;
 mod stencils;
+mod weight_gradient;
 
 pub use backward::softmax_backward_rows;
 pub use basics::{add_ten, broadcast_add, window_sum_3, zip_add};
@@ -52,6 +53,7 @@ pub use reductions::{
 pub use sampling::top_k_sample;
 pub use segmented::segmented_scan;
 pub use stencils::{box_blur_3x3, branch_hash, conv1d, conv1d_i32, conv2d, BRANCH_HASH_ROUNDS};
+pub use weight_gradient::weight_gradient;
 
 /// What a reference function sees of a case.
 #[derive(Debug, Clone)]
@@ -229,6 +231,7 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("top_k_sample", top_k_sample),
     ("cross_entropy_rows", cross_entropy_rows),
     ("softmax_backward_rows", softmax_backward_rows),
+    ("weight_gradient", weight_gradient),
     ("attention", attention),
     ("attention_out", attention_out),
     ("conv1d_i32", conv1d_i32),
