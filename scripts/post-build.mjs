@@ -7,6 +7,9 @@
 //    worker. The page starts the worker from the address written here,
 //    `worker-loader.js?v=HASH` (HASH: SHA-256 of the worker's three files),
 //    and worker-loader.js asks for its two files with the same query.
+//    The capstone's model (models/generate/, copied by Trunk) gets a
+//    versioned address the same way: `?v=HASH` of its files, in
+//    `<meta name="gpu-puzzles-model">`, which the page passes to the worker.
 // 2. A Content-Security-Policy that allows only the site's own scripts and
 //    wasm. Trunk's loader is an inline module script whose text names the
 //    hashed files, so it is allowed by its SHA-256, computed here for each
@@ -28,6 +31,17 @@ const workerUrl = `./worker-loader.js?v=${digest.digest("hex").slice(0, 16)}`;
 html = html.replace(/<meta name="gpu-puzzles-worker"[^>]*>\s*/, "");
 html = html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta name="gpu-puzzles-worker" content="${workerUrl}" />`);
 
+// The model's files: never precached (step 3), fetched by the worker when the
+// capstone first opens, and kept then in a cache named by this hash.
+const MODEL_DIR = "models/generate";
+const modelFiles = fs.existsSync(path.join(dir, MODEL_DIR)) ? fs.readdirSync(path.join(dir, MODEL_DIR)).sort() : [];
+if (modelFiles.length === 0) throw new Error(`post-build.mjs: no ${MODEL_DIR}/ in ${dir}: web/index.html copies it from the repository's models/generate/`);
+const modelDigest = crypto.createHash("sha256");
+for (const f of modelFiles) modelDigest.update(f).update(sha256(fs.readFileSync(path.join(dir, MODEL_DIR, f)), "hex"));
+const modelHash = modelDigest.digest("hex").slice(0, 16);
+html = html.replace(/<meta name="gpu-puzzles-model"[^>]*>\s*/, "");
+html = html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta name="gpu-puzzles-model" content="?v=${modelHash}" />`);
+
 const hashes = [...html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${sha256(Buffer.from(m[1], "utf8"), "base64")}'`);
 if (hashes.length === 0) throw new Error(`post-build.mjs: no inline loader script in ${file}`);
 const policy = [
@@ -46,15 +60,19 @@ fs.writeFileSync(file, html);
 console.log(`post-build.mjs: ${file}: worker at ${workerUrl}; ${policy}`);
 
 // 3. The service worker's file list (web/sw.js): every file of the build
-//    but sw.js itself, by its address relative to the site ("./" for the
-//    page; the worker's files with the query the page asks them with), and
-//    a version: a hash of all their contents, so each build is a new sw.js.
+//    but sw.js itself and the model's, by its address relative to the site
+//    ("./" for the page; the worker's files with the query the page asks
+//    them with), and a version: a hash of all their contents, so each build
+//    is a new sw.js. The model's 930 KB are left out, so a first visit does
+//    not download them: the worker keeps them, once fetched, in the cache
+//    `gpu-puzzles-model-HASH`, which sw.js serves from and keeps while a
+//    build names it.
 const files = [];
 const walk = (rel) => {
   for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
     const name = rel ? `${rel}/${entry.name}` : entry.name;
     if (entry.isDirectory()) walk(name);
-    else if (name !== "sw.js") files.push(name);
+    else if (name !== "sw.js" && !name.startsWith(`${MODEL_DIR}/`)) files.push(name);
   }
 };
 walk("");
@@ -68,5 +86,5 @@ const swText = fs.readFileSync(sw, "utf8");
 const line = /^const BUILD = .*;$/m;
 if (!line.test(swText)) throw new Error(`post-build.mjs: no \`const BUILD = …;\` line in ${sw}`);
 const version = build.digest("hex").slice(0, 16);
-fs.writeFileSync(sw, swText.replace(line, `const BUILD = ${JSON.stringify({ version, files: urls })};`));
-console.log(`post-build.mjs: ${sw}: ${urls.length} files kept for offline use, version ${version}`);
+fs.writeFileSync(sw, swText.replace(line, `const BUILD = ${JSON.stringify({ version, files: urls, model: modelHash })};`));
+console.log(`post-build.mjs: ${sw}: ${urls.length} files kept for offline use, version ${version}; the model (${modelHash}) kept when first fetched`);

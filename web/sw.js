@@ -13,9 +13,16 @@
 //   Trunk names the page's files by their hash, and the judge's worker asks
 //   for its files with the build's hash as a query (`?v=`), so a cached
 //   file is never another build's.
+// - The capstone's model (`models/`, 930 KB): not in the build's list, so a
+//   first visit does not download it. The judge's worker fetches it when
+//   "Generate" first opens, with `?v=` and the hash of its files; it is kept
+//   then (by the worker, and here when this worker sees the fetch) in a
+//   cache named by that hash, `gpu-puzzles-model-HASH`, served from offline
+//   and kept across builds while they ship the same model.
 // - Other origins and other methods: untouched.
-const BUILD = { version: "unbuilt", files: [] };
+const BUILD = { version: "unbuilt", files: [], model: "" };
 const CACHE = `gpu-puzzles-${BUILD.version}`;
+const MODEL_CACHE = `gpu-puzzles-model-${BUILD.model}`;
 const NAVIGATION_TIMEOUT_MS = 4000;
 const scoped = (file) => new URL(file, self.registration.scope).href;
 
@@ -32,7 +39,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith("gpu-puzzles-") && k !== CACHE).map((k) => caches.delete(k))))
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith("gpu-puzzles-") && k !== CACHE && k !== MODEL_CACHE).map((k) => caches.delete(k))))
       .then(() => self.clients.claim()),
   );
 });
@@ -56,11 +63,25 @@ async function navigation(request) {
   return kept || network;
 }
 
+/** The model's files: the kept copy, else the network's, kept when it is this build's version. */
+async function model(request) {
+  const cache = await caches.open(MODEL_CACHE);
+  const hit = await cache.match(request);
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.ok && new URL(request.url).search === `?v=${BUILD.model}`) await cache.put(request, response.clone());
+  return response;
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
   if (request.mode === "navigate") {
     event.respondWith(navigation(request));
+    return;
+  }
+  if (request.url.startsWith(scoped("./models/"))) {
+    event.respondWith(model(request));
     return;
   }
   event.respondWith(caches.match(request).then((hit) => hit || fetch(request)));

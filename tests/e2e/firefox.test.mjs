@@ -192,6 +192,27 @@ test("Firefox: code is kept across a reload, and a share link opens in a fresh p
   await context.close();
 });
 
+test("Firefox: the capstone writes text with our kernels, every token checked against the CPU", async () => {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(site.url("?generate"));
+  await page.waitForSelector(sel("generate-page"));
+  await page.$eval(sel("generate-count"), (el) => {
+    el.value = "12";
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await page.click(sel("generate-button"));
+  await page.waitForFunction(() => ["done", "error"].includes(document.querySelector('[data-testid="generate-output"]')?.dataset.status), { timeout: 300_000 });
+  assert.equal(await page.$eval(sel("generate-output"), (el) => el.dataset.status), "done", await text(page, "generate-output"));
+  assert.ok((await text(page, "generate-output")).startsWith("In the beginning"));
+  assert.equal([...(await text(page, "generate-text"))].length, 12);
+  assert.match(await text(page, "generate-check"), /every token checked against the CPU: 1[0-2] of 12 sampled the same/);
+  assert.ok(Number(await page.$eval(sel("generate-speed"), (el) => el.dataset.tps)) > 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("Firefox: offline, after one visit the site opens and judges with its server gone", async () => {
   const own = await serve();
   const context = await browser.createBrowserContext();

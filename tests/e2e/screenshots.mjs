@@ -1,5 +1,7 @@
 // Takes the README's screenshots with headless Chromium: a solved puzzle, a
-// failed one, a performance case and Histogram's racing starter. Needs a built dist/: node tests/e2e/screenshots.mjs
+// failed one, a performance case, Histogram's racing starter, and the
+// capstone writing text with one kernel the student's (RMS Norm solved first).
+// Names of files as arguments take only those: node tests/e2e/screenshots.mjs generate.png Needs a built dist/: node tests/e2e/screenshots.mjs
 import fs from "node:fs";
 import path from "node:path";
 import { ROOT, serve, launch, PuzzlePage } from "./harness.mjs";
@@ -15,7 +17,9 @@ try {
     { file: "performance.png", slug: "divergence", code: fs.readFileSync(path.join(ROOT, "shaders/divergence.wgsl"), "utf8"), want: "passed", focus: "case-6" },
     { file: "race.png", slug: "histogram", code: null, want: "failed", focus: "case-3" },
   ];
-  for (const s of shots) {
+  const only = process.argv.slice(2);
+  const wanted = (file) => only.length === 0 || only.includes(file);
+  for (const s of shots.filter((s) => wanted(s.file))) {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const p = new PuzzlePage(page);
     await p.open(site.url(`?puzzle=${s.slug}`));
@@ -27,7 +31,25 @@ try {
     console.log(`wrote docs/screenshots/${s.file}`);
     await page.close();
   }
+  // The capstone, after RMS Norm was solved through the page.
+  if (wanted("generate.png")) await capstone();
 } finally {
   await browser.close();
   site.server.close();
+}
+
+async function capstone() {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const p = new PuzzlePage(page);
+  await p.open(site.url("?puzzle=rms-norm"));
+  await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/rms-norm.wgsl"), "utf8"));
+  if ((await p.run({ timeout: 240_000 })) !== "passed") throw new Error("rms-norm: the reference did not pass");
+  await page.goto(site.url("?generate"));
+  await page.locator('[data-testid="generate-count"]').fill("160");
+  await page.locator('[data-testid="generate-button"]').click();
+  await page.waitForFunction(() => ["done", "error"].includes(document.querySelector('[data-testid="generate-output"]')?.dataset.status), null, { timeout: 600_000 });
+  if ((await page.locator('[data-testid="generate-output"]').getAttribute("data-status")) !== "done") throw new Error("the capstone did not finish");
+  await page.screenshot({ path: path.join(out, "generate.png"), fullPage: true });
+  console.log("wrote docs/screenshots/generate.png");
+  await page.close();
 }

@@ -136,6 +136,10 @@ fn reply_error(body: &Reply, message: String) -> Reply {
         Reply::Run(_) => Reply::Run(Err(message)),
         Reply::Debug(_) => Reply::Debug(Err(message)),
         Reply::Check(_) => Reply::Check(Err(message)),
+        Reply::Model(_) => Reply::Model(Err(message)),
+        Reply::Generate(_) => {
+            Reply::Generate(Err(crate::protocol::generation::GenerateFailure::plain(message)))
+        }
     }
 }
 
@@ -159,6 +163,9 @@ async fn handle(request: Request) -> Reply {
                 }
             })
         }
+        Request::Model { version } => Reply::Model(crate::generation::model_info(&version).await),
+        Request::Generate(request) => Reply::Generate(crate::generation::open(request).await),
+        Request::GenerateMore { count } => Reply::Generate(crate::generation::more(count).await),
         Request::Crash => panic!("asked to crash (Request::Crash)"),
         Request::Debug(action) => Reply::Debug(debug(action)),
         Request::Check { .. } => {
@@ -172,7 +179,7 @@ async fn handle(request: Request) -> Reply {
 ///
 /// # Errors
 /// A message for the no-WebGPU panel.
-async fn acquire(page_webgpu: bool) -> Result<Rc<Gpu>, String> {
+pub(crate) async fn acquire(page_webgpu: bool) -> Result<Rc<Gpu>, String> {
     if let Some(g) = DEVICE.with_borrow(|d| d.gpu.clone()).filter(|g| !g.is_lost()) {
         return Ok(g);
     }

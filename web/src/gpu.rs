@@ -6,6 +6,7 @@
 //! every request waiting on it gets a message and the next request starts a
 //! new one: the page, and the student's code, stay.
 
+use crate::protocol::generation::{GenerateChunk, GenerateFailure, GenerateRequest, ModelInfo};
 use crate::protocol::{
     decode, encode, DebugAction, Envelope, ProtocolError, Reply, Request, Snapshot,
 };
@@ -176,6 +177,39 @@ impl PageGpu {
         }
     }
 
+    /// Loads the capstone's model in the worker (fetched there on first
+    /// use, then kept) and describes it; `version` is the query that
+    /// versions its files.
+    ///
+    /// # Errors
+    /// Why the model could not be loaded, or that the worker failed.
+    pub async fn model(self, version: String) -> Result<ModelInfo, WorkerError> {
+        match self.request(Request::Model { version }).await? {
+            Reply::Model(info) => info.map_err(WorkerError::Judge),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    /// Opens a generation in the worker (the prompt fed, no characters
+    /// yet), replacing any open one.
+    ///
+    /// # Errors
+    /// What stopped it, with the kernel to blame where there is one.
+    pub async fn generate(
+        self,
+        request: GenerateRequest,
+    ) -> Result<GenerateChunk, GenerateFailure> {
+        generation(self.request(Request::Generate(request)).await)
+    }
+
+    /// The open generation's next `count` characters at most.
+    ///
+    /// # Errors
+    /// As [`PageGpu::generate`].
+    pub async fn generate_more(self, count: u32) -> Result<GenerateChunk, GenerateFailure> {
+        generation(self.request(Request::GenerateMore { count }).await)
+    }
+
     /// Calls `f` with what happened whenever the worker stops (the status
     /// line says so; the next request starts a new one).
     pub fn on_stop(self, f: impl Fn(String) + 'static) {
@@ -246,6 +280,15 @@ pub enum WorkerError {
     /// An answer of another kind than the request's.
     #[error("the judge answered with the wrong kind of reply ({0}); please report this")]
     WrongReply(String),
+}
+
+/// A generation's reply, or the worker's failure in its words.
+fn generation(reply: Result<Reply, WorkerError>) -> Result<GenerateChunk, GenerateFailure> {
+    match reply {
+        Ok(Reply::Generate(chunk)) => chunk,
+        Ok(other) => Err(GenerateFailure::plain(unexpected(&other).to_string())),
+        Err(e) => Err(GenerateFailure::plain(e.to_string())),
+    }
 }
 
 fn unexpected(reply: &Reply) -> WorkerError {

@@ -12,6 +12,8 @@ mod debugger;
 mod editor;
 mod embedded;
 pub mod engine;
+mod generate_page;
+mod generation;
 mod gpu;
 mod heatmaps;
 mod help;
@@ -32,6 +34,7 @@ pub use embedded::puzzle_set;
 
 use gpu::GpuStatus;
 use leptos::prelude::*;
+use route::Route;
 
 /// Installs the panic hook and mounts the app on `<body>`.
 pub fn start() {
@@ -120,7 +123,7 @@ fn show_crash(message: &str) {
 /// The app: header, then the list or a puzzle page depending on the URL.
 #[component]
 pub fn App() -> impl IntoView {
-    let route = RwSignal::new(route::current_slug());
+    let route = RwSignal::new(route::current());
     let status = RwSignal::new(GpuStatus::Pending);
     let device = gpu::PageGpu::new();
     device.on_stop(move |why| {
@@ -130,7 +133,7 @@ pub fn App() -> impl IntoView {
     provide_context(status);
     provide_context(device);
     let _ = window_event_listener(leptos::ev::popstate, move |_| {
-        let now = route::current_slug();
+        let now = route::current();
         if route.get_untracked() != now {
             route.set(now);
         }
@@ -150,13 +153,13 @@ pub fn App() -> impl IntoView {
     // The list has no editor to wait for: the judge starts after its first frame.
     leptos::task::spawn_local(async move {
         gpu::next_frame().await;
-        if route.get_untracked().as_deref().and_then(|s| puzzle_set().get(s)).is_none() {
+        if route.get_untracked().slug().and_then(|s| puzzle_set().get(s)).is_none() {
             connect_judge(status, device);
         }
     });
     view! {
         <header class="site-header">
-            <a class="brand" href=route::href(None) on:click=move |ev| navigate(ev, route, None)>"GPU Puzzles"</a>
+            <a class="brand" href=route::href(&Route::List) on:click=move |ev| navigate(ev, route, Route::List)>"GPU Puzzles"</a>
             // The title says why, where the line alone does not.
             <span class="gpu-status" data-testid="gpu-status" title=move || match status.get() {
                 GpuStatus::Unavailable(why) | GpuStatus::JudgeDown(why) => why,
@@ -173,10 +176,11 @@ pub fn App() -> impl IntoView {
         <NoWebGpu/>
         <main>
             {move || {
-                let slug = route.get();
-                match slug.as_deref().and_then(|s| puzzle_set().get(s)) {
-                    Some(p) => view! { <puzzle_page::PuzzlePage puzzle=p/> }.into_any(),
-                    None => view! { <list::PuzzleList unknown=slug.clone()/> }.into_any(),
+                let now = route.get();
+                match (&now, now.slug().and_then(|s| puzzle_set().get(s))) {
+                    (_, Some(p)) => view! { <puzzle_page::PuzzlePage puzzle=p/> }.into_any(),
+                    (Route::Generate, _) => view! { <generate_page::GeneratePage/> }.into_any(),
+                    _ => view! { <list::PuzzleList unknown=now.slug().map(str::to_string)/> }.into_any(),
                 }
             }}
         </main>
@@ -184,17 +188,13 @@ pub fn App() -> impl IntoView {
 }
 
 /// Client-side navigation for a link click: history entry plus route signal.
-pub(crate) fn navigate(
-    ev: leptos::ev::MouseEvent,
-    route: RwSignal<Option<String>>,
-    slug: Option<&str>,
-) {
+pub(crate) fn navigate(ev: leptos::ev::MouseEvent, route: RwSignal<Route>, to: Route) {
     if ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.button() != 0 {
         return; // let the browser open a new tab or window
     }
     ev.prevent_default();
-    route::push(slug);
-    route.set(slug.map(str::to_string));
+    route::push(&to);
+    route.set(to);
     if let Some(w) = web_sys::window() {
         w.scroll_to_with_x_and_y(0.0, 0.0);
     }

@@ -11,7 +11,10 @@
 //! kept one of them), since postcard's bytes carry no field names to
 //! disagree on.
 
+pub mod generation;
+
 use crate::wire::{option, CaseResultDef};
+use generation::{GenerateChunk, GenerateFailure, GenerateRequest, ModelInfo};
 use gpu_puzzles_core::judge::CaseResult;
 use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::trace::BufferTrace;
@@ -59,6 +62,22 @@ pub enum Request {
     /// interpreter would (answered by [`Reply::Crashed`]): the browser tests
     /// check with it that the page recovers.
     Crash,
+    /// Loads the capstone's model in the worker (fetched once, then kept),
+    /// with the query that versions its files
+    /// ([`GenerateRequest::model_version`]); answered by [`Reply::Model`].
+    Model {
+        /// `?v=…`, or empty.
+        version: String,
+    },
+    /// Opens a generation, replacing any open one; answered by
+    /// [`Reply::Generate`] once the prompt is fed (no characters yet).
+    Generate(GenerateRequest),
+    /// The next `count` characters of the open generation; answered by
+    /// [`Reply::Generate`].
+    GenerateMore {
+        /// Characters to generate at most (fewer when the generation ends).
+        count: u32,
+    },
     /// Sent by the judge's worker to its helper worker
     /// ([`crate::helper`]), never by the page: the order check of case
     /// `case` (its number; a random case is drawn again from `seed`) of
@@ -141,6 +160,10 @@ pub enum Reply {
     Run(Result<RunReply, String>),
     /// The debugger's state after an action, or why the case cannot open.
     Debug(Result<Snapshot, String>),
+    /// The capstone's model, or why it could not be loaded.
+    Model(Result<ModelInfo, String>),
+    /// A generation's next chunk, or why it stopped.
+    Generate(Result<GenerateChunk, GenerateFailure>),
     /// The helper's order check ([`Request::Check`]): `Err` when it could
     /// not make it, else the check's own result (a failing outcome,
     /// nothing, or why the interpreter could not run the case).

@@ -3,7 +3,8 @@
 use crate::gpu::{self, GpuStatus};
 use crate::help::{Hints, Solution};
 use crate::results::{CaseList, Diagnostics, VerdictBar};
-use crate::{editor, navigate, puzzle_set, route, sharing, storage};
+use crate::route::{self, Route};
+use crate::{editor, navigate, puzzle_set, sharing, storage};
 use gpu_puzzles_core::judge::{CaseResult, Severity};
 use gpu_puzzles_core::report::RunReport;
 use gpu_puzzles_core::session::Session;
@@ -84,7 +85,7 @@ const QUIET_MS: u64 = 100;
 /// The page of one puzzle.
 #[component]
 pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
-    let route = expect_context::<RwSignal<Option<String>>>();
+    let route = expect_context::<RwSignal<Route>>();
     let status = expect_context::<RwSignal<GpuStatus>>();
     let device = expect_context::<gpu::PageGpu>();
     let notice = RwSignal::new(None::<String>);
@@ -236,6 +237,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                     {
                         if done.report.solved {
                             storage::mark_solved(&puzzle.slug);
+                            storage::save_passed_code(&puzzle.slug, &done.source);
                         }
                         show_squiggles(&done.source, &done.results);
                     }
@@ -345,12 +347,12 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     view! {
         <article class="puzzle-page">
             <nav class="puzzle-nav" aria-label="Puzzles">
-                <a href=route::href(None) on:click=move |ev| navigate(ev, route, None)>"All puzzles"</a>
+                <a href=route::href(&Route::List) on:click=move |ev| navigate(ev, route, Route::List)>"All puzzles"</a>
                 {prev.map(|p| { let s = p.slug.clone(); view! {
-                    <a rel="prev" data-testid="prev-puzzle" href=route::href(Some(&p.slug)) on:click=move |ev| navigate(ev, route, Some(&s))>{format!("← {}. {}", p.number, p.title)}</a>
+                    <a rel="prev" data-testid="prev-puzzle" href=route::puzzle_href(&p.slug) on:click=move |ev| navigate(ev, route, Route::Puzzle(s.clone()))>{format!("← {}. {}", p.number, p.title)}</a>
                 }})}
                 {next.map(|p| { let s = p.slug.clone(); view! {
-                    <a rel="next" data-testid="next-puzzle" href=route::href(Some(&p.slug)) on:click=move |ev| navigate(ev, route, Some(&s))>{format!("{}. {} →", p.number, p.title)}</a>
+                    <a rel="next" data-testid="next-puzzle" href=route::puzzle_href(&p.slug) on:click=move |ev| navigate(ev, route, Route::Puzzle(s.clone()))>{format!("{}. {} →", p.number, p.title)}</a>
                 }})}
             </nav>
             <div class="columns">

@@ -1,4 +1,5 @@
-//! The student's code, solved marks and settings in localStorage.
+//! The student's code, solved marks (with the code that solved each, for
+//! the capstone) and settings in localStorage.
 //!
 //! Every code entry starts with a version tag, so an entry written by another
 //! version of the site (or by anything else) is recognised and skipped with a
@@ -77,6 +78,28 @@ pub fn is_solved(slug: &str) -> bool {
 /// Marks puzzle `slug` as solved.
 pub fn mark_solved(slug: &str) {
     set(&format!("solved:{slug}"), "1");
+}
+
+/// Keeps `code` as the code that solved puzzle `slug` (the capstone runs
+/// it, whatever the editor holds since), best effort: without it the
+/// capstone takes the saved code.
+pub fn save_passed_code(slug: &str, code: &str) {
+    set(&format!("passed:{slug}"), &format!("{TAG}{code}"));
+}
+
+/// The code of a solved puzzle `slug` for the capstone: the code that
+/// passed, else (solved before the site kept it) the saved code; `None`
+/// when the puzzle is not solved in this browser or no code can be read.
+pub fn solved_code(slug: &str) -> Option<String> {
+    if !is_solved(slug) {
+        return None;
+    }
+    let passed =
+        get(&format!("passed:{slug}")).and_then(|v| v.strip_prefix(TAG).map(str::to_string));
+    passed.or(match load_code(slug) {
+        Saved::Code(c) => Some(c),
+        Saved::Nothing | Saved::Unreadable => None,
+    })
 }
 
 /// Whether the student turned Vim key bindings on.

@@ -94,3 +94,29 @@ fn random_cases_arrive_as_drawn() {
         }
     }
 }
+
+#[test]
+fn the_capstones_messages_survive_the_trip() {
+    use generation::{Fault, GenerateChunk, GenerateRequest, SamplingSettings};
+    let request = Request::Generate(GenerateRequest {
+        prompt: "In the beginning".into(),
+        count: 40,
+        sampling: SamplingSettings { k: 8, temperature: 0.8, seed: 7 },
+        kernels: vec![("rms-norm".into(), "// mine".into())],
+        model_version: "?v=0123456789abcdef".into(),
+    });
+    let bytes = encode_bytes(&Envelope { id: 3, body: request }).expect("written");
+    let back: Envelope<Request> = decode_bytes(&bytes).expect("read");
+    assert!(matches!(back.body, Request::Generate(g) if g.count == 40 && g.kernels.len() == 1));
+    let chunk = GenerateChunk {
+        text: "of the".into(),
+        generated: 6,
+        cpu_agreed: 6,
+        done: false,
+        tokens_per_second: 3.5,
+        faults: vec![Fault { kernel: "rope".into(), text: "your rope kernel differs".into() }],
+    };
+    let bytes = encode_bytes(&Reply::Generate(Ok(chunk.clone()))).expect("written");
+    let back: Reply = decode_bytes(&bytes).expect("read");
+    assert!(matches!(back, Reply::Generate(Ok(c)) if c == chunk));
+}
