@@ -8,16 +8,37 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Each phase's wall time, printed as it ends and again in a table at the end.
+# Each phase's wall time and the cores it kept busy (its processes' user
+# and system CPU time over its wall time, from bash's `times`: what a phase
+# could gain by running more at once), printed as it ends and again in a
+# table at the end.
 PHASES=()
 phase_start=$SECONDS
 phase_name="tools: install what is missing"
+# CPU seconds of every finished child process so far (user + system).
+# `times` runs in this shell (in a pipe or `$(…)` it would see a
+# subshell's children), into a file.
+times_file=$(mktemp)
+cpu_seconds() {
+  times > "$times_file"
+  awk 'NR == 2 {
+    n = split($0, f, " "); s = 0
+    for (i = 1; i <= n; i++) { split(f[i], m, "m"); s += m[1] * 60 + m[2] }
+    printf "%d", s }' "$times_file"
+}
+cpu_seconds > "$times_file.cpu"
+phase_cpu=$(cat "$times_file.cpu")
 phase() {
-  local took=$((SECONDS - phase_start))
-  PHASES+=("$(printf '%5d s  %s' "$took" "$phase_name")")
-  printf '\033[1m[%d s]\033[0m %s\n' "$took" "$phase_name"
+  local took=$((SECONDS - phase_start)) cpu
+  cpu_seconds > "$times_file.cpu"
+  cpu=$(cat "$times_file.cpu")
+  local cores
+  cores=$(awk -v c=$((cpu - phase_cpu)) -v t="$took" 'BEGIN { printf "%.1f", t > 0 ? c / t : 0 }')
+  PHASES+=("$(printf '%5d s  %4s cores  %s' "$took" "$cores" "$phase_name")")
+  printf '\033[1m[%d s, %s cores busy]\033[0m %s\n' "$took" "$cores" "$phase_name"
   phase_name="$1"
   phase_start=$SECONDS
+  phase_cpu=$cpu
   echo "== $1"
 }
 summary() {
@@ -69,4 +90,4 @@ summary
 # The browser suite's counts last, as the test runner's closing line.
 sum() { grep -oP "^ℹ $1 \\K\\d+" "$e2e_log" | awk '{ s += $1 } END { print s + 0 }'; }
 printf 'browser: %d passed, %d failed\n' "$(sum pass)" "$(sum fail)"
-rm -f "$e2e_log"
+rm -f "$e2e_log" "$times_file" "$times_file.cpu"

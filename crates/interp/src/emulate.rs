@@ -33,7 +33,7 @@ use memory::memory;
 pub use memory::Step;
 pub use order::order_check;
 use order::{order_check_prepared, order_dependent};
-use schedule::{run_all, Ran};
+use schedule::run_all;
 pub use subgroup_sizes::subgroup_check;
 use subgroup_sizes::sweep_subgroup_sizes;
 
@@ -42,8 +42,10 @@ use subgroup_sizes::sweep_subgroup_sizes;
 const OOB_DETAILS: usize = gpu_puzzles_core::trace::OOB_RECORDS_PER_KIND as usize;
 
 /// The schedules a case is run under: lock step first (its outputs are
-/// judged), then two orders as different from it as possible. A result
-/// that differs between them depends on the order invocations run in.
+/// judged), then, when they pass, two orders as different from it as
+/// possible. A result that differs between them depends on the order
+/// invocations run in. A case that fails in lock step is not run again:
+/// the other orders could only add a second failure to the first.
 pub const SCHEDULES: [Schedule; 3] =
     [Schedule::Lockstep, Schedule::Reverse, Schedule::Random(0x5EED)];
 
@@ -323,7 +325,8 @@ pub fn prepare(
 }
 
 /// Judges one case on the CPU under `schedules` (the first one's outputs
-/// are judged; the others only compared with it).
+/// are judged; the others, run only when those pass, are compared with
+/// them).
 ///
 /// # Errors
 /// [`Unjudged`] when the shader uses something the interpreter cannot run.

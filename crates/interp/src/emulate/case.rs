@@ -26,34 +26,40 @@ pub(super) fn run(
     };
     let (sub, source, config) = (shader.sub(), shader.source(), &prepared.config);
 
-    let mut runs: Vec<Ran> = Vec::new();
-    for ran in run_all(&prepared, schedules, puzzle, true) {
-        match ran {
-            Ok(ran) => runs.push(ran),
-            Err(Stop::RunawayLoop { span, invocation: id }) => {
-                let line = place(sub, source, span).map(|p| p.line);
-                let runaway = RunawayLoop { line, invocation: invocation(id, config) };
-                let findings = Findings {
-                    runaway_loop: Some(runaway),
-                    workgroup_size: config.workgroup_size,
-                    ..empty_findings()
-                };
-                let outcome = memory_outcome(&findings).expect("a runaway loop fails");
-                result.findings = Some(findings);
-                return finish(result, outcome);
-            }
-            Err(Stop::BarrierNotReached { span, workgroup, waiting, invocations }) => {
-                let r = span.to_range().unwrap_or(0..0);
-                let message = format!(
-                    "{waiting} of the {invocations} invocations of workgroup {workgroup} wait at this barrier, and the others never reach it (they returned, or wait at another barrier). Every invocation of a workgroup must reach the same barriers: move the barrier out of the `if` or loop that only some invocations enter"
-                );
-                let d = Diagnostic::error_at(message, r.start, r.len(), sub, source);
-                return finish(result, Outcome::CompileError { diagnostics: vec![d] });
-            }
-            Err(e) => return Err(unjudged(&e, sub, source)),
+    // Lock step first: its outputs are judged, and only a kernel that
+    // passes has its other schedules run (they can only find that the
+    // result depends on the order, or stop it). A failing kernel, most of
+    // what a student runs, costs one schedule rather than three.
+    let stopped = |mut result: CaseResult, stop: Stop| match stop {
+        Stop::RunawayLoop { span, invocation: id } => {
+            let line = place(sub, source, span).map(|p| p.line);
+            let runaway = RunawayLoop { line, invocation: invocation(id, config) };
+            let findings = Findings {
+                runaway_loop: Some(runaway),
+                workgroup_size: config.workgroup_size,
+                ..empty_findings()
+            };
+            let outcome = memory_outcome(&findings).expect("a runaway loop fails");
+            result.findings = Some(findings);
+            finish(result, outcome)
         }
-    }
-    let first = runs.remove(0);
+        Stop::BarrierNotReached { span, workgroup, waiting, invocations } => {
+            let r = span.to_range().unwrap_or(0..0);
+            let message = format!(
+                "{waiting} of the {invocations} invocations of workgroup {workgroup} wait at this barrier, and the others never reach it (they returned, or wait at another barrier). Every invocation of a workgroup must reach the same barriers: move the barrier out of the `if` or loop that only some invocations enter"
+            );
+            let d = Diagnostic::error_at(message, r.start, r.len(), sub, source);
+            finish(result, Outcome::CompileError { diagnostics: vec![d] })
+        }
+        e => Err(unjudged(&e, sub, source)),
+    };
+    let Some((&lockstep, others)) = schedules.split_first() else {
+        return Err(Unjudged { message: "no schedule to run the case in".into() });
+    };
+    let first = match run_all(&prepared, &[lockstep], puzzle, true).remove(0) {
+        Ok(ran) => ran,
+        Err(stop) => return stopped(result, stop),
+    };
     let findings = findings(&first.record, &prepared, puzzle);
     let mut outcome = judge(puzzle, case, &first.actual).map_err(Unjudged::from)?;
     if let Some(memory) = memory_outcome(&findings) {
@@ -75,11 +81,18 @@ pub(super) fn run(
         }
     }
     if outcome.passed() {
-        for (other, &schedule) in runs.iter().zip(&schedules[1..]) {
+        let mut runs = Vec::with_capacity(others.len());
+        for ran in run_all(&prepared, others, puzzle, false) {
+            match ran {
+                Ok(ran) => runs.push(ran),
+                Err(stop) => return stopped(result, stop),
+            }
+        }
+        for (other, &schedule) in runs.iter().zip(others) {
             let judged = judge(puzzle, case, &other.actual).map_err(Unjudged::from)?;
             if let Some(o) = order_dependent(
                 puzzle,
-                (&first.actual, schedules[0].describe()),
+                (&first.actual, lockstep.describe()),
                 (&other.actual, schedule.describe()),
                 &judged,
             ) {
