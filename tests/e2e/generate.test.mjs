@@ -102,6 +102,8 @@ test("the capstone writes the CPU pass's very text with our kernels, reached fro
   assert.match(await page.locator(sel("generate-check")).innerText(), new RegExp(`every token checked against the CPU: ${f.tokens} of ${f.tokens} sampled the same`));
   assert.ok(Number(await page.locator(sel("generate-speed")).getAttribute("data-tps")) > 0);
   assert.match(await page.locator(sel("generate-speed")).innerText(), /[\d.]+ tokens per second/);
+  // The figure, for docs/performance.md (SwiftShader here, a real GPU on the lent machine).
+  console.log(`capstone in the page: ${f.tokens} tokens, ${await page.locator(sel("generate-speed")).innerText()}`);
   assert.equal(await page.locator(sel("generate-faults")).count(), 0);
   const models = fetched.filter((u) => u.includes("/models/generate/"));
   assert.ok(models.length >= 2 && models.every((u) => u.endsWith(version)), models.join(", "));
