@@ -92,23 +92,45 @@ pub fn sample(logits: &[f64], k: usize, temperature: f32, u: f64) -> Result<usiz
     if let Some(at) = logits.iter().position(|l| !l.is_finite()) {
         return Err(SampleError::NotFinite { at, value: logits[at] });
     }
+    let top = top_k(logits, k, temperature);
+    let at = top.cumulative.iter().position(|&c| c > u).unwrap_or(k - 1);
+    Ok(top.tokens[at])
+}
+
+/// The part of [`sample`] that does not depend on `u`: the `k` candidates
+/// and their cumulative probabilities, for a caller that must tell how near
+/// `u` fell to a boundary between two of them (the capstone's check, which
+/// forgives a GPU whose `f32` sum crossed one the `f64` sum did not).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopK {
+    /// `top[0..k]`: the indices of the `k` largest logits, by value
+    /// descending, equal values by index ascending.
+    pub tokens: Vec<usize>,
+    /// `(e[0] + … + e[j]) / Σe` for each `j` of `tokens` (the last is 1 up
+    /// to rounding).
+    pub cumulative: Vec<f64>,
+}
+
+/// [`TopK`] of `logits`, with `k` and `temperature` as [`sample`] checks
+/// them (this does not check them again, and reads only finite logits).
+pub fn top_k(logits: &[f64], k: usize, temperature: f32) -> TopK {
     let mut order: Vec<usize> = (0..logits.len()).collect();
     // No NaN is left, so this is a total order (−0 equals 0, as in WGSL).
     order.sort_by(|&a, &b| {
         logits[b].partial_cmp(&logits[a]).unwrap_or(Ordering::Equal).then(a.cmp(&b))
     });
-    let top = &order[..k];
+    order.truncate(k);
     let t = f64::from(temperature);
-    let e: Vec<f64> = top.iter().map(|&c| ((logits[c] - logits[top[0]]) / t).exp()).collect();
+    let e: Vec<f64> = order.iter().map(|&c| ((logits[c] - logits[order[0]]) / t).exp()).collect();
     let total: f64 = e.iter().sum();
-    let mut cumulative = 0.0;
-    for (j, e) in e.iter().enumerate() {
-        cumulative += e / total;
-        if cumulative > u {
-            return Ok(top[j]);
-        }
-    }
-    Ok(top[k - 1])
+    let cumulative = e
+        .iter()
+        .scan(0.0, |sum, e| {
+            *sum += e / total;
+            Some(*sum)
+        })
+        .collect();
+    TopK { tokens: order, cumulative }
 }
 
 /// Runs `prompt` (token ids, at positions 0, 1, …) through the model, then

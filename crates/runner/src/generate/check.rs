@@ -333,23 +333,16 @@ fn sampled_differently(logits: &[f64], token: u32, u: f32, sampling: &Sampling) 
     if expected == token as usize {
         return None;
     }
-    let mut order: Vec<usize> = (0..logits.len()).collect();
-    order.sort_by(|&a, &b| logits[b].total_cmp(&logits[a]).then(a.cmp(&b)));
-    let top = &order[..k.min(order.len())];
-    let (Some(i), Some(j)) =
-        (top.iter().position(|&t| t == expected), top.iter().position(|&t| t == token as usize))
-    else {
+    let top = sample::top_k(logits, k, sampling.temperature);
+    let (Some(i), Some(j)) = (
+        top.tokens.iter().position(|&t| t == expected),
+        top.tokens.iter().position(|&t| t == token as usize),
+    ) else {
         return Some(expected);
     };
-    let t = f64::from(sampling.temperature);
-    let e: Vec<f64> = top.iter().map(|&c| ((logits[c] - logits[top[0]]) / t).exp()).collect();
-    let total: f64 = e.iter().sum();
-    let mut cumulative = 0.0;
-    for (at, e) in e.iter().enumerate() {
-        cumulative += e / total;
-        if at >= i.min(j) && at < i.max(j) && (cumulative - f64::from(u)).abs() < 1e-5 {
-            return None;
-        }
+    let near = |at: usize| (top.cumulative[at] - f64::from(u)).abs() < 1e-5;
+    if (i.min(j)..i.max(j)).any(near) {
+        return None;
     }
     Some(expected)
 }
