@@ -33,7 +33,7 @@ phase() {
   cpu_seconds > "$times_file.cpu"
   cpu=$(cat "$times_file.cpu")
   local cores
-  cores=$(awk -v c=$((cpu - phase_cpu)) -v t="$took" 'BEGIN { printf "%.1f", t > 0 ? c / t : 0 }')
+  cores=$(awk -v c=$((cpu - phase_cpu)) -v t="$took" 'BEGIN { printf "%.1f", (t > 0 ? c / t : 0) }')
   PHASES+=("$(printf '%5d s  %4s cores  %s' "$took" "$cores" "$phase_name")")
   printf '\033[1m[%d s, %s cores busy]\033[0m %s\n' "$took" "$cores" "$phase_name"
   phase_name="$1"
