@@ -8,37 +8,28 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Each phase's wall time and the cores it kept busy (its processes' user
-# and system CPU time over its wall time, from bash's `times`: what a phase
-# could gain by running more at once), printed as it ends and again in a
-# table at the end.
+# Each phase's wall time and the cores the machine kept busy meanwhile (the
+# CPU time /proc/stat counts over the wall time: what a phase could gain by
+# running more at once; a browser's processes escape a shell's own
+# accounting of its children), printed as it ends and again in a table at
+# the end.
 PHASES=()
 phase_start=$SECONDS
 phase_name="tools: install what is missing"
-# CPU seconds of every finished child process so far (user + system).
-# `times` runs in this shell (in a pipe or `$(…)` it would see a
-# subshell's children), into a file.
-times_file=$(mktemp)
-cpu_seconds() {
-  times > "$times_file"
-  awk 'NR == 2 {
-    n = split($0, f, " "); s = 0
-    for (i = 1; i <= n; i++) { split(f[i], m, "m"); s += m[1] * 60 + m[2] }
-    printf "%d", s }' "$times_file"
-}
-cpu_seconds > "$times_file.cpu"
-phase_cpu=$(cat "$times_file.cpu")
+# Busy CPU time of the whole machine so far, in clock ticks (user, nice,
+# system, irq, softirq, steal).
+busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
+phase_busy=$(busy_ticks)
 phase() {
-  local took=$((SECONDS - phase_start)) cpu
-  cpu_seconds > "$times_file.cpu"
-  cpu=$(cat "$times_file.cpu")
-  local cores
-  cores=$(awk -v c=$((cpu - phase_cpu)) -v t="$took" 'BEGIN { printf "%.1f", (t > 0 ? c / t : 0) }')
+  local took=$((SECONDS - phase_start)) busy cores
+  busy=$(busy_ticks)
+  cores=$(awk -v b=$((busy - phase_busy)) -v t="$took" -v hz="$(getconf CLK_TCK)" \
+    'BEGIN { printf "%.1f", (t > 0 ? b / hz / t : 0) }')
   PHASES+=("$(printf '%5d s  %4s cores  %s' "$took" "$cores" "$phase_name")")
   printf '\033[1m[%d s, %s cores busy]\033[0m %s\n' "$took" "$cores" "$phase_name"
   phase_name="$1"
   phase_start=$SECONDS
-  phase_cpu=$cpu
+  phase_busy=$busy
   echo "== $1"
 }
 summary() {
@@ -90,4 +81,4 @@ summary
 # The browser suite's counts last, as the test runner's closing line.
 sum() { grep -oP "^ℹ $1 \\K\\d+" "$e2e_log" | awk '{ s += $1 } END { print s + 0 }'; }
 printf 'browser: %d passed, %d failed\n' "$(sum pass)" "$(sum fail)"
-rm -f "$e2e_log" "$times_file" "$times_file.cpu"
+rm -f "$e2e_log"
