@@ -58,6 +58,10 @@ pub(crate) struct Plan {
     attention: HashMap<u32, usize>,
     attention_source: String,
     attention_puzzle: Puzzle,
+    /// Each substituted text compiled so far, by text (index into
+    /// `compiled`): kernels whose texts come out the same share one
+    /// pipeline, those compiled later for a new number of splits included.
+    by_text: HashMap<String, usize>,
     ops: Vec<Op>,
     /// Where each probe lies in the read-back, in words.
     probes: Vec<(Probe, u64, u64)>,
@@ -205,6 +209,7 @@ impl Plan {
             attention: HashMap::new(),
             attention_source: source("decode-attention")?.clone(),
             attention_puzzle,
+            by_text: HashMap::new(),
             ops: Vec::new(),
             probes: Vec::new(),
             readback: empty("unused", 1),
@@ -296,6 +301,7 @@ impl Plan {
         probe(&mut plan, Probe::FinalResidual, &residual, d);
         probe(&mut plan, Probe::FinalNorm, &n, d);
         plan.gemv(gpu, &gemv, &model.lm_head, &n, &logits, &mut by_text).await?;
+        plan.by_text = by_text;
         probe(&mut plan, Probe::Logits, &logits, vocab);
         let u_buffer = plan.u.clone();
         plan.dispatch(
@@ -408,11 +414,9 @@ impl Plan {
                 workgroups: [splits, c.heads as u32, 1],
                 workgroup_memory: Some([SPLIT, 1, 1]),
             };
-            let mut by_text = HashMap::new();
-            let source = self.attention_source.clone();
-            let puzzle = self.attention_puzzle.clone();
-            let index =
-                compile(gpu, &puzzle, &source, &config, &mut self.compiled, &mut by_text).await?;
+            let (puzzle, source) = (&self.attention_puzzle, &self.attention_source);
+            let (compiled, by_text) = (&mut self.compiled, &mut self.by_text);
+            let index = compile(gpu, puzzle, source, &config, compiled, by_text).await?;
             self.attention.insert(splits, index);
         }
         let queue = &gpu.queue;
