@@ -29,6 +29,7 @@ pub mod emulate;
 mod eval;
 pub mod exec;
 mod expr;
+mod fast;
 pub mod layout;
 pub mod lower;
 pub mod math;
@@ -222,6 +223,12 @@ impl Program {
             for (code, (_, f)) in functions.iter_mut().zip(module.functions.iter()) {
                 code.mark_prints(print_fn, f);
             }
+        }
+        for (k, (code, e)) in entries.iter_mut().zip(&module.entry_points).enumerate() {
+            code.quick = fast::plan(&module, &layouts, &e.function, info.get_entry_point(k));
+        }
+        for (code, (h, f)) in functions.iter_mut().zip(module.functions.iter()) {
+            code.quick = fast::plan(&module, &layouts, f, &info[h]);
         }
         let mut program =
             Program { module, info, layouts, entries, functions, constants: Vec::new() };

@@ -113,6 +113,9 @@ pub struct Code {
     pub spans: Vec<Span>,
     /// Span of each loop, by `loop_id`.
     pub loops: Vec<Span>,
+    /// Each expression's quick form, by expression handle
+    /// ([`crate::fast::plan`]; filled in by [`crate::Program`]).
+    pub(crate) quick: Vec<crate::fast::Quick>,
 }
 
 /// Targets of `break` and `continue` while lowering, and the jumps waiting

@@ -17,7 +17,6 @@
 use crate::value::Space;
 use gpu_puzzles_core::trace::{AccessKind, HazardKind};
 use naga::Span;
-use std::collections::HashMap;
 
 /// Hazards kept in detail per kind (all are counted), as many as the GPU
 /// run's racecheck records.
@@ -64,7 +63,8 @@ pub struct Race {
 #[derive(Debug, Clone, Default)]
 pub struct Races {
     storage: Vec<Vec<Shadow>>,
-    workgroup: HashMap<u32, Vec<Shadow>>,
+    /// By global variable index, grown as accessed.
+    workgroup: Vec<Vec<Shadow>>,
     /// The first few races of each kind, write conflicts first.
     pub found: Vec<Race>,
     /// All races found.
@@ -82,7 +82,7 @@ impl Races {
 
     /// A new workgroup starts: its workgroup memory is fresh.
     pub fn next_workgroup(&mut self) {
-        self.workgroup.clear();
+        self.workgroup.iter_mut().for_each(Vec::clear);
     }
 
     /// Checks and records a non-atomic access of `words` words at word
@@ -94,7 +94,13 @@ impl Races {
                 Some(s) => s,
                 None => return,
             },
-            Space::Workgroup(g) => self.workgroup.entry(g).or_default(),
+            Space::Workgroup(g) => {
+                let g = g as usize;
+                if self.workgroup.len() <= g {
+                    self.workgroup.resize(g + 1, Vec::new());
+                }
+                &mut self.workgroup[g]
+            }
             _ => return,
         };
         let unordered =

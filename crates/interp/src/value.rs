@@ -270,6 +270,9 @@ pub fn unary(op: UnaryOperator, v: &Value) -> Result<Value, Stop> {
 /// `a op b` (WGSL §8.7 to §8.9), componentwise, with matrix products.
 pub fn binary(op: BinaryOperator, a: &Value, b: &Value) -> Result<Value, Stop> {
     use BinaryOperator as B;
+    if let (Value::Scalar(x), Value::Scalar(y)) = (a, b) {
+        return Ok(Value::Scalar(scalar_binary(op, *x, *y)?));
+    }
     if op == B::Multiply {
         if let Some(product) = matrix_product(a, b)? {
             return Ok(product);

@@ -56,7 +56,7 @@ pub(super) fn run(
     let Some((&lockstep, others)) = schedules.split_first() else {
         return Err(Unjudged { message: "no schedule to run the case in".into() });
     };
-    let first = match run_all(&prepared, &[lockstep], puzzle, true).remove(0) {
+    let first = match schedule::run(&prepared, lockstep, puzzle, true) {
         Ok(ran) => ran,
         Err(stop) => return stopped(result, stop),
     };

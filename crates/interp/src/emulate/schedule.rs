@@ -41,7 +41,12 @@ pub(super) fn run_all(
 }
 
 /// Runs the case's dispatches in turn over its memory under `schedule`.
-fn run(p: &Prepared, schedule: Schedule, puzzle: &Puzzle, detect_races: bool) -> Result<Ran, Stop> {
+pub(super) fn run(
+    p: &Prepared,
+    schedule: Schedule,
+    puzzle: &Puzzle,
+    detect_races: bool,
+) -> Result<Ran, Stop> {
     run_with(p, schedule, puzzle, detect_races, p.subgroup_size)
 }
 

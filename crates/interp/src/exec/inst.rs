@@ -21,8 +21,12 @@ impl Invocation {
         let depth = self.frames.len() - 1;
         match inst {
             Inst::Emit(range) => {
+                let quick = &program.code(self.frames[depth].func).quick;
                 for h in range.clone() {
-                    let v = self.eval(program, memory, accesses, h, span)?;
+                    let v = match self.quick(program, memory, accesses, quick[h.index()], span)? {
+                        Some(v) => v,
+                        None => self.eval(program, memory, accesses, h, span)?,
+                    };
                     self.frames[depth].values[h.index()] = Some(v);
                 }
             }
