@@ -156,7 +156,7 @@ fn element(
 impl Invocation {
     /// Makes sure expression `h` of the current call has its value in the
     /// cache (constants, arguments and variables are evaluated on first use).
-    #[inline]
+    #[inline(always)]
     fn ensure(
         &mut self,
         program: &crate::Program,
@@ -166,10 +166,26 @@ impl Invocation {
         span: Span,
     ) -> Result<(), Stop> {
         let depth = self.frames.len() - 1;
-        if self.frames[depth].values[h.index()].is_none() {
-            let v = self.eval(program, memory, accesses, h, span)?;
-            self.frames[depth].values[h.index()] = Some(v);
+        if self.frames[depth].values[h.index()].is_some() {
+            return Ok(());
         }
+        self.fill(program, memory, accesses, h, span)
+    }
+
+    /// [`Invocation::ensure`]'s first use of an expression, kept out of line.
+    #[cold]
+    #[inline(never)]
+    fn fill(
+        &mut self,
+        program: &crate::Program,
+        memory: &mut Memory,
+        accesses: &mut Vec<Access>,
+        h: Handle<Expression>,
+        span: Span,
+    ) -> Result<(), Stop> {
+        let depth = self.frames.len() - 1;
+        let v = self.eval(program, memory, accesses, h, span)?;
+        self.frames[depth].values[h.index()] = Some(v);
         Ok(())
     }
 

@@ -408,16 +408,17 @@ pub(crate) async fn read_back(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8
 }
 
 /// Natively, blocks until the device has finished what was submitted, for
-/// at most [`crate::DISPATCH_TIMEOUT_MS`]; past it, or when the device is
+/// at most [`Gpu::dispatch_timeout_ms`]; past it, or when the device is
 /// lost, marks the device lost. (In a browser the event loop does this.)
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn poll_until_done(gpu: &Gpu) -> Result<(), RunnerError> {
-    let timeout = std::time::Duration::from_millis(crate::DISPATCH_TIMEOUT_MS);
+    let limit = gpu.dispatch_timeout_ms();
+    let timeout = std::time::Duration::from_millis(limit);
     match gpu.device.poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(timeout) }) {
         Ok(_) => Ok(()),
         Err(wgpu::PollError::Timeout) => {
             gpu.mark_lost("a dispatch ran past the time limit");
-            Err(RunnerError::Timeout(crate::DISPATCH_TIMEOUT_MS))
+            Err(RunnerError::Timeout(limit))
         }
         Err(e) => {
             gpu.mark_lost(&e.to_string());

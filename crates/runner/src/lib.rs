@@ -51,7 +51,8 @@ pub enum RunnerError {
     /// dispatch, browser tab backgrounded); create a new [`Gpu`].
     #[error("the GPU device was lost ({0}); a new one is needed")]
     DeviceLost(String),
-    /// The dispatch did not finish within [`DISPATCH_TIMEOUT_MS`].
+    /// The dispatch did not finish within [`Gpu::dispatch_timeout_ms`]
+    /// milliseconds.
     #[error(
         "the dispatch did not finish within {0} ms: the shader may contain a loop that never ends"
     )]
@@ -75,10 +76,20 @@ pub enum RunnerError {
     Judge(#[from] gpu_puzzles_core::judge::JudgeError),
 }
 
-/// Longest a native dispatch may take before [`RunnerError::Timeout`], in
-/// milliseconds. In the browser the GPU process's own watchdog applies and
-/// shows up as [`RunnerError::DeviceLost`].
+/// Longest a native dispatch on a hardware GPU may take before
+/// [`RunnerError::Timeout`], in milliseconds ([`Gpu::dispatch_timeout_ms`]).
+/// In the browser the GPU process's own watchdog applies and shows up as
+/// [`RunnerError::DeviceLost`]. A loop that never ends is stopped sooner
+/// by the instrumented shader's loop guard
+/// ([`gpu_puzzles_core::trace::LOOP_BUDGET`]); this limit is the last resort.
 pub const DISPATCH_TIMEOUT_MS: u64 = 10_000;
+
+/// [`DISPATCH_TIMEOUT_MS`] on a software adapter (lavapipe), in
+/// milliseconds: it runs invocations on CPU cores, where an instrumented case
+/// of Double-Buffered Matrix Multiply's reference took 7.1 to 9.7 s on a
+/// 2-core AMD EPYC (2026-11-28), and a CI machine's other work can slow it
+/// further; ten seconds failed good kernels there.
+pub const SOFTWARE_DISPATCH_TIMEOUT_MS: u64 = 60_000;
 
 #[cfg(target_arch = "wasm32")]
 const NO_ADAPTER_HINT: &str = "Use a browser with WebGPU (Chrome or Edge 113+, Safari 26+, Firefox 141+ on Windows); on Linux, Chrome needs chrome://flags/#enable-unsafe-webgpu and #enable-vulkan.";
@@ -282,6 +293,17 @@ impl Gpu {
     /// page judges such a shader with the CPU interpreter.
     pub fn subgroups(&self) -> bool {
         self.subgroups
+    }
+
+    /// Longest a native dispatch may take, in milliseconds:
+    /// [`SOFTWARE_DISPATCH_TIMEOUT_MS`] on a software adapter,
+    /// [`DISPATCH_TIMEOUT_MS`] on a hardware GPU.
+    pub fn dispatch_timeout_ms(&self) -> u64 {
+        if self.summary.software {
+            SOFTWARE_DISPATCH_TIMEOUT_MS
+        } else {
+            DISPATCH_TIMEOUT_MS
+        }
     }
 
     /// The adapter this device came from.
