@@ -18,6 +18,14 @@
 //! [`gpu_puzzles_core::trace::LOOP_BUDGET`] iterations stops with
 //! [`Stop::RunawayLoop`], as the instrumented GPU run does.
 //!
+//! Each function is prepared once per shader: its statements lowered to a
+//! flat list of instructions ([`lower`]), and its commonest expressions
+//! (operators, conversions, scalar loads, indexing through pointers) given
+//! quick forms with their strides, member offsets and loaded kinds worked
+//! out (the private `fast` module): with them the interpreter judged the
+//! heaviest references' random cases about 1.25 times as fast as with the
+//! general evaluator over naga's expression tree alone.
+//!
 //! Shapes and units: buffers are runs of 32-bit little-endian words,
 //! offsets are in bytes, and values are laid out by WGSL's memory layout
 //! rules ([`layout`]). Spans are byte ranges of the text naga parsed (the
