@@ -172,7 +172,9 @@ impl Invocation {
         self.fill(program, memory, accesses, h, span)
     }
 
-    /// [`Invocation::ensure`]'s first use of an expression, kept out of line.
+    /// [`Invocation::ensure`]'s first use of an expression, kept out of
+    /// line: [`Invocation::get`] evaluates and caches it (its copy of the
+    /// value is dropped).
     #[cold]
     #[inline(never)]
     fn fill(
@@ -183,10 +185,7 @@ impl Invocation {
         h: Handle<Expression>,
         span: Span,
     ) -> Result<(), Stop> {
-        let depth = self.frames.len() - 1;
-        let v = self.eval(program, memory, accesses, h, span)?;
-        self.frames[depth].values[h.index()] = Some(v);
-        Ok(())
+        self.get(program, memory, accesses, h, span).map(drop)
     }
 
     /// Expression `h` evaluated by its [`Quick`] form `q`, or `None` when
