@@ -1,6 +1,20 @@
-// Trunk post-build hook, in three steps on the staged site (one script,
-// because Trunk runs the hooks of one stage at the same time).
+// Trunk post-build hook, in four steps on the staged site (one script,
+// because Trunk runs the hooks of one stage at the same time). Run by hand
+// on a built site (`node scripts/post-build.mjs DIR`, as
+// scripts/remove-solutions.sh does) it skips step 0 and writes steps 1 to 3
+// again for the files the folder holds now.
 //
+// 0. Our reference solutions, as plain files beside the site:
+//    `solutions/<slug>.wgsl`, copied from the set's shaders/ (the
+//    repository's, or $GPU_PUZZLES_SET/shaders for a workshop's own set).
+//    Neither wasm holds them: the page fetches one when a student asks to
+//    see it, the judge's worker when a performance case is timed against
+//    it or the capstone runs one of ours. A build without them is the same
+//    site without that folder (scripts/build-site.sh --no-solutions), so
+//    it needs no second compile. `<meta name="gpu-puzzles-solutions">`
+//    says the folder is there and versions it (`?v=` and a hash of its
+//    files); without the folder the meta is absent and the page offers no
+//    solution.
 // 1. The judge's worker gets a versioned address. Trunk hashes the page's
 //    own files into their names, but not a worker's: a host that lets
 //    browsers cache files for long could serve a new page with an old
@@ -18,11 +32,35 @@
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
+import { fileURLToPath } from "node:url";
 
 const dir = process.env.TRUNK_STAGING_DIR || process.argv[2] || "dist";
 const file = path.join(dir, "index.html");
 let html = fs.readFileSync(file, "utf8");
 const sha256 = (data, encoding) => crypto.createHash("sha256").update(data).digest(encoding);
+
+const SOLUTIONS_DIR = "solutions";
+if (process.env.TRUNK_STAGING_DIR) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const shaders = path.join(process.env.GPU_PUZZLES_SET ? path.resolve(process.env.GPU_PUZZLES_SET) : root, "shaders");
+  const out = path.join(dir, SOLUTIONS_DIR);
+  fs.rmSync(out, { recursive: true, force: true });
+  const wgsl = fs.existsSync(shaders) ? fs.readdirSync(shaders).filter((f) => f.endsWith(".wgsl")) : [];
+  if (wgsl.length === 0) console.warn(`post-build.mjs: no solutions (*.wgsl) in ${shaders}: the site offers none`);
+  else fs.mkdirSync(out);
+  for (const f of wgsl) fs.copyFileSync(path.join(shaders, f), path.join(out, f));
+}
+const solutionFiles = fs.existsSync(path.join(dir, SOLUTIONS_DIR))
+  ? fs.readdirSync(path.join(dir, SOLUTIONS_DIR)).filter((f) => f.endsWith(".wgsl")).sort()
+  : [];
+html = html.replace(/<meta name="gpu-puzzles-solutions"[^>]*>\s*/, "");
+let solutionsQuery = "";
+if (solutionFiles.length > 0) {
+  const solutionsDigest = crypto.createHash("sha256");
+  for (const f of solutionFiles) solutionsDigest.update(f).update(sha256(fs.readFileSync(path.join(dir, SOLUTIONS_DIR, f)), "hex"));
+  solutionsQuery = `?v=${solutionsDigest.digest("hex").slice(0, 16)}`;
+  html = html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta name="gpu-puzzles-solutions" content="${solutionsQuery}" />`);
+}
 
 const workerFiles = ["worker-loader.js", "gpu-puzzles-worker.js", "gpu-puzzles-worker_bg.wasm"];
 const digest = crypto.createHash("sha256");
@@ -61,8 +99,8 @@ console.log(`post-build.mjs: ${file}: worker at ${workerUrl}; ${policy}`);
 
 // 3. The service worker's file list (web/sw.js): every file of the build
 //    but sw.js itself and the model's, by its address relative to the site
-//    ("./" for the page; the worker's files with the query the page asks
-//    them with), and a version: a hash of all their contents, so each build
+//    ("./" for the page; the worker's files and the solutions with the
+//    queries the page and the worker ask them with), and a version: a hash of all their contents, so each build
 //    is a new sw.js. The model's 930 KB are left out, so a first visit does
 //    not download them: the worker keeps them, once fetched, in the cache
 //    `gpu-puzzles-model-HASH`, which sw.js serves from and keeps while a
@@ -80,11 +118,19 @@ files.sort();
 const build = crypto.createHash("sha256");
 for (const f of files) build.update(f).update(sha256(fs.readFileSync(path.join(dir, f)), "hex"));
 const query = workerUrl.slice(workerUrl.indexOf("?"));
-const urls = files.map((f) => (f === "index.html" ? "./" : workerFiles.includes(f) ? `./${f}${query}` : `./${f}`));
+// Each file by the address the site asks for it: the worker's and the
+// solutions' with their version query.
+const address = (f) => {
+  if (f === "index.html") return "./";
+  if (workerFiles.includes(f)) return `./${f}${query}`;
+  if (f.startsWith(`${SOLUTIONS_DIR}/`)) return `./${f}${solutionsQuery}`;
+  return `./${f}`;
+};
+const urls = files.map(address);
 const sw = path.join(dir, "sw.js");
 const swText = fs.readFileSync(sw, "utf8");
 const line = /^const BUILD = .*;$/m;
 if (!line.test(swText)) throw new Error(`post-build.mjs: no \`const BUILD = …;\` line in ${sw}`);
 const version = build.digest("hex").slice(0, 16);
 fs.writeFileSync(sw, swText.replace(line, `const BUILD = ${JSON.stringify({ version, files: urls, model: modelHash })};`));
-console.log(`post-build.mjs: ${sw}: ${urls.length} files kept for offline use, version ${version}; the model (${modelHash}) kept when first fetched`);
+console.log(`post-build.mjs: ${sw}: ${urls.length} files kept for offline use (${solutionFiles.length} solutions), version ${version}; the model (${modelHash}) kept when first fetched`);

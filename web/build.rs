@@ -1,6 +1,5 @@
-//! Embeds the puzzle set (and, with the `solutions` feature, the reference
-//! solutions) into the site, after validating it with the same loader the
-//! command-line tool uses: a broken puzzle set fails the build with the
+//! Embeds the puzzle set into the site, after validating it with the same
+//! loader the command-line tool uses: a broken puzzle set fails the build with the
 //! loader's messages (file, line, field). Two forms: the files themselves,
 //! which the judge's worker loads (it needs the reference functions and the
 //! random-case generators), and the page's copy of the loaded set, baked
@@ -8,7 +7,6 @@
 //! HTML here, once).
 
 use gpu_puzzles_core::markdown::to_safe_html;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -27,17 +25,18 @@ fn main() {
     for name in files.keys() {
         println!("cargo:rerun-if-changed={}", puzzles.join(name).display());
     }
-    let with_solutions = std::env::var_os("CARGO_FEATURE_SOLUTIONS").is_some();
-    let solutions = if with_solutions {
+    // Our solutions are validated with the set (a stray or unreadable file
+    // fails the build) but not embedded: scripts/post-build.mjs puts them
+    // beside the site as files, fetched when asked for. A set without
+    // shaders/ builds a site without solutions.
+    let solutions = shaders.is_dir().then(|| {
         let s = gpu_puzzles_core::load::read_solutions(&shaders)
             .unwrap_or_else(|e| fail(&e.to_string()));
         for slug in s.keys() {
             println!("cargo:rerun-if-changed={}", shaders.join(format!("{slug}.wgsl")).display());
         }
-        Some(s)
-    } else {
-        None
-    };
+        s
+    });
     let set =
         gpu_puzzles_core::load_puzzle_set(&files, solutions.as_ref()).unwrap_or_else(|problems| {
             let text: Vec<String> = problems.iter().map(|p| format!("puzzles/{p}")).collect();
@@ -56,6 +55,7 @@ fn main() {
     // them, and they are most of the set's numbers.
     let mut baked = set.clone();
     for p in &mut baked.puzzles {
+        p.solution = None;
         p.statement = to_safe_html(&p.statement);
         p.hints = p.hints.iter().map(|h| to_safe_html(h)).collect();
         for c in p.cases.iter_mut().filter(|c| c.hidden) {
@@ -70,15 +70,6 @@ fn main() {
     out.push_str("/// Files of `puzzles/`: path relative to it, contents.\npub const PUZZLE_FILES: &[(&str, &str)] = &[\n");
     for name in files.keys().filter(|n| !n.ends_with('/')) {
         writeln!(out, "    ({name:?}, include_str!({:?})),", abs(&puzzles.join(name))).unwrap();
-    }
-    out.push_str("];\n/// Reference solutions by slug (empty in a build without them).\npub const SOLUTIONS: &[(&str, &str)] = &[\n");
-    for slug in solutions.unwrap_or_else(BTreeMap::new).keys() {
-        writeln!(
-            out,
-            "    ({slug:?}, include_str!({:?})),",
-            abs(&shaders.join(format!("{slug}.wgsl")))
-        )
-        .unwrap();
     }
     out.push_str("];\n");
     std::fs::write(out_dir.join("puzzle_files.rs"), out).unwrap();

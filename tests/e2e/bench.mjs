@@ -40,10 +40,12 @@ const walk = (dir) => {
 };
 walk(DIST);
 // Files under lazy/ are fetched on demand (the Vim bindings, when switched
-// on; comforts.test.mjs checks that a first visit does not fetch them). The
+// on; comforts.test.mjs checks that a first visit does not fetch them), and
+// so are our solutions (solutions/, when a student asks to see one) and the
+// capstone's model (models/, when "Generate" opens). The
 // judge's worker (worker-loader.js, gpu-puzzles-worker*) is fetched once the editor is ready
 // (comforts.test.mjs checks that too), so it is reported on its own.
-const onDemand = (f) => f.file.startsWith(`lazy${path.sep}`);
+const onDemand = (f) => ["lazy", "solutions", "models"].some((d) => f.file.startsWith(`${d}${path.sep}`));
 const isWorker = (f) => f.file.startsWith("gpu-puzzles-worker") || f.file === "worker-loader.js";
 const sum = (fs) => fs.reduce((a, f) => ({ raw: a.raw + f.raw, gzip: a.gzip + f.gzip }), { raw: 0, gzip: 0 });
 const firstVisit = sum(files.filter((f) => !onDemand(f) && !isWorker(f)));

@@ -67,6 +67,23 @@ test("hints come one at a time; the solution needs a confirmation", async () => 
   await context.close();
 });
 
+test("a solution that cannot be fetched says why and loads on Try again; the code stays", async () => {
+  const { context, page, p } = await fresh({ serviceWorkers: "block" });
+  let refuse = true;
+  await page.route(/\/solutions\/zip\.wgsl/, (route) => (refuse ? route.abort() : route.continue()));
+  await p.open(site.url("?puzzle=zip"));
+  await p.setCode("// my work\n");
+  await p.testid("solution-button").click();
+  await p.testid("solution-confirm").click();
+  const problem = await p.testid("solution-error").innerText();
+  assert.match(problem, /It did not load: our solution could not be fetched .*try again/s);
+  refuse = false;
+  await p.page.getByRole("button", { name: "Try again" }).click();
+  assert.equal((await p.testid("solution").innerText()).trim(), solution("zip").trim());
+  assert.equal((await p.code()).trim(), "// my work");
+  await context.close();
+});
+
 test("a share link round-trips without overwriting saved code until kept", async () => {
   const { context, page, p } = await fresh();
   await p.open(site.url("?puzzle=map"));
@@ -202,8 +219,26 @@ test("on a phone-sized screen the statement, editor and results stack", async ()
   await context.close();
 });
 
-test("a build without solutions has no solution, in the page or in its files", async () => {
+test("our solutions are files beside the site, and a build without them has none, in the page or in its files", async () => {
+  const SOLUTION = "Map: one invocation per element.";
+  const carries = (dir) =>
+    fs.readdirSync(dir).filter((f) => (f.endsWith(".wasm") || f.endsWith(".js")) && fs.readFileSync(path.join(dir, f)).toString("latin1").includes(SOLUTION));
+  // The full build: the solutions in solutions/, named and versioned in
+  // index.html and kept by the service worker, and in neither wasm.
+  const full = path.join(ROOT, "dist");
+  assert.ok(fs.readFileSync(path.join(full, "solutions/map.wgsl"), "utf8").includes(SOLUTION));
+  const version = fs.readFileSync(path.join(full, "index.html"), "utf8").match(/<meta name="gpu-puzzles-solutions" content="(\?v=[0-9a-f]{16})"/);
+  assert.ok(version, "index.html names the solutions' version");
+  assert.ok(fs.readFileSync(path.join(full, "sw.js"), "utf8").includes(`"./solutions/map.wgsl${version[1]}"`), "the service worker keeps them");
+  assert.deepEqual(carries(full), [], "no solution compiled in");
+  // Without them: no folder, no meta, nothing kept, no button.
   const dir = path.join(ROOT, "dist-nosolutions");
+  assert.ok(!fs.existsSync(path.join(dir, "solutions")));
+  assert.ok(!fs.readFileSync(path.join(dir, "index.html"), "utf8").includes("gpu-puzzles-solutions"));
+  assert.ok(!fs.readFileSync(path.join(dir, "sw.js"), "utf8").includes("solutions/"));
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".wasm") || f.endsWith(".js"));
+  assert.ok(files.length >= 2, files.join(","));
+  assert.deepEqual(carries(dir), []);
   const other = await serve(dir);
   try {
     const context = await browser.newContext();
@@ -211,15 +246,6 @@ test("a build without solutions has no solution, in the page or in its files", a
     await p.open(other.url("?puzzle=map"));
     await p.testid("hint-button").waitFor();
     assert.equal(await p.testid("solution-button").count(), 0);
-    const files = fs.readdirSync(dir).filter((f) => f.endsWith(".wasm") || f.endsWith(".js"));
-    assert.ok(files.length >= 2, files.join(","));
-    for (const f of files) {
-      const bytes = fs.readFileSync(path.join(dir, f)).toString("latin1");
-      assert.ok(!bytes.includes("Map: one invocation per element."), `${f} carries a solution`);
-    }
-    // The full build does carry it, so the check above can fail.
-    const full = fs.readdirSync(path.join(ROOT, "dist")).filter((f) => f.endsWith(".wasm"));
-    assert.ok(full.some((f) => fs.readFileSync(path.join(ROOT, "dist", f)).toString("latin1").includes("Map: one invocation per element.")));
     await context.close();
   } finally {
     other.server.close();

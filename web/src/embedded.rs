@@ -1,8 +1,8 @@
 //! The puzzle set compiled into the site by `build.rs` (validated there), in
-//! the two forms the two binaries need.
+//! the two forms the two binaries need; without our solutions, which the
+//! site keeps as files ([`crate::solutions`]).
 
 use gpu_puzzles_core::{load_puzzle_set, Files, PuzzleSet};
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 include!(concat!(env!("OUT_DIR"), "/puzzle_files.rs"));
@@ -17,6 +17,8 @@ static BAKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/puzzle_set.postc
 /// - `statement` and `hints` are sanitised HTML, rendered from the Markdown
 ///   at build time;
 /// - hidden cases have no expected values (the page never shows them);
+/// - (as in the judge's) no puzzle has its `solution`: see
+///   [`crate::solutions`];
 /// - no puzzle has a random case generator, and no performance case its
 ///   reference function: the judge's worker draws and judges those, and
 ///   sends the random cases it drew.
@@ -28,19 +30,18 @@ pub fn puzzle_set() -> &'static PuzzleSet {
 }
 
 /// The judge's puzzle set, loaded from the puzzle files on first use: the
-/// whole model, with the reference functions and random case generators.
+/// whole model, with the reference functions and random case generators,
+/// but no puzzle's `solution` ([`crate::solutions`]).
 /// The worker's alone; the page reads [`puzzle_set`].
 pub fn judged_set() -> &'static PuzzleSet {
     static SET: OnceLock<PuzzleSet> = OnceLock::new();
     SET.get_or_init(|| {
         let files: Files =
             PUZZLE_FILES.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        let solutions: BTreeMap<String, String> =
-            SOLUTIONS.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        let solutions = (!SOLUTIONS.is_empty()).then_some(&solutions);
-        // build.rs refused a set with problems, so this cannot fail at run time.
-        load_puzzle_set(&files, solutions)
-            .expect("the embedded puzzle set was validated at build time")
+        // build.rs refused a set with problems, so this cannot fail at run
+        // time. No puzzle has its `solution` here: those are files beside
+        // the site, fetched when needed (crate::solutions).
+        load_puzzle_set(&files, None).expect("the embedded puzzle set was validated at build time")
     })
 }
 

@@ -43,13 +43,15 @@ struct Kernel {
 /// The model's kernels as this browser has them.
 fn kernels() -> Vec<Kernel> {
     let set = puzzle_set();
+    let has_ours = crate::solutions::in_this_build().is_some();
     KERNELS
         .iter()
         .filter_map(|&slug| {
-            let p = set.get(slug)?;
+            // A kernel of a puzzle this set lacks (a workshop's own) is left out.
+            set.get(slug)?;
             let source = match storage::solved_code(slug) {
                 Some(code) => Source::Yours(code),
-                None if p.solution.is_some() => Source::Ours,
+                None if has_ours => Source::Ours,
                 None => Source::Missing,
             };
             Some(Kernel { slug, source })
@@ -209,6 +211,7 @@ pub fn GeneratePage() -> impl IntoView {
             sampling,
             kernels: own.clone(),
             model_version: model_version(),
+            solutions: crate::solutions::in_this_build().unwrap_or_default(),
         };
         leptos::task::spawn_local(async move {
             let mut reply = device.generate(request).await;

@@ -18,6 +18,7 @@
 use crate::protocol::generation::{
     Fault, GenerateChunk, GenerateFailure, GenerateRequest, ModelInfo,
 };
+use crate::solutions::js_text;
 use futures_channel::oneshot;
 use gpu_puzzles_core::lm::Model;
 use gpu_puzzles_runner::generate::{
@@ -173,12 +174,6 @@ async fn fetch(url: &str, cache: Option<&web_sys::Cache>) -> Result<Vec<u8>, Str
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
-fn js_text(v: &wasm_bindgen::JsValue) -> String {
-    v.as_string()
-        .or_else(|| v.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
-        .unwrap_or_else(|| format!("{v:?}"))
-}
-
 /// [`Request::Generate`](crate::protocol::Request::Generate): compiles the
 /// kernels for the model, feeds the prompt and keeps the generation open,
 /// replacing any other.
@@ -211,7 +206,7 @@ pub(crate) async fn open(request: GenerateRequest) -> Result<GenerateChunk, Gene
             model.vocabulary.iter().filter(|c| **c != '\n').collect::<String>()
         ))
     })?;
-    let kernels = kernels(request.kernels)?;
+    let kernels = kernels(request.kernels, &request.solutions).await?;
     let gpu = crate::engine::acquire(true).await.map_err(|e| {
         GenerateFailure::plain(format!(
             "The capstone runs the model on the GPU, through WebGPU: {e}"
@@ -273,31 +268,34 @@ fn chunk(open: &Open, model: &Model) -> GenerateChunk {
     }
 }
 
-/// The student's kernels where given, the references elsewhere.
+/// The student's kernels where given, ours elsewhere (fetched with the
+/// `solutions` query, [`crate::solutions`]; empty in a build without them).
 ///
 /// # Errors
-/// A kernel the model does not use, or one neither given nor in this build.
-fn kernels(own: Vec<(String, String)>) -> Result<Kernels, GenerateFailure> {
+/// A kernel the model does not use, one neither given nor in this build, or
+/// one of ours that could not be fetched.
+async fn kernels(own: Vec<(String, String)>, solutions: &str) -> Result<Kernels, GenerateFailure> {
     if let Some((slug, _)) = own.iter().find(|(s, _)| !KERNELS.contains(&s.as_str())) {
         return Err(GenerateFailure::plain(format!(
             "`{slug}` is not one of the model's kernels ({}); reload the page",
             KERNELS.join(", ")
         )));
     }
-    let set = crate::embedded::judged_set();
     let mut kernels = Kernels::new();
     let mut missing = Vec::new();
     for slug in KERNELS {
-        let source = own
-            .iter()
-            .find(|(s, _)| s == slug)
-            .map(|(_, source)| source.clone())
-            .or_else(|| set.get(slug).and_then(|p| p.solution.clone()));
-        match source {
-            Some(source) => {
-                kernels.insert(slug.to_string(), source);
-            }
-            None => missing.push(slug),
+        if let Some((_, source)) = own.iter().find(|(s, _)| s == slug) {
+            kernels.insert(slug.to_string(), source.clone());
+        } else if solutions.is_empty() {
+            missing.push(slug);
+        } else {
+            let ours = crate::solutions::fetch(slug, solutions).await.map_err(|e| {
+                GenerateFailure {
+                    message: format!("Our `{slug}` kernel is needed for the kernels you have not solved, and {e}."),
+                    kernel: Some(slug.to_string()),
+                }
+            })?;
+            kernels.insert(slug.to_string(), ours.to_string());
         }
     }
     match missing.first() {

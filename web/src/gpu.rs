@@ -145,6 +145,7 @@ impl PageGpu {
                 source: source.to_string(),
                 seed,
                 page_webgpu: has_webgpu(),
+                solutions: crate::solutions::in_this_build().unwrap_or_default(),
             })
             .await?
         {

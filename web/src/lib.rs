@@ -27,6 +27,7 @@ mod results;
 mod roofline;
 mod route;
 mod sharing;
+mod solutions;
 mod storage;
 mod wire;
 

@@ -55,6 +55,10 @@ pub enum Request {
         seed: u64,
         /// As in [`Request::Acquire`].
         page_webgpu: bool,
+        /// The query that versions our solutions' files
+        /// ([`crate::solutions`]): a performance case is timed against our
+        /// solution, fetched with it; empty in a build without them.
+        solutions: String,
     },
     /// A debugger action; answered by [`Reply::Debug`].
     Debug(DebugAction),

@@ -104,8 +104,10 @@ pub async fn add_yardsticks(
                         Some(s) => time_kernel(gpu, puzzle, case, s).await?,
                         None => None,
                     };
-                    // A figure taken under low clocks is measured again next time.
-                    if !t.is_some_and(|t| t.low_clocks()) {
+                    // A figure taken under low clocks is measured again next
+                    // time; so is a kernel absent this time (the site fetches
+                    // our solution, which can fail and succeed later).
+                    if kernel.is_some() && !t.is_some_and(|t| t.low_clocks()) {
                         cache.insert(key, t);
                     }
                     t

@@ -52,6 +52,10 @@ pub struct GenerateRequest {
     /// them, written into `index.html` by the build), empty when the page
     /// names none.
     pub model_version: String,
+    /// The query that versions our solutions' files
+    /// ([`crate::solutions`]), from which the worker fetches ours for the
+    /// kernels not listed in `kernels`; empty in a build without them.
+    pub solutions: String,
 }
 
 /// One reply of a generation: what changed since the last.

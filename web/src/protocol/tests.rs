@@ -104,10 +104,12 @@ fn the_capstones_messages_survive_the_trip() {
         sampling: SamplingSettings { k: 8, temperature: 0.8, seed: 7 },
         kernels: vec![("rms-norm".into(), "// mine".into())],
         model_version: "?v=0123456789abcdef".into(),
+        solutions: "?v=fedcba9876543210".into(),
     });
     let bytes = encode_bytes(&Envelope { id: 3, body: request }).expect("written");
     let back: Envelope<Request> = decode_bytes(&bytes).expect("read");
-    assert!(matches!(back.body, Request::Generate(g) if g.count == 40 && g.kernels.len() == 1));
+    assert!(matches!(back.body, Request::Generate(g)
+        if g.count == 40 && g.kernels.len() == 1 && g.solutions == "?v=fedcba9876543210"));
     let chunk = GenerateChunk {
         text: "of the".into(),
         generated: 6,
