@@ -12,11 +12,13 @@
 
 use gpu_puzzles_core::generate::SplitMix64;
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
+use gpu_puzzles_core::Puzzle;
 use gpu_puzzles_interp::debug::Debugger;
 use gpu_puzzles_interp::emulate;
 use gpu_puzzles_runner::{run_case, Gpu, RunOptions};
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Splits WGSL into tokens: identifiers and numbers, or single characters.
 fn tokens(src: &str) -> Vec<String> {
@@ -132,40 +134,34 @@ fn mutated_shaders_always_give_an_outcome() {
     let per_puzzle: usize =
         std::env::var("FUZZ_MUTANTS_PER_PUZZLE").ok().and_then(|v| v.parse().ok()).unwrap_or(40);
     let total = per_puzzle * set.puzzles.len();
-    let mut outcomes: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for puzzle in &set.puzzles {
-        let mut rng = SplitMix64::new(0x6770_7570_757a_7a6c ^ fnv1a(&puzzle.slug));
-        // Performance cases run only after the others pass (judge_puzzle), so
-        // they never meet a runaway mutant uninstrumented; do the same here.
-        let cases: Vec<_> = puzzle.cases.iter().filter(|c| !c.is_performance()).collect();
-        for j in 0..per_puzzle {
-            let (what, src) = mutate(puzzle.solution.as_deref().unwrap(), &mut rng);
-            let case = cases[j % cases.len()];
-            let result =
-                pollster::block_on(run_case(&gpu, puzzle, case, &src, RunOptions::default()));
-            match result {
-                Ok(r) => *outcomes.entry(r.outcome.status()).or_default() += 1,
-                Err(e) => {
-                    panic!("mutant {j} of {} ({what}) was not judged: {e}\n{src}", puzzle.slug)
-                }
+    // The puzzles are shared out among a thread per core, each taking the
+    // next one not yet taken (one thread would leave the other cores idle:
+    // 216 s alone on 2 cores); each mutant's outcome is the same whichever
+    // thread judges it.
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let outcomes: BTreeMap<&'static str, usize> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut outcomes = BTreeMap::new();
+                    while let Some(puzzle) = set.puzzles.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        mutate_and_judge(&gpu, puzzle, per_puzzle, &mut outcomes);
+                    }
+                    outcomes
+                })
+            })
+            .collect();
+        let mut all = BTreeMap::new();
+        for w in workers {
+            // A worker's panic is a mutant's failure: pass it on as it was.
+            let part = w.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            for (k, v) in part {
+                *all.entry(k).or_default() += v;
             }
-            // The CPU interpreter (emulated judging, the debugger) on the same
-            // mutant: an outcome or "cannot run", never a panic (in the page a
-            // panic would end the page).
-            let emulated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let _ = emulate::run_case(puzzle, case, &src, &emulate::SCHEDULES);
-                if let Ok(mut d) = Debugger::new(puzzle, case, &src) {
-                    d.run_to_end();
-                    let _ = (d.memories(), d.invocations(), d.variables(0));
-                }
-            }));
-            assert!(
-                emulated.is_ok(),
-                "mutant {j} of {} ({what}): the interpreter panicked\n{src}",
-                puzzle.slug
-            );
         }
-    }
+        all
+    });
     println!("{total} mutants: {outcomes:?}");
     assert_eq!(outcomes.values().sum::<usize>(), total);
     assert!(
@@ -173,4 +169,47 @@ fn mutated_shaders_always_give_an_outcome() {
         "most mutants should not compile: {outcomes:?}"
     );
     assert!(outcomes.len() >= 3, "the mutants should reach several outcomes: {outcomes:?}");
+}
+
+/// Judges `count` mutants of `puzzle`'s reference on the GPU and in the
+/// interpreter, adding each GPU outcome's status to `outcomes`.
+///
+/// # Panics
+/// When a mutant is not judged, or the interpreter panics on one.
+fn mutate_and_judge(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    count: usize,
+    outcomes: &mut BTreeMap<&'static str, usize>,
+) {
+    let mut rng = SplitMix64::new(0x6770_7570_757a_7a6c ^ fnv1a(&puzzle.slug));
+    // Performance cases run only after the others pass (judge_puzzle), so
+    // they never meet a runaway mutant uninstrumented; do the same here.
+    let cases: Vec<_> = puzzle.cases.iter().filter(|c| !c.is_performance()).collect();
+    for j in 0..count {
+        let (what, src) = mutate(puzzle.solution.as_deref().unwrap(), &mut rng);
+        let case = cases[j % cases.len()];
+        let result = pollster::block_on(run_case(gpu, puzzle, case, &src, RunOptions::default()));
+        match result {
+            Ok(r) => *outcomes.entry(r.outcome.status()).or_default() += 1,
+            Err(e) => {
+                panic!("mutant {j} of {} ({what}) was not judged: {e}\n{src}", puzzle.slug)
+            }
+        }
+        // The CPU interpreter (emulated judging, the debugger) on the same
+        // mutant: an outcome or "cannot run", never a panic (in the page a
+        // panic would end the page).
+        let emulated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = emulate::run_case(puzzle, case, &src, &emulate::SCHEDULES);
+            if let Ok(mut d) = Debugger::new(puzzle, case, &src) {
+                d.run_to_end();
+                let _ = (d.memories(), d.invocations(), d.variables(0));
+            }
+        }));
+        assert!(
+            emulated.is_ok(),
+            "mutant {j} of {} ({what}): the interpreter panicked\n{src}",
+            puzzle.slug
+        );
+    }
 }

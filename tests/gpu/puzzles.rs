@@ -54,8 +54,13 @@ fn judge(puzzle: &Puzzle, source: &str) -> Result<Arc<Vec<CaseResult>>, Failed> 
     judged(puzzle, source, None).map_err(Failed::from)
 }
 
-/// Seeds of the random cases the tests draw (fixed, so a failure
-/// reproduces with `gpu-puzzles check --seed`).
+/// Seeds of the random cases the tests draw on the GPU (fixed, so a failure
+/// reproduces with `gpu-puzzles check --seed`): all four for a held kernel
+/// that must fail in random cases, to catch it; the first alone for a
+/// reference (`reference-random-cases`), whose random cases the interpreter
+/// judges over seeds 1 to 200 (`seeds.rs`) after agreeing with the GPU case
+/// by case on seed 1 (`emulate.rs`); seeds 2 to 4 instrumented on lavapipe
+/// repeated that at a high cost (docs/performance.md, 2026-11-28).
 const SEEDS: [u64; 4] = [1, 2, 3, 4];
 
 /// Judges the puzzle's ordinary cases and the random cases of `seed`.
@@ -212,7 +217,8 @@ fn main() {
         trials.push(trial(format!("{slug}::reference-random-cases"), move || {
             let p = &s.puzzles[i];
             let source = p.solution.as_deref().ok_or("no reference solution in shaders/")?;
-            for seed in SEEDS {
+            for seed in &SEEDS[..1] {
+                let seed = *seed;
                 let results = judge_random(p, source, seed)?;
                 for r in results.iter().filter(|r| r.case > p.cases.len()) {
                     if !r.outcome.passed() {
