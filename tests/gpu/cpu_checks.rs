@@ -153,7 +153,7 @@ pub(crate) fn helper_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
                     None => p.solution.clone().ok_or("no reference solution")?,
                 };
                 // A text of its own, so that no other trial's order checks,
-                // kept on the shared device, answer for the helper.
+                // kept on this thread's device, answer for the helper.
                 let source = format!("{source}\n// judged with a helper\n");
                 let browser = RunOptions { cpu_checks: true, ..RunOptions::default() };
                 let alone = judged_with(p, &source, None, browser).map_err(Failed::from)?;

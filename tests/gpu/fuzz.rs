@@ -129,21 +129,26 @@ fn mutated_shaders_always_give_an_outcome() {
     let files = read_dir(&root.join("puzzles")).unwrap();
     let solutions = read_solutions(&root.join("shaders")).unwrap();
     let set = load_puzzle_set(&files, Some(&solutions)).unwrap();
-    let gpu = pollster::block_on(Gpu::new())
-        .expect("no GPU adapter: install lavapipe (apt install mesa-vulkan-drivers)");
+    let device = || {
+        pollster::block_on(Gpu::new())
+            .expect("no GPU adapter: install lavapipe (apt install mesa-vulkan-drivers)")
+    };
     let per_puzzle: usize =
         std::env::var("FUZZ_MUTANTS_PER_PUZZLE").ok().and_then(|v| v.parse().ok()).unwrap_or(40);
     let total = per_puzzle * set.puzzles.len();
     // The puzzles are shared out among a thread per core, each taking the
     // next one not yet taken (one thread would leave the other cores idle:
-    // 216 s alone on 2 cores); each mutant's outcome is the same whichever
-    // thread judges it.
+    // 216 s alone on 2 cores), each with a device of its own (a device
+    // compiles its shaders one at a time, and on a new machine compiling
+    // the mutants is most of the work); each mutant's outcome is the same
+    // whichever thread judges it.
     let next = AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let outcomes: BTreeMap<&'static str, usize> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
+                    let gpu = device();
                     let mut outcomes = BTreeMap::new();
                     while let Some(puzzle) = set.puzzles.get(next.fetch_add(1, Ordering::Relaxed)) {
                         mutate_and_judge(&gpu, puzzle, per_puzzle, &mut outcomes);

@@ -1,6 +1,6 @@
 //! Test-only crate; see `puzzles.rs`. What its test binaries share: the
-//! repository's root, the shipped puzzle set, one device per binary, and
-//! that device's judgements, each made once.
+//! repository's root, the shipped puzzle set, a device per test thread,
+//! and the judgements, each made once whichever device made it.
 
 use gpu_puzzles_core::judge::CaseResult;
 use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
@@ -29,15 +29,33 @@ pub fn shipped_set() -> PuzzleSet {
     }
 }
 
-/// One device for the whole test binary, created on first use.
+/// A device for the calling thread, created on its first use and kept for
+/// the rest of the binary: one per test thread (libtest's and
+/// libtest-mimic's workers are fixed threads that each run many tests).
+///
+/// One device per thread, not one per binary: lavapipe compiles a device's
+/// shaders one at a time, so with one device the test threads took turns
+/// and a machine with Mesa's shader cache cold compiled on one core while
+/// the other idled (docs/performance.md, 2026-11-28, eleventh session).
 ///
 /// # Errors
 /// No adapter: the message says so, and every test that needs one fails.
 pub fn gpu() -> Result<&'static Gpu, String> {
-    static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
-    GPU.get_or_init(|| pollster::block_on(Gpu::new()).map_err(|e| e.to_string()))
-        .as_ref()
-        .map_err(|e| format!("no GPU adapter, so nothing can be judged: {e}"))
+    thread_local! {
+        static GPU: std::cell::OnceCell<Result<&'static Gpu, String>> =
+            const { std::cell::OnceCell::new() };
+    }
+    GPU.with(|cell| {
+        cell.get_or_init(|| {
+            // Leaked on purpose: a device lives as long as its thread,
+            // which lives as long as the binary.
+            pollster::block_on(Gpu::new())
+                .map(|g| &*Box::leak(Box::new(g)))
+                .map_err(|e| e.to_string())
+        })
+        .clone()
+    })
+    .map_err(|e| format!("no GPU adapter, so nothing can be judged: {e}"))
 }
 
 /// One judgement on [`gpu`], shared by every test that asks for it.
