@@ -129,10 +129,6 @@ fn mutated_shaders_always_give_an_outcome() {
     let files = read_dir(&root.join("puzzles")).unwrap();
     let solutions = read_solutions(&root.join("shaders")).unwrap();
     let set = load_puzzle_set(&files, Some(&solutions)).unwrap();
-    let device = || {
-        pollster::block_on(Gpu::new())
-            .expect("no GPU adapter: install lavapipe (apt install mesa-vulkan-drivers)")
-    };
     let per_puzzle: usize =
         std::env::var("FUZZ_MUTANTS_PER_PUZZLE").ok().and_then(|v| v.parse().ok()).unwrap_or(40);
     let total = per_puzzle * set.puzzles.len();
@@ -148,10 +144,12 @@ fn mutated_shaders_always_give_an_outcome() {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let gpu = device();
+                    let gpu = gpu_puzzles_tests::gpu().unwrap_or_else(|e| {
+                        panic!("{e}: install lavapipe (apt install mesa-vulkan-drivers)")
+                    });
                     let mut outcomes = BTreeMap::new();
                     while let Some(puzzle) = set.puzzles.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        mutate_and_judge(&gpu, puzzle, per_puzzle, &mut outcomes);
+                        mutate_and_judge(gpu, puzzle, per_puzzle, &mut outcomes);
                     }
                     outcomes
                 })

@@ -30,11 +30,12 @@ pub fn shipped_set() -> PuzzleSet {
 }
 
 /// A device for the calling thread, created on its first use and kept for
-/// the rest of the binary: one per test thread (libtest's and
-/// libtest-mimic's workers are fixed threads that each run many tests).
+/// the rest of the binary: one per test thread (libtest-mimic's workers are
+/// fixed threads that each run many trials; under libtest, which gives each
+/// test a thread of its own, one per test).
 ///
-/// One device per thread, not one per binary: lavapipe compiles a device's
-/// shaders one at a time, so with one device the test threads took turns
+/// One device per thread, not one per binary: a device compiles its shaders
+/// one at a time (seen on lavapipe), so with one device the test threads took turns
 /// and a machine with Mesa's shader cache cold compiled on one core while
 /// the other idled (docs/performance.md, 2026-11-28, eleventh session).
 ///
