@@ -1,7 +1,7 @@
 // Trunk post-build hook, in four steps on the staged site (one script,
 // because Trunk runs the hooks of one stage at the same time). Run by hand
 // on a built site (`node scripts/post-build.mjs DIR`, as
-// scripts/remove-solutions.sh does) it skips step 0 and writes steps 1 to 3
+// scripts/remove-solutions.sh does) it skips steps 0 and 0b and writes steps 1 to 3
 // again for the files the folder holds now.
 //
 // 0. Our reference solutions, as plain files beside the site:
@@ -15,6 +15,15 @@
 //    says the folder is there and versions it (`?v=` and a hash of its
 //    files); without the folder the meta is absent and the page offers no
 //    solution.
+// 0b. Each puzzle's page data, as files beside the site:
+//    `puzzle-data/<slug>.postcard` and `VERSION`, baked by web/build.rs into
+//    its OUT_DIR. The page's wasm holds only the set's table of contents
+//    and fetches a puzzle's file when the puzzle is opened
+//    (web/src/puzzle_data.rs), with `?v=VERSION`. Of the baked folders in
+//    cargo's target directory (one per profile and feature set), the one
+//    copied is the one whose version (16 hex digits) the staged page's wasm
+//    carries, so a folder of another build is never shipped; when none
+//    is, the build fails here.
 // 1. The judge's worker gets a versioned address. Trunk hashes the page's
 //    own files into their names, but not a worker's: a host that lets
 //    browsers cache files for long could serve a new page with an old
@@ -32,6 +41,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
+import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const dir = process.env.TRUNK_STAGING_DIR || process.argv[2] || "dist";
@@ -50,6 +60,32 @@ if (process.env.TRUNK_STAGING_DIR) {
   else fs.mkdirSync(out);
   for (const f of wgsl) fs.copyFileSync(path.join(shaders, f), path.join(out, f));
 }
+const DATA_DIR = "puzzle-data";
+if (process.env.TRUNK_STAGING_DIR) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const pageWasm = fs.readdirSync(dir).find((f) => /^gpu-puzzles-web-.*_bg\.wasm$/.test(f));
+  if (!pageWasm) throw new Error(`post-build.mjs: no page wasm (gpu-puzzles-web-*_bg.wasm) in ${dir}`);
+  const wasm = fs.readFileSync(path.join(dir, pageWasm));
+  // Cargo's target directory, as cargo itself resolves it (CARGO_TARGET_DIR, a config file, or target/).
+  const metadata = execFileSync("cargo", ["metadata", "--no-deps", "--format-version", "1", "--offline"], { cwd: root, maxBuffer: 64 << 20 });
+  const built = path.join(JSON.parse(metadata).target_directory, "wasm32-unknown-unknown");
+  const candidates = fs.existsSync(built)
+    ? fs.readdirSync(built).flatMap((profile) => {
+        const builds = path.join(built, profile, "build");
+        if (!fs.existsSync(builds)) return [];
+        return fs.readdirSync(builds).filter((b) => b.startsWith("gpu-puzzles-web-")).map((b) => path.join(builds, b, "out", DATA_DIR));
+      })
+    : [];
+  const versionOf = (c) => (fs.existsSync(path.join(c, "VERSION")) ? fs.readFileSync(path.join(c, "VERSION"), "latin1") : "");
+  const source = candidates.find((c) => /^[0-9a-f]{16}$/.test(versionOf(c)) && wasm.includes(versionOf(c), 0, "latin1"));
+  if (!source) throw new Error(`post-build.mjs: none of the ${candidates.length} baked puzzle-data folders under ${built} has the version ${pageWasm} asks for`);
+  const out = path.join(dir, DATA_DIR);
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.cpSync(source, out, { recursive: true });
+}
+const dataVersion = fs.existsSync(path.join(dir, DATA_DIR, "VERSION")) ? fs.readFileSync(path.join(dir, DATA_DIR, "VERSION"), "latin1") : "";
+if (!dataVersion) throw new Error(`post-build.mjs: no ${DATA_DIR}/VERSION in ${dir}`);
+
 const solutionFiles = fs.existsSync(path.join(dir, SOLUTIONS_DIR))
   ? fs.readdirSync(path.join(dir, SOLUTIONS_DIR)).filter((f) => f.endsWith(".wgsl")).sort()
   : [];
@@ -99,8 +135,8 @@ console.log(`post-build.mjs: ${file}: worker at ${workerUrl}; ${policy}`);
 
 // 3. The service worker's file list (web/sw.js): every file of the build
 //    but sw.js itself and the model's, by its address relative to the site
-//    ("./" for the page; the worker's files and the solutions with the
-//    queries the page and the worker ask them with), and a version: a hash of all their contents, so each build
+//    ("./" for the page; the worker's files, the solutions and the puzzles'
+//    data with the queries the page and the worker ask them with), and a version: a hash of all their contents, so each build
 //    is a new sw.js. The model's 930 KB are left out, so a first visit does
 //    not download them: the worker keeps them, once fetched, in the cache
 //    `gpu-puzzles-model-HASH`, which sw.js serves from and keeps while a
@@ -118,12 +154,13 @@ files.sort();
 const build = crypto.createHash("sha256");
 for (const f of files) build.update(f).update(sha256(fs.readFileSync(path.join(dir, f)), "hex"));
 const query = workerUrl.slice(workerUrl.indexOf("?"));
-// Each file by the address the site asks for it: the worker's and the
-// solutions' with their version query.
+// Each file by the address the site asks for it: the worker's, the
+// solutions' and the puzzles' data with their version query.
 const address = (f) => {
   if (f === "index.html") return "./";
   if (workerFiles.includes(f)) return `./${f}${query}`;
   if (f.startsWith(`${SOLUTIONS_DIR}/`)) return `./${f}${solutionsQuery}`;
+  if (f.startsWith(`${DATA_DIR}/`) && f.endsWith(".postcard")) return `./${f}?v=${dataVersion}`;
   return `./${f}`;
 };
 const urls = files.map(address);

@@ -4,7 +4,8 @@
 //! which the judge's worker loads (it needs the reference functions and the
 //! random-case generators), and the page's copy of the loaded set, baked
 //! with `postcard` (statements and hints rendered from Markdown to sanitised
-//! HTML here, once).
+//! HTML here, once): its table of contents compiled into the page, and each
+//! puzzle's page data as a file the page fetches when the puzzle is opened.
 
 use gpu_puzzles_core::markdown::to_safe_html;
 use std::fmt::Write as _;
@@ -62,10 +63,34 @@ fn main() {
             c.buffers.iter_mut().for_each(|b| b.expected = None);
         }
     }
-    let bytes = postcard::to_stdvec(&baked)
-        .unwrap_or_else(|e| fail(&format!("the puzzle set could not be baked: {e}")));
+    // The page's wasm holds the set's table of contents only; each
+    // puzzle's page data is a file of its own, `puzzle-data/<slug>.postcard`,
+    // which scripts/post-build.mjs copies beside the site and the page
+    // fetches when the puzzle is opened (src/puzzle_data.rs). A version
+    // (FNV-1a, 64 bits, over the files' names and bytes) goes into the
+    // page's wasm and into `puzzle-data/VERSION`, so post-build.mjs can
+    // tell this build's files from another's, and the page asks for them
+    // with `?v=VERSION`.
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    std::fs::write(out_dir.join("puzzle_set.postcard"), bytes).unwrap();
+    let bake = |what: &str, value: Result<Vec<u8>, postcard::Error>| {
+        value.unwrap_or_else(|e| fail(&format!("{what} could not be baked: {e}")))
+    };
+    let index = bake("the puzzle set's index", postcard::to_stdvec(&baked.index()));
+    std::fs::write(out_dir.join("puzzle_index.postcard"), index).unwrap();
+    let data_dir = out_dir.join("puzzle-data");
+    let _ = std::fs::remove_dir_all(&data_dir);
+    std::fs::create_dir_all(&data_dir).unwrap();
+    let mut version: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in &baked.puzzles {
+        let name = format!("{}.postcard", p.slug);
+        let bytes = bake(&format!("puzzle `{}`", p.slug), postcard::to_stdvec(p));
+        for b in name.bytes().chain(bytes.iter().copied()) {
+            version = (version ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        std::fs::write(data_dir.join(name), bytes).unwrap();
+    }
+    std::fs::write(data_dir.join("VERSION"), format!("{version:016x}")).unwrap();
+    println!("cargo:rustc-env=GPU_PUZZLES_DATA_VERSION={version:016x}");
     let mut out = String::new();
     out.push_str("/// Files of `puzzles/`: path relative to it, contents.\npub const PUZZLE_FILES: &[(&str, &str)] = &[\n");
     for name in files.keys().filter(|n| !n.ends_with('/')) {

@@ -45,16 +45,22 @@ walk(DIST);
 // capstone's model (models/, when "Generate" opens). The
 // judge's worker (worker-loader.js, gpu-puzzles-worker*) is fetched once the editor is ready
 // (comforts.test.mjs checks that too), so it is reported on its own.
-const onDemand = (f) => ["lazy", "solutions", "models"].some((d) => f.file.startsWith(`${d}${path.sep}`));
+// Each puzzle's page data (puzzle-data/) is fetched when that puzzle is
+// opened: a first visit to a puzzle's page fetches one, so the first visit
+// counts the largest of them (gzip), and the rest are on demand.
+const onDemand = (f) => ["lazy", "solutions", "models", "puzzle-data"].some((d) => f.file.startsWith(`${d}${path.sep}`));
 const isWorker = (f) => f.file.startsWith("gpu-puzzles-worker") || f.file === "worker-loader.js";
 const sum = (fs) => fs.reduce((a, f) => ({ raw: a.raw + f.raw, gzip: a.gzip + f.gzip }), { raw: 0, gzip: 0 });
-const firstVisit = sum(files.filter((f) => !onDemand(f) && !isWorker(f)));
+const puzzleData = files.filter((f) => f.file.startsWith(`puzzle-data${path.sep}`) && f.file.endsWith(".postcard"));
+if (puzzleData.length === 0) throw new Error(`no puzzle-data/*.postcard in ${DIST}: the page could open no puzzle`);
+const largestPuzzle = puzzleData.reduce((a, f) => (f.gzip > a.gzip ? f : a));
+const firstVisit = sum([...files.filter((f) => !onDemand(f) && !isWorker(f)), largestPuzzle]);
 const worker = sum(files.filter(isWorker));
-const later = sum(files.filter(onDemand));
-results.size = { files, firstVisit, worker, onDemand: later, targetGzipKB: 450 };
-console.log("\nDownload size of dist/ (a first visit downloads every file but the worker's, fetched once the editor is ready, and those under lazy/)");
-for (const f of files) console.log(`  ${f.file.padEnd(62)} ${kb(f.raw).padStart(8)} KB  ${kb(f.gzip).padStart(8)} KB gzip${onDemand(f) ? "   (on demand)" : isWorker(f) ? "   (after editor ready)" : ""}`);
-console.log(`  ${"first visit, to editor ready".padEnd(62)} ${kb(firstVisit.raw).padStart(8)} KB  ${kb(firstVisit.gzip).padStart(8)} KB gzip   (target ≤ 450 KB gzip)`);
+const later = sum(files.filter((f) => onDemand(f) && f !== largestPuzzle));
+results.size = { files, firstVisit, largestPuzzle: largestPuzzle.file, worker, onDemand: later, targetGzipKB: 400 };
+console.log("\nDownload size of dist/ (a first visit downloads every file but the worker's, fetched once the editor is ready, and those fetched on demand, but for one puzzle's data: the largest, counted in the first visit)");
+for (const f of files) console.log(`  ${f.file.padEnd(62)} ${kb(f.raw).padStart(8)} KB  ${kb(f.gzip).padStart(8)} KB gzip${f === largestPuzzle ? "   (the largest puzzle's data: in the first visit)" : onDemand(f) ? "   (on demand)" : isWorker(f) ? "   (after editor ready)" : ""}`);
+console.log(`  ${"first visit, to editor ready".padEnd(62)} ${kb(firstVisit.raw).padStart(8)} KB  ${kb(firstVisit.gzip).padStart(8)} KB gzip   (target ≤ 400 KB gzip; with ${largestPuzzle.file})`);
 console.log(`  ${"the judge's worker, after editor ready".padEnd(62)} ${kb(worker.raw).padStart(8)} KB  ${kb(worker.gzip).padStart(8)} KB gzip`);
 console.log(`  ${"fetched on demand".padEnd(62)} ${kb(later.raw).padStart(8)} KB  ${kb(later.gzip).padStart(8)} KB gzip`);
 

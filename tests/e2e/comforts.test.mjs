@@ -84,6 +84,38 @@ test("a solution that cannot be fetched says why and loads on Try again; the cod
   await context.close();
 });
 
+test("a puzzle's data is fetched when it is opened, not before; one that cannot be fetched says why, and Try again opens it with the saved code", async () => {
+  const { context, page, p } = await fresh({ serviceWorkers: "block" });
+  const asked = [];
+  let refuse = false;
+  await page.route(/\/puzzle-data\//, (route) => {
+    asked.push(new URL(route.request().url()).pathname.split("/").slice(-1)[0] + new URL(route.request().url()).search);
+    return refuse ? route.abort() : route.continue();
+  });
+  // The list needs titles only: it fetches no puzzle's data.
+  await page.goto(site.url());
+  await p.testid("puzzle-list").locator("li").first().waitFor();
+  assert.deepEqual(asked, []);
+  // Opening a puzzle fetches its file alone, with the build's version.
+  await p.testid("puzzle-list").locator("a").nth(1).click();
+  await p.testid("editor").locator(".cm-content").waitFor();
+  assert.match(await p.testid("puzzle-title").innerText(), /^2\. /);
+  assert.equal(asked.length, 1, `asked: ${asked}`);
+  assert.match(asked[0], /^[a-z0-9-]+\.postcard\?v=[0-9a-f]{16}$/);
+  await p.setCode("// my work\n");
+  await p.page.waitForFunction(() => Object.keys(localStorage).some((k) => localStorage.getItem(k)?.includes("// my work")));
+  // A reload that cannot fetch it: the reason and Try again, never a blank page.
+  refuse = true;
+  await page.reload();
+  const problem = await p.testid("puzzle-load-error").innerText();
+  assert.match(problem, /could not be opened: the puzzle could not be fetched .*try again/s);
+  refuse = false;
+  await p.testid("puzzle-load-retry").click();
+  await p.testid("editor").locator(".cm-content").waitFor();
+  assert.equal((await p.code()).trim(), "// my work");
+  await context.close();
+});
+
 test("a share link round-trips without overwriting saved code until kept", async () => {
   const { context, page, p } = await fresh();
   await p.open(site.url("?puzzle=map"));

@@ -1,38 +1,34 @@
 //! The puzzle set compiled into the site by `build.rs` (validated there), in
-//! the two forms the two binaries need; without our solutions, which the
-//! site keeps as files ([`crate::solutions`]).
+//! the two forms the two binaries need: the page's table of contents, and
+//! the judge's whole set; without our solutions, which the site keeps as
+//! files ([`crate::solutions`]).
 
-use gpu_puzzles_core::{load_puzzle_set, Files, PuzzleSet};
+use gpu_puzzles_core::{load_puzzle_set, Files, PuzzleSet, SetIndex};
 use std::sync::OnceLock;
 
 include!(concat!(env!("OUT_DIR"), "/puzzle_files.rs"));
 
-/// The set baked by `build.rs` with `postcard`.
-static BAKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/puzzle_set.postcard"));
+/// The set's table of contents, baked by `build.rs` with `postcard`.
+static INDEX: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/puzzle_index.postcard"));
 
-/// The page's puzzle set: everything the page shows, read once from the
-/// copy `build.rs` baked, so the page's wasm holds neither the TOML reader,
-/// the loader nor the reference functions. It differs from the loaded set
-/// ([`judged_set`]) in three ways:
-/// - `statement` and `hints` are sanitised HTML, rendered from the Markdown
-///   at build time;
-/// - hidden cases have no expected values (the page never shows them);
-/// - (as in the judge's) no puzzle has its `solution`: see
-///   [`crate::solutions`];
-/// - no puzzle has a random case generator, and no performance case its
-///   reference function: the judge's worker draws and judges those, and
-///   sends the random cases it drew.
-pub fn puzzle_set() -> &'static PuzzleSet {
-    static SET: OnceLock<PuzzleSet> = OnceLock::new();
-    SET.get_or_init(|| {
-        postcard::from_bytes(BAKED).expect("build.rs baked this set with the same model")
+/// The page's table of contents of the set: each puzzle's number, slug and
+/// title, and the chapters; all the list, the navigation and the capstone's
+/// card need. Read once from the copy `build.rs` baked into the page's
+/// wasm. A puzzle's page data (statement, hints, starter, cases) is a file
+/// of its own, fetched when the puzzle is opened ([`crate::puzzle_data`]),
+/// so the first visit does not carry every puzzle's.
+pub fn puzzle_index() -> &'static SetIndex {
+    static INDEX_SET: OnceLock<SetIndex> = OnceLock::new();
+    INDEX_SET.get_or_init(|| {
+        postcard::from_bytes(INDEX).expect("build.rs baked this index with the same model")
     })
 }
 
 /// The judge's puzzle set, loaded from the puzzle files on first use: the
 /// whole model, with the reference functions and random case generators,
 /// but no puzzle's `solution` ([`crate::solutions`]).
-/// The worker's alone; the page reads [`puzzle_set`].
+/// The worker's alone; the page reads [`puzzle_index`] and
+/// [`crate::puzzle_data`].
 pub fn judged_set() -> &'static PuzzleSet {
     static SET: OnceLock<PuzzleSet> = OnceLock::new();
     SET.get_or_init(|| {
@@ -47,15 +43,29 @@ pub fn judged_set() -> &'static PuzzleSet {
 
 #[cfg(test)]
 mod tests {
-    use super::{judged_set, puzzle_set};
+    use super::{judged_set, puzzle_index};
+    use gpu_puzzles_core::Puzzle;
 
-    /// The baked set is the loaded one, but for the documented differences.
+    /// The page's data of the puzzle `slug`, as `build.rs` wrote it for
+    /// this (native) build.
+    fn page_data(slug: &str) -> Puzzle {
+        let path = format!("{}/puzzle-data/{slug}.postcard", env!("OUT_DIR"));
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        postcard::from_bytes(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// The index is the loaded set's, and every puzzle's page data file is
+    /// the loaded puzzle, but for the documented differences.
     #[test]
-    fn the_page_set_is_the_loaded_set() {
-        let (page, judged) = (puzzle_set(), judged_set());
-        assert_eq!(page.puzzles.len(), judged.puzzles.len());
-        assert!(!page.puzzles.is_empty());
-        for (p, j) in page.puzzles.iter().zip(&judged.puzzles) {
+    fn the_page_data_is_the_loaded_set() {
+        let (index, judged) = (puzzle_index(), judged_set());
+        assert_eq!(*index, judged.index());
+        assert!(!index.puzzles.is_empty());
+        let version = std::fs::read_to_string(format!("{}/puzzle-data/VERSION", env!("OUT_DIR")))
+            .expect("build.rs wrote the data's version");
+        assert_eq!(version, env!("GPU_PUZZLES_DATA_VERSION"));
+        for j in &judged.puzzles {
+            let p = page_data(&j.slug);
             assert_eq!(
                 (p.number, &p.slug, &p.title, &p.starter, &p.solution),
                 (j.number, &j.slug, &j.title, &j.starter, &j.solution)

@@ -10,7 +10,7 @@ use crate::protocol::generation::{
     Fault, GenerateChunk, GenerateFailure, GenerateRequest, ModelInfo, SamplingSettings,
 };
 use crate::route::{self, Route};
-use crate::{navigate, puzzle_set, storage};
+use crate::{navigate, puzzle_index, storage};
 use gpu_puzzles_runner::generate::KERNELS;
 use leptos::prelude::*;
 
@@ -42,7 +42,7 @@ struct Kernel {
 
 /// The model's kernels as this browser has them.
 fn kernels() -> Vec<Kernel> {
-    let set = puzzle_set();
+    let set = puzzle_index();
     let has_ours = crate::solutions::in_this_build().is_some();
     KERNELS
         .iter()
@@ -352,7 +352,7 @@ fn number_field(
 
 /// A puzzle's number and title, by slug.
 fn puzzle_name(slug: &str) -> String {
-    puzzle_set()
+    puzzle_index()
         .get(slug)
         .map_or_else(|| slug.to_string(), |p| format!("{}. {}", p.number, p.title))
 }

@@ -22,6 +22,7 @@ mod list;
 mod offline;
 mod prints;
 pub mod protocol;
+mod puzzle_data;
 mod puzzle_page;
 mod results;
 mod roofline;
@@ -31,7 +32,7 @@ mod solutions;
 mod storage;
 mod wire;
 
-pub use embedded::puzzle_set;
+pub use embedded::puzzle_index;
 
 use gpu::GpuStatus;
 use leptos::prelude::*;
@@ -154,7 +155,7 @@ pub fn App() -> impl IntoView {
     // The list has no editor to wait for: the judge starts after its first frame.
     leptos::task::spawn_local(async move {
         gpu::next_frame().await;
-        if route.get_untracked().slug().and_then(|s| puzzle_set().get(s)).is_none() {
+        if route.get_untracked().slug().and_then(|s| puzzle_index().get(s)).is_none() {
             connect_judge(status, device);
         }
     });
@@ -178,13 +179,56 @@ pub fn App() -> impl IntoView {
         <main>
             {move || {
                 let now = route.get();
-                match (&now, now.slug().and_then(|s| puzzle_set().get(s))) {
-                    (_, Some(p)) => view! { <puzzle_page::PuzzlePage puzzle=p/> }.into_any(),
+                match (&now, now.slug().and_then(|s| puzzle_index().get(s))) {
+                    (_, Some(p)) => view! { <OpenPuzzle slug=p.slug.clone()/> }.into_any(),
                     (Route::Generate, _) => view! { <generate_page::GeneratePage/> }.into_any(),
                     _ => view! { <list::PuzzleList unknown=now.slug().map(str::to_string)/> }.into_any(),
                 }
             }}
         </main>
+    }
+}
+
+/// A puzzle's page, once its page data is here ([`puzzle_data::fetch`]):
+/// a line saying it is being opened meanwhile, and what went wrong, with
+/// Try again, when it cannot be fetched. A puzzle opened before in this
+/// page load shows at once.
+#[component]
+fn OpenPuzzle(slug: String) -> impl IntoView {
+    let state = RwSignal::new(puzzle_data::kept(&slug).map(Ok::<_, String>));
+    let load = move |slug: String| {
+        leptos::task::spawn_local(async move {
+            let got = puzzle_data::fetch(&slug).await;
+            let _ = state.try_set(Some(got));
+        });
+    };
+    if state.get_untracked().is_none() {
+        load(slug.clone());
+    }
+    let status = expect_context::<RwSignal<GpuStatus>>();
+    let device = expect_context::<gpu::PageGpu>();
+    move || match state.get() {
+        None => view! {
+            <p class="muted" role="status" data-testid="puzzle-loading">"Opening the puzzle…"</p>
+        }
+        .into_any(),
+        Some(Ok(p)) => view! { <puzzle_page::PuzzlePage puzzle=p/> }.into_any(),
+        Some(Err(why)) => {
+            // No editor will start the judge: start it here, so the
+            // header still says whether this browser has a GPU.
+            connect_judge(status, device);
+            let slug = slug.clone();
+            view! {
+                <section class="notice warn" role="alert" data-testid="puzzle-load-error">
+                    <p>{format!("This puzzle could not be opened: {why}.")}</p>
+                    <button data-testid="puzzle-load-retry" on:click=move |_| {
+                        state.set(None);
+                        load(slug.clone());
+                    }>"Try again"</button>
+                </section>
+            }
+            .into_any()
+        }
     }
 }
 

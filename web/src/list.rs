@@ -1,12 +1,12 @@
 //! The puzzle list, by chapter: number, title, solved mark.
 
 use crate::route::{self, Route};
-use crate::{navigate, puzzle_set, storage};
-use gpu_puzzles_core::Puzzle;
+use crate::{navigate, puzzle_index, storage};
+use gpu_puzzles_core::IndexEntry;
 use leptos::prelude::*;
 
 /// One puzzle's entry: its number, title and solved mark, linking to it.
-fn puzzle_item(p: &Puzzle, route: RwSignal<Route>) -> impl IntoView {
+fn puzzle_item(p: &IndexEntry, route: RwSignal<Route>) -> impl IntoView {
     let slug = p.slug.clone();
     let done = storage::is_solved(&p.slug);
     view! {
@@ -47,13 +47,13 @@ fn capstone_card(route: RwSignal<Route>) -> impl IntoView {
 #[component]
 pub fn PuzzleList(unknown: Option<String>) -> impl IntoView {
     let route = expect_context::<RwSignal<Route>>();
-    let set = puzzle_set();
+    let set = puzzle_index();
     let solved = set.puzzles.iter().filter(|p| storage::is_solved(&p.slug)).count();
     // Each chapter with its puzzles; a set without chapters is one untitled run.
-    let chapters: Vec<(Option<String>, &[Puzzle])> = if set.chapters.is_empty() {
+    let chapters: Vec<(Option<String>, &[IndexEntry])> = if set.chapters.is_empty() {
         vec![(None, &set.puzzles[..])]
     } else {
-        set.chapters.iter().map(|c| (Some(c.title.clone()), c.puzzles(set))).collect()
+        set.chapters.iter().map(|c| (Some(c.title.clone()), set.chapter(c))).collect()
     };
     view! {
         <section class="puzzle-list-page">

@@ -187,7 +187,7 @@ pub struct RunReply {
     /// One per case, written cases first, then the random ones.
     pub results: Vec<WireResult>,
     /// The random cases the Run's seed drew (numbered after the puzzle's):
-    /// the page's puzzle set has no generators ([`crate::puzzle_set`]).
+    /// the page's puzzle data has no generators ([`crate::puzzle_data`]).
     pub random: Vec<gpu_puzzles_core::Case>,
     /// The device had been lost and was recreated for this Run.
     pub recreated: bool,

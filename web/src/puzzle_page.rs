@@ -4,7 +4,7 @@ use crate::gpu::{self, GpuStatus};
 use crate::help::{Hints, Solution};
 use crate::results::{CaseList, Diagnostics, VerdictBar};
 use crate::route::{self, Route};
-use crate::{editor, navigate, puzzle_set, sharing, storage};
+use crate::{editor, navigate, puzzle_index, sharing, storage};
 use gpu_puzzles_core::judge::{CaseResult, Severity};
 use gpu_puzzles_core::report::RunReport;
 use gpu_puzzles_core::session::Session;
@@ -275,10 +275,10 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         }
     });
 
-    let set = puzzle_set();
+    let set = puzzle_index();
     let prev = puzzle.number.checked_sub(2).and_then(|i| set.puzzles.get(i));
     let next = set.puzzles.get(puzzle.number);
-    // Sanitised HTML in the page's set ([`crate::puzzle_set`]).
+    // Sanitised HTML in the page's data ([`crate::puzzle_data`]).
     let statement = puzzle.statement.as_str();
     let reset = move |_| {
         before_reset.set(Some(editor::text().unwrap_or_else(|| code.get_untracked())));

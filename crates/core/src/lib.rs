@@ -34,4 +34,6 @@ pub mod wgsl;
 pub use format::{CompareSpec, ElementType, Role, FORMAT_VERSION};
 pub use judge::{CaseResult, Diagnostic, Outcome, Severity, Timing, Verdict};
 pub use load::{load_puzzle_set, Files, Problem};
-pub use model::{Buffer, Case, CaseBuffer, CaseConfig, Chapter, Puzzle, PuzzleSet, Values};
+pub use model::{
+    Buffer, Case, CaseBuffer, CaseConfig, Chapter, IndexEntry, Puzzle, PuzzleSet, SetIndex, Values,
+};

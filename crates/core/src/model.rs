@@ -87,6 +87,66 @@ impl PuzzleSet {
     }
 }
 
+/// A puzzle set's table of contents: each puzzle's number, slug and title,
+/// and the chapters, without statements, code or cases. The site's page
+/// carries this for its list and navigation, and fetches a puzzle's full
+/// page data when that puzzle is opened (`web/src/puzzle_data.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetIndex {
+    /// Every puzzle, in order; `puzzles[i].number == i + 1`.
+    pub puzzles: Vec<IndexEntry>,
+    /// The chapters, as in [`PuzzleSet::chapters`] (positions index
+    /// `puzzles`); empty for a set without chapters.
+    pub chapters: Vec<Chapter>,
+}
+
+/// One puzzle in a [`SetIndex`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexEntry {
+    /// Position in the order, from 1.
+    pub number: usize,
+    /// Folder name, as in [`Puzzle::slug`].
+    pub slug: String,
+    /// Title, as in [`Puzzle::title`].
+    pub title: String,
+}
+
+impl SetIndex {
+    /// The entry with this slug, if any.
+    pub fn get(&self, slug: &str) -> Option<&IndexEntry> {
+        self.puzzles.iter().find(|p| p.slug == slug)
+    }
+
+    /// A chapter's entries, in order.
+    pub fn chapter(&self, chapter: &Chapter) -> &[IndexEntry] {
+        &self.puzzles[chapter.first..chapter.first + chapter.len]
+    }
+
+    /// The chapter holding the puzzle at `position` (from 0), if the set has
+    /// chapters.
+    pub fn chapter_of(&self, position: usize) -> Option<&Chapter> {
+        self.chapters.iter().find(|c| (c.first..c.first + c.len).contains(&position))
+    }
+}
+
+impl PuzzleSet {
+    /// The set's table of contents.
+    pub fn index(&self) -> SetIndex {
+        SetIndex {
+            puzzles: self
+                .puzzles
+                .iter()
+                .map(|p| IndexEntry {
+                    number: p.number,
+                    slug: p.slug.clone(),
+                    title: p.title.clone(),
+                })
+                .collect(),
+            chapters: self.chapters.clone(),
+        }
+    }
+}
+
 /// One puzzle.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Puzzle {
