@@ -74,6 +74,14 @@ type JudgementKey = (String, String, Option<u64>, bool);
 /// lavapipe is the slow part of both. Tests that run at the same time and
 /// ask for the same judgement wait for the one that makes it.
 ///
+/// With a seed, or with [`RunOptions::cpu_checks`], the puzzle's
+/// performance cases are left out (no result for them): a seed's judgement
+/// is for its random cases, and the CPU checks change how ordinary cases
+/// run, not performance cases; the same kernel's performance cases are
+/// timed in its plain judgement (no seed, instrumented), which every
+/// kernel's trials make too. Timing them again on lavapipe (a 1024³
+/// product per kernel) cost more than the rest of those judgements.
+///
 /// # Errors
 /// No adapter, a generator that draws no case, or the runner's error, as
 /// text.
@@ -117,8 +125,24 @@ pub fn judged_with(
             }
             None => Vec::new(),
         };
-        let results = pollster::block_on(judge_with(gpu()?, puzzle, &extra, source, options))
-            .map_err(|e| e.to_string())?;
+        let without_performance;
+        let judged_puzzle = if (seed.is_some() || options.cpu_checks)
+            && puzzle.cases.iter().any(Case::is_performance)
+        {
+            let mut p = puzzle.clone();
+            p.cases.retain(|c| !c.is_performance());
+            // Performance cases come last, so the rest keep their numbers.
+            if p.cases.iter().enumerate().any(|(i, c)| c.number != i + 1) {
+                return Err(format!("{}: a performance case before an ordinary one", puzzle.slug));
+            }
+            without_performance = p;
+            &without_performance
+        } else {
+            puzzle
+        };
+        let results =
+            pollster::block_on(judge_with(gpu()?, judged_puzzle, &extra, source, options))
+                .map_err(|e| e.to_string())?;
         Ok(Arc::new(results))
     })
     .clone()
