@@ -299,11 +299,11 @@ async fn run(
         // The cache is taken out for the duration: nothing is borrowed
         // across an await.
         let mut cache = DEVICE.with_borrow_mut(|d| std::mem::take(&mut d.yardsticks));
-        let timed =
+        let added =
             add_yardsticks(&gpu, ours.as_ref().unwrap_or(puzzle), source, results, &mut cache)
                 .await;
         DEVICE.with_borrow_mut(|d| d.yardsticks.extend(cache));
-        if let Err(e) = timed {
+        if let Err(e) = added {
             out = Err(e);
         }
     }
