@@ -25,7 +25,6 @@ use crate::solutions::js_text;
 use gpu_puzzles_core::Puzzle;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// The data's version as `build.rs` computed it: 16 hex digits, which
@@ -57,18 +56,8 @@ pub async fn fetch(slug: &str) -> Result<&'static Puzzle, String> {
         return Ok(p);
     }
     let file = format!("puzzle-data/{slug}.postcard");
-    let window = web_sys::window().ok_or("the page has no window")?;
-    let response: web_sys::Response =
-        JsFuture::from(window.fetch_with_str(&format!("./{file}?v={VERSION}")))
-            .await
-            .map_err(|e| {
-                format!(
-                    "the puzzle could not be fetched ({}); check the connection and try again",
-                    js_text(&e)
-                )
-            })?
-            .dyn_into()
-            .map_err(|_| "fetching the puzzle gave no response".to_string())?;
+    let response =
+        crate::solutions::fetch_response(&format!("./{file}?v={VERSION}"), "the puzzle").await?;
     if !response.ok() {
         return Err(format!(
             "the site answered {} {} for {file}: the site may be only partly uploaded; reload the page, and if it stays, tell the site's host",

@@ -53,21 +53,7 @@ pub async fn fetch(slug: &str, version: &str) -> Result<Rc<str>, String> {
         return Ok(kept);
     }
     let url = format!("./solutions/{slug}.wgsl{version}");
-    let global = js_sys::global();
-    let promise = match global.dyn_ref::<web_sys::Window>() {
-        Some(window) => window.fetch_with_str(&url),
-        None => global.unchecked_ref::<web_sys::WorkerGlobalScope>().fetch_with_str(&url),
-    };
-    let response: web_sys::Response = JsFuture::from(promise)
-        .await
-        .map_err(|e| {
-            format!(
-                "our solution could not be fetched ({}); check the connection and try again",
-                js_text(&e)
-            )
-        })?
-        .dyn_into()
-        .map_err(|_| "fetching our solution gave no response".to_string())?;
+    let response = fetch_response(&url, "our solution").await?;
     if !response.ok() {
         return Err(format!(
             "the site answered {} {} for solutions/{slug}.wgsl: this build may not have our solution of this puzzle",
@@ -84,6 +70,31 @@ pub async fn fetch(slug: &str, version: &str) -> Result<Rc<str>, String> {
     let text: Rc<str> = text.into();
     KEPT.with_borrow_mut(|k| k.insert(slug.to_string(), text.clone()));
     Ok(text)
+}
+
+/// Fetches `url` (relative to the site's root) from the page or from a
+/// worker, whichever this is, and gives the response, whatever its status.
+///
+/// # Errors
+/// The network failed (`{what} could not be fetched (…); check the
+/// connection and try again`) or the fetch gave no response; in words for
+/// the student, with `what` naming the file, e.g. `"our solution"`.
+pub(crate) async fn fetch_response(url: &str, what: &str) -> Result<web_sys::Response, String> {
+    let global = js_sys::global();
+    let promise = match global.dyn_ref::<web_sys::Window>() {
+        Some(window) => window.fetch_with_str(url),
+        None => global.unchecked_ref::<web_sys::WorkerGlobalScope>().fetch_with_str(url),
+    };
+    JsFuture::from(promise)
+        .await
+        .map_err(|e| {
+            format!(
+                "{what} could not be fetched ({}); check the connection and try again",
+                js_text(&e)
+            )
+        })?
+        .dyn_into()
+        .map_err(|_| format!("fetching {what} gave no response"))
 }
 
 /// A JavaScript error or value in words.

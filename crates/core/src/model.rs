@@ -63,6 +63,11 @@ pub struct Chapter {
 }
 
 impl Chapter {
+    /// Whether the puzzle at `position` (from 0) is in this chapter.
+    pub fn holds(&self, position: usize) -> bool {
+        (self.first..self.first + self.len).contains(&position)
+    }
+
     /// The chapter's puzzles, in order.
     pub fn puzzles<'a>(&self, set: &'a PuzzleSet) -> &'a [Puzzle] {
         &set.puzzles[self.first..self.first + self.len]
@@ -78,7 +83,7 @@ impl PuzzleSet {
     /// The chapter holding the puzzle at `position` (from 0), if the set has
     /// chapters.
     pub fn chapter_of(&self, position: usize) -> Option<&Chapter> {
-        self.chapters.iter().find(|c| (c.first..c.first + c.len).contains(&position))
+        self.chapters.iter().find(|c| c.holds(position))
     }
 
     /// Position of the puzzle with this slug in the order, from 0.
@@ -125,7 +130,7 @@ impl SetIndex {
     /// The chapter holding the puzzle at `position` (from 0), if the set has
     /// chapters.
     pub fn chapter_of(&self, position: usize) -> Option<&Chapter> {
-        self.chapters.iter().find(|c| (c.first..c.first + c.len).contains(&position))
+        self.chapters.iter().find(|c| c.holds(position))
     }
 }
 
