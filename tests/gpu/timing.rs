@@ -1,7 +1,8 @@
 //! The performance lab's timing loop on a real adapter (lavapipe where
-//! there is no GPU): a performance case is timed over repeated runs, and
-//! kernels that accumulate into their outputs are still judged on one
-//! dispatch's worth, against the CPU reference.
+//! there is no GPU): a performance case is timed over repeated runs (on a
+//! software adapter, one run of a slow kernel, which is also the judged
+//! one), and kernels that accumulate into their outputs are still judged on
+//! one dispatch's worth, against the CPU reference.
 
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
 use gpu_puzzles_core::model::Performance;
@@ -37,8 +38,9 @@ fn a_histogram_that_accumulates_with_atomics_is_judged_after_its_timing() {
     .unwrap();
     assert!(r.outcome.passed(), "{:?}", r.outcome);
     let m = r.timing.measured.expect("a performance case is timed repeatedly");
-    // The kernel ran at least twice (timed, then judged), and the judged
-    // counts are one dispatch's: they add up to the number of values.
+    // The kernel was timed, then judged (or, on a software adapter, its one
+    // slow timed run was judged), and the judged counts are one dispatch's:
+    // they add up to the number of values.
     assert!(m.runs >= 1 && m.dispatches_per_run >= 1, "{m:?}");
     assert!(m.min_ms <= m.median_ms && m.median_ms <= m.max_ms, "{m:?}");
     let Values::U32(bins) = &r.actual[0] else { panic!("u32 bins") };
@@ -74,6 +76,38 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     assert!(m.dispatches_per_run * m.runs >= 1);
     if !gpu.adapter().software {
         assert!(m.dispatches_per_run > 1, "a tiny kernel is batched on a GPU: {m:?}");
+    }
+}
+
+#[test]
+fn a_slow_kernel_on_a_software_adapter_is_judged_on_its_one_timed_run() {
+    // On a software adapter a performance case is timed by one run when
+    // that run spans enough of the timer, and that run's results are the
+    // ones judged: the kernel is not dispatched a second time. A 1024³
+    // matrix product (2^31 floating-point operations) spans far more than
+    // the timer's 10 ms on a CPU.
+    let set = set();
+    let puzzle = set.get("matmul-vec4").unwrap();
+    let case = puzzle.cases.iter().find(|c| c.is_performance()).expect("a performance case");
+    let gpu = gpu();
+    let r = pollster::block_on(run_case(
+        &gpu,
+        puzzle,
+        case,
+        puzzle.solution.as_deref().unwrap(),
+        RunOptions::default(),
+    ))
+    .unwrap();
+    assert!(r.outcome.passed(), "{:?}", r.outcome);
+    let m = r.timing.measured.expect("timed");
+    if gpu.adapter().software {
+        assert!(m.median_ms >= gpu_puzzles_core::timing::MIN_SPAN_MS, "a slow kernel: {m:?}");
+        assert_eq!((m.runs, m.dispatches_per_run), (1, 1), "one timed run: {m:?}");
+        // The judged dispatch's time is the timed run's own figure.
+        if m.timer == gpu_puzzles_core::timing::Timer::Timestamps {
+            assert_eq!(r.timing.gpu_ms, Some(m.median_ms), "{:?}", r.timing);
+        }
+        assert!(r.timing.wall_ms >= m.median_ms, "{:?}", r.timing);
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::peak::ClockProbe;
 use crate::pipeline::Pipeline;
-use crate::timing::measure;
+use crate::timing::measure_from_start;
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::Timing;
 use gpu_puzzles_core::{Case, Puzzle, Values};
@@ -22,11 +22,16 @@ pub(crate) struct DispatchOptions {
     /// Bind a zeroed trace buffer of `.0` bytes and read back its first
     /// `.1` bytes (an instrumented run).
     pub trace_bytes: Option<(u64, u64)>,
-    /// Time the kernel repeatedly first ([`measure`], between the device's
-    /// clock probes on a hardware adapter), for a performance case; every
-    /// storage buffer is then reset to its initial contents before the
-    /// judged dispatch, so kernels that accumulate into their outputs are
-    /// judged on one dispatch's worth.
+    /// Time the kernel repeatedly first ([`crate::timing::measure`],
+    /// between the device's clock probes on a hardware adapter), for a
+    /// performance case; every storage buffer is then reset to its initial
+    /// contents before the judged dispatch, so kernels that accumulate into
+    /// their outputs are judged on one dispatch's worth. Where the timing
+    /// was one run of the kernel from those contents (a slow kernel on a
+    /// software adapter, [`crate::timing::Measured::one_run_from_start`]),
+    /// that run is the judged one: its results are read back and the
+    /// kernel is not run again, which halves a software adapter's time on
+    /// a performance case.
     pub measure: bool,
 }
 
@@ -48,11 +53,17 @@ pub(crate) struct Submitted {
     /// Freed once read back.
     buffers: Vec<wgpu::Buffer>,
     measured: Option<gpu_puzzles_core::timing::Measurement>,
+    /// The timed run was the judged one (a performance case on a software
+    /// adapter, [`crate::timing::Measured::one_run_from_start`]): the
+    /// read-back submitted after it dispatched nothing, and `started` is
+    /// when the timed run began.
+    judged_in_timed_run: bool,
 }
 
 /// Uploads the case's buffers (and binds a zeroed trace buffer, when
 /// asked, laid out as `shadows` says), optionally times the kernel,
-/// dispatches the case's dispatch list once more with a copy of
+/// dispatches the case's dispatch list once more (unless the timed run was
+/// that one run, [`DispatchOptions::measure`]) with a copy of
 /// every compared buffer and the trace's read part into one read-back
 /// buffer, and requests its mapping.
 ///
@@ -165,12 +176,20 @@ pub(crate) async fn submit(
         .zip(&own)
         .map(|(d, g)| (&p.pipelines[d.entry as usize], g.as_ref().unwrap_or(&bind_group)))
         .collect();
+    // Whether the timed run left exactly one run's results in the buffers
+    // (a slow kernel on a software adapter): then those are read back, and
+    // the kernel is not run a second time to be judged.
+    let mut judged_already = false;
+    let timed_since = Instant::now();
     let measured = if options.measure {
-        let m = measure(gpu, &steps, case.config.workgroups, probe.as_ref()).await?;
-        for (buffer, bytes) in storage.iter().zip(&initial) {
-            gpu.queue.write_buffer(buffer, 0, bytes);
+        let m = measure_from_start(gpu, &steps, case.config.workgroups, probe.as_ref()).await?;
+        judged_already = m.one_run_from_start;
+        if !judged_already {
+            for (buffer, bytes) in storage.iter().zip(&initial) {
+                gpu.queue.write_buffer(buffer, 0, bytes);
+            }
         }
-        Some(m)
+        Some(m.measurement)
     } else {
         None
     };
@@ -199,7 +218,7 @@ pub(crate) async fn submit(
         offsets.push(size);
         size += bytes.div_ceil(READBACK_ALIGN) * READBACK_ALIGN;
     }
-    let timestamps = gpu.timestamps.then(|| {
+    let timestamps = (gpu.timestamps && !judged_already).then(|| {
         let set = device.create_query_set(&wgpu::QuerySetDescriptor {
             label: Some("pass time"),
             ty: wgpu::QueryType::Timestamp,
@@ -243,6 +262,9 @@ pub(crate) async fn submit(
         }
     }
     let [x, y, z] = case.config.workgroups;
+    if judged_already {
+        passes.clear();
+    }
     for (i, (first, clear)) in passes.iter().enumerate() {
         if let Some(t) = &trace_buffer {
             for &(word, words) in clear {
@@ -270,7 +292,7 @@ pub(crate) async fn submit(
         encoder.resolve_query_set(set, 0..2, resolve, 0);
         encoder.copy_buffer_to_buffer(resolve, 0, &readback, timestamp_offset, 16);
     }
-    let started = Instant::now();
+    let started = if judged_already { timed_since } else { Instant::now() };
     gpu.queue.submit([encoder.finish()]);
     let mapped = request_map(&readback);
     let mut buffers: Vec<wgpu::Buffer> = storage
@@ -294,6 +316,7 @@ pub(crate) async fn submit(
         started,
         buffers,
         measured,
+        judged_in_timed_run: judged_already,
     })
 }
 
@@ -343,12 +366,19 @@ pub(crate) async fn finish(
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect()
     });
-    let gpu_ms = s.timestamp_offset.and_then(|at| {
+    let mut gpu_ms = s.timestamp_offset.and_then(|at| {
         let t = &bytes[at as usize..at as usize + 16];
         let begin = u64::from_le_bytes(t[0..8].try_into().ok()?);
         let end = u64::from_le_bytes(t[8..16].try_into().ok()?);
         (end > begin).then(|| (end - begin) as f64 * gpu.queue.get_timestamp_period() as f64 / 1e6)
     });
+    // The timed run was the judged one: its GPU time is the dispatch's.
+    if s.judged_in_timed_run {
+        gpu_ms = s
+            .measured
+            .filter(|m| m.timer == gpu_puzzles_core::timing::Timer::Timestamps)
+            .map(|m| m.median_ms);
+    }
     // Free GPU memory now: on the web, dropping a buffer leaves it to the
     // garbage collector, and a page may run hundreds of times.
     for b in s.buffers.iter().chain(std::iter::once(&s.readback)) {

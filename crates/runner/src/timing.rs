@@ -43,6 +43,35 @@ pub(crate) async fn measure(
     workgroups: [u32; 3],
     probe: Option<&ClockProbe>,
 ) -> Result<Measurement, RunnerError> {
+    measure_from_start(gpu, steps, workgroups, probe).await.map(|m| m.measurement)
+}
+
+/// A [`measure`]ment, and what it left in the buffers the steps bind.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Measured {
+    /// The figure.
+    pub measurement: Measurement,
+    /// The timed run was the first and only one, a single run of every
+    /// step from the buffers' contents before the call: on a software
+    /// adapter whose first calibration batch (one dispatch of each step)
+    /// already spanned enough of the timer. The buffers then hold exactly
+    /// what one run of the steps leaves, so a caller that wants that (a
+    /// performance case's judged dispatch) can read them back instead of
+    /// running the kernel again.
+    pub one_run_from_start: bool,
+}
+
+/// [`measure`], saying whether the buffers hold one run's results
+/// ([`Measured::one_run_from_start`]).
+///
+/// # Errors
+/// As [`measure`].
+pub(crate) async fn measure_from_start(
+    gpu: &Gpu,
+    steps: &[(&wgpu::ComputePipeline, &wgpu::BindGroup)],
+    workgroups: [u32; 3],
+    probe: Option<&ClockProbe>,
+) -> Result<Measured, RunnerError> {
     let software = gpu.adapter().software;
     let timer = if gpu.timestamps { Timer::Timestamps } else { Timer::Wall };
     let mut readings = Vec::new();
@@ -60,7 +89,9 @@ pub(crate) async fn measure(
     let unusable = || RunnerError::Readback("the timer gave no usable figures".into());
     if software {
         // The last calibration batch is the one timed run.
-        return Measurement::from_spans(&[span], k, timer, quantum(&readings)).ok_or_else(unusable);
+        return Measurement::from_spans(&[span], k, timer, quantum(&readings))
+            .map(|measurement| Measured { measurement, one_run_from_start: k == 1 })
+            .ok_or_else(unusable);
     }
     // Warm-up: WARM_UP_MS of back-to-back work in one submission, then
     // batches until three in a row agree.
@@ -113,7 +144,7 @@ pub(crate) async fn measure(
             break;
         }
     }
-    best.ok_or_else(unusable)
+    best.map(|measurement| Measured { measurement, one_run_from_start: false }).ok_or_else(unusable)
 }
 
 /// One timed run: `k` back-to-back runs of every step in one
