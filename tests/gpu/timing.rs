@@ -4,9 +4,10 @@
 //! one), and kernels that accumulate into their outputs are still judged on
 //! one dispatch's worth, against the CPU reference.
 
+use gpu_puzzles_core::judge::CaseResult;
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
 use gpu_puzzles_core::model::Performance;
-use gpu_puzzles_core::{PuzzleSet, Values};
+use gpu_puzzles_core::{Case, PuzzleSet, Values};
 use gpu_puzzles_runner::{measure_peaks, run_case, Gpu, RunOptions};
 use std::path::Path;
 
@@ -22,20 +23,25 @@ fn gpu() -> Gpu {
         .expect("a GPU adapter (lavapipe: apt install mesa-vulkan-drivers)")
 }
 
+/// The first performance case of puzzle `slug`, and the result of our
+/// reference solution on it (judged and timed) on `gpu`.
+fn reference_on_performance_case<'s>(
+    set: &'s PuzzleSet,
+    slug: &str,
+    gpu: &Gpu,
+) -> (&'s Case, CaseResult) {
+    let puzzle = set.get(slug).unwrap();
+    let case = puzzle.cases.iter().find(|c| c.is_performance()).expect("a performance case");
+    let source = puzzle.solution.as_deref().unwrap();
+    let r = pollster::block_on(run_case(gpu, puzzle, case, source, RunOptions::default()));
+    (case, r.unwrap())
+}
+
 #[test]
 fn a_histogram_that_accumulates_with_atomics_is_judged_after_its_timing() {
     let set = set();
-    let puzzle = set.get("histogram-workgroup").unwrap();
-    let case = puzzle.cases.iter().find(|c| c.is_performance()).expect("a performance case");
     let gpu = gpu();
-    let r = pollster::block_on(run_case(
-        &gpu,
-        puzzle,
-        case,
-        puzzle.solution.as_deref().unwrap(),
-        RunOptions::default(),
-    ))
-    .unwrap();
+    let (case, r) = reference_on_performance_case(&set, "histogram-workgroup", &gpu);
     assert!(r.outcome.passed(), "{:?}", r.outcome);
     let m = r.timing.measured.expect("a performance case is timed repeatedly");
     // The kernel was timed, then judged (or, on a software adapter, its one
@@ -87,17 +93,8 @@ fn a_slow_kernel_on_a_software_adapter_is_judged_on_its_one_timed_run() {
     // matrix product (2^31 floating-point operations) spans far more than
     // the timer's 10 ms on a CPU.
     let set = set();
-    let puzzle = set.get("matmul-vec4").unwrap();
-    let case = puzzle.cases.iter().find(|c| c.is_performance()).expect("a performance case");
     let gpu = gpu();
-    let r = pollster::block_on(run_case(
-        &gpu,
-        puzzle,
-        case,
-        puzzle.solution.as_deref().unwrap(),
-        RunOptions::default(),
-    ))
-    .unwrap();
+    let (_, r) = reference_on_performance_case(&set, "matmul-vec4", &gpu);
     assert!(r.outcome.passed(), "{:?}", r.outcome);
     let m = r.timing.measured.expect("timed");
     if gpu.adapter().software {
