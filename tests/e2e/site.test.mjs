@@ -21,11 +21,20 @@ function manifest(slug) {
     performance: performance.map((p) => ({ roofline: /\bflops\b/.test(p) && /\bbytes\b/.test(p), hardwareOnly: /hardware_only\s*=\s*true/.test(p) })),
   };
 }
-let site, browser;
+// The solve and judge journeys open their pages in one browser context,
+// as a student who comes back to puzzle after puzzle in one browser: the
+// site's service worker serves its files and the browser keeps the judge's
+// compiled wasm between pages (a page of a new context compiles the page's
+// and the judge's wasm again: 4.2 MB, about 2.5 s of a core in V8's
+// optimising tier, traced on 2 cores). Each of those journeys visits its puzzle's page fresh
+// or pastes its code over what it finds; the other journeys, which test a
+// first visit, saved code or a fresh worker, open their own contexts.
+let site, browser, returning;
 
 before(async () => {
   site = await serve();
   browser = await launch();
+  returning = await browser.newContext();
 });
 after(async () => {
   await browser?.close();
@@ -57,7 +66,7 @@ for (const slug of order) {
   // shipped runs and fails with wrong values, then the reference solution,
   // pasted over it, solves it.
   test(`${slug}: the starter fails with wrong values, then the reference solution solves it through the page`, async () => {
-    const { page, p, errors } = await newPage();
+    const { page, p, errors } = await newPage(returning);
     await p.open(site.url(`?puzzle=${slug}`));
     const starter = await p.code();
     assert.match(starter, /TODO/, "the editor starts with the starter");
@@ -449,7 +458,7 @@ const judged = [
 
 for (const [file, outcome, detail, puzzleOverride] of judged) {
   test(`judge: ${file} is ${outcome}`, async () => {
-    const { page, p, errors } = await newPage();
+    const { page, p, errors } = await newPage(returning);
     const slug = puzzleOverride ?? file.split("--")[0];
     const source = fs.readFileSync(path.join(ROOT, "tests/gpu/solutions", file), "utf8");
     await p.open(site.url(`?puzzle=${slug}`));

@@ -3,7 +3,8 @@
 //! the judge's whole set; without our solutions, which the site keeps as
 //! files ([`crate::solutions`]).
 
-use gpu_puzzles_core::{load_puzzle_set, Files, PuzzleSet, SetIndex};
+use gpu_puzzles_core::load::load_one_puzzle;
+use gpu_puzzles_core::{Files, Puzzle, PuzzleSet, SetIndex};
 use std::sync::OnceLock;
 
 include!(concat!(env!("OUT_DIR"), "/puzzle_files.rs"));
@@ -24,26 +25,50 @@ pub fn puzzle_index() -> &'static SetIndex {
     })
 }
 
-/// The judge's puzzle set, loaded from the puzzle files on first use: the
-/// whole model, with the reference functions and random case generators,
-/// but no puzzle's `solution` ([`crate::solutions`]).
+/// The puzzle files `build.rs` embedded, by path relative to `puzzles/`;
+/// copied into a map once, when the judge first loads a puzzle.
+fn files() -> &'static Files {
+    static FILES: OnceLock<Files> = OnceLock::new();
+    FILES.get_or_init(|| PUZZLE_FILES.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+}
+
+/// The judge's puzzle `slug`, loaded from the puzzle files the first time a
+/// Run, the debugger or the helper asks for it, then kept: the whole model,
+/// with its reference function and random case generator, but without our
+/// `solution` ([`crate::solutions`]). `None` for a slug the set does not
+/// have. Loading one puzzle computes its written cases' expected values
+/// and draws its loader's sample random cases; the whole set, loaded at a
+/// page's first Run, took about 1.1 s of the worker's time in headless
+/// Chromium on 2 cores, a cost every student paid on every page.
 /// The worker's alone; the page reads [`puzzle_index`] and
 /// [`crate::puzzle_data`].
-pub fn judged_set() -> &'static PuzzleSet {
-    static SET: OnceLock<PuzzleSet> = OnceLock::new();
-    SET.get_or_init(|| {
-        let files: Files =
-            PUZZLE_FILES.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+pub fn judged_puzzle(slug: &str) -> Option<&'static Puzzle> {
+    static LOADED: OnceLock<Vec<OnceLock<Puzzle>>> = OnceLock::new();
+    let index = puzzle_index();
+    let at = index.puzzles.iter().position(|p| p.slug == slug)?;
+    let loaded = LOADED.get_or_init(|| index.puzzles.iter().map(|_| OnceLock::new()).collect());
+    Some(loaded[at].get_or_init(|| {
         // build.rs refused a set with problems, so this cannot fail at run
-        // time. No puzzle has its `solution` here: those are files beside
-        // the site, fetched when needed (crate::solutions).
-        load_puzzle_set(&files, None).expect("the embedded puzzle set was validated at build time")
-    })
+        // time.
+        load_one_puzzle(files(), slug).expect("the embedded puzzle set was validated at build time")
+    }))
+}
+
+/// The puzzles the capstone composes ([`gpu_puzzles_runner::generate`]'s
+/// kernels), as a set: each loaded through [`judged_puzzle`], so a Run of
+/// one of them before or after shares its load.
+pub fn capstone_set() -> PuzzleSet {
+    let puzzles = gpu_puzzles_runner::generate::KERNELS
+        .iter()
+        .chain(&["gemv"])
+        .filter_map(|slug| judged_puzzle(slug).cloned())
+        .collect();
+    PuzzleSet { puzzles, chapters: Vec::new() }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{judged_set, puzzle_index};
+    use super::{judged_puzzle, puzzle_index};
     use gpu_puzzles_core::Puzzle;
 
     /// The page's data of the puzzle `slug`, as `build.rs` wrote it for
@@ -58,13 +83,20 @@ mod tests {
     /// the loaded puzzle, but for the documented differences.
     #[test]
     fn the_page_data_is_the_loaded_set() {
-        let (index, judged) = (puzzle_index(), judged_set());
+        let index = puzzle_index();
+        let files = super::files().clone();
+        let judged =
+            gpu_puzzles_core::load_puzzle_set(&files, None).expect("the embedded set loads");
         assert_eq!(*index, judged.index());
         assert!(!index.puzzles.is_empty());
+        assert!(judged_puzzle("no-such-puzzle").is_none());
         let version = std::fs::read_to_string(format!("{}/puzzle-data/VERSION", env!("OUT_DIR")))
             .expect("build.rs wrote the data's version");
         assert_eq!(version, env!("GPU_PUZZLES_DATA_VERSION"));
-        for j in &judged.puzzles {
+        for whole in &judged.puzzles {
+            // What the judge loads alone is the set's puzzle.
+            let j = judged_puzzle(&whole.slug).expect("the judge has every indexed puzzle");
+            assert_eq!((j.number, &j.title), (whole.number, &whole.title));
             let p = page_data(&j.slug);
             assert_eq!(
                 (p.number, &p.slug, &p.title, &p.starter, &p.solution),

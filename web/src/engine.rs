@@ -156,7 +156,7 @@ async fn handle(request: Request) -> Reply {
             Reply::Adapter(gpu.map(|g| describe(&g)))
         }
         Request::Run { slug, source, seed, page_webgpu, solutions } => {
-            Reply::Run(match crate::embedded::judged_set().get(&slug) {
+            Reply::Run(match crate::embedded::judged_puzzle(&slug) {
                 Some(p) => run(p, &source, seed, page_webgpu, &solutions).await,
                 None => {
                     Err(format!("the judge does not know the puzzle `{slug}`; reload the page"))
@@ -378,7 +378,7 @@ fn wire(puzzle: &Puzzle, results: Vec<gpu_puzzles_core::CaseResult>) -> Vec<Wire
 fn debug(action: DebugAction) -> Result<Snapshot, String> {
     match action {
         DebugAction::Open { slug, case, seed, source } => {
-            let puzzle = crate::embedded::judged_set().get(&slug).ok_or_else(|| {
+            let puzzle = crate::embedded::judged_puzzle(&slug).ok_or_else(|| {
                 format!("the debugger does not know the puzzle `{slug}`; reload the page")
             })?;
             let drawn;

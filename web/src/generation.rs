@@ -212,10 +212,10 @@ pub(crate) async fn open(request: GenerateRequest) -> Result<GenerateChunk, Gene
             "The capstone runs the model on the GPU, through WebGPU: {e}"
         ))
     })?;
-    let set = crate::embedded::judged_set();
+    let set = crate::embedded::capstone_set();
     let sampling = Sampling { k: s.k, temperature: s.temperature, seed: s.seed };
     let mut generator =
-        Generator::new(&gpu, model, set, &kernels, Weights::Q8).await.map_err(failure)?;
+        Generator::new(&gpu, model, &set, &kernels, Weights::Q8).await.map_err(failure)?;
     let stream = Stream::start(&gpu, &mut generator, &prompt, request.count as usize, &sampling)
         .await
         .map_err(failure)?;

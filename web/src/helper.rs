@@ -234,8 +234,7 @@ fn check(
     source: &str,
     lockstep: Option<&[Values]>,
 ) -> Result<Result<Option<CheckedOutcome>, String>, String> {
-    let puzzle = crate::embedded::judged_set()
-        .get(slug)
+    let puzzle = crate::embedded::judged_puzzle(slug)
         .ok_or_else(|| format!("the helper does not know the puzzle `{slug}`"))?;
     let drawn;
     let case = match puzzle.cases.iter().find(|c| c.number == number) {

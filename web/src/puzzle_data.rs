@@ -12,7 +12,7 @@
 //! worker (`web/sw.js`) keeps the same addresses for offline use.
 //!
 //! A puzzle's page data differs from the loaded puzzle (the judge's,
-//! [`crate::embedded::judged_set`]) in four ways:
+//! [`crate::embedded::judged_puzzle`]) in four ways:
 //! - `statement` and `hints` are sanitised HTML, rendered from the Markdown
 //!   at build time, so the Markdown renderer is in neither wasm's page;
 //! - hidden cases have no expected values (the page never shows them);

@@ -288,7 +288,7 @@ mod tests {
             AccessKind, Hazard, HazardAccess, HazardKind, Invocation, MemoryKind, OutOfBounds,
             OutOfBoundsAccess, RunawayLoop, Site,
         };
-        let case = &crate::embedded::judged_set().get("map").expect("the set has Map").cases[0];
+        let case = &crate::embedded::judged_puzzle("map").expect("the set has Map").cases[0];
         let inv = Invocation { id: 7, workgroup_id: [1, 0, 0], local_invocation_id: [3, 0, 0] };
         let access =
             |kind| HazardAccess { invocation: inv, kind, site: Some(Site { line: 4, column: 9 }) };

@@ -1,7 +1,7 @@
 //! The loader on the new manifest fields: each mistake a host can make gives a
 //! problem naming the file and the field, starting from the shipped set.
 
-use gpu_puzzles_core::load::{load_puzzle_set, read_dir, Files};
+use gpu_puzzles_core::load::{load_one_puzzle, load_puzzle_set, read_dir, Files};
 use std::path::Path;
 
 fn shipped() -> Files {
@@ -28,6 +28,31 @@ fn replace(files: &mut Files, file: &str, from: &str, to: &str) {
 #[test]
 fn the_shipped_set_loads() {
     assert_eq!(problems_after(|_| {}), "");
+}
+
+/// One puzzle loaded alone (as the site's judge loads it) is the set's
+/// puzzle: same number, same data; a slug the index does not list, or one
+/// whose folder is broken, gives a problem naming it.
+#[test]
+fn one_puzzle_loads_alone_as_it_loads_in_its_set() {
+    let files = shipped();
+    let set = load_puzzle_set(&files, None).expect("the shipped set loads");
+    for p in &set.puzzles {
+        let alone = load_one_puzzle(&files, &p.slug).expect("each shipped puzzle loads alone");
+        assert_eq!(alone.number, p.number, "{}", p.slug);
+        let json = |p| serde_json::to_string(p).expect("a puzzle serialises");
+        assert_eq!(json(&alone), json(p), "{}", p.slug);
+    }
+    let problems = |r: Result<_, Vec<gpu_puzzles_core::Problem>>| match r {
+        Ok(_) => panic!("loaded"),
+        Err(ps) => ps.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"),
+    };
+    let p = problems(load_one_puzzle(&files, "no-such-puzzle"));
+    assert!(p.contains("index.toml") && p.contains("does not list `no-such-puzzle`"), "{p}");
+    let mut broken = files.clone();
+    replace(&mut broken, "map/puzzle.toml", "title = ", "titel = ");
+    let p = problems(load_one_puzzle(&broken, "map"));
+    assert!(p.contains("map/puzzle.toml"), "{p}");
 }
 
 #[test]

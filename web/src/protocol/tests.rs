@@ -7,7 +7,7 @@ use gpu_puzzles_core::Outcome;
 
 #[test]
 fn a_result_survives_the_trip_through_words_bit_for_bit() {
-    let case = &crate::embedded::judged_set().get("map").expect("the set has Map").cases[0];
+    let case = &crate::embedded::judged_puzzle("map").expect("the set has Map").cases[0];
     let mut sent = CaseResult::new(case, Outcome::Passed);
     sent.actual = vec![
         Values::F32(vec![1.5, f32::NAN, -0.0, f32::INFINITY]),
@@ -51,7 +51,7 @@ fn a_result_survives_the_trip_through_words_bit_for_bit() {
 
 #[test]
 fn a_block_cut_short_is_an_error_not_a_panic() {
-    let case = &crate::embedded::judged_set().get("map").expect("the set has Map").cases[0];
+    let case = &crate::embedded::judged_puzzle("map").expect("the set has Map").cases[0];
     let mut sent = CaseResult::new(case, Outcome::Passed);
     sent.actual = vec![Values::U32(vec![1, 2, 3])];
     let mut wire = WireResult::new(sent);
@@ -77,7 +77,7 @@ fn a_message_of_another_build_or_cut_short_is_refused() {
 /// The worker's random cases, as the page reads them ([`RunReply::random`]).
 #[test]
 fn random_cases_arrive_as_drawn() {
-    let puzzle = crate::embedded::judged_set().get("map-2d").expect("the set has Map 2D");
+    let puzzle = crate::embedded::judged_puzzle("map-2d").expect("the set has Map 2D");
     let drawn =
         gpu_puzzles_core::load::random_cases(puzzle, 42).expect("Map 2D draws random cases");
     assert!(!drawn.is_empty());

@@ -140,6 +140,39 @@ pub fn load_puzzle_set(
     }
 }
 
+/// Loads one puzzle of a set, `slug`, numbered by its place in the set's
+/// `index.toml`, without its solution and without the checks that span the
+/// set (titles given twice, stray files): for a reader of a set already
+/// validated whole, such as the site's judge, which builds one puzzle when
+/// a Run first needs it instead of every puzzle of the set at start-up
+/// (each puzzle's load computes its written cases' expected values and
+/// draws sample random cases through its reference function).
+///
+/// # Errors
+/// The index's problems, `slug` missing from its order, or the puzzle's
+/// own problems, as [`load_puzzle_set`] reports them.
+pub fn load_one_puzzle(files: &Files, slug: &str) -> Result<Puzzle, Vec<Problem>> {
+    let index_text = files.get(INDEX_FILE).ok_or_else(|| {
+        vec![problem(INDEX_FILE, None, None, "missing: it lists the puzzle folders in order")]
+    })?;
+    let index: IndexFile =
+        toml::from_str(index_text).map_err(|e| vec![toml_problem(INDEX_FILE, index_text, &e)])?;
+    let mut problems = Vec::new();
+    let (order, _) = index_order(&index, index_text, &mut problems);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let Some(at) = order.iter().position(|s| s == slug) else {
+        return Err(vec![problem(
+            INDEX_FILE,
+            None,
+            Some("order"),
+            &format!("does not list `{slug}`"),
+        )]);
+    };
+    load_puzzle(files, slug, at + 1, None)
+}
+
 /// The set's order and its chapters, from `order = [...]` or from the
 /// `[[chapter]]` tables (one of the two), with a problem for each chapter
 /// without a title or puzzles and each title given twice.
