@@ -322,6 +322,12 @@ test("heat maps: Prefix Sum's out is written by one invocation per workgroup", a
   await p.open(site.url("?puzzle=prefix-sum"));
   await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/prefix-sum.wgsl"), "utf8"));
   assert.equal(await p.run(), "passed");
+  // One case's heat maps come with the results (none failed: the first
+  // case's); another's are built when the student opens them.
+  assert.equal(await p.testid("heatmaps-1").getAttribute("open"), "");
+  assert.equal(await p.testid("heatmaps-2").getAttribute("open"), null);
+  assert.equal(await p.testid("heatmaps-2").locator("svg").count(), 0, "case 2's maps are built when opened");
+  await p.testid("heatmaps-2").locator("summary").click();
   // Case 2: 2 workgroups of 8; out[k] is written by workgroup k.
   const writer = await p.testid("heatmap-writer-2-out").locator("g.cell").evaluateAll((gs) => gs.map((g) => Number(g.dataset.value)));
   assert.deepEqual(writer, [1, 2]);

@@ -28,11 +28,18 @@ fn viridis(t: f64) -> String {
 #[derive(Clone, Copy)]
 pub struct ShowHeatmaps(pub ReadSignal<bool>);
 
-/// Findings and heat maps of a shown case (`findings-N`, `heatmap-*-N`).
+/// A case's memory findings and, in a `<details>` (`.heatmap-details`),
+/// its heat maps. The maps of one case a Run shows are built with the
+/// results (`open`: [`open_heatmaps`] picks it); every other case's are
+/// built when the student opens them. A Run of a puzzle with large cases
+/// drew some 70,000 SVG elements when every case's maps were built at
+/// once (Decode Attention: about 2 s of the page's main thread in headless
+/// Chromium on 2 cores, the page frozen meanwhile).
 pub fn case_heatmaps(
     puzzle: &'static Puzzle,
     case: &'static Case,
     result: &CaseResult,
+    open: bool,
 ) -> impl IntoView {
     let n = case.number;
     let Some(f) = result.findings.clone() else {
@@ -49,17 +56,50 @@ pub fn case_heatmaps(
     };
     let show =
         use_context::<ShowHeatmaps>().map_or_else(|| RwSignal::new(true).read_only(), |s| s.0);
+    let findings = findings_list(case, &f);
+    // Built once, the first time the details are open.
+    let opened = RwSignal::new(open);
+    let f = std::sync::Arc::new(f);
+    let maps = move || opened.get().then(|| heatmap_rows(puzzle, case, &f));
+    view! {
+        <div class="heatmaps">
+            {findings}
+            <details class="heatmap-details" data-testid=format!("heatmaps-{n}") open=open hidden=move || !show.get() on:toggle=move |_| opened.set(true)>
+                <summary>"Heat maps: how the invocations touched memory"</summary>
+                {maps}
+            </details>
+        </div>
+    }
+    .into_any()
+}
+
+/// The case whose heat maps a Run shows open, by number: the first of
+/// `results` (in the order shown) that failed and has findings, else the
+/// first with findings.
+pub fn open_heatmaps<'r>(
+    results: impl IntoIterator<Item = &'r CaseResult> + Clone,
+) -> Option<usize> {
+    let with_findings = |r: &&CaseResult| r.findings.is_some();
+    let first_failed =
+        results.clone().into_iter().filter(with_findings).find(|r| r.outcome.failed());
+    first_failed.or_else(|| results.into_iter().find(with_findings)).map(|r| r.case)
+}
+
+/// A case's heat maps: its workgroups and writers, its invocations, and
+/// each buffer's reads and writes.
+fn heatmap_rows(puzzle: &'static Puzzle, case: &'static Case, f: &Findings) -> impl IntoView {
+    let n = case.number;
     let names: Vec<&str> = puzzle.buffers.iter().map(|b| b.name.as_str()).collect();
     // Numbered as the GPU ran the shader: its own `@workgroup_size`.
     let config = f.config(&case.config);
-    let threads = heatmap::threads(&f, &config, &names);
-    let groups = heatmap::workgroups(&f, &config);
+    let threads = heatmap::threads(f, &config, &names);
+    let groups = heatmap::workgroups(f, &config);
     let outputs: Vec<usize> = puzzle.compared_buffers().collect();
     let writer_maps = outputs
         .iter()
         .map(|&b| {
             let m = heatmap::buffer(
-                &f,
+                f,
                 b,
                 case.buffers[b].shape,
                 &config,
@@ -79,8 +119,8 @@ pub fn case_heatmaps(
         .iter()
         .enumerate()
         .map(|(b, buf)| {
-            let reads = heatmap::buffer(&f, b, case.buffers[b].shape, &config, Counter::Reads, &buf.name);
-            let writes = heatmap::buffer(&f, b, case.buffers[b].shape, &config, Counter::Writes, &buf.name);
+            let reads = heatmap::buffer(f, b, case.buffers[b].shape, &config, Counter::Reads, &buf.name);
+            let writes = heatmap::buffer(f, b, case.buffers[b].shape, &config, Counter::Writes, &buf.name);
             view! {
                 <div class="heatmap-pair" data-testid=format!("heatmap-buffer-{n}-{}", buf.name)>
                     {svg_map(format!("heatmap-buffer-{n}-{}-reads", buf.name), format!("{}: reads per element", buf.name), &reads, false)}
@@ -90,22 +130,15 @@ pub fn case_heatmaps(
         })
         .collect_view();
     view! {
-        <div class="heatmaps">
-            {findings_list(case, &f)}
-            <details class="heatmap-details" open hidden=move || !show.get()>
-                <summary>"Heat maps: how the invocations touched memory"</summary>
-                <div class="heatmap-row">
-                    {svg_map(format!("heatmap-workgroups-{n}"), "Workgroups: global reads + writes".to_string(), &groups, false)}
-                    {writer_maps}
-                </div>
-                <div class="heatmap-row">
-                    {svg_map(format!("heatmap-threads-{n}"), "Invocations by workgroup and local id: global reads + writes (hatched: idle)".to_string(), &threads, false)}
-                </div>
-                <div class="heatmap-row">{buffer_maps}</div>
-            </details>
+        <div class="heatmap-row">
+            {svg_map(format!("heatmap-workgroups-{n}"), "Workgroups: global reads + writes".to_string(), &groups, false)}
+            {writer_maps}
         </div>
+        <div class="heatmap-row">
+            {svg_map(format!("heatmap-threads-{n}"), "Invocations by workgroup and local id: global reads + writes (hatched: idle)".to_string(), &threads, false)}
+        </div>
+        <div class="heatmap-row">{buffer_maps}</div>
     }
-    .into_any()
 }
 
 fn findings_list(case: &Case, f: &Findings) -> impl IntoView {

@@ -114,12 +114,19 @@ pub fn CaseList(state: Memo<RunState>, puzzle: &'static Puzzle) -> impl IntoView
                 };
                 let sites = std::sync::Arc::new(gpu_puzzles_core::print::sites(&source));
                 let running = matches!(shown.get(), RunState::Running { .. });
+                // One case's heat maps open: the first failing one of those
+                // that show their data (a failing random case comes after
+                // the written ones; hidden and performance cases show none).
+                let shown_results = puzzle.cases.iter().chain(random.failing.iter().copied())
+                    .filter(|c| !c.hidden && c.performance.is_none())
+                    .filter_map(|c| results.iter().find(|r| r.case == c.number));
+                let open = crate::heatmaps::open_heatmaps(shown_results);
                 let fixed = puzzle.cases.iter().map(|case| {
                     let result = results.iter().find(|r| r.case == case.number).cloned();
                     let words = report.as_ref().and_then(|w| w.cases.iter().find(|c| c.case == case.number).cloned());
-                    case_view(puzzle, case, result, words, peaks, running, (&source, &sites))
+                    case_view(puzzle, case, result, words, peaks, running, Shown { source: &source, sites: &sites, open_heatmaps: open })
                 }).collect_view();
-                view! { {fixed} {random_cases_view(puzzle, &random, &results, report.as_deref(), peaks, (&source, &sites))} }
+                view! { {fixed} {random_cases_view(puzzle, &random, &results, report.as_deref(), peaks, Shown { source: &source, sites: &sites, open_heatmaps: open })} }
             }}
         </div>
     }
@@ -134,7 +141,7 @@ fn random_cases_view(
     results: &[CaseResult],
     report: Option<&gpu_puzzles_core::report::run::RunReport>,
     peaks: Option<Peaks>,
-    printing: (&str, &std::sync::Arc<Vec<gpu_puzzles_core::print::PrintSite>>),
+    shown: Shown<'_>,
 ) -> impl IntoView {
     let Some(first) = random.cases.first() else { return ().into_any() };
     let seed = first.random_seed.unwrap_or_default();
@@ -164,7 +171,7 @@ fn random_cases_view(
                 words,
                 peaks,
                 false,
-                printing,
+                shown,
             )
         })
         .collect_view();
@@ -177,6 +184,16 @@ fn random_cases_view(
     .into_any()
 }
 
+/// What every case of a Run's results shares: the Run's source and its
+/// print sites (for print logs), and the case whose heat maps are open
+/// ([`crate::heatmaps::open_heatmaps`]).
+#[derive(Clone, Copy)]
+struct Shown<'a> {
+    source: &'a str,
+    sites: &'a std::sync::Arc<Vec<gpu_puzzles_core::print::PrintSite>>,
+    open_heatmaps: Option<usize>,
+}
+
 fn case_view(
     puzzle: &'static Puzzle,
     case: &'static Case,
@@ -184,7 +201,7 @@ fn case_view(
     words: Option<CaseReport>,
     peaks: Option<Peaks>,
     running: bool,
-    (source, sites): (&str, &std::sync::Arc<Vec<gpu_puzzles_core::print::PrintSite>>),
+    Shown { source, sites, open_heatmaps }: Shown<'_>,
 ) -> impl IntoView {
     let n = case.number;
     let (status, badge) = match (&words, running) {
@@ -260,7 +277,9 @@ fn case_view(
                 {actual}
             }
         }).collect_view();
-        let maps = result.as_ref().map(|r| crate::heatmaps::case_heatmaps(puzzle, case, r));
+        let maps = result
+            .as_ref()
+            .map(|r| crate::heatmaps::case_heatmaps(puzzle, case, r, open_heatmaps == Some(n)));
         let printed = result.as_ref().and_then(|r| r.findings.as_ref()).map(|f| f.prints.clone()).filter(|log| !log.is_empty()).map(|log| {
                 view! { <crate::prints::PrintLogView puzzle=puzzle case=case log=log source=source.to_string() sites=sites.clone()/> }
             });

@@ -104,7 +104,13 @@ pub fn load_puzzle_set(
 
     let mut puzzles = Vec::new();
     for (i, slug) in order.iter().enumerate() {
-        match load_puzzle(files, slug, i + 1, solutions.and_then(|s| s.get(slug)).cloned()) {
+        match load_puzzle(
+            files,
+            slug,
+            i + 1,
+            solutions.and_then(|s| s.get(slug)).cloned(),
+            Checks::All,
+        ) {
             Ok(p) => puzzles.push(p),
             Err(mut ps) => problems.append(&mut ps),
         }
@@ -141,12 +147,14 @@ pub fn load_puzzle_set(
 }
 
 /// Loads one puzzle of a set, `slug`, numbered by its place in the set's
-/// `index.toml`, without its solution and without the checks that span the
-/// set (titles given twice, stray files): for a reader of a set already
-/// validated whole, such as the site's judge, which builds one puzzle when
-/// a Run first needs it instead of every puzzle of the set at start-up
-/// (each puzzle's load computes its written cases' expected values and
-/// draws sample random cases through its reference function).
+/// `index.toml`, without its solution, and without the checks that span the
+/// set (titles given twice, stray files) or only add problems about its
+/// random case generator (the edges its written cases cover, and sample
+/// draws, each through the reference function): for a reader of a set
+/// already validated whole by [`load_puzzle_set`], such as the site's
+/// judge, which builds one puzzle when a Run first needs it instead of
+/// every puzzle of the set at start-up. The puzzle is the one
+/// [`load_puzzle_set`] gives.
 ///
 /// # Errors
 /// The index's problems, `slug` missing from its order, or the puzzle's
@@ -170,7 +178,7 @@ pub fn load_one_puzzle(files: &Files, slug: &str) -> Result<Puzzle, Vec<Problem>
             &format!("does not list `{slug}`"),
         )]);
     };
-    load_puzzle(files, slug, at + 1, None)
+    load_puzzle(files, slug, at + 1, None, Checks::Model)
 }
 
 /// The set's order and its chapters, from `order = [...]` or from the
@@ -230,11 +238,24 @@ fn index_order(
     (order, chapters)
 }
 
+/// Which of a puzzle's checks the loader makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Checks {
+    /// Every check: a set being validated.
+    All,
+    /// Those that build the model, without the checks of the random case
+    /// generator that add problems and nothing else (the edges every written
+    /// case must cover, and [`GENERATOR_SAMPLES`] sample draws, each through
+    /// the reference function): a puzzle of a set already validated whole.
+    Model,
+}
+
 fn load_puzzle(
     files: &Files,
     slug: &str,
     number: usize,
     solution: Option<String>,
+    checks: Checks,
 ) -> Result<Puzzle, Vec<Problem>> {
     let mut problems = Vec::new();
     let path = |name: &str| format!("{slug}/{name}");
@@ -443,7 +464,7 @@ fn load_puzzle(
         }
         // Every edge of the draws must be in a written case too (see
         // `random::edges`), so a verdict never depends on the draw.
-        if cases.len() == manifest.cases.len() {
+        if checks == Checks::All && cases.len() == manifest.cases.len() {
             let tables: Vec<toml::Table> = match toml::from_str::<toml::Table>(&manifest_text) {
                 Ok(t) => match t.get("case") {
                     Some(toml::Value::Array(a)) => a.iter().filter_map(|c| c.as_table().cloned()).collect(),
@@ -467,7 +488,8 @@ fn load_puzzle(
         let random = RandomCases { generator: parsed, reference, compare };
         // Draw a few cases now, so that a generator that can draw a bad case
         // fails the check before a class, not during one.
-        for k in 0..GENERATOR_SAMPLES {
+        let samples = if checks == Checks::All { GENERATOR_SAMPLES } else { 0 };
+        for k in 0..samples {
             let interface =
                 Interface { buffers: &buffers, uniforms: &uniforms, plan: &dispatch_plan, reference, names_reference: manifest.reference.is_some() };
             match draw_case(&random, &interface, manifest.cases.len(), k as u64, 0) {
