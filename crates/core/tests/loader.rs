@@ -37,13 +37,8 @@ fn the_shipped_set_loads() {
 fn one_puzzle_loads_alone_as_it_loads_in_its_set() {
     let files = shipped();
     let set = load_puzzle_set(&files, None).expect("the shipped set loads");
-    let t = std::time::Instant::now();
-    let _ = load_puzzle_set(&files, None);
-    eprintln!("TIMING whole set {:?}", t.elapsed());
     for p in &set.puzzles {
-        let t = std::time::Instant::now();
         let alone = load_one_puzzle(&files, &p.slug).expect("each shipped puzzle loads alone");
-        eprintln!("TIMING {} {:?}", p.slug, t.elapsed());
         assert_eq!(alone.number, p.number, "{}", p.slug);
         let json = |p| serde_json::to_string(p).expect("a puzzle serialises");
         assert_eq!(json(&alone), json(p), "{}", p.slug);
