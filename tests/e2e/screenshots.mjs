@@ -26,6 +26,10 @@ try {
     if (s.code !== null) await p.setCode(s.code); // null: the starter as shipped
     const verdict = await p.run({ timeout: 240_000 });
     if (verdict !== s.want) throw new Error(`${s.slug}: expected ${s.want}, got ${verdict}`);
+    // The focused case's heat maps open, as a student opens them (only the
+    // first failing case's come open with the results).
+    const maps = page.locator(`[data-testid="${s.focus}"] .heatmap-details:not([open]) summary`);
+    if (await maps.count()) await maps.click();
     await page.locator(`[data-testid="${s.focus}"]`).evaluate((el) => el.scrollIntoView({ block: "start" }));
     await page.screenshot({ path: path.join(out, s.file), fullPage: false });
     console.log(`wrote docs/screenshots/${s.file}`);
