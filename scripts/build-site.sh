@@ -17,5 +17,12 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+# Both binaries first, in one cargo invocation: Trunk builds the page's and
+# the worker's wasm with a cargo run each, and the second waits for the
+# first's lock on the target directory, so their link-time optimisations
+# (each single-threaded) ran one after the other. Here cargo links them side
+# by side, and Trunk's own runs find them fresh. Measured on 2 cores with
+# the web crate changed: the whole script 203 s before, 124 s after.
+cargo build --locked --release --target wasm32-unknown-unknown -p gpu-puzzles-web --bins
 trunk build --release=true "${args[@]}"
 if [ -n "$no_solutions" ]; then scripts/remove-solutions.sh "$dist"; fi
