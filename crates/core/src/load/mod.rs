@@ -6,7 +6,7 @@
 //! file, the line where it can, and the field.
 
 use crate::format::{IndexFile, ManifestFile, FORMAT_VERSION};
-use crate::model::{Chapter, Comparison, Puzzle, PuzzleSet, RandomCases};
+use crate::model::{Comparison, Puzzle, PuzzleSet, RandomCases};
 use crate::reference::{self};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -14,6 +14,7 @@ mod budget;
 mod dispatch;
 mod draw;
 mod files;
+mod index;
 mod problems;
 mod validate;
 mod values;
@@ -24,6 +25,7 @@ pub use draw::{random_cases, DrawError, DrawFailure};
 use files::{is_comparison_file, is_valid_slug, stray_files};
 #[cfg(not(target_arch = "wasm32"))]
 pub use files::{read_dir, read_solutions, ReadError};
+use index::index_order;
 pub use problems::Problem;
 pub(super) use problems::{header_lines, problem, toml_problem, version_problem};
 use validate::{Interface, Validator};
@@ -179,63 +181,6 @@ pub fn load_one_puzzle(files: &Files, slug: &str) -> Result<Puzzle, Vec<Problem>
         )]);
     };
     load_puzzle(files, slug, at + 1, None, Checks::Model)
-}
-
-/// The set's order and its chapters, from `order = [...]` or from the
-/// `[[chapter]]` tables (one of the two), with a problem for each chapter
-/// without a title or puzzles and each title given twice.
-fn index_order(
-    index: &IndexFile,
-    text: &str,
-    problems: &mut Vec<Problem>,
-) -> (Vec<String>, Vec<Chapter>) {
-    match (&index.order, index.chapter.is_empty()) {
-        (Some(order), true) => return (order.clone(), Vec::new()),
-        (Some(_), false) => problems.push(problem(
-            INDEX_FILE,
-            None,
-            Some("order"),
-            "give the puzzles either in `order` or in `[[chapter]]` tables, not both",
-        )),
-        (None, true) => problems.push(problem(
-            INDEX_FILE,
-            None,
-            Some("chapter"),
-            "lists no puzzles: add `[[chapter]]` tables, each with a `title` and its `puzzles`",
-        )),
-        (None, false) => {}
-    }
-    let lines = header_lines(text, "chapter");
-    let (mut order, mut chapters, mut titles) = (Vec::new(), Vec::new(), BTreeSet::new());
-    for (i, c) in index.chapter.iter().enumerate() {
-        let (field, line) = (format!("chapter {}", i + 1), lines.get(i).copied());
-        if c.title.trim().is_empty() {
-            problems.push(problem(
-                INDEX_FILE,
-                line,
-                Some(&format!("{field} › title")),
-                "is empty: give the chapter a heading",
-            ));
-        } else if !titles.insert(c.title.as_str()) {
-            problems.push(problem(
-                INDEX_FILE,
-                line,
-                Some(&format!("{field} › title")),
-                &format!("`{}` is the title of an earlier chapter too", c.title),
-            ));
-        }
-        if c.puzzles.is_empty() {
-            problems.push(problem(
-                INDEX_FILE,
-                line,
-                Some(&format!("{field} › puzzles")),
-                "is empty: a chapter holds at least one puzzle",
-            ));
-        }
-        chapters.push(Chapter { title: c.title.clone(), first: order.len(), len: c.puzzles.len() });
-        order.extend(c.puzzles.iter().cloned());
-    }
-    (order, chapters)
 }
 
 /// Which of a puzzle's checks the loader makes.
