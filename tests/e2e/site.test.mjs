@@ -328,6 +328,8 @@ test("heat maps: Prefix Sum's out is written by one invocation per workgroup", a
   assert.equal(await p.testid("heatmaps-2").getAttribute("open"), null);
   assert.equal(await p.testid("heatmaps-2").locator("svg").count(), 0, "case 2's maps are built when opened");
   await p.testid("heatmaps-2").locator("summary").click();
+  // Built once the details are open (the toggle event, then a render).
+  await p.testid("heatmap-threads-2").locator("g.cell").first().waitFor();
   // Case 2: 2 workgroups of 8; out[k] is written by workgroup k.
   const writer = await p.testid("heatmap-writer-2-out").locator("g.cell").evaluateAll((gs) => gs.map((g) => Number(g.dataset.value)));
   assert.deepEqual(writer, [1, 2]);
