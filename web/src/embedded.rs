@@ -37,9 +37,10 @@ fn files() -> &'static Files {
 /// with its reference function and random case generator, but without our
 /// `solution` ([`crate::solutions`]). `None` for a slug the set does not
 /// have. Loading one puzzle computes its written cases' expected values
-/// and draws its loader's sample random cases; the whole set, loaded at a
-/// page's first Run, took about 1.1 s of the worker's time in headless
-/// Chromium on 2 cores, a cost every student paid on every page.
+/// ([`load_one_puzzle`] skips the generator checks the build made); the
+/// whole set, loaded at a page's first Run, took about 1.1 s of the
+/// worker's time in headless Chromium on 2 cores, a cost every student
+/// paid on every page.
 /// The worker's alone; the page reads [`puzzle_index`] and
 /// [`crate::puzzle_data`].
 pub fn judged_puzzle(slug: &str) -> Option<&'static Puzzle> {
@@ -54,13 +55,11 @@ pub fn judged_puzzle(slug: &str) -> Option<&'static Puzzle> {
     }))
 }
 
-/// The puzzles the capstone composes ([`gpu_puzzles_runner::generate`]'s
-/// kernels), as a set: each loaded through [`judged_puzzle`], so a Run of
-/// one of them before or after shares its load.
+/// The puzzles the capstone composes ([`gpu_puzzles_runner::generate::puzzles`]),
+/// as a set: each loaded through [`judged_puzzle`], so a Run of one of them
+/// before or after shares its load.
 pub fn capstone_set() -> PuzzleSet {
-    let puzzles = gpu_puzzles_runner::generate::KERNELS
-        .iter()
-        .chain(&["gemv"])
+    let puzzles = gpu_puzzles_runner::generate::puzzles()
         .filter_map(|slug| judged_puzzle(slug).cloned())
         .collect();
     PuzzleSet { puzzles, chapters: Vec::new() }

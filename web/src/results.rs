@@ -120,13 +120,13 @@ pub fn CaseList(state: Memo<RunState>, puzzle: &'static Puzzle) -> impl IntoView
                 let shown_results = puzzle.cases.iter().chain(random.failing.iter().copied())
                     .filter(|c| !c.hidden && c.performance.is_none())
                     .filter_map(|c| results.iter().find(|r| r.case == c.number));
-                let open = crate::heatmaps::open_heatmaps(shown_results);
+                let shown = Shown { source: &source, sites: &sites, open_heatmaps: crate::heatmaps::open_heatmaps(shown_results) };
                 let fixed = puzzle.cases.iter().map(|case| {
                     let result = results.iter().find(|r| r.case == case.number).cloned();
                     let words = report.as_ref().and_then(|w| w.cases.iter().find(|c| c.case == case.number).cloned());
-                    case_view(puzzle, case, result, words, peaks, running, Shown { source: &source, sites: &sites, open_heatmaps: open })
+                    case_view(puzzle, case, result, words, peaks, running, shown)
                 }).collect_view();
-                view! { {fixed} {random_cases_view(puzzle, &random, &results, report.as_deref(), peaks, Shown { source: &source, sites: &sites, open_heatmaps: open })} }
+                view! { {fixed} {random_cases_view(puzzle, &random, &results, report.as_deref(), peaks, shown)} }
             }}
         </div>
     }

@@ -38,6 +38,12 @@ use web_time::Instant;
 pub const KERNELS: [&str; 5] =
     ["rms-norm", "gemv-q8", "rope", "decode-attention", "top-k-sampling"];
 
+/// Every puzzle the forward pass can take a kernel from: [`KERNELS`], and
+/// `gemv`, whose kernel multiplies the weights in [`Weights::F32`].
+pub fn puzzles() -> impl Iterator<Item = &'static str> {
+    KERNELS.into_iter().chain(["gemv"])
+}
+
 /// The weights' format on the device.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Weights {
@@ -62,9 +68,7 @@ pub type Kernels = BTreeMap<String, String>;
 /// # Errors
 /// The slug of a kernel the set has no reference for.
 pub fn reference_kernels(set: &PuzzleSet) -> Result<Kernels, GenerateError> {
-    KERNELS
-        .iter()
-        .chain(&["gemv"])
+    puzzles()
         .map(|slug| {
             let source = set.get(slug).and_then(|p| p.solution.clone());
             source.map(|s| (slug.to_string(), s)).ok_or(GenerateError::NoKernel(slug))
