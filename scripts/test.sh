@@ -2,9 +2,9 @@
 # Runs every test: the pure crate's tests, the native GPU tests on a real
 # adapter (lavapipe without a GPU), the command-line tool's tests, then the
 # browser tests: the release site in headless Chromium with WebGPU
-# (SwiftShader), solving every puzzle through the page, then in Firefox ESR
-# with its own WebGPU (wgpu on lavapipe): every puzzle once, and the journeys;
-# then the no-WebGPU journeys in WebKitGTK, Safari's engine.
+# (SwiftShader), solving every puzzle through the page; beside it, Firefox
+# ESR with its own WebGPU (wgpu on lavapipe): every puzzle once, and the
+# journeys; then the no-WebGPU journeys in WebKitGTK, Safari's engine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -68,17 +68,43 @@ phase "site: the release build, and a copy without our reference solutions (no s
 scripts/build-site.sh
 scripts/remove-solutions.sh dist dist-nosolutions
 
-phase "browser: headless Chromium with WebGPU"
+phase "browser: headless Chromium with WebGPU; beside it Firefox ESR (wgpu on lavapipe), then WebKitGTK (Safari's engine, no WebGPU, under Xvfb)"
+# The suites run side by side: alone, Chromium's kept 1.6 of 2 cores busy
+# and Firefox's 1.2 (a page waits on its GPU process, its worker and the
+# test's polling), so one after the other they left about 480 core-seconds
+# idle. Side by side each test takes longer, and the three end sooner:
+# 859 s against 1,051 s alone one after another (docs/performance.md).
+# Each suite's browser, server and pages are its own; Chromium's output
+# comes as it runs, the others' when they end.
 e2e_log=$(mktemp)
-(cd tests/e2e && npm test) 2>&1 | tee "$e2e_log"
-
-phase "browser: Firefox ESR with WebGPU (wgpu on lavapipe): every puzzle once, and the journeys"
-(cd tests/e2e && npm run test:firefox) 2>&1 | tee -a "$e2e_log"
-
-phase "browser: WebKitGTK (Safari's engine) without WebGPU, under Xvfb: the journeys"
-(cd tests/e2e && npm run test:webkit) 2>&1 | tee -a "$e2e_log"
-summary
-# The browser suite's counts last, as the test runner's closing line.
+other_log=$(mktemp)
+(
+  cd tests/e2e
+  start=$SECONDS
+  rc=0
+  npm run test:firefox > "$other_log" 2>&1 || rc=1
+  echo "Firefox ESR suite: $((SECONDS - start)) s" >> "$other_log"
+  start=$SECONDS
+  npm run test:webkit >> "$other_log" 2>&1 || rc=1
+  echo "WebKitGTK suite: $((SECONDS - start)) s" >> "$other_log"
+  exit $rc
+) &
+others=$!
+chromium_start=$SECONDS
+chromium_rc=0
+(cd tests/e2e && npm test) 2>&1 | tee "$e2e_log" || chromium_rc=1
+echo "Chromium suite: $((SECONDS - chromium_start)) s"
+others_rc=0
+wait "$others" || others_rc=1
+tee -a "$e2e_log" < "$other_log"
+rm -f "$other_log"
 sum() { grep -oP "^ℹ $1 \\K\\d+" "$e2e_log" | awk '{ s += $1 } END { print s + 0 }'; }
+if [ "$chromium_rc" -ne 0 ] || [ "$others_rc" -ne 0 ]; then
+  printf 'browser: %d passed, %d failed (Chromium exit %d; Firefox, then WebKit, %d)\n' \
+    "$(sum pass)" "$(sum fail)" "$chromium_rc" "$others_rc" >&2
+  exit 1
+fi
+summary
+# The browser suites' counts last, as the test runner's closing line.
 printf 'browser: %d passed, %d failed\n' "$(sum pass)" "$(sum fail)"
 rm -f "$e2e_log"
