@@ -1,12 +1,14 @@
 //! The interpreter on the shipped puzzles, with no GPU: the debugger steps
 //! a reference to its barrier and through a list of dispatches, and the
-//! order check catches a missing barrier and passes every reference.
+//! order check catches a missing barrier.
 //!
 //! That every reference solution passes emulated under every schedule,
 //! every comparison kernel gets the values right and every starter fails
 //! is checked in `tests/gpu/emulate.rs`, case by case against the GPU's
 //! judgement (whose verdicts `tests/gpu/puzzles.rs` requires), so it is not
-//! judged a second time here.
+//! judged a second time here; nor is the order check of every reference,
+//! which each reference's GPU judgement makes (`<slug>::reference` there
+//! requires it to pass with nothing unchecked).
 
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
 use gpu_puzzles_core::PuzzleSet;
@@ -98,22 +100,10 @@ fn the_debugger_walks_bitonic_sorts_dispatches_with_their_uniform() {
 /// The order check (the GPU judge's second line of defence) fails a result
 /// that depends on the order invocations run in, and never a reference.
 #[test]
-fn the_order_check_catches_missing_barriers_and_passes_every_reference() {
+fn the_order_check_catches_missing_barriers() {
     use gpu_puzzles_core::report::MemoryError;
     use gpu_puzzles_interp::emulate::order_check;
     let set = set();
-    for p in &set.puzzles {
-        let source = p.solution.as_deref().expect("a reference solution");
-        for case in p.cases.iter().filter(|c| !c.is_performance()) {
-            assert_eq!(
-                order_check(p, case, source).map_err(|e| e.message),
-                Ok(None),
-                "{} case {}",
-                p.slug,
-                case.number
-            );
-        }
-    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/gpu/solutions");
     for (slug, file) in [
         ("prefix-scan", "prefix-scan--one-barrier.wgsl"),
