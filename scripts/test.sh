@@ -81,18 +81,20 @@ phase "browser: Chromium's (WebGPU on SwiftShader) and Firefox ESR's (wgpu on la
 # as it runs, the second's when it ends.
 e2e_log=$(mktemp)
 other_log=$(mktemp)
+# queued NAME SCRIPT: runs `npm run SCRIPT`, its output and then its time
+# under NAME into $other_log; fails when it fails.
+queued() {
+  local start=$SECONDS status=0
+  npm run "$2" >> "$other_log" 2>&1 || status=1
+  echo "$1: $((SECONDS - start)) s" >> "$other_log"
+  return $status
+}
 (
   cd tests/e2e
   rc=0
-  start=$SECONDS
-  npm run test:firefox > "$other_log" 2>&1 || rc=1
-  echo "Firefox ESR suite: $((SECONDS - start)) s" >> "$other_log"
-  start=$SECONDS
-  npm run test:webkit >> "$other_log" 2>&1 || rc=1
-  echo "WebKitGTK suite: $((SECONDS - start)) s" >> "$other_log"
-  start=$SECONDS
-  npm run test:long >> "$other_log" 2>&1 || rc=1
-  echo "Chromium, robustness and the capstone: $((SECONDS - start)) s" >> "$other_log"
+  queued "Firefox ESR suite" test:firefox || rc=1
+  queued "WebKitGTK suite" test:webkit || rc=1
+  queued "Chromium, robustness and the capstone" test:long || rc=1
   exit $rc
 ) &
 others=$!
