@@ -73,9 +73,9 @@ phase "browser: Chromium's (WebGPU on SwiftShader) and Firefox ESR's (wgpu on la
 # and Firefox's 1.2 (a page waits on its GPU process, its worker and the
 # test's polling), so one after the other they left cores idle. The first
 # queue is Chromium's site journeys (`npm run test:site`: every puzzle
-# solved through the page, the held solutions judged, the comforts and the
-# debugger); the second Firefox's suite, WebKit's, then Chromium's
-# robustness and capstone files (`npm run test:long`),
+# solved through the page, the held solutions judged, the comforts); the
+# second Firefox's suite, WebKit's, then Chromium's debugger, robustness
+# and capstone files (`npm run test:long`),
 # so that the two end near one another (docs/performance.md). Each file
 # has its own browser, server and pages. The first queue's output comes
 # as it runs, the second's when it ends.
@@ -94,7 +94,7 @@ queued() {
   rc=0
   queued "Firefox ESR suite" test:firefox || rc=1
   queued "WebKitGTK suite" test:webkit || rc=1
-  queued "Chromium, robustness and the capstone" test:long || rc=1
+  queued "Chromium, the debugger, robustness and the capstone" test:long || rc=1
   exit $rc
 ) &
 others=$!
@@ -108,7 +108,7 @@ tee -a "$e2e_log" < "$other_log"
 rm -f "$other_log"
 sum() { grep -oP "^ℹ $1 \\K\\d+" "$e2e_log" | awk '{ s += $1 } END { print s + 0 }'; }
 if [ "$chromium_rc" -ne 0 ] || [ "$others_rc" -ne 0 ]; then
-  printf "browser: %d passed, %d failed (Chromium's site journeys exit %d; Firefox, WebKit, then Chromium's robustness and capstone, %d)\n" \
+  printf "browser: %d passed, %d failed (Chromium's site journeys exit %d; Firefox, WebKit, then Chromium's debugger, robustness and capstone, %d)\n" \
     "$(sum pass)" "$(sum fail)" "$chromium_rc" "$others_rc" >&2
   exit 1
 fi

@@ -14,7 +14,9 @@
 //! schedule; the written cases are judged in all three, as a Run judges
 //! them. The written cases are judged once: when one of them fails, every seed's
 //! verdict is failed whatever its random cases give, so only a kernel that
-//! passes the written cases has its random cases judged seed by seed.
+//! passes the written cases has its random cases judged seed by seed, and
+//! a seed's random cases only up to the first that fails (which decides
+//! its verdict).
 //! Files expecting a compile or configuration error are left out (they
 //! never reach a case), and so are `failed in random cases` files: they
 //! special-case the written cases' sizes on purpose, which no written case
@@ -92,10 +94,16 @@ fn sweep(puzzle: &Puzzle, source: &str, want: Verdict, last: u64) -> Result<(), 
         }
         let mut results = written.clone();
         for case in &random {
-            results.push(
-                emulate::run_case(puzzle, case, source, &SCHEDULES[..1])
-                    .map_err(|e| Failed::from(format!("seed {seed}: {}", e.message)))?,
-            );
+            let r = emulate::run_case(puzzle, case, source, &SCHEDULES[..1])
+                .map_err(|e| Failed::from(format!("seed {seed}: {}", e.message)))?;
+            let failed = r.outcome.failed();
+            results.push(r);
+            // One failed case fails the seed whatever the rest give
+            // ([`verdict`]), and the message names the first: the rest
+            // of the seed's cases would change neither.
+            if failed {
+                break;
+            }
         }
         if verdict(&results) != want {
             let why = first_failure(&results).unwrap_or_else(|| "every case passed".into());

@@ -8,7 +8,9 @@ use gpu_puzzles_core::judge::CaseResult;
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
 use gpu_puzzles_core::model::Performance;
 use gpu_puzzles_core::{Case, PuzzleSet, Values};
-use gpu_puzzles_runner::{measure_peaks, run_case, Gpu, RunOptions};
+use gpu_puzzles_runner::{
+    add_yardsticks, measure_peaks, run_case, Gpu, RunOptions, YardstickCache,
+};
 use std::path::Path;
 
 fn set() -> PuzzleSet {
@@ -137,4 +139,37 @@ fn a_figure_on_a_gpu_carries_its_clock_probe_and_the_peaks_are_measured_once() {
     // The peaks the probe is held to are measured once per device.
     let first = pollster::block_on(measure_peaks(&gpu)).unwrap();
     assert_eq!(pollster::block_on(measure_peaks(&gpu)).unwrap(), first);
+}
+
+#[test]
+fn the_reference_run_as_it_is_is_its_own_yardstick_and_another_kernel_is_timed_beside_it() {
+    // Transpose's first performance case: our reference as the student's
+    // text takes its own figure as the reference's (the same kernel on the
+    // same device, not measured twice); a comparison kernel as the
+    // student's has the reference measured apart, and both comparison
+    // figures filled in.
+    let set = set();
+    let gpu = gpu();
+    let puzzle = set.get("transpose").unwrap();
+    let reference = puzzle.solution.as_deref().unwrap();
+    let (_, r) = reference_on_performance_case(&set, "transpose", &gpu);
+    let mut results = vec![r];
+    let mut cache = YardstickCache::new();
+    pollster::block_on(add_yardsticks(&gpu, puzzle, reference, &mut results, &mut cache)).unwrap();
+    let r = &results[0];
+    assert!(r.outcome.passed(), "{:?}", r.outcome);
+    assert_eq!(r.reference_timing, Some(r.timing), "the student's figure is the reference's");
+    assert_eq!(r.comparison_timings.len(), puzzle.comparisons.len());
+    assert!(r.comparison_timings.iter().all(Option::is_some), "{:?}", r.comparison_timings);
+
+    let naive = &puzzle.comparisons[0].source;
+    let case = puzzle.cases.iter().find(|c| c.is_performance()).unwrap();
+    let r = pollster::block_on(run_case(&gpu, puzzle, case, naive, RunOptions::default())).unwrap();
+    let mut results = vec![r];
+    let mut fresh = YardstickCache::new();
+    pollster::block_on(add_yardsticks(&gpu, puzzle, naive, &mut results, &mut fresh)).unwrap();
+    let r = &results[0];
+    let measured = r.reference_timing.expect("the reference measured");
+    assert_ne!(measured, r.timing, "another kernel's figure is not the reference's");
+    assert!(measured.measured.is_some_and(|m| m.runs >= 1), "{measured:?}");
 }

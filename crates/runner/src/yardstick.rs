@@ -63,7 +63,8 @@ pub type YardstickCache = std::collections::HashMap<(String, usize, usize), Opti
 
 /// Fills in the reference solution's and every comparison kernel's timing on
 /// each performance case of `results` that passed, measuring only what
-/// `cache` does not hold yet (a front end keeps one cache per device, since
+/// `cache` does not hold yet (and taking the student's own figure as the
+/// reference's when `source` is the reference solution's very text) (a front end keeps one cache per device, since
 /// the yardsticks do not change between a student's runs), and then holds
 /// each to the puzzle's `performance_target`
 /// ([`gpu_puzzles_core::judge::target_outcome`]).
@@ -101,6 +102,10 @@ pub async fn add_yardsticks(
                 Some(t) => *t,
                 None => {
                     let t = match kernel {
+                        // The student ran our reference as it is (as after
+                        // "Show it"): its figure is the reference's on this
+                        // device, not measured a second time.
+                        Some(s) if k == 0 && s == source => Some(r.timing),
                         Some(s) => time_kernel(gpu, puzzle, case, s).await?,
                         None => None,
                     };
