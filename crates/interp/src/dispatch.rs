@@ -250,7 +250,9 @@ impl Dispatch {
         let [sx, sy, sz] = c.workgroup_size;
         let wid = [w % wx, (w / wx) % wy, w / (wx * wy)];
         let (gx, gy) = (self.numbered[0] * wx, self.numbered[1] * wy);
-        self.invocations.clear();
+        // The finished workgroup's invocations lend their buffers to the
+        // next one's.
+        let mut old = std::mem::take(&mut self.invocations);
         let size = self.subgroup_size;
         for local_index in 0..sx * sy * sz {
             let lid = [local_index % sx, (local_index / sx) % sy, local_index / (sx * sy)];
@@ -267,7 +269,7 @@ impl Dispatch {
                 subgroup_id: local_index / size,
                 num_subgroups: (sx * sy * sz).div_ceil(size),
             };
-            let mut invocation = Invocation::new(&program, self.entry, ids)?;
+            let mut invocation = Invocation::reusing(&program, self.entry, ids, old.pop())?;
             invocation.loop_budget = self.loop_budget;
             self.invocations.push(invocation);
         }

@@ -133,7 +133,15 @@ pub struct Invocation {
     /// [`gpu_puzzles_core::trace::LOOP_BUDGET`], the instrumented GPU run's,
     /// unless set.
     pub loop_budget: u32,
+    /// Frames of calls that returned, kept so that the next call reuses
+    /// their buffers instead of allocating (a helper function called in a
+    /// loop would otherwise allocate its expression values on every call).
+    spare: Vec<Frame>,
 }
+
+/// Frames an invocation keeps for reuse ([`Invocation::spare`]): deeper
+/// call stacks than this are rare in a compute shader.
+const SPARE_FRAMES: usize = 8;
 
 impl Invocation {
     /// An invocation about to start entry point `entry`.
@@ -141,16 +149,41 @@ impl Invocation {
     /// # Errors
     /// An entry point argument the interpreter does not provide.
     pub fn new(program: &Program, entry: usize, ids: Ids) -> Result<Invocation, Stop> {
+        Invocation::reusing(program, entry, ids, None)
+    }
+
+    /// [`Invocation::new`], reusing the buffers of `old` (an invocation of
+    /// the same program that has finished, or any of it), so that the
+    /// workgroups of a dispatch do not allocate their invocations' state
+    /// again one after another.
+    ///
+    /// # Errors
+    /// As [`Invocation::new`].
+    pub fn reusing(
+        program: &Program,
+        entry: usize,
+        ids: Ids,
+        old: Option<Invocation>,
+    ) -> Result<Invocation, Stop> {
         let module = &program.module;
-        let mut private = vec![Vec::new(); module.global_variables.len()];
+        let (mut private, spare) = match old {
+            Some(mut old) => {
+                old.spare.append(&mut old.frames);
+                old.spare.truncate(SPARE_FRAMES);
+                (old.private, old.spare)
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        private.resize(module.global_variables.len(), Vec::new());
         for (h, g) in module.global_variables.iter() {
+            let words = &mut private[h.index()];
+            words.clear();
             if g.space == AddressSpace::Private {
-                let mut words = vec![0; program.layouts.size(g.ty).div_ceil(4) as usize];
+                words.resize(program.layouts.size(g.ty).div_ceil(4) as usize, 0);
                 if let Some(init) = g.init {
                     let v = crate::eval::constant(program, &module.global_expressions, init, &[])?;
-                    program.layouts.store(module, &mut words, 0, Ty::Handle(g.ty), &v)?;
+                    program.layouts.store(module, words, 0, Ty::Handle(g.ty), &v)?;
                 }
-                private[h.index()] = words;
             }
         }
         let f = &module.entry_points[entry].function;
@@ -186,35 +219,68 @@ impl Invocation {
             offer: None,
             prints: Vec::new(),
             loop_budget: gpu_puzzles_core::trace::LOOP_BUDGET,
+            spare,
         };
-        inv.push_frame(program, FuncId::Entry(entry as u32), args, None)?;
+        let mut frame = inv.take_frame();
+        frame.args = args;
+        inv.push_frame(program, FuncId::Entry(entry as u32), frame, None)?;
         Ok(inv)
     }
 
+    /// A frame to call a function with: a returned call's, whose buffers
+    /// are reused, or a new one; its arguments are empty.
+    pub(crate) fn take_frame(&mut self) -> Frame {
+        let mut frame = self.spare.pop().unwrap_or_else(|| Frame {
+            func: FuncId::Entry(0),
+            pc: 0,
+            values: Vec::new(),
+            locals: Vec::new(),
+            args: Vec::new(),
+            result: None,
+            loop_counts: Vec::new(),
+        });
+        frame.args.clear();
+        frame
+    }
+
+    /// Keeps a returned call's frame for [`Invocation::take_frame`].
+    pub(crate) fn keep_frame(&mut self, frame: Frame) {
+        if self.spare.len() < SPARE_FRAMES {
+            self.spare.push(frame);
+        }
+    }
+
+    /// Starts a call of `func` in `frame` (from [`Invocation::take_frame`],
+    /// its arguments filled in): every expression unevaluated, loop counts
+    /// at 0, local variables zeroed or set to their initialisers.
     fn push_frame(
         &mut self,
         program: &Program,
         func: FuncId,
-        args: Vec<Value>,
+        mut frame: Frame,
         result: Option<Handle<Expression>>,
     ) -> Result<(), Stop> {
         let f = program.function(func);
-        let mut frame = Frame {
-            func,
-            pc: 0,
-            values: vec![None; f.expressions.len()],
-            locals: Vec::with_capacity(f.local_variables.len()),
-            args,
-            result,
-            loop_counts: vec![0; program.code(func).loops.len()],
-        };
-        for (_, l) in f.local_variables.iter() {
-            let mut words = vec![0; program.layouts.size(l.ty).div_ceil(4) as usize];
+        frame.func = func;
+        frame.pc = 0;
+        frame.result = result;
+        frame.values.clear();
+        frame.values.resize(f.expressions.len(), None);
+        frame.loop_counts.clear();
+        frame.loop_counts.resize(program.code(func).loops.len(), 0);
+        frame.locals.truncate(f.local_variables.len());
+        for (k, (_, l)) in f.local_variables.iter().enumerate() {
+            let len = program.layouts.size(l.ty).div_ceil(4) as usize;
+            if k == frame.locals.len() {
+                frame.locals.push(Vec::new());
+            }
+            let words = &mut frame.locals[k];
+            words.clear();
+            words.resize(len, 0);
             if let Some(init) = l.init {
                 let v = crate::eval::constant(program, &f.expressions, init, &[])?;
-                program.layouts.store(&program.module, &mut words, 0, Ty::Handle(l.ty), &v)?;
+                program.layouts.store(&program.module, words, 0, Ty::Handle(l.ty), &v)?;
             }
-            frame.locals.push(words);
         }
         self.frames.push(frame);
         Ok(())

@@ -75,6 +75,7 @@ impl Invocation {
                         if let (Some(r), Some(v)) = (frame.result, v) {
                             caller.values[r.index()] = Some(v);
                         }
+                        self.keep_frame(frame);
                     }
                 }
             }
@@ -139,11 +140,17 @@ impl Invocation {
                 self.prints.push((*site, values));
             }
             Inst::Call { function, arguments, result } => {
-                let args = arguments
-                    .iter()
-                    .map(|a| self.get(program, memory, accesses, *a, span))
-                    .collect::<Result<Vec<_>, _>>()?;
-                self.push_frame(program, FuncId::Function(*function), args, *result)?;
+                let mut frame = self.take_frame();
+                for a in arguments {
+                    match self.get(program, memory, accesses, *a, span) {
+                        Ok(v) => frame.args.push(v),
+                        Err(e) => {
+                            self.keep_frame(frame);
+                            return Err(e);
+                        }
+                    }
+                }
+                self.push_frame(program, FuncId::Function(*function), frame, *result)?;
             }
             Inst::Subgroup(op) => {
                 use crate::lower::SubgroupOp as S;
