@@ -387,6 +387,7 @@ impl Invocation {
     }
 
     /// The words of the region a pointer points into.
+    #[inline]
     pub fn region<'m>(&'m self, memory: &'m Memory, space: Space) -> &'m [u32] {
         match space {
             Space::Storage(k) => &memory.storage[k as usize],

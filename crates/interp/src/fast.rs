@@ -13,7 +13,7 @@
 
 use crate::exec::{Access, Invocation, Memory};
 use crate::layout::{fixed_count, Layouts, Ty};
-use crate::value::{binary, unary, OutOfBoundsIndex, Pointer, Scalar, Value};
+use crate::value::{binary, scalar_op, unary, OutOfBoundsIndex, Pointer, Scalar, Value};
 use crate::Stop;
 use gpu_puzzles_core::trace::AccessKind;
 use naga::valid::FunctionInfo;
@@ -172,6 +172,50 @@ impl Invocation {
         self.fill(program, memory, accesses, h, span)
     }
 
+    /// The scalar value of expression `h`, read where the cache holds it
+    /// rather than cloned out of it ([`Invocation::get`]), so that it comes
+    /// back in a register.
+    ///
+    /// # Errors
+    /// As [`Invocation::get`]; an internal error when it is not a scalar.
+    #[inline(always)]
+    pub(crate) fn get_scalar(
+        &mut self,
+        program: &crate::Program,
+        memory: &mut Memory,
+        accesses: &mut Vec<Access>,
+        h: Handle<Expression>,
+        span: Span,
+    ) -> Result<Scalar, Stop> {
+        self.ensure(program, memory, accesses, h, span)?;
+        let depth = self.frames.len() - 1;
+        match &self.frames[depth].values[h.index()] {
+            Some(Value::Scalar(s)) => Ok(*s),
+            _ => self.get(program, memory, accesses, h, span)?.scalar(),
+        }
+    }
+
+    /// [`Invocation::get_scalar`] for a pointer.
+    ///
+    /// # Errors
+    /// As [`Invocation::get`]; an internal error when it is not a pointer.
+    #[inline(always)]
+    pub(crate) fn get_pointer(
+        &mut self,
+        program: &crate::Program,
+        memory: &mut Memory,
+        accesses: &mut Vec<Access>,
+        h: Handle<Expression>,
+        span: Span,
+    ) -> Result<Pointer, Stop> {
+        self.ensure(program, memory, accesses, h, span)?;
+        let depth = self.frames.len() - 1;
+        match &self.frames[depth].values[h.index()] {
+            Some(Value::Pointer(p)) => Ok(*p),
+            _ => self.get(program, memory, accesses, h, span)?.pointer(),
+        }
+    }
+
     /// [`Invocation::ensure`]'s first use of an expression, kept out of
     /// line: [`Invocation::get`] evaluates and caches it (its copy of the
     /// value is dropped).
@@ -188,52 +232,102 @@ impl Invocation {
         self.get(program, memory, accesses, h, span).map(drop)
     }
 
-    /// Expression `h` evaluated by its [`Quick`] form `q`, or `None` when
-    /// it has none or its operands do not have the shape it expects (the
-    /// caller then evaluates it the general way).
+    /// Evaluates expression `h` by its [`Quick`] form `q` into the call's
+    /// value cache: `false` when it has none or its operands do not have
+    /// the shape it expects (the caller then evaluates it the general way).
+    ///
+    /// The value is written straight into its slot of the cache, not
+    /// returned: returned, it went through the stack in narrow stores and
+    /// came back in wide loads, which the processor cannot forward (a
+    /// stalled load on every expression evaluated).
     #[inline]
+    // Every arm leaves by `return`, through `put!` or with `false`: one
+    // shape for both ways out, where the last arms' would otherwise differ.
+    #[allow(clippy::needless_return)]
     pub(crate) fn quick(
         &mut self,
         program: &crate::Program,
         memory: &mut Memory,
         accesses: &mut Vec<Access>,
         q: Quick,
+        h: Handle<Expression>,
         span: Span,
-    ) -> Result<Option<Value>, Stop> {
+    ) -> Result<bool, Stop> {
         let depth = self.frames.len() - 1;
         macro_rules! slot {
             ($h:expr) => {
                 self.frames[depth].values[$h.index()].as_ref()
             };
         }
-        Ok(Some(match q {
-            Quick::General => return Ok(None),
+        // Each arm writes its value into the slot itself. A scalar or a
+        // pointer over the one a loop's previous iteration left there is
+        // written in place, field by field: assigning a whole `Value`
+        // assembled it on the stack in narrow stores and copied it in with
+        // wide loads, which the processor cannot forward (a stalled load on
+        // nearly every expression evaluated).
+        macro_rules! put {
+            ($v:expr) => {{
+                let v = $v;
+                self.frames[depth].values[h.index()] = Some(v);
+                return Ok(true);
+            }};
+        }
+        macro_rules! put_scalar {
+            ($s:expr) => {{
+                let s: Scalar = $s;
+                match &mut self.frames[depth].values[h.index()] {
+                    Some(Value::Scalar(old)) => *old = s,
+                    slot => *slot = Some(Value::Scalar(s)),
+                }
+                return Ok(true);
+            }};
+        }
+        macro_rules! put_pointer {
+            ($p:expr) => {{
+                let p: Pointer = $p;
+                match &mut self.frames[depth].values[h.index()] {
+                    Some(Value::Pointer(old)) => *old = p,
+                    slot => *slot = Some(Value::Pointer(p)),
+                }
+                return Ok(true);
+            }};
+        }
+        match q {
+            Quick::General => return Ok(false),
             Quick::Binary { op, left, right } => {
                 self.ensure(program, memory, accesses, left, span)?;
                 self.ensure(program, memory, accesses, right, span)?;
                 match (slot!(left), slot!(right)) {
-                    (Some(a), Some(b)) => binary(op, a, b)?,
-                    _ => return Ok(None),
+                    // Two scalars: the commonest case, its result in a
+                    // register ([`scalar_op`]).
+                    (Some(&Value::Scalar(a)), Some(&Value::Scalar(b))) => {
+                        match scalar_op(op, a, b) {
+                            Some(s) => put_scalar!(s),
+                            None => return Ok(false),
+                        }
+                    }
+                    (Some(a), Some(b)) => put!(binary(op, a, b)?),
+                    _ => return Ok(false),
                 }
             }
             Quick::Unary { op, expr } => {
                 self.ensure(program, memory, accesses, expr, span)?;
                 match slot!(expr) {
-                    Some(v) => unary(op, v)?,
-                    None => return Ok(None),
+                    Some(v) => put!(unary(op, v)?),
+                    None => return Ok(false),
                 }
             }
             Quick::As { expr, kind, convert } => {
                 self.ensure(program, memory, accesses, expr, span)?;
                 match slot!(expr) {
-                    Some(v) if convert => v.map(|s| s.convert(kind))?,
-                    Some(v) => v.map(|s| s.bitcast(kind))?,
-                    None => return Ok(None),
+                    Some(v) if convert => put!(v.map(|s| s.convert(kind))?),
+                    Some(v) => put!(v.map(|s| s.bitcast(kind))?),
+                    None => return Ok(false),
                 }
             }
             Quick::Load { pointer, kind, access } => {
                 self.ensure(program, memory, accesses, pointer, span)?;
-                let Some(&Value::Pointer(p)) = slot!(pointer) else { return Ok(None) };
+                let Some(&Value::Pointer(p)) = slot!(pointer) else { return Ok(false) };
                 accesses.push(Access {
                     space: p.space,
                     offset: p.offset,
@@ -242,12 +336,22 @@ impl Invocation {
                     out_of_bounds: p.out_of_bounds,
                     span,
                 });
-                Value::Scalar(if p.out_of_bounds.is_some() {
-                    Scalar::zero(kind)?
-                } else {
-                    let word = self.region(memory, p.space).get((p.offset / 4) as usize).copied();
-                    Scalar::from_word(kind, word.unwrap_or(0))?
-                })
+                // Zero when out of bounds; the kind matched here, so that
+                // each arm stores a known variant.
+                let word = match p.out_of_bounds {
+                    Some(_) => 0,
+                    None => self
+                        .region(memory, p.space)
+                        .get((p.offset / 4) as usize)
+                        .copied()
+                        .unwrap_or(0),
+                };
+                match kind {
+                    ScalarKind::Float => put_scalar!(Scalar::F32(f32::from_bits(word))),
+                    ScalarKind::Uint => put_scalar!(Scalar::U32(word)),
+                    ScalarKind::Sint => put_scalar!(Scalar::I32(word as i32)),
+                    _ => put_scalar!(Scalar::from_word(kind, word)?),
+                }
             }
             Quick::Element { base, index, stride, length } => {
                 let i = match index {
@@ -256,12 +360,12 @@ impl Invocation {
                         self.ensure(program, memory, accesses, h, span)?;
                         match slot!(h) {
                             Some(Value::Scalar(s)) => s.as_index()?,
-                            _ => return Ok(None),
+                            _ => return Ok(false),
                         }
                     }
                 };
                 self.ensure(program, memory, accesses, base, span)?;
-                let Some(&Value::Pointer(p)) = slot!(base) else { return Ok(None) };
+                let Some(&Value::Pointer(p)) = slot!(base) else { return Ok(false) };
                 let len = length.unwrap_or_else(|| {
                     (self.region(memory, p.space).len() as u32 * 4).saturating_sub(p.offset)
                         / stride.max(1)
@@ -273,7 +377,7 @@ impl Invocation {
                     func,
                     base,
                 }));
-                Value::Pointer(Pointer {
+                put_pointer!(Pointer {
                     space: p.space,
                     offset: if out_of_bounds.is_some() {
                         p.offset
@@ -285,11 +389,11 @@ impl Invocation {
             }
             Quick::Member { base, index, offset, members } => {
                 self.ensure(program, memory, accesses, base, span)?;
-                let Some(&Value::Pointer(p)) = slot!(base) else { return Ok(None) };
+                let Some(&Value::Pointer(p)) = slot!(base) else { return Ok(false) };
                 let func = self.frames[depth].func;
                 let out_of_bounds = p.out_of_bounds.or((index >= members)
                     .then_some(OutOfBoundsIndex { index, length: members, func, base }));
-                Value::Pointer(Pointer {
+                put_pointer!(Pointer {
                     space: p.space,
                     offset: if out_of_bounds.is_some() { p.offset } else { p.offset + offset },
                     out_of_bounds,
@@ -299,11 +403,12 @@ impl Invocation {
                 self.ensure(program, memory, accesses, base, span)?;
                 match slot!(base) {
                     Some(Value::Vector(c)) if (index as usize) < c.len() => {
-                        Value::Scalar(c[index as usize])
+                        let s = c[index as usize];
+                        put_scalar!(s)
                     }
-                    _ => return Ok(None),
+                    _ => return Ok(false),
                 }
             }
-        }))
+        }
     }
 }

@@ -24,7 +24,11 @@
 //! quick forms with their strides, member offsets and loaded kinds worked
 //! out (the private `fast` module): with them the interpreter judged the
 //! heaviest references' random cases about 1.25 times as fast as with the
-//! general evaluator over naga's expression tree alone.
+//! general evaluator over naga's expression tree alone. The quick forms
+//! write their results into the call's value cache in place (a copy of a
+//! whole value through the stack stalled on nearly every expression), and
+//! calls and workgroups reuse the buffers of the ones before them
+//! (docs/performance.md, sixteenth session).
 //!
 //! Shapes and units: buffers are runs of 32-bit little-endian words,
 //! offsets are in bytes, and values are laid out by WGSL's memory layout

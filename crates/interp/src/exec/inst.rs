@@ -23,21 +23,20 @@ impl Invocation {
             Inst::Emit(range) => {
                 let quick = &program.code(self.frames[depth].func).quick;
                 for h in range.clone() {
-                    let v = match self.quick(program, memory, accesses, quick[h.index()], span)? {
-                        Some(v) => v,
-                        None => self.eval(program, memory, accesses, h, span)?,
-                    };
-                    self.frames[depth].values[h.index()] = Some(v);
+                    if !self.quick(program, memory, accesses, quick[h.index()], h, span)? {
+                        let v = self.eval(program, memory, accesses, h, span)?;
+                        self.frames[depth].values[h.index()] = Some(v);
+                    }
                 }
             }
             Inst::Jump(t) => self.frames[depth].pc = *t,
             Inst::JumpUnless { condition, target } => {
-                if !self.get(program, memory, accesses, *condition, span)?.scalar()?.as_bool()? {
+                if !self.get_scalar(program, memory, accesses, *condition, span)?.as_bool()? {
                     self.frames[depth].pc = *target;
                 }
             }
             Inst::JumpIf { condition, target } => {
-                if self.get(program, memory, accesses, *condition, span)?.scalar()?.as_bool()? {
+                if self.get_scalar(program, memory, accesses, *condition, span)?.as_bool()? {
                     self.frames[depth].pc = *target;
                 }
             }
@@ -52,7 +51,7 @@ impl Invocation {
                 self.frames[depth].pc = *target;
             }
             Inst::Switch { selector, cases, default } => {
-                let s = self.get(program, memory, accesses, *selector, span)?.scalar()?;
+                let s = self.get_scalar(program, memory, accesses, *selector, span)?;
                 let target = cases
                     .iter()
                     .find(|(v, _)| match (v, s) {
@@ -82,7 +81,7 @@ impl Invocation {
             Inst::Barrier(_) => self.status = Status::Waiting,
             Inst::MemoryBarrier => {}
             Inst::Store { pointer, value } => {
-                let p = self.get(program, memory, accesses, *pointer, span)?.pointer()?;
+                let p = self.get_pointer(program, memory, accesses, *pointer, span)?;
                 let v = self.get(program, memory, accesses, *value, span)?;
                 let ty = self.pointee(program, *pointer)?;
                 self.write(
