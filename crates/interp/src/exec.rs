@@ -152,10 +152,10 @@ impl Invocation {
         Invocation::reusing(program, entry, ids, None)
     }
 
-    /// [`Invocation::new`], reusing the buffers of `old` (an invocation of
-    /// the same program that has finished, or any of it), so that the
-    /// workgroups of a dispatch do not allocate their invocations' state
-    /// again one after another.
+    /// [`Invocation::new`], reusing the buffers of `old` (any invocation:
+    /// all of its state is set afresh), so that the workgroups of a
+    /// dispatch do not allocate their invocations' state again one after
+    /// another.
     ///
     /// # Errors
     /// As [`Invocation::new`].

@@ -172,9 +172,30 @@ impl Invocation {
         self.fill(program, memory, accesses, h, span)
     }
 
-    /// The scalar value of expression `h`, read where the cache holds it
-    /// rather than cloned out of it ([`Invocation::get`]), so that it comes
-    /// back in a register.
+    /// The value of expression `h` as `pick` takes it from where the cache
+    /// holds it, rather than cloned out of it ([`Invocation::get`]), so
+    /// that a scalar or a pointer comes back in registers.
+    ///
+    /// # Errors
+    /// As [`Invocation::get`]; an internal error when `pick` does not take
+    /// the value (validation rules out an operand of another type).
+    #[inline(always)]
+    fn get_as<T>(
+        &mut self,
+        program: &crate::Program,
+        memory: &mut Memory,
+        accesses: &mut Vec<Access>,
+        h: Handle<Expression>,
+        span: Span,
+        pick: impl Fn(&Value) -> Option<T>,
+    ) -> Result<T, Stop> {
+        self.ensure(program, memory, accesses, h, span)?;
+        let depth = self.frames.len() - 1;
+        let v = self.frames[depth].values[h.index()].as_ref();
+        v.and_then(pick).ok_or_else(|| Stop::internal(format!("an operand of another type: {v:?}")))
+    }
+
+    /// The scalar value of expression `h` ([`Invocation::get_as`]).
     ///
     /// # Errors
     /// As [`Invocation::get`]; an internal error when it is not a scalar.
@@ -187,15 +208,11 @@ impl Invocation {
         h: Handle<Expression>,
         span: Span,
     ) -> Result<Scalar, Stop> {
-        self.ensure(program, memory, accesses, h, span)?;
-        let depth = self.frames.len() - 1;
-        match &self.frames[depth].values[h.index()] {
-            Some(Value::Scalar(s)) => Ok(*s),
-            _ => self.get(program, memory, accesses, h, span)?.scalar(),
-        }
+        let pick = |v: &Value| if let Value::Scalar(s) = v { Some(*s) } else { None };
+        self.get_as(program, memory, accesses, h, span, pick)
     }
 
-    /// [`Invocation::get_scalar`] for a pointer.
+    /// The pointer value of expression `h` ([`Invocation::get_as`]).
     ///
     /// # Errors
     /// As [`Invocation::get`]; an internal error when it is not a pointer.
@@ -208,12 +225,8 @@ impl Invocation {
         h: Handle<Expression>,
         span: Span,
     ) -> Result<Pointer, Stop> {
-        self.ensure(program, memory, accesses, h, span)?;
-        let depth = self.frames.len() - 1;
-        match &self.frames[depth].values[h.index()] {
-            Some(Value::Pointer(p)) => Ok(*p),
-            _ => self.get(program, memory, accesses, h, span)?.pointer(),
-        }
+        let pick = |v: &Value| if let Value::Pointer(p) = v { Some(*p) } else { None };
+        self.get_as(program, memory, accesses, h, span, pick)
     }
 
     /// [`Invocation::ensure`]'s first use of an expression, kept out of

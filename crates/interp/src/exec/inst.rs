@@ -141,13 +141,8 @@ impl Invocation {
             Inst::Call { function, arguments, result } => {
                 let mut frame = self.take_frame();
                 for a in arguments {
-                    match self.get(program, memory, accesses, *a, span) {
-                        Ok(v) => frame.args.push(v),
-                        Err(e) => {
-                            self.keep_frame(frame);
-                            return Err(e);
-                        }
-                    }
+                    // An error ends the run: the frame need not be kept.
+                    frame.args.push(self.get(program, memory, accesses, *a, span)?);
                 }
                 self.push_frame(program, FuncId::Function(*function), frame, *result)?;
             }
