@@ -8,57 +8,16 @@
 //! changes between schedules has a race, whatever one GPU happened to do.
 
 use crate::exec::{Access, Ids, Invocation, Memory, Status};
+use crate::value::Space;
 use crate::{Program, Stop};
 use gpu_puzzles_core::model::CaseConfig;
 use std::sync::Arc;
 
 mod record;
+mod schedule;
 pub use record::Record;
-
-/// An order for running a dispatch's invocations, all legal under WGSL.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Schedule {
-    /// Every invocation of a workgroup runs one statement per round, in
-    /// `local_invocation_index` order; workgroups in order. What the
-    /// debugger shows.
-    Lockstep,
-    /// Each invocation runs alone up to its next barrier, in
-    /// `local_invocation_index` order; workgroups in order.
-    Forward,
-    /// As [`Schedule::Forward`], invocations and workgroups in reverse.
-    Reverse,
-    /// As [`Schedule::Forward`], invocations in a random order drawn again
-    /// for every barrier interval and workgroups shuffled, from a seed.
-    Random(u64),
-}
-
-impl Schedule {
-    /// In words, for a report: "in lock step", "one by one in order", …
-    pub fn describe(self) -> String {
-        match self {
-            Schedule::Lockstep => "all invocations of a workgroup one statement at a time (lock step)".into(),
-            Schedule::Forward => "invocations one after another, each up to its next barrier, in index order".into(),
-            Schedule::Reverse => "invocations one after another, each up to its next barrier, in reverse index order, last workgroup first".into(),
-            Schedule::Random(seed) => format!("invocations one after another, each up to its next barrier, in a shuffled order (seed {seed})"),
-        }
-    }
-}
-
-/// A small, fast, seeded generator (SplitMix64) for shuffles.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-fn shuffle(v: &mut [u32], state: &mut u64) {
-    for i in (1..v.len()).rev() {
-        let j = (next(state) % (i as u64 + 1)) as usize;
-        v.swap(i, j);
-    }
-}
+use schedule::shuffle;
+pub use schedule::Schedule;
 
 /// One entry point's dispatch in progress.
 #[derive(Debug, Clone)]
@@ -293,6 +252,44 @@ impl Dispatch {
         }
     }
 
+    /// One invocation's turn in a lock-step round run to a barrier: its
+    /// next statement, and the ones after it while each touched nothing
+    /// but its own memory (function and private variables) and uniforms,
+    /// in bounds.
+    /// What other invocations can see (storage buffers, workgroup memory)
+    /// is touched in the same order as one statement per round would touch
+    /// it for invocations on one path, and in an order as legal under WGSL
+    /// for the rest; a round no longer visits every invocation for each of
+    /// the statements between, which is most of lock step's cost.
+    fn turn(&mut self, local: u32) -> Result<(), Stop> {
+        let mut accesses = std::mem::take(&mut self.scratch);
+        let inv = &mut self.invocations[local as usize];
+        let stepped = loop {
+            let from = accesses.len();
+            let stepped = inv.step(&self.program, &mut self.memory, &mut accesses);
+            if stepped.is_err()
+                || inv.status != Status::Running
+                || accesses[from..].iter().any(|a| {
+                    a.out_of_bounds.is_some()
+                        || !matches!(
+                            a.space,
+                            Space::Function { .. } | Space::Private(_) | Space::Uniform(_)
+                        )
+                })
+            {
+                break stepped;
+            }
+            // Accesses to the invocation's own memory count nowhere (no
+            // heat map, counter or race) unless the debugger keeps them.
+            if !self.keep_accesses {
+                accesses.truncate(from);
+            }
+        };
+        self.note(local, &mut accesses);
+        self.scratch = accesses;
+        stepped
+    }
+
     fn step_one(&mut self, local: u32) -> Result<(), Stop> {
         // One buffer for every step's accesses: a step allocates nothing.
         let mut accesses = std::mem::take(&mut self.scratch);
@@ -454,7 +451,11 @@ impl Dispatch {
         match self.schedule {
             Schedule::Lockstep => {
                 while self.invocations.iter().any(|i| i.status == Status::Running) {
-                    self.step()?;
+                    for local in 0..n {
+                        if self.invocations[local as usize].status == Status::Running {
+                            self.turn(local)?;
+                        }
+                    }
                 }
                 return Ok(());
             }
