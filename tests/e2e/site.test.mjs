@@ -380,7 +380,11 @@ test("a Run says it is running only once it has taken a tenth of a second, and d
   const check = (r, label) => {
     const running = r.seen.filter((s) => s.status === "running");
     if (r.ms < 90) assert.equal(running.length, 0, `${label}: a ${r.ms.toFixed(0)} ms Run showed "running"`);
-    if (r.ms > 150) {
+    // A Run well past the quiet tenth of a second shows "running". Not
+    // one just past it: the timer that shows it can fire late while the
+    // page handles the Run's results on a busy machine (CI's two cores
+    // run two browsers), and a Run already over by then rightly shows none.
+    if (r.ms > 300) {
       assert.ok(running.length > 0, `${label}: a ${r.ms.toFixed(0)} ms Run never showed "running"`);
       assert.ok(running[0].ms >= 95, `${label}: "running" came after ${running[0].ms.toFixed(0)} ms, before the quiet tenth of a second`);
       assert.ok(r.seen.some((s) => s.button === "Running…"), `${label}: the Run button never said Running…`);
@@ -394,7 +398,7 @@ test("a Run says it is running only once it has taken a tenth of a second, and d
   const again = await watch();
   check(again, "second Run");
   assert.deepEqual([again.status, again.run], ["passed", 2]);
-  assert.ok(first.ms > 150 || again.ms < 90, `neither Run was timed to a rule (${first.ms.toFixed(0)} and ${again.ms.toFixed(0)} ms)`);
+  assert.ok(first.ms > 300 || again.ms < 90, `neither Run was timed to a rule (${first.ms.toFixed(0)} and ${again.ms.toFixed(0)} ms)`);
   assert.deepEqual(errors, []);
   await page.close();
 });
