@@ -252,15 +252,16 @@ impl Dispatch {
         }
     }
 
-    /// One invocation's turn in a lock-step round run to a barrier: its
-    /// next statement, and the ones after it while each touched nothing
-    /// but its own memory (function and private variables) and uniforms,
-    /// in bounds.
-    /// What other invocations can see (storage buffers, workgroup memory)
-    /// is touched in the same order as one statement per round would touch
-    /// it for invocations on one path, and in an order as legal under WGSL
-    /// for the rest; a round no longer visits every invocation for each of
-    /// the statements between, which is most of lock step's cost.
+    /// One invocation's turn: its next statement, and the ones after it
+    /// while each touched nothing but its own memory (function and private
+    /// variables) and uniforms, in bounds; then the accesses others can
+    /// see are noted. In a lock-step round run to a barrier, storage
+    /// buffers and workgroup memory are touched in the same order as one
+    /// statement per round would touch them for invocations on one path,
+    /// and in an order as legal under WGSL for the rest; a round no longer
+    /// visits every invocation for each of the statements between, which
+    /// was most of lock step's cost. An invocation run alone to its barrier
+    /// touches memory in the same order either way, with fewer stops.
     fn turn(&mut self, local: u32) -> Result<(), Stop> {
         let mut accesses = std::mem::take(&mut self.scratch);
         let inv = &mut self.invocations[local as usize];
@@ -463,9 +464,11 @@ impl Dispatch {
             Schedule::Reverse => order.reverse(),
             Schedule::Random(_) => shuffle(&mut order, &mut self.rng),
         }
+        // Alone up to its barrier, an invocation's turns give the same
+        // order of accesses as its statements one by one, with fewer stops.
         for local in order {
             while self.invocations[local as usize].status == Status::Running {
-                self.step_one(local)?;
+                self.turn(local)?;
             }
         }
         Ok(())
