@@ -262,13 +262,17 @@ impl Dispatch {
     /// visits every invocation for each of the statements between, which
     /// was most of lock step's cost. An invocation run alone to its barrier
     /// touches memory in the same order either way, with fewer stops.
-    fn turn(&mut self, local: u32) -> Result<(), Stop> {
+    /// With `one_statement`, the turn is the next statement alone (the
+    /// debugger's rounds, [`Dispatch::step`]).
+    fn turn(&mut self, local: u32, one_statement: bool) -> Result<(), Stop> {
+        // One buffer for every turn's accesses: a turn allocates nothing.
         let mut accesses = std::mem::take(&mut self.scratch);
         let inv = &mut self.invocations[local as usize];
         let stepped = loop {
             let from = accesses.len();
             let stepped = inv.step(&self.program, &mut self.memory, &mut accesses);
-            if stepped.is_err()
+            if one_statement
+                || stepped.is_err()
                 || inv.status != Status::Running
                 || accesses[from..].iter().any(|a| {
                     a.out_of_bounds.is_some()
@@ -286,16 +290,6 @@ impl Dispatch {
                 accesses.truncate(from);
             }
         };
-        self.note(local, &mut accesses);
-        self.scratch = accesses;
-        stepped
-    }
-
-    fn step_one(&mut self, local: u32) -> Result<(), Stop> {
-        // One buffer for every step's accesses: a step allocates nothing.
-        let mut accesses = std::mem::take(&mut self.scratch);
-        let inv = &mut self.invocations[local as usize];
-        let stepped = inv.step(&self.program, &mut self.memory, &mut accesses);
         self.note(local, &mut accesses);
         self.scratch = accesses;
         stepped
@@ -434,7 +428,7 @@ impl Dispatch {
         }
         for local in 0..self.invocations.len() as u32 {
             if self.invocations[local as usize].status == Status::Running {
-                self.step_one(local)?;
+                self.turn(local, true)?;
             }
         }
         Ok(())
@@ -454,7 +448,7 @@ impl Dispatch {
                 while self.invocations.iter().any(|i| i.status == Status::Running) {
                     for local in 0..n {
                         if self.invocations[local as usize].status == Status::Running {
-                            self.turn(local)?;
+                            self.turn(local, false)?;
                         }
                     }
                 }
@@ -468,7 +462,7 @@ impl Dispatch {
         // order of accesses as its statements one by one, with fewer stops.
         for local in order {
             while self.invocations[local as usize].status == Status::Running {
-                self.turn(local)?;
+                self.turn(local, false)?;
             }
         }
         Ok(())
