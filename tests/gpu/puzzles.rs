@@ -11,7 +11,7 @@
 //!   `failed in random cases` (passes the written cases, not the random
 //!   ones: only a kernel that special-cases the written sizes can, since
 //!   the written cases hold every edge of the generator; `seeds.rs` sweeps
-//!   every other file over 200 seeds), `memory-error` (every case),
+//!   every other file over 100 seeds), `memory-error` (every case),
 //!   `over-budget`, `without-technique` (right values, but none of the
 //!   built-in functions of the puzzle's `[lesson]`) or
 //!   `runaway-loop at LINE`; any of these but `failed` may
@@ -26,7 +26,7 @@
 //! - `emulate::<slug>::<kernel>` — the interpreter judges as the GPU does
 //!   (`emulate.rs`);
 //! - `seeds::<slug>::<kernel>` — the interpreter's verdict is the same on
-//!   200 seeds' random cases (`seeds.rs`).
+//!   100 seeds' random cases (`seeds.rs`).
 //!
 //! A machine with no adapter fails every test with a message saying how to
 //! get one; nothing passes silently.
@@ -58,7 +58,7 @@ fn judge(puzzle: &Puzzle, source: &str) -> Result<Arc<Vec<CaseResult>>, Failed> 
 /// reproduces with `gpu-puzzles check --seed`): all four for a held kernel
 /// that must fail in random cases, to catch it; the first alone for a
 /// reference (`reference-random-cases`), whose random cases the interpreter
-/// judges over seeds 1 to 200 (`seeds.rs`) after agreeing with the GPU case
+/// judges over seeds 1 to 100 (`seeds.rs`) after agreeing with the GPU case
 /// by case on seed 1 (`emulate.rs`); seeds 2 to 4 instrumented on lavapipe
 /// repeated that at a high cost (docs/performance.md, 2026-11-28).
 const SEEDS: [u64; 4] = [1, 2, 3, 4];

@@ -155,9 +155,9 @@ async fn handle(request: Request) -> Reply {
             }
             Reply::Adapter(gpu.map(|g| describe(&g)))
         }
-        Request::Run { slug, source, seed, page_webgpu, solutions } => {
+        Request::Run { slug, source, seed, page_webgpu, solutions, time_comparisons } => {
             Reply::Run(match crate::embedded::judged_puzzle(&slug) {
-                Some(p) => run(p, &source, seed, page_webgpu, &solutions).await,
+                Some(p) => run(p, &source, seed, page_webgpu, &solutions, time_comparisons).await,
                 None => {
                     Err(format!("the judge does not know the puzzle `{slug}`; reload the page"))
                 }
@@ -211,7 +211,9 @@ fn describe(gpu: &Gpu) -> String {
 /// switched off: each ordinary case is checked by the CPU interpreter
 /// first, and runs on the GPU as written when it is clean, instrumented
 /// otherwise ([`RunOptions::cpu_checks`]). With the CPU interpreter alone
-/// when there is no WebGPU.
+/// when there is no WebGPU. A passed performance case is timed against our
+/// reference and, on a hardware GPU or with `time_comparisons`, against the
+/// puzzle's comparison kernels.
 ///
 /// # Errors
 /// Our own failures, as a message saying what happened and what to do.
@@ -221,6 +223,7 @@ async fn run(
     seed: u64,
     page_webgpu: bool,
     solutions: &str,
+    time_comparisons: bool,
 ) -> Result<RunReply, String> {
     let was_lost = DEVICE.with_borrow(|d| d.gpu.as_ref().is_some_and(|g| g.is_lost()));
     let random = gpu_puzzles_core::load::random_cases(puzzle, seed)
@@ -296,12 +299,22 @@ async fn run(
         } else {
             None
         };
+        // On a software adapter the comparison kernels wait for the
+        // student's request: there one dispatch at a performance size takes
+        // seconds (Transpose's two, 5 s on SwiftShader), and the figures say
+        // nothing about GPUs. The report then says so, with a button.
+        let yardsticks = ours.as_ref().unwrap_or(puzzle);
+        let without_comparisons;
+        let yardsticks = if gpu.adapter().software && !time_comparisons {
+            without_comparisons = Puzzle { comparisons: Vec::new(), ..yardsticks.clone() };
+            &without_comparisons
+        } else {
+            yardsticks
+        };
         // The cache is taken out for the duration: nothing is borrowed
         // across an await.
         let mut cache = DEVICE.with_borrow_mut(|d| std::mem::take(&mut d.yardsticks));
-        let added =
-            add_yardsticks(&gpu, ours.as_ref().unwrap_or(puzzle), source, results, &mut cache)
-                .await;
+        let added = add_yardsticks(&gpu, yardsticks, source, results, &mut cache).await;
         DEVICE.with_borrow_mut(|d| d.yardsticks.extend(cache));
         if let Err(e) = added {
             out = Err(e);

@@ -130,11 +130,18 @@ impl PageGpu {
     }
 
     /// Judges `source` on every case of `puzzle` in the worker, with the
-    /// random cases it draws from a fresh seed (or the URL's `seed=`).
+    /// random cases it draws from a fresh seed (or the URL's `seed=`). On a
+    /// software adapter the comparison kernels are timed only with
+    /// `time_comparisons`.
     ///
     /// # Errors
     /// What went wrong, in words for the student.
-    pub async fn run(self, puzzle: &Puzzle, source: &str) -> Result<RunOutput, WorkerError> {
+    pub async fn run(
+        self,
+        puzzle: &Puzzle,
+        source: &str,
+        time_comparisons: bool,
+    ) -> Result<RunOutput, WorkerError> {
         // A fresh seed every Run, small enough to read out and type back; the
         // URL's `seed=` draws a given Run's cases again.
         let seed =
@@ -146,6 +153,7 @@ impl PageGpu {
                 seed,
                 page_webgpu: has_webgpu(),
                 solutions: crate::solutions::in_this_build().unwrap_or_default(),
+                time_comparisons,
             })
             .await?
         {

@@ -59,6 +59,10 @@ pub enum Request {
         /// ([`crate::solutions`]): a performance case is timed against our
         /// solution, fetched with it; empty in a build without them.
         solutions: String,
+        /// Time the puzzle's comparison kernels even on a software adapter,
+        /// where they are left untimed unless the student asks
+        /// ([`gpu_puzzles_core::report::run::PerformanceReport::comparisons_untimed`]).
+        time_comparisons: bool,
     },
     /// A debugger action; answered by [`Reply::Debug`].
     Debug(DebugAction),

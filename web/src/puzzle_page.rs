@@ -12,6 +12,17 @@ use gpu_puzzles_core::{Case, Puzzle};
 use leptos::prelude::*;
 use std::sync::Arc;
 
+/// The page's choice to time comparison kernels on a software adapter
+/// (`on`), and a counter the results bump to ask the page for a Run
+/// (`run`): provided by the puzzle page to its performance cases.
+#[derive(Clone, Copy)]
+pub struct TimeComparisons {
+    /// Whether Runs time the comparison kernels on a software adapter.
+    pub on: RwSignal<bool>,
+    /// Bumped to start a Run, as the Run button does.
+    pub run: RwSignal<u32>,
+}
+
 /// What a finished Run leaves, behind `Arc`s: every view reads the state,
 /// and a clone must not copy a large read-back.
 #[derive(Debug, Clone, PartialEq)]
@@ -140,6 +151,12 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let heatmaps = RwSignal::new(storage::heatmaps());
     provide_context(crate::heatmaps::ShowHeatmaps(heatmaps.read_only()));
     provide_context(crate::debugger::DebugRequest(RwSignal::new(None)));
+    // Whether this page's Runs time the comparison kernels on a software
+    // adapter too: off until the student asks (a performance case's
+    // "Time them here" button, which also starts a Run).
+    let time_comparisons = RwSignal::new(false);
+    let run_requests = RwSignal::new(0_u32);
+    provide_context(TimeComparisons { on: time_comparisons, run: run_requests });
     provide_context(crate::debugger::DebugFocus(RwSignal::new(None)));
 
     // Edits not yet in localStorage. Only those are saved when the page
@@ -188,7 +205,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         leptos::task::spawn_local(async move {
             let mut next = Some(first);
             while let Some(source) = next.take() {
-                let out = device.run(puzzle, &source).await;
+                let out = device.run(puzzle, &source, time_comparisons.get_untracked()).await;
                 crate::mark("run-judged");
                 if let Ok(o) = &out {
                     crate::note_phases(o.phases);
@@ -245,6 +262,15 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
             }
         });
     };
+
+    // A Run asked for from the results (TimeComparisons::run).
+    Effect::new(move |seen: Option<u32>| {
+        let n = run_requests.get();
+        if seen.is_some_and(|s| s != n) {
+            run();
+        }
+        n
+    });
 
     // Ctrl/Cmd+Enter anywhere on the page; inside the editor CodeMirror handles
     // it first and marks the event handled.

@@ -370,6 +370,21 @@ fn performance_view(
                         <dd data-testid=format!("performance-compare-{n}-{}", k + 1)>{figures}</dd>
                     }
                 }).collect_view()}
+                {w.comparisons_untimed.map(|note| {
+                    let ask = use_context::<crate::puzzle_page::TimeComparisons>();
+                    view! {
+                        <dt>"Comparison kernels"</dt>
+                        <dd data-testid=format!("performance-untimed-{n}")>
+                            {note} " "
+                            {ask.map(|ask| view! {
+                                <button data-testid=format!("time-comparisons-{n}") on:click=move |_| {
+                                    ask.on.set(true);
+                                    ask.run.update(|r| *r += 1);
+                                }>"Time them here anyway"</button>
+                            })}
+                        </dd>
+                    }
+                })}
             </dl>
             {roofline}
         }

@@ -29,6 +29,19 @@ pub struct PerformanceReport {
     /// not pass).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub comparisons: Vec<(String, String)>,
+    /// Why the puzzle's comparison kernels have no figures: a front end on
+    /// a software adapter times them only when asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparisons_untimed: Option<String>,
+}
+
+/// Whether a passed performance case's comparison kernels were left untimed:
+/// the puzzle has some, the result holds no timing for any, and the device
+/// is a software adapter (where a front end times them only on request,
+/// since there one dispatch at a performance size takes seconds and its
+/// figure says nothing about GPUs).
+fn untimed_comparisons(puzzle: &Puzzle, r: &CaseResult, context: Context<'_>) -> bool {
+    context.software && !puzzle.comparisons.is_empty() && r.comparison_timings.is_empty()
 }
 
 /// A passed performance case's figures as lines: the student's kernel, the
@@ -77,6 +90,18 @@ pub fn performance_report(
                 )
             })
             .collect(),
+        comparisons_untimed: untimed_comparisons(puzzle, r, context).then(|| {
+            let labels: Vec<&str> = puzzle
+                .comparisons
+                .iter()
+                .map(|c| c.label.split(':').next().unwrap_or(&c.label))
+                .collect();
+            format!(
+                "Not timed on this software adapter: {} would take seconds here, and {} would say nothing about how GPUs behave.",
+                if labels.len() == 1 { format!("the comparison kernel ({})", labels[0]) } else { format!("the comparison kernels ({})", labels.join("; ")) },
+                if labels.len() == 1 { "its figure" } else { "their figures" },
+            )
+        }),
     }
 }
 

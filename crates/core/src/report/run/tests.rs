@@ -149,6 +149,28 @@ fn a_performance_run_gives_figures_peaks_targets_and_omitted_cases() {
     let target =
         software.cases.iter().find_map(|c| c.performance.as_ref()?.target.clone()).unwrap();
     assert!(target.contains("not enforced on this software adapter"), "{target}");
+    // Comparison kernels timed: no note; on a software adapter a front end
+    // that left them untimed gets one sentence that names them.
+    assert!(software
+        .cases
+        .iter()
+        .all(|c| c.performance.as_ref().is_none_or(|p| p.comparisons_untimed.is_none())));
+    let untimed: Vec<CaseResult> =
+        results.iter().map(|r| CaseResult { comparison_timings: vec![], ..r.clone() }).collect();
+    let untimed_report = |software| {
+        let context = Context { software, peaks: Some(&peaks), emulated: Emulated::No };
+        let report = RunReport::new(p, &[], &untimed, context);
+        report.cases.iter().find_map(|c| c.performance.clone()).unwrap()
+    };
+    let note = untimed_report(true).comparisons_untimed.unwrap();
+    let label = p.comparisons[0].label.split(':').next().unwrap();
+    assert!(
+        note.starts_with(&format!(
+            "Not timed on this software adapter: the comparison kernel ({label})"
+        )),
+        "{note}"
+    );
+    assert_eq!(untimed_report(false).comparisons_untimed, None, "a hardware GPU always times them");
     // The reference timed while the GPU's clocks were held down: the figure
     // says so, and the target is not checked on it.
     for r in results.iter_mut().filter(|r| r.reference_timing.is_some()) {
