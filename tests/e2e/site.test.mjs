@@ -124,17 +124,26 @@ for (const slug of order) {
     let perfIndex = 0;
     assert.ok(statuses.length >= 3 && statuses.filter((s) => s === "passed").length === statuses.length - omitted, `cases: ${statuses}`);
     assert.equal(statuses.filter((s) => s === "omitted").length, omitted, `cases: ${statuses}`);
+    // Every case's panel and grids, read in one round trip to the page.
+    const shown = await page.evaluate((count) => {
+      const cells = (id) => [...document.querySelectorAll(`[data-testid="${id}"] td`)].map((td) => td.dataset.value);
+      return Array.from({ length: count }, (_, i) => ({
+        perf: document.querySelector(`[data-testid="performance-${i + 1}"]`) !== null,
+        expected: cells(`grid-expected-${i + 1}`),
+        actual: cells(`grid-actual-${i + 1}`),
+      }));
+    }, statuses.length);
     // Every shown case: actual grid equals expected grid, cell by cell.
     for (let n = 1; n <= statuses.length; n++) {
       const perf = page.locator(`[data-testid="performance-${n}"]`);
-      const isPerf = statuses[n - 1] === "omitted" || (await perf.count()) > 0;
+      const isPerf = statuses[n - 1] === "omitted" || shown[n - 1].perf;
       const perfCase = isPerf ? data.performance[perfIndex++] : undefined;
       if (statuses[n - 1] === "omitted") {
         assert.equal(await p.testid(`case-${n}`).getAttribute("data-outcome"), "omitted");
         assert.match(await p.testid(`case-${n}`).innerText(), /not run on a software adapter[\s\S]*runs only on a hardware GPU/);
         continue;
       }
-      if (await perf.count()) {
+      if (shown[n - 1].perf) {
         // A performance case: the student's figures and the reference kernel's, both measured.
         const figures = perf.locator(".performance-figures");
         assert.ok(Number(await figures.getAttribute("data-ms")) > 0, `case ${n}: no time`);
@@ -163,11 +172,10 @@ for (const slug of order) {
         }
         continue;
       }
-      const expected = await p.gridValues(`grid-expected-${n}`);
+      const { expected, actual } = shown[n - 1];
       if (expected.length === 0) continue; // hidden case: no data shown
       // Equal cell by cell; within 1e-5 where the puzzle compares with a
       // tolerance (Box Blur's division may differ in the last bit).
-      const actual = await p.gridValues(`grid-actual-${n}`);
       assert.equal(actual.length, expected.length, `case ${n}`);
       actual.forEach((a, i) => assert.ok(a === expected[i] || Math.abs(Number(a) - Number(expected[i])) <= 1e-5, `case ${n}[${i}]: ${a} vs ${expected[i]}`));
     }
