@@ -155,7 +155,8 @@ fn the_reference_run_as_it_is_is_its_own_yardstick_and_another_kernel_is_timed_b
     let (_, r) = reference_on_performance_case(&set, "transpose", &gpu);
     let mut results = vec![r];
     let mut cache = YardstickCache::new();
-    pollster::block_on(add_yardsticks(&gpu, puzzle, reference, &mut results, &mut cache)).unwrap();
+    pollster::block_on(add_yardsticks(&gpu, puzzle, reference, &mut results, &mut cache, true))
+        .unwrap();
     let r = &results[0];
     assert!(r.outcome.passed(), "{:?}", r.outcome);
     assert_eq!(r.reference_timing, Some(r.timing), "the student's figure is the reference's");
@@ -167,9 +168,20 @@ fn the_reference_run_as_it_is_is_its_own_yardstick_and_another_kernel_is_timed_b
     let r = pollster::block_on(run_case(&gpu, puzzle, case, naive, RunOptions::default())).unwrap();
     let mut results = vec![r];
     let mut fresh = YardstickCache::new();
-    pollster::block_on(add_yardsticks(&gpu, puzzle, naive, &mut results, &mut fresh)).unwrap();
+    pollster::block_on(add_yardsticks(&gpu, puzzle, naive, &mut results, &mut fresh, true))
+        .unwrap();
     let r = &results[0];
     let measured = r.reference_timing.expect("the reference measured");
     assert_ne!(measured, r.timing, "another kernel's figure is not the reference's");
     assert!(measured.measured.is_some_and(|m| m.runs >= 1), "{measured:?}");
+
+    // Comparison kernels left out (a software adapter's page, until the
+    // student asks): the reference is still placed, and no comparison
+    // kernel has a figure.
+    let mut results = vec![r.clone()];
+    results[0].comparison_timings.clear();
+    pollster::block_on(add_yardsticks(&gpu, puzzle, naive, &mut results, &mut cache, false))
+        .unwrap();
+    assert!(results[0].reference_timing.is_some(), "{:?}", results[0]);
+    assert!(results[0].comparison_timings.is_empty(), "{:?}", results[0].comparison_timings);
 }

@@ -304,17 +304,12 @@ async fn run(
         // seconds (Transpose's two, 5 s on SwiftShader), and the figures say
         // nothing about GPUs. The report then says so, with a button.
         let yardsticks = ours.as_ref().unwrap_or(puzzle);
-        let without_comparisons;
-        let yardsticks = if gpu.adapter().software && !time_comparisons {
-            without_comparisons = Puzzle { comparisons: Vec::new(), ..yardsticks.clone() };
-            &without_comparisons
-        } else {
-            yardsticks
-        };
+        let comparisons = time_comparisons || !gpu.adapter().software;
         // The cache is taken out for the duration: nothing is borrowed
         // across an await.
         let mut cache = DEVICE.with_borrow_mut(|d| std::mem::take(&mut d.yardsticks));
-        let added = add_yardsticks(&gpu, yardsticks, source, results, &mut cache).await;
+        let added =
+            add_yardsticks(&gpu, yardsticks, source, results, &mut cache, comparisons).await;
         DEVICE.with_borrow_mut(|d| d.yardsticks.extend(cache));
         if let Err(e) = added {
             out = Err(e);

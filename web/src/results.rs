@@ -347,7 +347,7 @@ fn performance_view(
                 }
                 for (c, t) in puzzle.comparisons.iter().zip(&r.comparison_timings) {
                     if let Some(t) = t {
-                        points.push(gpu_puzzles_core::roofline::Point { label: c.label.split(':').next().unwrap_or(&c.label).to_string(), gflops: rate(t) });
+                        points.push(gpu_puzzles_core::roofline::Point { label: c.short_label().to_string(), gflops: rate(t) });
                     }
                 }
                 crate::roofline::roofline_view(n, &p, flops, bytes, points)

@@ -274,7 +274,7 @@ fn finish(gpu: &Gpu, p: &Puzzle, peaks: &Peaks, judged: Correctness) -> Result<P
             // This run is the reference's: its own times are its yardstick.
             let mut cache: YardstickCache =
                 results.iter().map(|r| ((p.slug.clone(), r.case, 0), Some(r.timing))).collect();
-            pollster::block_on(add_yardsticks(gpu, p, src, &mut results, &mut cache))?;
+            pollster::block_on(add_yardsticks(gpu, p, src, &mut results, &mut cache, true))?;
             let broken: Vec<&str> = results
                 .iter()
                 .flat_map(|r| {

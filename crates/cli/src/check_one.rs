@@ -56,6 +56,7 @@ pub(crate) fn check_one(
         &source,
         &mut results,
         &mut YardstickCache::new(),
+        true,
     ))?;
     // This GPU's own peaks, to place the performance figures against.
     let peaks = if puzzle.cases.iter().any(|c| c.is_performance()) {

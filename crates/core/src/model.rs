@@ -264,6 +264,16 @@ pub struct Comparison {
     pub speedup: Option<f64>,
 }
 
+impl Comparison {
+    /// The label's name alone: the text before its first `:` (the rest says
+    /// how it differs: Transpose's `"naive: reads along rows of a, writes a
+    /// row of out apart"` gives `"naive"`), for a roofline's point or a list
+    /// of names.
+    pub fn short_label(&self) -> &str {
+        self.label.split(':').next().unwrap_or(&self.label)
+    }
+}
+
 /// A storage buffer declared by the puzzle, in bind group 0.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Buffer {

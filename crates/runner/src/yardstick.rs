@@ -79,6 +79,13 @@ pub type YardstickCache = std::collections::HashMap<(String, usize, usize), Opti
 /// ([`gpu_puzzles_core::timing::Measurement::low_clocks`]): the target is
 /// then not checked, and such a yardstick is not kept in `cache`.
 ///
+/// With `time_comparisons` false the comparison kernels are not run and
+/// each result's `comparison_timings` stays empty: a front end on a
+/// software adapter, where one dispatch at a performance size takes
+/// seconds, times them only when the student asks
+/// ([`gpu_puzzles_core::report::run::PerformanceReport::comparisons_untimed`]
+/// says so).
+///
 /// # Errors
 /// As [`run_case`].
 pub async fn add_yardsticks(
@@ -87,13 +94,20 @@ pub async fn add_yardsticks(
     source: &str,
     results: &mut [CaseResult],
     cache: &mut YardstickCache,
+    time_comparisons: bool,
 ) -> Result<(), RunnerError> {
     for r in results.iter_mut().filter(|r| r.outcome.passed()) {
         let Some(case) = puzzle.cases.get(r.case - 1).filter(|c| c.is_performance()) else {
             continue;
         };
         let kernels: Vec<Option<&str>> = std::iter::once(puzzle.solution.as_deref())
-            .chain(puzzle.comparisons.iter().map(|c| Some(c.source.as_str())))
+            .chain(
+                puzzle
+                    .comparisons
+                    .iter()
+                    .filter(|_| time_comparisons)
+                    .map(|c| Some(c.source.as_str())),
+            )
             .collect();
         let mut timings = Vec::with_capacity(kernels.len());
         for (k, kernel) in kernels.into_iter().enumerate() {

@@ -91,11 +91,8 @@ pub fn performance_report(
             })
             .collect(),
         comparisons_untimed: untimed_comparisons(puzzle, r, context).then(|| {
-            let labels: Vec<&str> = puzzle
-                .comparisons
-                .iter()
-                .map(|c| c.label.split(':').next().unwrap_or(&c.label))
-                .collect();
+            let labels: Vec<&str> =
+                puzzle.comparisons.iter().map(|c| c.short_label()).collect();
             format!(
                 "Not timed on this software adapter: {} would take seconds here, and {} would say nothing about how GPUs behave.",
                 if labels.len() == 1 { format!("the comparison kernel ({})", labels[0]) } else { format!("the comparison kernels ({})", labels.join("; ")) },
