@@ -12,16 +12,12 @@ use gpu_puzzles_core::{Case, Puzzle};
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// The page's choice to time comparison kernels on a software adapter
-/// (`on`), and a counter the results bump to ask the page for a Run
-/// (`run`): provided by the puzzle page to its performance cases.
+/// Asks the puzzle page to time the comparison kernels on a software
+/// adapter in this page's Runs from now on, and to start a Run, as the Run
+/// button does: provided by the puzzle page to its performance cases'
+/// "Time them here anyway" button.
 #[derive(Clone, Copy)]
-pub struct TimeComparisons {
-    /// Whether Runs time the comparison kernels on a software adapter.
-    pub on: RwSignal<bool>,
-    /// Bumped to start a Run, as the Run button does.
-    pub run: RwSignal<u32>,
-}
+pub struct TimeComparisons(pub UnsyncCallback<()>);
 
 /// What a finished Run leaves, behind `Arc`s: every view reads the state,
 /// and a clone must not copy a large read-back.
@@ -153,10 +149,9 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     provide_context(crate::debugger::DebugRequest(RwSignal::new(None)));
     // Whether this page's Runs time the comparison kernels on a software
     // adapter too: off until the student asks (a performance case's
-    // "Time them here" button, which also starts a Run).
+    // "Time them here anyway" button, through [`TimeComparisons`], which
+    // also starts a Run).
     let time_comparisons = RwSignal::new(false);
-    let run_requests = RwSignal::new(0_u32);
-    provide_context(TimeComparisons { on: time_comparisons, run: run_requests });
     provide_context(crate::debugger::DebugFocus(RwSignal::new(None)));
 
     // Edits not yet in localStorage. Only those are saved when the page
@@ -263,14 +258,10 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
         });
     };
 
-    // A Run asked for from the results (TimeComparisons::run).
-    Effect::new(move |seen: Option<u32>| {
-        let n = run_requests.get();
-        if seen.is_some_and(|s| s != n) {
-            run();
-        }
-        n
-    });
+    provide_context(TimeComparisons(UnsyncCallback::new(move |()| {
+        time_comparisons.set(true);
+        run();
+    })));
 
     // Ctrl/Cmd+Enter anywhere on the page; inside the editor CodeMirror handles
     // it first and marks the event handled.

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 pub use crate::contents::{Contents, Recipe};
+pub use comparison::Comparison;
 
 /// All puzzles, in the order of `puzzles/index.toml`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -252,28 +253,6 @@ impl Puzzle {
     }
 }
 
-/// A comparison kernel: correct, written the way the puzzle teaches to avoid.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Comparison {
-    /// What it does differently, shown next to its figures.
-    pub label: String,
-    /// Its WGSL, with template placeholders.
-    pub source: String,
-    /// The lesson: how many times faster than this kernel the reference
-    /// solution runs on a hardware adapter, at least.
-    pub speedup: Option<f64>,
-}
-
-impl Comparison {
-    /// The label's name alone: the text before its first `:` (the rest says
-    /// how it differs: Transpose's `"naive: reads along rows of a, writes a
-    /// row of out apart"` gives `"naive"`), for a roofline's point or a list
-    /// of names.
-    pub fn short_label(&self) -> &str {
-        self.label.split(':').next().unwrap_or(&self.label)
-    }
-}
-
 /// A storage buffer declared by the puzzle, in bind group 0.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Buffer {
@@ -383,6 +362,7 @@ pub fn sample_elements(len: usize, count: usize, seed: u64) -> Vec<usize> {
 /// elements; or why the reference could not compute them.
 type Computed = Result<Vec<(Values, Option<Vec<usize>>)>, ExpectedError>;
 
+mod comparison;
 mod dispatch;
 mod expected;
 mod values;
