@@ -96,18 +96,13 @@ pub async fn add_yardsticks(
     cache: &mut YardstickCache,
     time_comparisons: bool,
 ) -> Result<(), RunnerError> {
+    let comparisons = if time_comparisons { &puzzle.comparisons[..] } else { &[] };
     for r in results.iter_mut().filter(|r| r.outcome.passed()) {
         let Some(case) = puzzle.cases.get(r.case - 1).filter(|c| c.is_performance()) else {
             continue;
         };
         let kernels: Vec<Option<&str>> = std::iter::once(puzzle.solution.as_deref())
-            .chain(
-                puzzle
-                    .comparisons
-                    .iter()
-                    .filter(|_| time_comparisons)
-                    .map(|c| Some(c.source.as_str())),
-            )
+            .chain(comparisons.iter().map(|c| Some(c.source.as_str())))
             .collect();
         let mut timings = Vec::with_capacity(kernels.len());
         for (k, kernel) in kernels.into_iter().enumerate() {
