@@ -17,12 +17,13 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-# Both binaries first, in one cargo invocation: Trunk builds the page's and
-# the worker's wasm with a cargo run each, and the second waits for the
-# first's lock on the target directory, so their link-time optimisations
-# (each single-threaded) ran one after the other. Here cargo links them side
-# by side, and Trunk's own runs find them fresh. Measured on 2 cores with
-# the web crate changed: the whole script 203 s before, 124 s after.
-cargo build --locked --release --target wasm32-unknown-unknown -p gpu-puzzles-web --bins
+# Both binaries first, as web/index.html asks Trunk to build them (the page
+# with its split points, feature split-views; the worker without), so that
+# Trunk's own cargo runs find them fresh. They are two cargo invocations, one
+# after the other, since the features differ (before the split, one
+# invocation linked both side by side: 124 s against 203 s for the whole
+# script, on 2 cores with the web crate changed).
+cargo build --locked --release --target wasm32-unknown-unknown -p gpu-puzzles-web --bin gpu-puzzles-web --features split-views
+cargo build --locked --release --target wasm32-unknown-unknown -p gpu-puzzles-web --bin gpu-puzzles-worker
 trunk build --release=true "${args[@]}"
 if [ -n "$no_solutions" ]; then scripts/remove-solutions.sh "$dist"; fi

@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
+WASM_SPLIT_VERSION=0.2.4
 say() { printf '\033[1m[ensure-tools]\033[0m %s\n' "$*"; }
 logs=$(mktemp -d)
 
@@ -87,6 +88,15 @@ if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BIND
   # judge's worker), a few seconds per CI run.
   # Not --locked: the locked graph names a webpki-roots the registry no longer serves.
   CARGO_PROFILE_DEV_DEBUG=0 cargo install "wasm-bindgen-cli@$WASM_BINDGEN_VERSION" --debug --quiet
+fi
+
+# wasm-split, which cuts the page's wasm at its split points before
+# wasm-bindgen (scripts/split/wasm-bindgen). Optimised: it is small, and
+# reads and writes a 3 MB wasm on every build of the site.
+if ! command -v wasm-split-cli >/dev/null || [ "$(cat "$HOME/.cargo/.wasm-split-version" 2>/dev/null)" != "$WASM_SPLIT_VERSION" ]; then
+  say "installing wasm_split_cli_support $WASM_SPLIT_VERSION (about 2 minutes on 2 cores, once)"
+  cargo install "wasm_split_cli_support@$WASM_SPLIT_VERSION" --locked --features build-binary --quiet
+  echo "$WASM_SPLIT_VERSION" > "$HOME/.cargo/.wasm-split-version"
 fi
 
 # Dependencies for Trunk's offline cargo build.

@@ -83,6 +83,47 @@ if (process.env.TRUNK_STAGING_DIR) {
   fs.rmSync(out, { recursive: true, force: true });
   fs.cpSync(source, out, { recursive: true });
 }
+// 0c. The views' module, split off the page's wasm (web/src/deferred.rs,
+//    scripts/split/wasm-bindgen): `views-HASH.wasm` and the JavaScript that
+//    fetches it, `__wasm_split-HASH.js`, which the staged page's JavaScript
+//    imports. They are taken from the folder the split wrote them to (of
+//    the profiles' folders in cargo's target directory, the one holding the
+//    file the page imports), with the page's hashed JavaScript name written
+//    in, and each wasm optimised as Trunk optimises the page's (-O1).
+if (process.env.TRUNK_STAGING_DIR) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const pageJs = fs.readdirSync(dir).find((f) => /^gpu-puzzles-web-[0-9a-f]+\.js$/.test(f));
+  if (!pageJs) throw new Error(`post-build.mjs: no page JavaScript (gpu-puzzles-web-*.js) in ${dir}`);
+  const splitJs = fs.readFileSync(path.join(dir, pageJs), "utf8").match(/__wasm_split-[0-9a-f]{16}\.js/)?.[0];
+  if (!splitJs) throw new Error(`post-build.mjs: ${pageJs} imports no __wasm_split-HASH.js: was the page built without scripts/split/ first on PATH (scripts/env.sh)?`);
+  const metadata = execFileSync("cargo", ["metadata", "--no-deps", "--format-version", "1", "--offline"], { cwd: root, maxBuffer: 64 << 20 });
+  const bindgen = path.join(JSON.parse(metadata).target_directory, "wasm-bindgen");
+  const from = ["release", "debug"].map((p) => path.join(bindgen, p, "split-site")).find((d) => fs.existsSync(path.join(d, splitJs)));
+  if (!from) throw new Error(`post-build.mjs: ${splitJs}, which ${pageJs} imports, is in no split-site folder under ${bindgen}`);
+  for (const f of fs.readdirSync(from)) {
+    const to = path.join(dir, f);
+    if (f.endsWith(".js")) {
+      const js = fs.readFileSync(path.join(from, f), "utf8");
+      if (!js.includes('"./gpu-puzzles-web.js"')) throw new Error(`post-build.mjs: ${f} does not import ./gpu-puzzles-web.js`);
+      // The split's loader compiles a module as it streams in, which
+      // browsers allow only for files served as application/wasm. Like
+      // wasm-bindgen's own loader for the page's wasm, fall back to reading
+      // the whole file on a host that serves .wasm as something else.
+      const streaming = "WebAssembly.instantiateStreaming(src, imports)";
+      if (!js.includes(streaming)) throw new Error(`post-build.mjs: ${f} no longer calls ${streaming}: check the fallback below against wasm_split_cli_support's loader`);
+      const fallback = `async function instantiateAnyType(fetched, imports) {
+    const response = await fetched;
+    if (!response.ok) throw new Error(\`\${response.url}: HTTP \${response.status}\`);
+    if ((response.headers.get("content-type") || "").split(";")[0].trim() === "application/wasm") return WebAssembly.instantiateStreaming(response, imports);
+    return WebAssembly.instantiate(await response.arrayBuffer(), imports);
+}
+`;
+      fs.writeFileSync(to, fallback + js.replaceAll('"./gpu-puzzles-web.js"', `"./${pageJs}"`).replace(streaming, "instantiateAnyType(src, imports)"));
+    } else {
+      execFileSync("wasm-opt", ["-O1", "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals", path.join(from, f), "-o", to], { stdio: ["ignore", "ignore", "inherit"] });
+    }
+  }
+}
 const dataVersion = fs.existsSync(path.join(dir, DATA_DIR, "VERSION")) ? fs.readFileSync(path.join(dir, DATA_DIR, "VERSION"), "latin1") : "";
 if (!dataVersion) throw new Error(`post-build.mjs: no ${DATA_DIR}/VERSION in ${dir}`);
 

@@ -13,6 +13,12 @@ use std::path::{Path, PathBuf};
 
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("..");
+    // The page's wasm keeps its relocations, which wasm-split reads to cut
+    // it at the split points of src/deferred.rs (scripts/split/wasm-bindgen
+    // runs it before wasm-bindgen); the worker's wasm is not split.
+    if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
+        println!("cargo:rustc-link-arg-bin=gpu-puzzles-web=--emit-relocs");
+    }
     // GPU_PUZZLES_SET=<dir> builds the site from another puzzle set (a folder
     // holding puzzles/ and shaders/), e.g. a workshop's own.
     println!("cargo:rerun-if-env-changed=GPU_PUZZLES_SET");

@@ -232,6 +232,42 @@ test("Vim bindings that cannot be fetched say so and leave the editor as it was"
   await context.close();
 });
 
+test("the views' module comes after editor ready; when it cannot be fetched the page says so, keeps the code, and Try again recovers, on a host that serves wasm untyped too", async () => {
+  // No service worker, so the fetch reaches the network (and can fail).
+  const { context, page, p, errors } = await fresh({ serviceWorkers: "block" });
+  const views = /\/views-[0-9a-f]{16}\.wasm$/;
+  let blocked = true;
+  // Then served as a host might that does not know .wasm's type: the
+  // module is still read (post-build.mjs gives the split's loader a
+  // fallback, as wasm-bindgen's own loader has one for the page's wasm).
+  await page.route(views, async (route) => {
+    if (blocked) return route.abort();
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), "content-type": "application/octet-stream" } });
+  });
+  await p.open(site.url("?puzzle=map"));
+  await p.setCode("// my work\n");
+  const failed = p.testid("views-failed");
+  await failed.waitFor({ timeout: 15_000 });
+  assert.match(await failed.textContent(), /The code that shows the test cases could not be downloaded\. Check the connection, then Try again/);
+  assert.equal(await p.code(), "// my work\n", "the student's code stays");
+  // The fetch was asked for only once the editor was ready.
+  const order = await page.evaluate(() => ({
+    ready: performance.getEntriesByName("editor-ready")[0]?.startTime,
+    views: performance.getEntriesByType("resource").find((e) => /\/views-[0-9a-f]{16}\.wasm$/.test(e.name))?.startTime,
+  }));
+  assert.ok(order.ready !== undefined && order.views !== undefined, `both the mark and the fetch were seen: ${JSON.stringify(order)}`);
+  assert.ok(order.views >= order.ready, `the views' module was fetched after editor ready: ${JSON.stringify(order)}`);
+  blocked = false;
+  await p.testid("views-retry").click();
+  await p.testid("verdict").waitFor({ timeout: 15_000 });
+  assert.equal(await failed.count(), 0, "the notice is gone once the module is in");
+  await p.setCode(solution("map"));
+  assert.equal(await p.run(), "passed");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("on a phone-sized screen the statement, editor and results stack", async () => {
   const { context, page, p } = await fresh({ viewport: { width: 390, height: 844 } });
   await p.open(site.url("?puzzle=broadcast"));

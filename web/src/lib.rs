@@ -9,6 +9,7 @@
 //! that naga, the runner and the interpreter are not in the page's wasm.
 
 mod debugger;
+mod deferred;
 mod editor;
 mod embedded;
 pub mod engine;
@@ -53,14 +54,20 @@ pub fn start_worker() {
     engine::start();
 }
 
-/// Starts the judge's worker and asks it for the GPU, once per page load:
-/// called when the editor is ready (or at once on the list, which has
-/// none), so the worker's download never delays the editor's.
-pub(crate) fn connect_judge(status: RwSignal<GpuStatus>, device: gpu::PageGpu) {
+/// Starts the judge's worker and asks it for the GPU, once per page load,
+/// and fetches the views' module ([`deferred::load`]): called when the
+/// editor is ready (or at once on the list, which has none), so neither
+/// download delays the editor's.
+pub(crate) fn connect_judge(
+    status: RwSignal<GpuStatus>,
+    device: gpu::PageGpu,
+    views: deferred::ViewsModule,
+) {
     thread_local!(static STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
     if STARTED.replace(true) {
         return;
     }
+    deferred::load(views);
     device.start();
     refresh_status(status, device);
     offline::register();
@@ -78,7 +85,8 @@ pub(crate) fn refresh_status(status: RwSignal<GpuStatus>, device: gpu::PageGpu) 
 }
 
 /// Records a `performance.mark` (for the benchmarks: `editor-ready`,
-/// `adapter-ready`, `run-done`).
+/// `adapter-ready`, `views-ready` (the views' module is in, [`deferred`]),
+/// `run-done`).
 /// Works on the page and in the judge's worker (`judge-received`,
 /// `judge-answered`, `judge-posted`): each has its own timeline.
 pub(crate) fn mark(name: &str) {
@@ -134,6 +142,8 @@ pub fn App() -> impl IntoView {
     provide_context(route);
     provide_context(status);
     provide_context(device);
+    let views = deferred::ViewsModule::new();
+    provide_context(views);
     let _ = window_event_listener(leptos::ev::popstate, move |_| {
         let now = route::current();
         if route.get_untracked() != now {
@@ -156,7 +166,7 @@ pub fn App() -> impl IntoView {
     leptos::task::spawn_local(async move {
         gpu::next_frame().await;
         if route.get_untracked().slug().and_then(|s| puzzle_index().get(s)).is_none() {
-            connect_judge(status, device);
+            connect_judge(status, device, views);
         }
     });
     view! {
@@ -181,7 +191,7 @@ pub fn App() -> impl IntoView {
                 let now = route.get();
                 match (&now, now.slug().and_then(|s| puzzle_index().get(s))) {
                     (_, Some(p)) => view! { <OpenPuzzle slug=p.slug.clone()/> }.into_any(),
-                    (Route::Generate, _) => view! { <generate_page::GeneratePage/> }.into_any(),
+                    (Route::Generate, _) => deferred::generate().into_any(),
                     _ => view! { <list::PuzzleList unknown=now.slug().map(str::to_string)/> }.into_any(),
                 }
             }}
@@ -207,6 +217,7 @@ fn OpenPuzzle(slug: String) -> impl IntoView {
     }
     let status = expect_context::<RwSignal<GpuStatus>>();
     let device = expect_context::<gpu::PageGpu>();
+    let views = expect_context::<deferred::ViewsModule>();
     move || match state.get() {
         None => view! {
             <p class="muted" role="status" data-testid="puzzle-loading">"Opening the puzzle…"</p>
@@ -216,7 +227,7 @@ fn OpenPuzzle(slug: String) -> impl IntoView {
         Some(Err(why)) => {
             // No editor will start the judge: start it here, so the
             // header still says whether this browser has a GPU.
-            connect_judge(status, device);
+            connect_judge(status, device, views);
             let slug = slug.clone();
             view! {
                 <section class="notice warn" role="alert" data-testid="puzzle-load-error">

@@ -2,7 +2,6 @@
 
 use crate::gpu::{self, GpuStatus};
 use crate::help::{Hints, Solution};
-use crate::results::{CaseList, Diagnostics, VerdictBar};
 use crate::route::{self, Route};
 use crate::{editor, navigate, puzzle_index, sharing, storage};
 use gpu_puzzles_core::judge::{CaseResult, Severity};
@@ -95,6 +94,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     let route = expect_context::<RwSignal<Route>>();
     let status = expect_context::<RwSignal<GpuStatus>>();
     let device = expect_context::<gpu::PageGpu>();
+    let views = expect_context::<crate::deferred::ViewsModule>();
     let notice = RwSignal::new(None::<String>);
     let save_error = RwSignal::new(None::<String>);
 
@@ -214,20 +214,10 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                         if out.recreated {
                             let _ = notice.try_set(Some("The GPU device had been lost; the page created a new one for this run.".into()));
                         }
-                        let context = gpu_puzzles_core::report::run::Context {
-                            software: out.software,
-                            peaks: out.peaks.as_ref(),
-                            emulated: out.emulated,
-                        };
-                        let report = RunReport::new(puzzle, &out.random, &out.results, context);
-                        let random = RandomCases::new(out.random, &out.results);
-                        // The worker sent performance cases without their read-backs.
-                        Ok(Finished {
-                            results: Arc::new(out.results),
-                            report: Arc::new(report),
-                            source,
-                            random,
-                            peaks: out.peaks,
+                        // Worded by the views' module, which holds the report's
+                        // code; if it cannot be fetched, the Run says so.
+                        crate::deferred::finish(puzzle, out, source).await.map_err(|_| {
+                            "the code that shows a Run's results could not be downloaded. Check the connection, then Run again".to_string()
                         })
                     }
                     Err(e) => {
@@ -251,7 +241,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                             storage::mark_solved(&puzzle.slug);
                             storage::save_passed_code(&puzzle.slug, &done.source);
                         }
-                        show_squiggles(&done.source, &done.results);
+                        leptos::task::spawn_local(crate::deferred::mark_findings(done));
                     }
                 }
             }
@@ -288,7 +278,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                 vim.get_untracked(),
             );
             crate::mark("editor-ready");
-            crate::connect_judge(status, device);
+            crate::connect_judge(status, device, views);
         }
     });
 
@@ -421,19 +411,20 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                             </label>
                         </p>
                     })}
-                    <crate::debugger::DebuggerPanel puzzle=puzzle code=code/>
+                    {crate::deferred::debugger(puzzle, code)}
                     {move || save_error.get().map(|e| view! { <p class="notice warn" role="status">{e}</p> })}
                     {move || notice.get().map(|n| view! { <p class="notice" data-testid="notice" role="status">{n}</p> })}
-                    <Diagnostics state=shown/>
-                    <VerdictBar state=shown finished_runs=finished_runs.read_only()/>
-                    <CaseList state=shown puzzle=puzzle/>
+                    {crate::deferred::results(shown, finished_runs.read_only(), puzzle)}
                 </section>
             </div>
         </article>
     }
 }
 
-fn show_squiggles(source: &str, results: &[CaseResult]) {
+/// Marks a Run's compile messages and the places its first failing
+/// finding names in the editor (called from [`crate::deferred`], whose
+/// module holds it: nothing in a first visit needs it).
+pub(crate) fn show_squiggles(source: &str, results: &[CaseResult]) {
     let diags = gpu_puzzles_core::report::run::distinct_diagnostics(results);
     let mut squiggles: Vec<editor::Squiggle> = diags
         .iter()
@@ -466,6 +457,26 @@ fn show_squiggles(source: &str, results: &[CaseResult]) {
 
 /// The byte span from `site` (line and column from 1, in characters) to the
 /// end of its line, trailing spaces left out; `None` past the text's end.
+/// A Run's results in words ([`RunReport`]) and its random cases
+/// (called from [`crate::deferred`], whose module holds the report's code).
+/// The worker sent performance cases without their read-backs.
+pub(crate) fn finish(puzzle: &'static Puzzle, out: gpu::RunOutput, source: String) -> Finished {
+    let context = gpu_puzzles_core::report::run::Context {
+        software: out.software,
+        peaks: out.peaks.as_ref(),
+        emulated: out.emulated,
+    };
+    let report = RunReport::new(puzzle, &out.random, &out.results, context);
+    let random = RandomCases::new(out.random, &out.results);
+    Finished {
+        results: Arc::new(out.results),
+        report: Arc::new(report),
+        source,
+        random,
+        peaks: out.peaks,
+    }
+}
+
 fn site_span(source: &str, site: gpu_puzzles_core::trace::Site) -> Option<(usize, usize)> {
     let line_start = gpu_puzzles_core::template::offset_of_line(source, site.line);
     let line = source.get(line_start..)?.split('\n').next()?;
