@@ -88,8 +88,10 @@ pub fn load(module: ViewsModule) {
 
 /// `make`'s view once the views' module is in; until then a line
 /// (`data-testid="views-loading"`) naming `what`, and when the fetch
-/// failed, why, with Try again (`data-testid="views-retry"`).
-fn show<F, Fut>(what: &'static str, make: F) -> impl IntoView
+/// failed, why, with Try again (`data-testid="views-retry"`). With `what`
+/// `None`, nothing until then: a view the page shows only on request (the
+/// debugger, opened from a case, which says so itself).
+fn show<F, Fut>(what: Option<&'static str>, make: F) -> impl IntoView
 where
     F: Fn() -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<AnyView, SplitLoaderError>> + 'static,
@@ -113,17 +115,21 @@ where
                     ().into_any()
                 }
             },
-            Module::Loading => view! {
-                <p class="muted" role="status" data-testid="views-loading">{format!("Loading {what}…")}</p>
-            }
-            .into_any(),
+            Module::Loading => match what {
+                Some(what) => view! {
+                    <p class="muted" role="status" data-testid="views-loading">{format!("Loading {what}…")}</p>
+                }
+                .into_any(),
+                None => ().into_any(),
+            },
             Module::Failed => failed(what, module),
         }
     }
 }
 
 /// What [`show`] says when the views' module could not be fetched.
-fn failed(what: &'static str, module: ViewsModule) -> AnyView {
+fn failed(what: Option<&'static str>, module: ViewsModule) -> AnyView {
+    let Some(what) = what else { return ().into_any() };
     view! {
         <p class="notice warn" role="alert" data-testid="views-failed">
             {format!("The code that shows {what} could not be downloaded. Check the connection, then ")}
@@ -151,7 +157,7 @@ pub fn results(
     finished_runs: ReadSignal<u32>,
     puzzle: &'static Puzzle,
 ) -> impl IntoView {
-    show("the test cases", move || results_view(state, finished_runs, puzzle))
+    show(Some("the test cases"), move || results_view(state, finished_runs, puzzle))
 }
 
 /// A finished Run's results in words and its random cases
@@ -177,12 +183,12 @@ pub async fn mark_findings(done: Finished) {
 
 /// The debugger's panel ([`crate::debugger::DebuggerPanel`]).
 pub fn debugger(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl IntoView {
-    show("the debugger", move || debugger_panel(puzzle, code))
+    show(None, move || debugger_panel(puzzle, code))
 }
 
 /// The capstone's page ([`crate::generate_page::GeneratePage`]).
 pub fn generate() -> impl IntoView {
-    show("the capstone", generate_page)
+    show(Some("the capstone"), generate_page)
 }
 
 /// A split point of the views' module. With the feature `split-views`
