@@ -56,6 +56,8 @@ async function setCode(page, text) {
 
 /** Clicks Run and waits for this Run's verdict (the verdict's data-run counts finished Runs); returns its status. */
 async function run(page, timeout = 180_000) {
+  // The verdict is drawn by the views' module, fetched once the editor is ready.
+  await page.waitForSelector(sel("verdict"), { timeout: 30_000 });
   const before = await page.$eval(sel("verdict"), (v) => Number(v.dataset.run));
   await page.click(sel("run-button"));
   await page.waitForFunction(verdictAfter, { timeout }, before);

@@ -102,12 +102,21 @@ async function setCode(text) {
   assert.equal(await code(), text);
 }
 /** Clicks Run and waits for this Run's verdict; returns its status and text. */
+/** Runs so far, once the verdict is on the page (the views' module, fetched after editor ready, draws it). */
+const finishedRuns = async () => {
+  await wd.until(() => Boolean(document.querySelector('[data-testid="verdict"]')), "the verdict (the views' module)", 30_000);
+  return wd.run(() => Number(document.querySelector('[data-testid="verdict"]').dataset.run));
+};
 async function run() {
-  const before = await wd.run(() => Number(document.querySelector('[data-testid="verdict"]').dataset.run));
+  const before = await finishedRuns();
   await wd.run(() => document.querySelector('[data-testid="run-button"]').click());
   return wd.until(verdictAfter, "the verdict", 120_000, before);
 }
-const click = (id) => wd.run((id) => document.querySelector(`[data-testid="${id}"]`).click(), id);
+/** Clicks the element once it is on the page (what the views' module draws comes after editor ready). */
+const click = async (id) => {
+  await wd.until((id) => Boolean(document.querySelector(`[data-testid="${id}"]`)), `the element ${id}`, 30_000, id);
+  return wd.run((id) => document.querySelector(`[data-testid="${id}"]`).click(), id);
+};
 
 test("WebKit: the page says it has no WebGPU, and judges Runs on the CPU", async () => {
   await open("?puzzle=map");
@@ -207,7 +216,7 @@ test("WebKit: the whole flow works by keyboard alone", async () => {
   for (let i = 0; i < 30 && !(await inEditor()); i++) await wd.keys([TAB]);
   assert.ok(await inEditor(), "the editor takes focus by Tab");
   await setCode(read("shaders/map.wgsl"));
-  const before = await wd.run(() => Number(document.querySelector('[data-testid="verdict"]').dataset.run));
+  const before = await finishedRuns();
   await wd.keys([ENTER], CONTROL);
   const { status } = await wd.until(verdictAfter, "the verdict", 60_000, before);
   assert.equal(status, "passed");
