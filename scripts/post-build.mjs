@@ -60,15 +60,20 @@ if (process.env.TRUNK_STAGING_DIR) {
   else fs.mkdirSync(out);
   for (const f of wgsl) fs.copyFileSync(path.join(shaders, f), path.join(out, f));
 }
-const DATA_DIR = "puzzle-data";
-if (process.env.TRUNK_STAGING_DIR) {
+// Cargo's target directory, as cargo itself resolves it (CARGO_TARGET_DIR,
+// a config file, or target/): steps 0b and 0c read the build's outputs there.
+const targetDir = () => {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const metadata = execFileSync("cargo", ["metadata", "--no-deps", "--format-version", "1", "--offline"], { cwd: root, maxBuffer: 64 << 20 });
+  return JSON.parse(metadata).target_directory;
+};
+const DATA_DIR = "puzzle-data";
+const target = process.env.TRUNK_STAGING_DIR ? targetDir() : undefined;
+if (process.env.TRUNK_STAGING_DIR) {
   const pageWasm = fs.readdirSync(dir).find((f) => /^gpu-puzzles-web-.*_bg\.wasm$/.test(f));
   if (!pageWasm) throw new Error(`post-build.mjs: no page wasm (gpu-puzzles-web-*_bg.wasm) in ${dir}`);
   const wasm = fs.readFileSync(path.join(dir, pageWasm));
-  // Cargo's target directory, as cargo itself resolves it (CARGO_TARGET_DIR, a config file, or target/).
-  const metadata = execFileSync("cargo", ["metadata", "--no-deps", "--format-version", "1", "--offline"], { cwd: root, maxBuffer: 64 << 20 });
-  const built = path.join(JSON.parse(metadata).target_directory, "wasm32-unknown-unknown");
+  const built = path.join(target, "wasm32-unknown-unknown");
   const candidates = fs.existsSync(built)
     ? fs.readdirSync(built).flatMap((profile) => {
         const builds = path.join(built, profile, "build");
@@ -91,13 +96,11 @@ if (process.env.TRUNK_STAGING_DIR) {
 //    file the page imports), with the page's hashed JavaScript name written
 //    in, and each wasm optimised as Trunk optimises the page's (-O1).
 if (process.env.TRUNK_STAGING_DIR) {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const pageJs = fs.readdirSync(dir).find((f) => /^gpu-puzzles-web-[0-9a-f]+\.js$/.test(f));
   if (!pageJs) throw new Error(`post-build.mjs: no page JavaScript (gpu-puzzles-web-*.js) in ${dir}`);
   const splitJs = fs.readFileSync(path.join(dir, pageJs), "utf8").match(/__wasm_split-[0-9a-f]{16}\.js/)?.[0];
   if (!splitJs) throw new Error(`post-build.mjs: ${pageJs} imports no __wasm_split-HASH.js: was the page built without scripts/split/ first on PATH (scripts/env.sh)?`);
-  const metadata = execFileSync("cargo", ["metadata", "--no-deps", "--format-version", "1", "--offline"], { cwd: root, maxBuffer: 64 << 20 });
-  const bindgen = path.join(JSON.parse(metadata).target_directory, "wasm-bindgen");
+  const bindgen = path.join(target, "wasm-bindgen");
   const from = ["release", "debug"].map((p) => path.join(bindgen, p, "split-site")).find((d) => fs.existsSync(path.join(d, splitJs)));
   if (!from) throw new Error(`post-build.mjs: ${splitJs}, which ${pageJs} imports, is in no split-site folder under ${bindgen}`);
   for (const f of fs.readdirSync(from)) {

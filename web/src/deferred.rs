@@ -11,10 +11,9 @@
 //! the page's wasm at these functions, so that what only they reach (those
 //! views, their Leptos view types, the report's wording and sorting) goes
 //! into `views-*.wasm`, and what the rest of the page also reaches stays in
-//! the page's. All three name the same module, `views`, so it is one file
-//! and one fetch. Measured with the release build of 2026-12-01: taking
-//! these three views out of the page took its wasm from 371 to 242 KB gzip
-//! (docs/performance.md).
+//! the page's. All five name the same module, `views`, so it is one file
+//! and one fetch. Measured with the release build of 2026-12-01, the split
+//! took the page's wasm from 362.5 to 185.4 KB gzip (docs/performance.md).
 //!
 //! The module is fetched once per page load ([`load`], called when the
 //! judge starts), and until it is in, each view shows a line saying so;
@@ -39,8 +38,10 @@ pub struct ViewsModule(RwSignal<Module>);
 /// The state of the views' module.
 #[derive(Clone, Debug, PartialEq)]
 enum Module {
-    /// Not asked for yet, or being fetched.
-    Loading,
+    /// Not asked for yet.
+    NotAsked,
+    /// Being fetched.
+    Fetching,
     /// Fetched and instantiated: the split points call straight through.
     Ready,
     /// The fetch or the instantiation failed (the browser's console has the
@@ -51,18 +52,17 @@ enum Module {
 impl ViewsModule {
     /// A module not yet asked for.
     pub fn new() -> Self {
-        ViewsModule(RwSignal::new(Module::Loading))
+        ViewsModule(RwSignal::new(Module::NotAsked))
     }
 }
 
 /// Fetches the views' module unless it is in or on its way; a failed
 /// fetch is tried again.
 pub fn load(module: ViewsModule) {
-    thread_local!(static ASKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
-    if module.0.get_untracked() == Module::Ready || ASKED.replace(true) {
+    if matches!(module.0.get_untracked(), Module::Ready | Module::Fetching) {
         return;
     }
-    module.0.set(Module::Loading);
+    module.0.set(Module::Fetching);
     leptos::task::spawn_local(async move {
         // Each split point has a loader of its own; the module is fetched
         // once (the split's JavaScript keeps the fetch), and every loader
@@ -78,7 +78,6 @@ pub fn load(module: ViewsModule) {
         .await;
         #[cfg(not(feature = "split-views"))]
         let got = Ok::<(), SplitLoaderError>(());
-        ASKED.set(false);
         if got.is_ok() {
             crate::mark("views-ready");
         }
@@ -115,7 +114,7 @@ where
                     ().into_any()
                 }
             },
-            Module::Loading => match what {
+            Module::NotAsked | Module::Fetching => match what {
                 Some(what) => view! {
                     <p class="muted" role="status" data-testid="views-loading">{format!("Loading {what}…")}</p>
                 }
