@@ -123,16 +123,18 @@ queued() {
   exit $rc
 ) &
 others=$!
-chromium_start=$SECONDS
+# shown NAME SCRIPT: runs `npm run SCRIPT`, its output shown as it comes
+# and kept in $e2e_log, then its time under NAME; fails when it fails.
+shown() {
+  local start=$SECONDS status=0
+  (cd tests/e2e && npm run "$2") 2>&1 | tee -a "$e2e_log" || status=1
+  echo "$1: $((SECONDS - start)) s"
+  return $status
+}
 chromium_rc=0
-(cd tests/e2e && npm run test:site) 2>&1 | tee "$e2e_log" || chromium_rc=1
-echo "Chromium, the site's journeys: $((SECONDS - chromium_start)) s"
-webkit_start=$SECONDS
-(cd tests/e2e && npm run test:webkit) 2>&1 | tee -a "$e2e_log" || chromium_rc=1
-echo "WebKitGTK suite: $((SECONDS - webkit_start)) s"
-debugger_start=$SECONDS
-(cd tests/e2e && npm run test:debugger) 2>&1 | tee -a "$e2e_log" || chromium_rc=1
-echo "Chromium, the debugger: $((SECONDS - debugger_start)) s"
+shown "Chromium, the site's journeys" test:site || chromium_rc=1
+shown "WebKitGTK suite" test:webkit || chromium_rc=1
+shown "Chromium, the debugger" test:debugger || chromium_rc=1
 others_rc=0
 wait "$others" || others_rc=1
 tee -a "$e2e_log" < "$other_log"

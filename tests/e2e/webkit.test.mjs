@@ -101,12 +101,12 @@ async function setCode(text) {
   await wd.run(pasteIntoEditor, text);
   assert.equal(await code(), text);
 }
-/** Clicks Run and waits for this Run's verdict; returns its status and text. */
 /** Runs so far, once the verdict is on the page (the views' module, fetched after editor ready, draws it). */
 const finishedRuns = async () => {
   await wd.until(() => Boolean(document.querySelector('[data-testid="verdict"]')), "the verdict (the views' module)", 30_000);
   return wd.run(() => Number(document.querySelector('[data-testid="verdict"]').dataset.run));
 };
+/** Clicks Run and waits for this Run's verdict; returns its status and text. */
 async function run() {
   const before = await finishedRuns();
   await wd.run(() => document.querySelector('[data-testid="run-button"]').click());

@@ -13,7 +13,7 @@
 //! into `views-*.wasm`, and what the rest of the page also reaches stays in
 //! the page's. All five name the same module, `views`, so it is one file
 //! and one fetch. Measured with the release build of 2026-12-01, the split
-//! took the page's wasm from 362.5 to 185.4 KB gzip (docs/performance.md).
+//! took the page's wasm from 363.6 to 185.4 KB gzip (docs/performance.md).
 //!
 //! The module is fetched once per page load ([`load`], called when the
 //! judge starts), and until it is in, each view shows a line saying so;
