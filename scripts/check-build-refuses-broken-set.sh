@@ -3,12 +3,12 @@
 # (file, line, field), as `gpu-puzzles check` does. Builds the web crate
 # against a copy of the puzzles with one manifest broken, expects failure.
 # The build is the native one of the tests (the same build script, the same
-# messages): a failed run of a build script leaves its unit to be run again,
-# and so the crate compiled again, by the next build of that kind. Built for
-# wasm32 in release, that was the judge's worker, whose build (76 s of a
-# core, with link-time optimisation) then ran in every CI run even with
-# nothing changed; the native web crate costs a test build about 28 s
-# (the library and its tests).
+# messages), with the page's feature on, which no other native build turns
+# on: a build script that fails leaves its unit to be run again, and its
+# crate compiled again, by the next build of that unit. Built for wasm32 in
+# release with no feature, that unit was the judge's worker's, whose build
+# (76 s of a core, with link-time optimisation) then ran in every CI run
+# even with nothing changed; this one belongs to no other build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 cp -r puzzles shaders "$tmp/"
 sed -i '0,/workgroup_size = \[6, 1, 1\]/s//workgroup_size = [6, 1]/' "$tmp/puzzles/map/puzzle.toml"
 sed -i '0,/^binding = 1$/s//binding = 0/' "$tmp/puzzles/zip/puzzle.toml"
-if out=$(GPU_PUZZLES_SET="$tmp" cargo build -p gpu-puzzles-web --lib 2>&1); then
+if out=$(GPU_PUZZLES_SET="$tmp" cargo build -p gpu-puzzles-web --lib --features split-views 2>&1); then
   echo "FAIL: the site built from a broken puzzle set" >&2
   exit 1
 fi

@@ -44,7 +44,7 @@ trap 'status=$?; [ "$phase_name" = done ] || summary; exit $status' EXIT
 scripts/ensure-tools.sh
 source scripts/env.sh
 
-phase "house rules: rustfmt; the build refuses a broken puzzle set; the native build, linted by clippy as it compiles (warnings denied)"
+phase "house rules: rustfmt; the native build, linted by clippy as it compiles (warnings denied)"
 # The site crate imports the editor bundle, so the native build needs it.
 scripts/build-editor.sh
 cargo fmt --all -- --check
@@ -54,21 +54,19 @@ cargo fmt --all -- --check
 # have compiled every dependency a second time in check mode (about 900 s
 # on 2 cores from a cold cache, native and wasm32 together).
 source scripts/lint-env.sh
-# The build refuses a broken puzzle set: checked on the native build of the
-# web crate, first, since a failed build script makes the next build of its
-# kind compile the crate again (here, the one just below).
-scripts/check-build-refuses-broken-set.sh
 cargo test --locked --workspace --all-targets --no-run
 
 phase "native: cargo test (core, runner, CLI, site protocol, GPU tests on $WGPU_BACKEND, seed sweep), the site's builds beside it"
-# The site's build runs beside the native tests: the release build and its
-# copy without our reference solutions (no second compile). Alone they kept 1.4
+# The site's two builds run beside the native tests: the check that the
+# build refuses a broken puzzle set, then the release build and its copy
+# without our reference solutions (no second compile). Alone they kept 1.4
 # to 2 cores busy for about 175 s, the tests 1.9 for 790 s: side by side
 # each fills the other's idle moments. Cargo holds the target directory's
 # lock only while it compiles, not while the tests run, so neither waits
 # on the other. The builds' output comes when the tests end.
 site_log=$(mktemp)
 (
+  scripts/check-build-refuses-broken-set.sh
   scripts/build-site.sh
   scripts/remove-solutions.sh dist dist-nosolutions
 ) > "$site_log" 2>&1 &
@@ -84,7 +82,7 @@ if [ "$native_rc" -ne 0 ]; then
   exit "$native_rc"
 fi
 
-phase "site: the build's end (the release build and its copy without our solutions)"
+phase "site: the builds' end (the broken-set check, the release build and its copy without our solutions)"
 site_rc=0
 wait "$site_builds" || site_rc=$?
 cat "$site_log"
