@@ -14,3 +14,8 @@ export TRUNK_OFFLINE=true
 # about 1,000 s more on 2 cores.
 export MESA_SHADER_CACHE_DIR="${MESA_SHADER_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/gpu-puzzles/mesa-shader-cache}"
 export MESA_SHADER_CACHE_MAX_SIZE="${MESA_SHADER_CACHE_MAX_SIZE:-4G}"
+# Mesa creates only the last folder of the path: on a machine with no
+# ~/.cache it disables its cache and says so on stderr, once per process.
+# Every folder a tool is pointed at is made here, where it is named
+# (scripts/check-fresh-home.sh shows it on an empty HOME).
+mkdir -p "$MESA_SHADER_CACHE_DIR" "$XDG_RUNTIME_DIR"

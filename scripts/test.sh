@@ -74,7 +74,11 @@ site_builds=$!
 # The same packages as the build above, so cargo resolves the same features
 # and reuses every artefact.
 native_rc=0
-cargo test --locked --workspace || native_rc=$?
+# The README's commands on a machine with no ~/.cache (an empty HOME): the
+# folders scripts/env.sh names exist, and the command-line tool's JSON
+# report parses whatever the driver prints on stderr.
+scripts/check-fresh-home.sh || native_rc=$?
+[ "$native_rc" -ne 0 ] || cargo test --locked --workspace || native_rc=$?
 if [ "$native_rc" -ne 0 ]; then
   # Stop the builds (cargo, rustc, Trunk) rather than leave them running.
   kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null || true; }
@@ -98,7 +102,9 @@ phase "browser: Chromium's (WebGPU on SwiftShader), Firefox ESR's (wgpu on lavap
 # test's polling), so one after the other they left cores idle. The first
 # queue is Chromium's site journeys (`npm run test:site`: every puzzle
 # solved through the page, the held solutions judged), then WebKit's
-# suite, then Chromium's debugger file (`npm run test:debugger`); the
+# suite, then Chromium's debugger file (`npm run test:debugger`), then every
+# held solution judged against the native verdict (`npm run test:held`,
+# issue 88; Firefox's suite does the same in its engine); the
 # second Firefox's suite, then Chromium's comforts, robustness and capstone
 # files (`npm run test:long`), so that the two end near one another
 # (docs/performance.md: the debugger's 29 s moved queues in the
@@ -135,6 +141,7 @@ chromium_rc=0
 shown "Chromium, the site's journeys" test:site || chromium_rc=1
 shown "WebKitGTK suite" test:webkit || chromium_rc=1
 shown "Chromium, the debugger" test:debugger || chromium_rc=1
+shown "Chromium, every held solution against the native verdict" test:held || chromium_rc=1
 others_rc=0
 wait "$others" || others_rc=1
 tee -a "$e2e_log" < "$other_log"

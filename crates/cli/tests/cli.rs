@@ -7,16 +7,35 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// Runs the binary; its exit status and stdout followed by stderr, for
+/// the human-readable commands.
 fn gpu_puzzles(args: &[&str], root: &Path) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gpu-puzzles"))
-        .args(args)
-        .arg("--root")
-        .arg(root)
-        .output()
-        .expect("the binary runs");
+    let out = command(args, root).output().expect("the binary runs");
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
+}
+
+fn command(args: &[&str], root: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gpu-puzzles"));
+    c.args(args).arg("--root").arg(root);
+    c
+}
+
+/// A `--json` command's exit status, its stdout parsed as JSON (alone: a
+/// driver may print on stderr, and that must not break the report), and
+/// both streams as text for failure messages.
+///
+/// # Panics
+/// When stdout is not one JSON document.
+fn gpu_puzzles_json(mut c: Command) -> (bool, serde_json::Value, String) {
+    let out = c.output().expect("the binary runs");
+    let (stdout, stderr) =
+        (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let text = format!("stdout:\n{stdout}\nstderr:\n{stderr}");
+    let json = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}); {text}"));
+    (out.status.success(), json, text)
 }
 
 /// The slugs of `puzzles/index.toml`, in order.
@@ -79,7 +98,7 @@ fn check_passes_on_a_workshops_own_set() {
 #[test]
 fn a_performance_case_reports_both_kernels() {
     let solution = root().join("shaders/matmul-register.wgsl");
-    let (ok, text) = gpu_puzzles(
+    let (ok, report, text) = gpu_puzzles_json(command(
         &[
             "check",
             "--puzzle",
@@ -89,9 +108,8 @@ fn a_performance_case_reports_both_kernels() {
             "--json",
         ],
         &root(),
-    );
+    ));
     assert!(ok, "{text}");
-    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
     let cases = report["cases"].as_array().unwrap();
     let perf = cases
         .iter()
@@ -116,9 +134,8 @@ fn a_performance_case_reports_both_kernels() {
 
 #[test]
 fn list_json_gives_every_puzzle_in_order() {
-    let (ok, text) = gpu_puzzles(&["list", "--json"], &root());
+    let (ok, rows, text) = gpu_puzzles_json(command(&["list", "--json"], &root()));
     assert!(ok, "{text}");
-    let rows: serde_json::Value = serde_json::from_str(&text).unwrap();
     let slugs: Vec<&str> =
         rows.as_array().unwrap().iter().map(|r| r["slug"].as_str().unwrap()).collect();
     assert_eq!(slugs, index_order());
@@ -130,13 +147,19 @@ fn list_json_gives_every_puzzle_in_order() {
 #[test]
 fn judging_a_wrong_solution_exits_non_zero_with_a_json_report() {
     let wrong = root().join("tests/gpu/solutions/broadcast--swapped-a-b.wgsl");
-    let (ok, text) = gpu_puzzles(
+    let mut c = command(
         &["check", "--puzzle", "broadcast", "--solution", wrong.to_str().unwrap(), "--json"],
         &root(),
     );
+    // A shader cache whose parent folder does not exist, as on a machine
+    // with no ~/.cache: Mesa disables its cache and says so on stderr. The
+    // report on stdout stays one JSON document.
+    let missing = std::env::temp_dir().join(format!("gpu-puzzles-no-such-{}", std::process::id()));
+    c.env("MESA_SHADER_CACHE_DIR", missing.join("parent/mesa-shader-cache"));
+    let (ok, report, text) = gpu_puzzles_json(c);
     assert!(!ok, "{text}");
-    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(report["status"], "failed");
+    assert!(!missing.exists(), "the binary made no folder of its own: {text}");
+    assert_eq!(report["status"], "failed", "{text}");
     let statuses: Vec<&str> = report["cases"]
         .as_array()
         .unwrap()
