@@ -36,7 +36,9 @@
 //! runner compiles and dispatches what it returns.
 
 mod access;
+mod alias;
 pub use access::{array_of, indexed_name, ArrayOf};
+pub use alias::AliasedPointers;
 mod bounds;
 mod builder;
 mod calls;

@@ -3,8 +3,8 @@
 //! checked and instrumented from the same IR.
 
 use crate::{
-    chain, print, rewrite_module, uniformity, BadPrint, Instrumented, NonUniformBarrier, Options,
-    PassError, Traced, CAPABILITIES,
+    alias, chain, print, rewrite_module, uniformity, AliasedPointers, BadPrint, Instrumented,
+    NonUniformBarrier, Options, PassError, Traced, CAPABILITIES,
 };
 use gpu_puzzles_core::CaseConfig;
 use naga::AddressSpace;
@@ -92,6 +92,13 @@ impl Shader {
     /// any ([`crate::check_barriers`]).
     pub fn check_barriers(&self) -> Option<NonUniformBarrier> {
         uniformity::check_module(&self.module, &self.source)
+    }
+
+    /// WGSL's alias analysis: the first call that gives its callee two ways
+    /// to reach the same memory, one of them written, if any
+    /// ([`crate::AliasedPointers`]).
+    pub fn check_aliasing(&self) -> Option<AliasedPointers> {
+        alias::check_module(&self.module, &self.source)
     }
 
     /// The first printed value whose type the print log cannot show (a

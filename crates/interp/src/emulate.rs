@@ -248,8 +248,8 @@ pub fn prepare(
         let d = Diagnostic::error_at(e.message.clone(), e.span.start, e.span.len(), sub, source);
         return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
     }
-    if let Some(e) = prepared.non_uniform_barrier() {
-        let d = Diagnostic::error_at(e.message(), e.offset, e.length, sub, source);
+    if let Some(e) = prepared.broken_rule() {
+        let d = Diagnostic::error_at(e.message, e.offset, e.length, sub, source);
         return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError { diagnostics: vec![d] })));
     }
     let program =

@@ -46,7 +46,7 @@ pub mod layout;
 pub mod lower;
 pub mod math;
 pub mod prepared;
-pub use prepared::{PreparedShader, PreparedShaders};
+pub use prepared::{BrokenRule, PreparedShader, PreparedShaders};
 pub mod race;
 pub mod subgroup;
 pub mod value;

@@ -13,7 +13,7 @@ use gpu_puzzles_core::judge::ConfigProblem;
 use gpu_puzzles_core::limits::{bindings, BindingKind};
 use gpu_puzzles_core::template::{replacements, substitute, Substituted};
 use gpu_puzzles_core::{CaseConfig, Puzzle};
-use gpu_puzzles_instrument::{BadPrint, NonUniformBarrier, PassError, Shader};
+use gpu_puzzles_instrument::{AliasedPointers, BadPrint, NonUniformBarrier, PassError, Shader};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -41,6 +41,21 @@ pub struct PreparedShader {
     bad_print: OnceLock<Option<BadPrint>>,
     /// [`PreparedShader::non_uniform_barrier`], on first use.
     non_uniform_barrier: OnceLock<Option<NonUniformBarrier>>,
+    /// [`PreparedShader::aliased_pointers`], on first use.
+    aliased_pointers: OnceLock<Option<AliasedPointers>>,
+}
+
+/// A rule of WGSL that some engines' compilers enforce and naga does not,
+/// broken by a shader: the judge's own check, with its words and place in
+/// the substituted text ([`PreparedShader::broken_rule`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokenRule {
+    /// What happened and what to try.
+    pub message: String,
+    /// Byte offset of the marked span in the substituted text.
+    pub offset: usize,
+    /// Length of the marked span in bytes.
+    pub length: usize,
 }
 
 impl PreparedShader {
@@ -61,6 +76,7 @@ impl PreparedShader {
             program: OnceLock::new(),
             bad_print: OnceLock::new(),
             non_uniform_barrier: OnceLock::new(),
+            aliased_pointers: OnceLock::new(),
         }
     }
 
@@ -134,6 +150,33 @@ impl PreparedShader {
         self.non_uniform_barrier
             .get_or_init(|| self.shader.as_ref().ok().and_then(Shader::check_barriers))
             .as_ref()
+    }
+
+    /// The first call that gives its callee two ways to reach the same
+    /// memory, one of them written ([`Shader::check_aliasing`]), found once
+    /// for every case that shares this shader; `None` also when naga did
+    /// not accept the text.
+    pub fn aliased_pointers(&self) -> Option<&AliasedPointers> {
+        self.aliased_pointers
+            .get_or_init(|| self.shader.as_ref().ok().and_then(Shader::check_aliasing))
+            .as_ref()
+    }
+
+    /// The first rule of WGSL this shader breaks that Chromium's and
+    /// Safari's compilers enforce and naga (native, and Firefox's) does not:
+    /// a barrier or subgroup operation in non-uniform control flow, then
+    /// aliased pointer arguments. The judge refuses such a shader itself, on
+    /// every engine and before any compiler, so that a Run's verdict and
+    /// message never depend on the browser (issue 88).
+    pub fn broken_rule(&self) -> Option<BrokenRule> {
+        if let Some(e) = self.non_uniform_barrier() {
+            return Some(BrokenRule { message: e.message(), offset: e.offset, length: e.length });
+        }
+        self.aliased_pointers().map(|e| BrokenRule {
+            message: e.message(),
+            offset: e.offset,
+            length: e.length,
+        })
     }
 
     /// The module lowered for the interpreter ([`Program::validated`]),

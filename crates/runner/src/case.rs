@@ -88,6 +88,18 @@ pub(crate) async fn start_case(
         );
     }
 
+    // 2b. The rules some compilers enforce and naga does not, on every
+    // engine and before any compiler: a barrier or subgroup operation in
+    // non-uniform control flow (the synccheck), aliased pointer arguments.
+    // naga (the native compiler, and Firefox's) accepts such a shader; Tint
+    // (Chromium) and WebKit's compiler reject it, each in words of its own.
+    // The judge's own rules, applied here first, give the same verdict,
+    // message and mark in the editor wherever the Run happens (issue 88).
+    if let Some(e) = shader.broken_rule() {
+        let d = at_offset(e.message, e.offset, e.length, sub, source);
+        return finish(result, Outcome::CompileError { diagnostics: vec![d] });
+    }
+
     // 3. Compile, with the bindings from the student's declarations; compile
     // errors come before binding errors. A case that will run instrumented
     // needs only the module here (for the compiler's messages in the
@@ -172,16 +184,6 @@ pub(crate) async fn start_case(
     if let Some(e) = shader.bad_print() {
         let d = at_offset(e.message.clone(), e.span.start, e.span.len(), sub, source);
         return finish(result, Outcome::CompileError { diagnostics: vec![d] });
-    }
-
-    // 3b. The synccheck, natively: naga accepts a barrier in non-uniform
-    // control flow, which browsers' compilers reject (their uniformity
-    // analysis is authoritative in the page). Same verdict everywhere.
-    if NAGA_COMPILES {
-        if let Some(e) = shader.non_uniform_barrier() {
-            let d = at_offset(e.message(), e.offset, e.length, sub, source);
-            return finish(result, Outcome::CompileError { diagnostics: vec![d] });
-        }
     }
 
     // 4. The instrumented run gives the verdict and the findings (not for
