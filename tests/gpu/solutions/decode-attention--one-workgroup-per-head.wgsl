@@ -8,8 +8,8 @@
 // rows, which the workgroup adds up column by column. Correct, but one
 // workgroup reads the whole cache of its head, 3·t·d floats (k twice, v
 // once), where a split reads three for each key of its own split. That is
-// over the budget on "ragged", "many splits", "a long cache" and the largest
-// random sizes; where a head's keys are few next to a split (the worked
+// over the budget on "a longer cache" (shown), "ragged", "many splits", "a
+// long cache" and the largest random sizes; where a head's keys are few next to a split (the worked
 // example, "the largest split", …) it stays within it and passes.
 const wgs = vec3({{workgroupSize}});
 const W = u32(wgs.x);

@@ -5,8 +5,8 @@
 // `storageBarrier()` between the steps, and every other workgroup and every later dispatch
 // returns at once. Within one workgroup a barrier is enough; but then one workgroup reads the
 // whole grid at every step, while the rest of the GPU waits. The budget, twice the four
-// neighbours of a workgroup's own cells in every step, refuses it wherever the grid is more
-// than about two workgroups; grids that small pass.
+// neighbours of a workgroup's own cells in every step, refuses it on most grids (the
+// statement gives the count); the smallest grids, a few workgroups, stay under and pass.
 const wgs = vec3({{workgroupSize}});
 struct Params {
     rows: u32,

@@ -1,12 +1,14 @@
-// expect: memory-error
+// expect: memory-error in some cases
 // message: out-of-bounds
 // Wrong on purpose: the co-rank searched over 0 … d instead of
 // max(0, d - nb) … min(d, na). On a diagonal past the end of a (d > na),
 // mid can reach na or more and a[mid] reads past the end of a; on one past
 // the end of b (d > nb), a small mid makes d - mid - 1 nb or more and reads
 // past the end of b. The tile's own search, unclamped the same way, reads
-// past the tile's keys. Every case has such a diagonal: the last tile ends
-// at na + nb, past the end of a or of b (of both unless one is empty).
+// past the tile's keys. Every case with two keys or more has such a
+// diagonal: the last tile ends at na + nb, past the end of a or of b (of
+// both unless one is empty). The cases with one key in all (0 + 1, 1 + 0)
+// have none, and pass.
 const wgs = vec3({{workgroupSize}});
 const T = u32(wgs.x); // outputs per tile: one per invocation
 
