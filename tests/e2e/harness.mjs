@@ -218,3 +218,89 @@ export const choosePrintWorkgroup = (value) => {
   select.dispatchEvent(new Event("change", { bubbles: true }));
   return true;
 };
+
+/**
+ * The held solutions of `tests/gpu/solutions/` (`<slug>--<label>.wgsl`), in
+ * file-name order: `{ file, slug, source, expect, message }`. The first line
+ * `// expect: …` is the native judge's verdict on the file, which
+ * tests/gpu/puzzles.rs checks on lavapipe (and the device's GPU); the
+ * optional second line `// message: …` is text every case that did not
+ * pass must show. The browser suites hold each engine to the same.
+ */
+export function heldSolutions() {
+  const dir = path.join(ROOT, "tests/gpu/solutions");
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".wgsl")).sort();
+  if (files.length === 0) throw new Error(`no held solutions in ${dir}`);
+  return files.map((file) => {
+    const source = fs.readFileSync(path.join(dir, file), "utf8");
+    const [first, second] = source.split("\n");
+    const expect = first.match(/^\/\/ expect:(.*)$/)?.[1].trim();
+    if (!expect) throw new Error(`${file}: the first line must be \`// expect: …\``);
+    const message = second.match(/^\/\/ message:(.*)$/)?.[1].trim() ?? null;
+    return { file, slug: file.split("--")[0], source, expect, message };
+  });
+}
+
+/**
+ * In the page, after a Run: the verdict, every case's outcome (its
+ * data-outcome), words and whether it is a random one, whether the random
+ * cases passed, and the first compiler message with its place (line and
+ * column from 1).
+ */
+export const shownOutcome = () => {
+  const d = document.querySelector('[data-testid="diagnostics"] li');
+  const randomLine = document.querySelector('[data-testid="random-cases"]');
+  return {
+    verdict: document.querySelector('[data-testid="verdict"]')?.dataset.status,
+    // A failing random case is shown after the random cases' line.
+    cases: [...document.querySelectorAll('[data-testid^="case-"]')].map((e) => ({
+      name: e.dataset.testid,
+      outcome: e.dataset.outcome,
+      detail: e.querySelector(".detail")?.innerText ?? "",
+      random: Boolean(randomLine && randomLine.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING),
+    })),
+    random: document.querySelector('[data-testid="random-cases"]')?.dataset.status ?? null,
+    diagnostic: d ? { line: Number(d.dataset.line), column: Number(d.dataset.column), text: d.innerText } : null,
+  };
+};
+
+/**
+ * Why the page's outcome ([`shownOutcome`]) does not meet a held solution's
+ * expectation, or null when it does: the same rules as
+ * `check_expectation` in tests/gpu/puzzles.rs. Skipped and omitted cases
+ * (a performance case after a failure, a hardware-only one on a software
+ * adapter) say nothing about the shader. `failed in random cases` is held
+ * to its written cases passing: which random draw catches it is the native
+ * seed sweep's to say.
+ */
+export function unmetExpectation({ expect, message }, shown) {
+  // The written and hidden cases, as the native judge's results hold them.
+  const judged = shown.cases.filter((c) => !c.random && c.outcome !== "skipped" && c.outcome !== "omitted");
+  const said = () => judged.map((c) => `${c.name} ${c.outcome}: ${c.detail.slice(0, 300)}`).join("\n") + (shown.diagnostic ? `\ncompiler at ${shown.diagnostic.line}:${shown.diagnostic.column}: ${shown.diagnostic.text.slice(0, 300)}` : "");
+  if (judged.length === 0) return `no case was judged (verdict ${shown.verdict})`;
+  let [kind, some] = [expect, false];
+  if (expect.endsWith(" in some cases") && expect !== "failed in some cases") [kind, some] = [expect.slice(0, -" in some cases".length), true];
+  if (message !== null) {
+    // The page tells a finding in full once and refers later cases with the
+    // same mistake back to it ("the same mistake as in Case 2").
+    const words = (c) => `${c.detail}\n${shown.diagnostic?.text ?? ""}`;
+    const told = judged.filter((c) => kind === "passed" || c.outcome !== "passed");
+    const lacking = told.find((c) => !words(c).includes(message) && !/the same mistake as in Case \d+/.test(c.detail));
+    if (lacking || (told.length > 0 && !told.some((c) => words(c).includes(message)))) return `${(lacking ?? told[0]).name} does not say \`${message}\`:\n${said()}`;
+  }
+  const all = (f) => (some ? judged.some((c) => f(c)) && judged.every((c) => f(c) || c.outcome === "passed") : judged.every((c) => f(c)));
+  const is = (outcome) => (c) => c.outcome === outcome;
+  let ok;
+  if (kind === "passed") ok = shown.verdict === "passed";
+  else if (kind === "failed") ok = judged.some((c) => c.outcome !== "passed") && all((c) => c.outcome !== "compile-error" && c.outcome !== "config-error");
+  else if (kind === "failed in random cases") ok = judged.every(is("passed"));
+  else if (["config-error", "compile-error", "memory-error", "over-budget", "without-technique"].includes(kind)) ok = all(is(kind));
+  else if (kind.startsWith("runaway-loop at ")) {
+    const line = kind.slice("runaway-loop at ".length);
+    ok = all((c) => c.outcome === "runaway-loop" && new RegExp(`\\bline ${line}\\b`).test(c.detail));
+  } else if (kind.startsWith("compile-error at ")) {
+    const [line, column] = kind.slice("compile-error at ".length).split(":").map(Number);
+    ok = all(is("compile-error")) && shown.diagnostic?.line === line && shown.diagnostic?.column === column;
+  } else return `unknown expectation \`${expect}\``;
+  return ok ? null : `expected ${expect}, the page showed verdict ${shown.verdict}:\n${said()}`;
+}
