@@ -1,4 +1,4 @@
-// Every held solution of tests/gpu/solutions/, judged through the page in
+// Every held wrong solution of tests/gpu/solutions/, judged through the page in
 // Chromium (WebGPU on SwiftShader, compiled by Tint), must get the verdict
 // and the named finding the native judge gives it (its `// expect:` line,
 // checked on lavapipe by tests/gpu/puzzles.rs). firefox.test.mjs does the
@@ -21,9 +21,12 @@ after(async () => {
   console.log(`Chromium, held solutions: ${((Date.now() - started) / 1000).toFixed(1)} s for this file`);
 });
 
-const held = heldSolutions();
+// The wrong ones: the correct kernels in other styles (`// expect: passed`)
+// are judged natively, and CI's time goes to the files a compiler could judge
+// differently.
+const held = heldSolutions().filter((h) => h.expect !== "passed");
 for (const slug of [...new Set(held.map((h) => h.slug))]) {
-  test(`Chromium: ${slug}: every held solution gets the native judge's verdict`, async () => {
+  test(`Chromium: ${slug}: every held wrong solution gets the native judge's verdict`, async () => {
     const { page, p, errors } = await openPage(browser);
     await p.open(site.url(`?puzzle=${slug}`));
     const unmet = [];

@@ -228,3 +228,32 @@ test("a judge that panics is replaced: the page says so, keeps the code, and the
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a click to the next puzzle right after a quick Run leaves no error behind (a late save into a page that is gone)", async () => {
+  // A Run of Map ends before the editor's save delay (400 ms) has passed, so
+  // the save is still pending when the student moves on; it once fired into
+  // the disposed page and panicked there (found by tests/e2e/bench-soak.mjs).
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  const p = new PuzzlePage(page);
+  await p.open(site.url("?puzzle=map"));
+  const source = fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8");
+  for (let k = 0; k < 4; k++) {
+    // Back to Map through the list's own link, then new code and a Run.
+    if (k > 0) {
+      await p.testid("prev-puzzle").click();
+      await page.waitForFunction(() => location.search.includes("puzzle=map"));
+      await p.testid("editor").locator(".cm-content").waitFor();
+    }
+    await p.setCode(`${source}\nfn edit_${k}() {}\n`);
+    assert.equal(await p.run(), "passed");
+    // At once, as a student clicks on.
+    await p.testid("next-puzzle").click();
+    await page.waitForFunction(() => location.search.includes("puzzle=zip"));
+    await p.testid("editor").locator(".cm-content").waitFor();
+    await page.waitForTimeout(600);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -157,12 +157,17 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     // Edits not yet in localStorage. Only those are saved when the page
     // goes away, so a stale tab never overwrites what another tab saved.
     let dirty = StoredValue::new(false);
+    // Safe to call once the page is gone (a timer that fired late): then it
+    // does nothing, where reading a disposed signal would panic.
     let save_now = move || {
-        if origin.get_untracked() == Origin::Own && dirty.get_value() {
-            let result = storage::save_code(&puzzle.slug, &code.get_untracked());
-            dirty.set_value(result.is_err());
-            save_error.set(result.err().map(|e| e.to_string()));
-        }
+        let (Some(Origin::Own), Some(true), Some(text)) =
+            (origin.try_get_untracked(), dirty.try_get_value(), code.try_get_untracked())
+        else {
+            return;
+        };
+        let result = storage::save_code(&puzzle.slug, &text);
+        let _ = dirty.try_set_value(result.is_err());
+        let _ = save_error.try_set(result.err().map(|e| e.to_string()));
     };
     let pending_save = StoredValue::new_local(None::<TimeoutHandle>);
     let schedule_save = move || {
@@ -173,11 +178,21 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
             set_timeout_with_handle(save_now, std::time::Duration::from_millis(SAVE_DELAY_MS)).ok();
         pending_save.set_value(h);
     };
-    // Leaving the page (or the puzzle) saves at once.
+    // Leaving the page (or the puzzle) saves at once, and stops the timers
+    // that would otherwise fire into a page that is gone: a Run quicker
+    // than the save's delay, then a click to the next puzzle, left the save
+    // pending, and it read this page's disposed signals (a panic in the
+    // page, found by the workshop soak, tests/e2e/bench-soak.mjs).
     let hide = window_event_listener(leptos::ev::pagehide, move |_| save_now());
     on_cleanup(move || {
         hide.remove();
         save_now();
+        for timer in [pending_save.try_get_value().flatten(), quiet_timer.try_get_value().flatten()]
+            .into_iter()
+            .flatten()
+        {
+            timer.clear();
+        }
     });
 
     let run = move || {
