@@ -73,6 +73,9 @@ page.on("pageerror", (e) => {
 page.on("console", (m) => {
   if (m.type() === "error" && errors.length < 3) console.log(`console error at Run ${runNumber}: ${m.text().slice(0, 800)}`);
 });
+// The page's own wasm memory (the views' module shares it), from the
+// event Trunk's start-up script sends with the wasm's exports.
+await page.addInitScript(() => addEventListener("TrunkApplicationStarted", (e) => { window.__pageWasmMemory = e.detail.wasm.memory; }));
 const p = new PuzzlePage(page);
 await p.open(site.url(`?puzzle=${PUZZLES[0]}`));
 const references = Object.fromEntries(PUZZLES.map((s) => [s, fs.readFileSync(path.join(ROOT, "shaders", `${s}.wgsl`), "utf8")]));
@@ -83,6 +86,7 @@ const sample = async (runs) => {
   await page.waitForTimeout(1000);
   const m = residentByKind(pids);
   const heap = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? 0) / 2 ** 20;
+  const pageWasm = await page.evaluate(() => window.__pageWasmMemory?.buffer.byteLength ?? 0) / 2 ** 20;
   // The wasm memory of each worker (the judge's, and its helper's), which
   // is part of the renderer's: a wasm memory grows and never shrinks.
   const wasm = [];
@@ -90,9 +94,9 @@ const sample = async (runs) => {
     const bytes = await w.evaluate(() => self.judgeWasmMemory?.buffer.byteLength ?? 0).catch(() => 0);
     if (bytes > 0) wasm.push(bytes / 2 ** 20);
   }
-  const row = { runs, ...m, heap, wasm };
+  const row = { runs, ...m, heap, pageWasm, wasm };
   samples.push(row);
-  console.log(`${String(runs).padStart(5)} Runs  renderer ${m.renderer.toFixed(0).padStart(5)} MB  GPU process ${m.gpu.toFixed(0).padStart(4)} MB  other ${m.other.toFixed(0).padStart(4)} MB  page JS heap ${heap.toFixed(1).padStart(5)} MB  workers' wasm ${wasm.map((x) => x.toFixed(0)).join(" + ") || "none"} MB`);
+  console.log(`${String(runs).padStart(5)} Runs  renderer ${m.renderer.toFixed(0).padStart(5)} MB  GPU process ${m.gpu.toFixed(0).padStart(4)} MB  other ${m.other.toFixed(0).padStart(4)} MB  page JS heap ${heap.toFixed(1).padStart(5)} MB  page wasm ${pageWasm.toFixed(0)} MB  workers' wasm ${wasm.map((x) => x.toFixed(0)).join(" + ") || "none"} MB`);
 };
 
 const started = Date.now();

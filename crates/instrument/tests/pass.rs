@@ -248,3 +248,37 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>) {
     assert!(!shader(count), "atomics without a loop cannot wait");
     assert!(!shader(looped), "a loop without atomics cannot wait for another workgroup");
 }
+
+#[test]
+fn an_array_sized_by_an_override_is_written_back_with_its_element_type() {
+    // naga 30's WGSL writer writes such an array as `array<BLOCK>`, which no
+    // compiler accepts: the page could not run the instrumented shader.
+    let src = "override BLOCK: u32 = 64u;
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+var<workgroup> smem: array<f32, BLOCK>;
+@compute @workgroup_size(4, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>) {
+    smem[lid.x] = a[lid.x];
+    workgroupBarrier();
+    out[lid.x] = smem[(lid.x + 1u) % 4u];
+}
+";
+    let out = instrument(
+        src,
+        &[Traced { binding: 0, len: 8 }, Traced { binding: 1, len: 8 }],
+        &config(),
+        &["main"],
+        ON,
+    )
+    .unwrap();
+    let wgsl = out.wgsl().unwrap();
+    assert!(wgsl.contains("smem: array<f32, 64>"), "{wgsl}");
+    let module = naga::front::wgsl::parse_str(&wgsl).unwrap_or_else(|e| panic!("{e}\n{wgsl}"));
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        gpu_puzzles_instrument::CAPABILITIES,
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{e:?}\n{wgsl}"));
+}
