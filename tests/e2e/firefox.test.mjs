@@ -105,6 +105,16 @@ for (const slug of order) {
 // guard. One page per puzzle, one Run per file.
 // The wrong ones, as held.test.mjs does in Chromium.
 const held = heldSolutions().filter((h) => h.expect !== "passed");
+// Where Firefox's Run names another finding than the native judge, with
+// the same verdict: held to the verdict alone, and listed in the closing
+// note of issue 88 until the judge names the same one.
+const SAME_VERDICT_OTHER_FINDING = {
+  // Emulated (Firefox has no subgroups): the interpreter at its default
+  // 32 lanes sees no race in case 3 and names the result's dependence on
+  // the subgroup size; the native judge, on lavapipe's smaller subgroups,
+  // names the race. Both are memory errors in the same cases.
+  "shuffle--no-barrier-before-reading-maxima.wgsl": "a subgroup-size dependence where natively a race",
+};
 for (const slug of [...new Set(held.map((h) => h.slug))]) {
   test(`Firefox: ${slug}: every held wrong solution gets the native judge's verdict`, async () => {
     const { page, errors } = await open(browser, `?puzzle=${slug}`);
@@ -112,8 +122,10 @@ for (const slug of [...new Set(held.map((h) => h.slug))]) {
     for (const h of held.filter((h) => h.slug === slug)) {
       await setCode(page, h.source);
       await run(page);
-      const why = unmetExpectation(h, await page.evaluate(shownOutcome));
+      const other = SAME_VERDICT_OTHER_FINDING[h.file];
+      const why = unmetExpectation(other ? { ...h, message: null } : h, await page.evaluate(shownOutcome));
       if (why) unmet.push(`${h.file}: ${why}`);
+      else if (other) console.log(`Firefox: ${h.file}: the native verdict, with ${other}`);
     }
     assert.deepEqual(unmet, []);
     assert.deepEqual(errors, []);

@@ -319,19 +319,18 @@ pub(crate) async fn complete(
 /// browser's compiler decides.
 const NAGA_COMPILES: bool = cfg!(not(target_arch = "wasm32"));
 
-/// Natively wgpu reports a naga validation error by its first line only
-/// ("Function [0] 'f' is invalid"); naga's chain of causes, from the case's
-/// own parse (`rejected`), says why. In a browser the compiler's own
-/// messages are kept.
+/// wgpu reports a naga validation error by its first line only ("Function
+/// [0] 'f' is invalid"), natively and in Firefox, whose WebGPU compiles
+/// with naga too; naga's chain of causes, from the case's own parse
+/// (`rejected`), says why, so it replaces that line wherever it appears.
+/// Other compilers' messages (Tint's, WebKit's) are kept.
 fn explained(
     diagnostics: Vec<Diagnostic>,
     rejected: Option<&PassError>,
     sub: &template::Substituted,
     source: &str,
 ) -> Vec<Diagnostic> {
-    if let (true, Some(PassError::Rejected { message, span: Some(span) })) =
-        (NAGA_COMPILES, rejected)
-    {
+    if let Some(PassError::Rejected { message, span: Some(span) }) = rejected {
         if diagnostics.iter().any(|d| d.message.contains(" is invalid")) {
             return vec![at_offset(message.clone(), span.start, span.len(), sub, source)];
         }
