@@ -49,6 +49,7 @@ pub fn generate(root: &Path, o: &Options) -> Result<bool> {
     let set = crate::load(root)?;
     let model = read_model(root)?;
     let mut kernels = reference_kernels(&set)?;
+    let gpu = crate::gpu()?;
     for pair in &o.kernels {
         let Some((slug, file)) = pair.split_once('=') else {
             bail!("`{pair}`: write a kernel as SLUG=FILE.wgsl, e.g. rms-norm=my-rms-norm.wgsl");
@@ -59,11 +60,12 @@ pub fn generate(root: &Path, o: &Options) -> Result<bool> {
         let path = PathBuf::from(file);
         let source = std::fs::read_to_string(&path)
             .with_context(|| format!("cannot read {}", path.display()))?;
+        let puzzle = set.get(slug).with_context(|| format!("no puzzle `{slug}` in this set"))?;
+        refuse_unless_solved(&gpu, puzzle, &path, &source)?;
         kernels.insert(slug.to_string(), source);
     }
     let prompt =
         lm::encode(&model.vocabulary, &o.prompt).map_err(|e| anyhow::anyhow!("the prompt: {e}"))?;
-    let gpu = crate::gpu()?;
     let sampling = Sampling { k: o.k, temperature: o.temperature, seed: o.seed };
     let mut generator =
         pollster::block_on(Generator::new(&gpu, &model, &set, &kernels, o.weights))?;
@@ -112,4 +114,41 @@ pub fn generate(root: &Path, o: &Options) -> Result<bool> {
         }
     }
     Ok(done.faults.is_empty())
+}
+
+/// The page runs a student's kernel in the capstone only once it has solved
+/// its puzzle; so does the command line. A kernel whose drift is too small
+/// to change a token (RMS Norm with `eps` outside the square root, say)
+/// would otherwise write the same text as the CPU and never be named.
+///
+/// # Errors
+/// The kernel fails a case of its puzzle (the first failing case's
+/// summary, and the command that gives the whole report), or our own
+/// failure while judging it.
+fn refuse_unless_solved(
+    gpu: &gpu_puzzles_runner::Gpu,
+    puzzle: &gpu_puzzles_core::Puzzle,
+    path: &Path,
+    source: &str,
+) -> Result<()> {
+    use gpu_puzzles_core::judge::{verdict, Verdict};
+    let results = pollster::block_on(gpu_puzzles_runner::judge_puzzle(
+        gpu,
+        puzzle,
+        source,
+        gpu_puzzles_runner::RunOptions::default(),
+    ))?;
+    if verdict(&results) == Verdict::Passed {
+        return Ok(());
+    }
+    let first = results.iter().find(|r| r.outcome.failed());
+    let why = first
+        .map(|r| format!("case {}: {}", r.case, r.outcome.summary()))
+        .unwrap_or_else(|| "a case did not pass".into());
+    bail!(
+        "{file} does not solve {title} ({why}). The capstone runs a kernel only once it passes its puzzle, as the page does; `gpu-puzzles check --puzzle {slug} --solution {file}` gives the whole report",
+        file = path.display(),
+        title = puzzle.title,
+        slug = puzzle.slug,
+    )
 }

@@ -18,9 +18,10 @@
 //!   only when every seed passed (`seeds.rs`).
 //! - `gpu-puzzles generate --prompt <text> [--tokens N] [--kernel slug=file.wgsl]`:
 //!   the capstone: the model of `models/generate/` writes text on the GPU
-//!   with the chapter's kernels (the references, or the files given), every
-//!   kernel checked against the CPU at every token; exit status 0 only when
-//!   every kernel agreed (`generate.rs`).
+//!   with the chapter's kernels (the references, or the files given, each
+//!   judged against its puzzle first and refused unless it passes, as the
+//!   page does), every kernel checked against the CPU at every token; exit
+//!   status 0 only when every kernel agreed (`generate.rs`).
 
 mod check_all;
 mod check_one;

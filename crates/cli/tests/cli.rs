@@ -287,3 +287,27 @@ fn a_beginners_race_is_one_finding_told_once_with_advice_that_fits() {
     assert!(!text.contains("at no line"), "every access has its line: {text}");
     assert!(text.lines().count() <= 4 * cases(&text) + 4, "{} lines: {text}", text.lines().count());
 }
+
+#[test]
+fn generate_refuses_a_kernel_its_puzzle_fails_and_runs_one_that_solves_it() {
+    // RMS Norm with eps outside the square root: its drift is too small to
+    // change a token, so only its puzzle's cases catch it.
+    let wrong = root().join("tests/gpu/solutions/rms-norm--eps-outside-sqrt.wgsl");
+    let kernel = format!("rms-norm={}", wrong.display());
+    let (ok, text) = gpu_puzzles(
+        &["generate", "--prompt", "In the", "--tokens", "2", "--kernel", &kernel],
+        &root(),
+    );
+    assert!(!ok, "{text}");
+    assert!(text.contains("does not solve RMS Norm (case "), "{text}");
+    assert!(text.contains("gpu-puzzles check --puzzle rms-norm --solution"), "{text}");
+    let right = root().join("shaders/rms-norm.wgsl");
+    let kernel = format!("rms-norm={}", right.display());
+    let (ok, report, text) = gpu_puzzles_json(command(
+        &["generate", "--prompt", "In the", "--tokens", "2", "--kernel", &kernel, "--json"],
+        &root(),
+    ));
+    assert!(ok, "{text}");
+    assert_eq!(report["tokens"].as_array().map(Vec::len), Some(2), "{text}");
+    assert!(report["faults"].as_array().is_some_and(Vec::is_empty), "{text}");
+}
