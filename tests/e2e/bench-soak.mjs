@@ -60,7 +60,11 @@ function browserPids() {
 }
 
 const site = await serve();
-const browser = await launch();
+// SOAK_GC=1: the page and the workers collect their garbage before each
+// sample (V8's `gc()`), to tell what a collection would free from what is
+// held.
+const GC = process.env.SOAK_GC === "1";
+const browser = await launch({ extraArgs: GC ? ["--js-flags=--expose-gc"] : [] });
 const pids = browserPids();
 if (pids.length === 0) throw new Error("the launched Chromium was not found among this process's children");
 const page = await browser.newPage();
@@ -82,6 +86,10 @@ const references = Object.fromEntries(PUZZLES.map((s) => [s, fs.readFileSync(pat
 
 const samples = [];
 const sample = async (runs) => {
+  if (GC) {
+    await page.evaluate(() => window.gc?.());
+    for (const w of page.workers()) await w.evaluate(() => self.gc?.()).catch(() => {});
+  }
   // Let the page's and the workers' collectors run before reading.
   await page.waitForTimeout(1000);
   const m = residentByKind(pids);
