@@ -16,6 +16,7 @@ mod draw;
 mod files;
 mod index;
 mod problems;
+mod promise;
 mod validate;
 mod values;
 
@@ -27,6 +28,7 @@ use files::{is_comparison_file, is_valid_slug, stray_files};
 pub use files::{read_dir, read_solutions, ReadError};
 use index::index_order;
 pub use problems::Problem;
+pub use promise::{PERFORMANCE_SIZES_LINE, SIZES_LINE};
 pub(super) use problems::{header_lines, problem, toml_problem, version_problem};
 use validate::{Interface, Validator};
 pub(crate) use values::initial_values;
@@ -283,6 +285,20 @@ fn load_puzzle(
     }
     let (entry_points, dispatch_plan) = dispatch::plan(&manifest, &uniforms, &mut v);
     let budget = manifest.budget.as_ref().map(|b| budget(b, &mut v));
+    let promise_lines = header_lines(&manifest_text, "promise");
+    let promises = promise::parse(
+        &manifest.promises,
+        &promise_lines,
+        &buffers,
+        &uniforms,
+        &dispatch_plan,
+        &mut v,
+    );
+    if let Some(s) = &statement {
+        for message in promise::placeholder_problems(s, &promises) {
+            v.problems.push(problem(&path("statement.md"), None, None, &message));
+        }
+    }
     if let Some(lesson) = &manifest.lesson {
         for name in lesson
             .calls_any
@@ -450,12 +466,23 @@ fn load_puzzle(
     for case in cases.iter().filter(|c| !c.is_performance()) {
         check_budget_on(budget.as_ref(), &buffers, &uniforms, case, &mut v);
     }
+    if checks == Checks::All {
+        promise::check(
+            &promises,
+            &promise_lines,
+            &manifest.cases,
+            &case_lines,
+            generator.as_ref().map(|g| &g.generator),
+            &buffers,
+            &mut v,
+        );
+    }
     if v.problems.is_empty() {
         Ok(Puzzle {
             number,
             slug: slug.to_string(),
             title: manifest.title.trim().to_string(),
-            statement: statement.unwrap_or_default(),
+            statement: statement.map(|s| promise::render(&s, &promises)).unwrap_or_default(),
             starter: starter.unwrap_or_default(),
             hints: manifest.hints,
             solution,
