@@ -88,6 +88,7 @@ pub fn generate(root: &Path, o: &Options) -> Result<bool> {
         },
     ))?;
     let text = lm::decode(&model.vocabulary, &done.tokens).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let drift = generator.drift();
     if o.json {
         let report = serde_json::json!({
             "prompt": o.prompt,
@@ -96,6 +97,16 @@ pub fn generate(root: &Path, o: &Options) -> Result<bool> {
             "cpu_agreed": done.cpu_agreed,
             "tokens_per_second": done.tokens_per_second,
             "faults": done.faults.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "drift": drift.iter().map(|d| serde_json::json!({
+                "kernel": d.kernel,
+                "deviation": d.deviation,
+                "allowed": d.allowed,
+                "share": d.share(),
+                "stage": d.stage,
+                "layer": d.layer.map(|l| l + 1),
+                "position": d.pos,
+                "element": d.element,
+            })).collect::<Vec<_>>(),
             "adapter": gpu.adapter().name,
             "weights": format!("{:?}", o.weights),
         });
@@ -109,6 +120,10 @@ pub fn generate(root: &Path, o: &Options) -> Result<bool> {
             gpu.adapter().name,
             done.cpu_agreed
         );
+        eprintln!("each kernel's largest deviation from the CPU, against the difference the check allows:");
+        for d in &drift {
+            eprintln!("  {d}");
+        }
         for f in &done.faults {
             eprintln!("{f}");
         }

@@ -310,4 +310,15 @@ fn generate_refuses_a_kernel_its_puzzle_fails_and_runs_one_that_solves_it() {
     assert!(ok, "{text}");
     assert_eq!(report["tokens"].as_array().map(Vec::len), Some(2), "{text}");
     assert!(report["faults"].as_array().is_some_and(Vec::is_empty), "{text}");
+    // Every kernel the step checks has its largest deviation named, within
+    // what the check allows (the run had no fault).
+    let drift = report["drift"].as_array().expect("a drift list");
+    let kernels: Vec<&str> = drift.iter().filter_map(|d| d["kernel"].as_str()).collect();
+    assert_eq!(kernels, ["decode-attention", "gemv-q8", "rms-norm", "rope", "swiglu"], "{text}");
+    for d in drift {
+        let share = d["share"].as_f64().expect("a share");
+        assert!((0.0..1.0).contains(&share), "{d}");
+        assert!(d["deviation"].as_f64().is_some_and(|x| x >= 0.0), "{d}");
+        assert!(d["position"].as_u64().is_some_and(|p| p < 8), "{d}");
+    }
 }

@@ -121,6 +121,56 @@ impl std::fmt::Display for KernelFault {
     }
 }
 
+/// A kernel's largest deviation from the CPU's value over every element
+/// and step checked so far, measured against the tolerance the check
+/// applies there ([`RELATIVE`] times the largest magnitude of the expected
+/// vector): a kernel whose rounding is sound stays near a thousandth of
+/// it, and one that drifts is named by its share long before a sampled
+/// token changes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Drift {
+    /// The puzzle whose kernel it is, as in [`KernelFault::kernel`].
+    pub kernel: &'static str,
+    /// What it computed where the deviation was largest.
+    pub stage: &'static str,
+    /// That stage's layer, from 0, where it has one.
+    pub layer: Option<usize>,
+    /// The token's position there.
+    pub pos: usize,
+    /// The element.
+    pub element: usize,
+    /// `|GPU − CPU|` there.
+    pub deviation: f64,
+    /// The difference allowed there.
+    pub allowed: f64,
+}
+
+impl Drift {
+    /// The deviation as a fraction of the difference allowed: above 1 is a
+    /// fault ([`KernelFault`]).
+    pub fn share(&self) -> f64 {
+        self.deviation / self.allowed
+    }
+}
+
+impl std::fmt::Display for Drift {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: largest deviation {:.3e}, {:.2e} of the {:.3e} allowed ({}",
+            self.kernel,
+            self.deviation,
+            self.share(),
+            self.allowed,
+            self.stage
+        )?;
+        if let Some(l) = self.layer {
+            write!(f, ", layer {}", l + 1)?;
+        }
+        write!(f, ", position {}, element {})", self.pos, self.element)
+    }
+}
+
 /// The largest difference allowed, relative to the largest magnitude of
 /// the expected vector: f32 rounding of these sums of at most a few
 /// hundred terms stays near 1e-6 of it, and every mistake the chapter's
@@ -139,12 +189,31 @@ fn first_difference(expected: &[f64], got: &[f32]) -> Option<usize> {
     })
 }
 
+/// The element of `got` furthest from `expected` against the tolerance:
+/// (element, `|got − expected|`, the difference allowed). `None` for
+/// vectors of different lengths or an empty one.
+fn largest_deviation(expected: &[f64], got: &[f32]) -> Option<(usize, f64, f64)> {
+    let scale = expected.iter().fold(0.0f64, |m, e| m.max(e.abs())).max(1e-6);
+    if expected.len() != got.len() {
+        return None;
+    }
+    let (i, d) = expected
+        .iter()
+        .zip(got)
+        .map(|(e, &g)| (f64::from(g) - e).abs())
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    Some((i, d, RELATIVE * scale))
+}
+
 /// The CPU's side of the checks: the model, RoPE's table as the GPU reads
-/// it (rounded to `f32`), and the KV cache as the GPU filled it.
+/// it (rounded to `f32`), the KV cache as the GPU filled it, and each
+/// kernel's largest deviation so far.
 pub(crate) struct Checker<'m> {
     model: &'m Model,
     table: Vec<f64>,
     caches: Vec<(Vec<f64>, Vec<f64>)>,
+    drift: BTreeMap<&'static str, Drift>,
 }
 
 impl<'m> Checker<'m> {
@@ -155,7 +224,18 @@ impl<'m> Checker<'m> {
             .map(|&x| f64::from(x as f32))
             .collect();
         let size = c.kv_heads * c.context * c.head_dim;
-        Checker { model, table, caches: vec![(vec![0.0; size], vec![0.0; size]); c.layers] }
+        Checker {
+            model,
+            table,
+            caches: vec![(vec![0.0; size], vec![0.0; size]); c.layers],
+            drift: BTreeMap::new(),
+        }
+    }
+
+    /// Each kernel's largest deviation over the steps checked so far,
+    /// sorted by kernel name.
+    pub(crate) fn drift(&self) -> Vec<Drift> {
+        self.drift.values().copied().collect()
     }
 
     /// Checks every kernel of the step at `pos` that fed `token` and drew
@@ -172,8 +252,16 @@ impl<'m> Checker<'m> {
         let hd = c.head_dim;
         let row = &self.table[pos * hd..(pos + 1) * hd];
         let mut faults: Vec<KernelFault> = Vec::new();
+        let drift = &mut self.drift;
         let mut compare = |kernel, stage, layer, expected: &[f64], p: Probe| {
             let got = probes.f32s(p);
+            if let Some((element, deviation, allowed)) = largest_deviation(expected, &got) {
+                let d = Drift { kernel, stage, layer, pos, element, deviation, allowed };
+                let worse = drift.get(kernel).is_none_or(|old| d.share() > old.share());
+                if worse {
+                    drift.insert(kernel, d);
+                }
+            }
             if faults.iter().any(|f| f.kernel == kernel) {
                 return;
             }

@@ -24,7 +24,7 @@ mod plan;
 
 use plan::SPLIT;
 
-pub use check::{KernelFault, Probe};
+pub use check::{Drift, KernelFault, Probe};
 
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::Diagnostic;
@@ -173,6 +173,12 @@ impl<'m> Generator<'m> {
             checker: check::Checker::new(model),
             pos: 0,
         })
+    }
+
+    /// Each kernel's largest deviation from the CPU over every step so
+    /// far, against the tolerance of the check ([`Drift`]), by kernel name.
+    pub fn drift(&self) -> Vec<Drift> {
+        self.checker.drift()
     }
 
     /// Positions fed so far (the KV cache's length).
