@@ -1,7 +1,9 @@
 //! The loader on the new manifest fields: each mistake a host can make gives a
 //! problem naming the file and the field, starting from the shipped set.
 
-use gpu_puzzles_core::load::{load_one_puzzle, load_puzzle_set, read_dir, Files};
+use gpu_puzzles_core::load::{
+    load_one_puzzle, load_puzzle_set, read_dir, Files, PERFORMANCE_SIZES_LINE, SIZES_LINE,
+};
 use std::path::Path;
 
 fn shipped() -> Files {
@@ -405,4 +407,79 @@ fn a_folder_that_cannot_be_read_is_named() {
     assert!(e.to_string().starts_with(&format!("cannot read folder {}", missing.display())), "{e}");
     let e = gpu_puzzles_core::load::read_solutions(&missing).unwrap_err();
     assert_eq!(e.source.kind(), std::io::ErrorKind::NotFound, "{e:?}");
+}
+
+/// A statement's promises are data (`[[promise]]`): rendered into the
+/// statement, and every case held to them. Each way a case or a promise can
+/// stray gives a problem naming the file, the line and the quantity.
+#[test]
+fn promises_are_rendered_and_every_case_is_held_to_them() {
+    let files = shipped();
+    let set = load_puzzle_set(&files, None).expect("the shipped set loads");
+    for p in &set.puzzles {
+        for line in [SIZES_LINE, PERFORMANCE_SIZES_LINE] {
+            assert!(!p.statement.contains(line), "{}: {line} is left in the statement", p.slug);
+        }
+        assert!(p.statement.contains("\n## Sizes"), "{}: every statement has its Sizes", p.slug);
+    }
+    let wg = set.puzzles.iter().find(|p| p.slug == "weight-gradient").expect("shipped");
+    assert!(
+        wg.statement.contains(
+            "- rows of the batch (`dims.batch`): from 1 to 200, a batch may be shorter than one chunk.\n"
+        ),
+        "{}",
+        wg.statement
+    );
+    assert!(
+        wg.statement.contains("- rows of the batch (`dims.batch`): from 64,000 to 262,144.\n"),
+        "{}",
+        wg.statement
+    );
+    assert!(wg.statement.contains("- values of `x` (`x`): from −1 to 1 (not in “the statement's example"));
+
+    let toml = "weight-gradient/puzzle.toml";
+    // A written case outside the promise: the case is named with its line,
+    // and the random draws outside it too.
+    let p = problems_after(|f| replace(f, toml, "range = [1, 200]", "range = [1, 150]"));
+    assert!(
+        p.contains("case 7 › dims.batch: is 200, outside the promise “rows of the batch: from 1 to 150”"),
+        "{p}"
+    );
+    assert!(p.contains("weight-gradient/puzzle.toml:203: case 7 › dims.batch"), "{p}");
+    assert!(p.contains("random case") && p.contains("narrow the generator's `vars`"), "{p}");
+    // A performance case beyond a promise that does not say so.
+    let p = problems_after(|f| replace(f, toml, "performance = [64000, 262144]\n", ""));
+    assert!(
+        p.contains("is 64,000, outside the promise “rows of the batch: from 1 to 200”")
+            && p.contains("give the promise a `performance` range"),
+        "{p}"
+    );
+    // An end no case reaches.
+    let p = problems_after(|f| replace(f, toml, "range = [1, 200]", "range = [1, 300]"));
+    assert!(p.contains("no written case reaches the highest end, 300 (the highest is 200)"), "{p}");
+    let p = problems_after(|f| replace(f, toml, "performance = [256, 1024]", "performance = [128, 1024]"));
+    assert!(p.contains("no performance case reaches the lowest end, 128 (the lowest is 256)"), "{p}");
+    // A uniform field without a promise, and a quantity the puzzle lacks.
+    let p = problems_after(|f| replace(f, toml, "of = \"dims.n_in\"", "of = \"len(nope)\""));
+    assert!(p.contains("`dims.n_in` has no promise"), "{p}");
+    assert!(p.contains("promise `len(nope)`: `nope` is not a storage buffer of this puzzle"), "{p}");
+    let p = problems_after(|f| replace(f, toml, "of = \"invocations\"", "of = \"dw\""));
+    assert!(p.contains("`dw` is an output: promise the values of inputs only"), "{p}");
+    assert!(p.contains("no promise of the workgroup size"), "{p}");
+    // `except` names a case that exists.
+    let p = problems_after(|f| {
+        replace(f, toml, "except = [\"the statement's example", "except = [\"no such case")
+    });
+    assert!(p.contains("`except` names “no such case: 3 rows"), "{p}");
+    // The statement's placeholders.
+    let md = "weight-gradient/statement.md";
+    let p = problems_after(|f| replace(f, md, "{{sizes}}", "(the sizes)"));
+    assert!(p.contains("weight-gradient/statement.md: has no `{{sizes}}` line"), "{p}");
+    let p = problems_after(|f| replace(f, md, "{{performance_sizes}}", ""));
+    assert!(p.contains("has no `{{performance_sizes}}` line"), "{p}");
+    let p = problems_after(|f| {
+        let t = f.get_mut(toml).unwrap();
+        *t = t.replace("performance = [", "# performance = [");
+    });
+    assert!(p.contains("has a `{{performance_sizes}}` line but nothing to show there"), "{p}");
 }

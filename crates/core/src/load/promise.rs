@@ -38,6 +38,9 @@ enum Quantity {
     Workgroups,
     /// One dimension of `workgroups`.
     WorkgroupsDim(usize),
+    /// Workgroup memory in elements, `{{smemSize}}`: the product of
+    /// `workgroup_memory`.
+    WorkgroupMemory,
     /// A uniform field, by uniform and field name.
     Field(String, String),
     /// A storage buffer's element count, by index into the buffers.
@@ -145,6 +148,9 @@ fn quantity(
     if of == "workgroups" {
         return Ok(Quantity::Workgroups);
     }
+    if of == "workgroup_memory" {
+        return Ok(Quantity::WorkgroupMemory);
+    }
     for (prefix, make) in [
         ("workgroup_size.", Quantity::WorkgroupSize as fn(usize) -> Quantity),
         ("workgroups.", Quantity::WorkgroupsDim),
@@ -178,7 +184,7 @@ fn quantity(
         return Ok(Quantity::Field(u.to_string(), f.to_string()));
     }
     let b = buffer(of).map_err(|e| {
-        format!("{e}; other quantities: invocations, workgroup_size.x, workgroups, workgroups.x, <uniform>.<field>, len(<buffer>), rows(<buffer>), cols(<buffer>)")
+        format!("{e}; other quantities: invocations, workgroup_size.x, workgroups, workgroups.x, workgroup_memory, <uniform>.<field>, len(<buffer>), rows(<buffer>), cols(<buffer>)")
     })?;
     if buffers[b].role == Role::Output {
         return Err(format!("`{of}` is an output: promise the values of inputs only"));
@@ -199,6 +205,7 @@ fn measure(q: &Quantity, case: &CaseSpec, buffers: &[Buffer]) -> Option<[f64; 2]
         Quantity::WorkgroupSize(d) => one(f64::from(case.workgroup_size[*d])),
         Quantity::Workgroups => one(product(case.workgroups)),
         Quantity::WorkgroupsDim(d) => one(f64::from(case.workgroups[*d])),
+        Quantity::WorkgroupMemory => case.workgroup_memory.and_then(|m| one(product(m))),
         Quantity::Field(u, f) => case.uniforms.get(u).and_then(|m| m.get(f)).copied().and_then(one),
         Quantity::Len(b) => {
             let init = init(*b);
