@@ -29,7 +29,7 @@ Writes:
     models/generate/model.bin    the tensors, little-endian, concatenated
     tests/data/generate-check.toml
         float64 logits and 40 sampled tokens computed from the quantised weights, which the
-        Rust forward pass (crates/core/src/lm) must reproduce.
+        Rust forward pass (crates/reference/src/lm) must reproduce.
 """
 
 import argparse
@@ -384,7 +384,7 @@ def build_tensors(p, n_layers):
 
 
 class SplitMix64:
-    """crates/core/src/generate.rs's SplitMix64, bit for bit."""
+    """crates/values/src/rng.rs's SplitMix64, bit for bit."""
 
     MASK = (1 << 64) - 1
 
@@ -413,7 +413,7 @@ def gemv(deq, name, x):
 
 
 class Float64Model:
-    """One token at a time with a KV cache, as crates/core/src/lm/forward.rs computes it."""
+    """One token at a time with a KV cache, as crates/reference/src/lm/forward.rs computes it."""
 
     def __init__(self, deq, dims):
         self.deq, self.dims = deq, dims
@@ -551,7 +551,7 @@ def write_files(p, info, vocab):
     check = [
         "# Written by scripts/train-model.py from models/generate/model.{toml,bin}: the float64",
         "# forward pass of the quantised model (weights dequantised exactly), which",
-        "# crates/core/src/lm must reproduce (logits within 1e-9 relative, tokens identical).",
+        "# crates/reference/src/lm must reproduce (logits within 1e-9 relative, tokens identical).",
         f"prompt = {toml_string(prompt)}",
         f"prompt_ids = {ids}",
         "# logits after prompt token 0, 1 and 2: the first 8 values of each row",

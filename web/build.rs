@@ -125,7 +125,13 @@ fn fingerprint(root: &Path) {
         }
     }
     let mut files = vec![root.join("Cargo.lock")];
-    for dir in ["web/src", "crates/core/src", "crates/interp/src"] {
+    for dir in [
+        "web/src",
+        "crates/values/src",
+        "crates/reference/src",
+        "crates/core/src",
+        "crates/interp/src",
+    ] {
         println!("cargo:rerun-if-changed={}", root.join(dir).display());
         walk(&root.join(dir), &mut files);
     }

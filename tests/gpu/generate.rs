@@ -1,10 +1,10 @@
 //! The capstone on a real adapter (lavapipe where there is no GPU): the
 //! model of `models/generate/` written out by the chapter's reference
 //! kernels gives the very tokens of the `f64` CPU pass
-//! ([`gpu_puzzles_core::lm::generate`]), every kernel checked at every
+//! ([`gpu_puzzles_reference::lm::generate`]), every kernel checked at every
 //! token; and a wrong kernel in place of each reference is named.
 
-use gpu_puzzles_core::lm::{self, Model};
+use gpu_puzzles_reference::lm::{self, Model};
 use gpu_puzzles_runner::generate::{self, reference_kernels, Generator, Sampling, Weights};
 use gpu_puzzles_tests::{gpu, root, shipped_set};
 use std::sync::OnceLock;

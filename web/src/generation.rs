@@ -20,7 +20,7 @@ use crate::protocol::generation::{
 };
 use crate::solutions::js_text;
 use futures_channel::oneshot;
-use gpu_puzzles_core::lm::Model;
+use gpu_puzzles_reference::lm::Model;
 use gpu_puzzles_runner::generate::{
     GenerateError, Generator, Kernels, Sampling, Stream, Weights, KERNELS,
 };

@@ -4,7 +4,7 @@
 //! checked against the `f64` CPU pass, kernel by kernel.
 
 use anyhow::{bail, Context, Result};
-use gpu_puzzles_core::lm::{self, Model};
+use gpu_puzzles_reference::lm::{self, Model};
 use gpu_puzzles_runner::generate::{
     self, reference_kernels, Generator, Sampling, Weights, KERNELS,
 };

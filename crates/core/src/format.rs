@@ -8,6 +8,8 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+pub use gpu_puzzles_values::ElementType;
+
 mod promise;
 pub use promise::PromiseSpec;
 
@@ -55,7 +57,7 @@ pub struct ManifestFile {
     /// Hints, revealed one at a time; at least two. Markdown.
     #[serde(default)]
     pub hints: Vec<String>,
-    /// Name of the CPU reference function (see [`crate::reference`]) that
+    /// Name of the CPU reference function (see `gpu_puzzles_reference`) that
     /// computes the expected outputs of every case that does not give them
     /// literally.
     #[serde(default)]
@@ -275,7 +277,7 @@ pub struct PerformanceSpec {
     pub bytes: Option<u64>,
     /// Check this many output elements of every compared buffer, drawn
     /// uniformly at random (with the first and last), against the
-    /// reference's per-element form ([`crate::reference::SampleFn`]),
+    /// reference's per-element form (`gpu_puzzles_reference::SampleFn`),
     /// instead of computing the whole output on the CPU: for products of
     /// billions of operations. The elements are drawn from a seed fixed by
     /// the case's number, so a failure reproduces.
@@ -286,31 +288,6 @@ pub struct PerformanceSpec {
     /// that fill a real GPU and would take minutes on a CPU.
     #[serde(default)]
     pub hardware_only: bool,
-}
-
-/// The 4-byte scalar types a puzzle uses: the element type of a storage
-/// buffer (an `array<atomic<u32>>` in the shader is a `u32` buffer, an
-/// `array<atomic<i32>>` an `i32` one) and the type of a uniform field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ElementType {
-    /// 32-bit IEEE 754 float (WGSL `f32`).
-    F32,
-    /// 32-bit two's complement integer (WGSL `i32`).
-    I32,
-    /// 32-bit unsigned integer (WGSL `u32`).
-    U32,
-}
-
-impl ElementType {
-    /// The WGSL spelling, e.g. `"f32"`.
-    pub fn wgsl(self) -> &'static str {
-        match self {
-            ElementType::F32 => "f32",
-            ElementType::I32 => "i32",
-            ElementType::U32 => "u32",
-        }
-    }
 }
 
 /// What the shader does with a storage buffer.

@@ -1,6 +1,8 @@
 //! The pure core of GPU Puzzles: the puzzle model and its file format, the
-//! loader and validator, template substitution with a column map, CPU
-//! reference functions, judging, and the view models of grids.
+//! loader and validator, template substitution with a column map, judging,
+//! and the view models of grids. The CPU references a puzzle names live in
+//! `gpu-puzzles-reference`, below this crate, and the plain data both speak
+//! in `gpu-puzzles-values`.
 //!
 //! Architecture invariant: this crate knows nothing of wgpu, the DOM or
 //! Leptos. It is tested with plain `cargo test`, and both the GPU runner and
@@ -13,7 +15,6 @@ pub mod grid;
 pub mod heatmap;
 pub mod judge;
 pub mod limits;
-pub mod lm;
 pub mod load;
 #[cfg(feature = "markdown")]
 pub mod markdown;
@@ -21,7 +22,6 @@ pub mod markup;
 pub mod model;
 pub mod print;
 pub mod random;
-pub mod reference;
 pub mod report;
 pub mod roofline;
 pub mod session;

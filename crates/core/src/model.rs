@@ -6,7 +6,7 @@
 
 pub use crate::format::PerformanceSpec as Performance;
 use crate::format::{CompareSpec, ElementType, Role};
-use crate::reference::{Reference, ReferenceInput};
+use gpu_puzzles_reference::{Reference, ReferenceInput};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
@@ -365,13 +365,12 @@ type Computed = Result<Vec<(Values, Option<Vec<usize>>)>, ExpectedError>;
 mod comparison;
 mod dispatch;
 mod expected;
-mod values;
 pub use dispatch::{
     expand as expand_dispatches, DispatchError, DispatchPlan, DispatchStep, LoopPlan, LoopStep,
     MAX_DISPATCHES,
 };
 pub use expected::ExpectedError;
-pub use values::{format_f32, Values};
+pub use gpu_puzzles_values::{format_f32, CaseConfig, Values};
 
 /// The expected outputs of a performance case, computed by its reference
 /// function on first use ([`Puzzle::expected`]): large cases would otherwise
@@ -408,7 +407,7 @@ impl DeferredExpected {
     }
 
     fn compute(&self, puzzle: &Puzzle, case: &Case) -> Computed {
-        let input = ReferenceInput::for_case(puzzle, case, &self.uniforms);
+        let input = reference_input(&case.config, &puzzle.buffers, &case.buffers, &self.uniforms);
         let compared: Vec<usize> = puzzle.compared_buffers().collect();
         let (out, elements): (Vec<Values>, Option<Vec<usize>>) =
             match (self.sample, self.reference.at) {
@@ -447,49 +446,33 @@ impl DeferredExpected {
     }
 }
 
-/// Workgroup size, dispatch size and workgroup memory size of a case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CaseConfig {
-    /// `@workgroup_size(x, y, z)`: invocations per workgroup per dimension.
-    pub workgroup_size: [u32; 3],
-    /// Workgroups dispatched per dimension (`dispatch_workgroups(x, y, z)`).
-    pub workgroups: [u32; 3],
-    /// Workgroup memory size in elements per dimension, if the puzzle uses
-    /// workgroup memory.
-    pub workgroup_memory: Option<[u32; 3]>,
-}
-
-impl CaseConfig {
-    /// Invocations per workgroup: the product of the workgroup size.
-    pub fn invocations_per_workgroup(&self) -> u64 {
-        self.workgroup_size.iter().map(|&v| v as u64).product()
-    }
-
-    /// Total invocations of the dispatch.
-    pub fn total_invocations(&self) -> u64 {
-        self.invocations_per_workgroup()
-            * self.workgroups.iter().map(|&v| v as u64).product::<u64>()
-    }
-
-    /// This case as a GPU runs it with a shader whose entry points declare
-    /// the workgroup sizes `declared`: the shader's workgroup size (per
-    /// dimension the largest, when entry points differ) with the case's
-    /// workgroups and workgroup memory. In WebGPU the workgroup size is the
-    /// entry point's `@workgroup_size` attribute and `dispatchWorkgroups`
-    /// counts workgroups only (WGSL's `workgroup_size` attribute, WebGPU's
-    /// `GPUComputePassEncoder.dispatchWorkgroups`), so a shader that
-    /// writes a literal size instead of `{{workgroupSize}}` runs that many
-    /// invocations per workgroup; findings must number them by it. With no
-    /// size declared, the case's own.
-    pub fn as_declared(&self, declared: impl IntoIterator<Item = [u32; 3]>) -> CaseConfig {
-        let largest = declared.into_iter().reduce(|a, b| [0, 1, 2].map(|k| a[k].max(b[k])));
-        CaseConfig { workgroup_size: largest.unwrap_or(self.workgroup_size), ..*self }
-    }
-
-    /// Value of `{{smemSize}}`: the product of the workgroup memory size in
-    /// elements, or 1 when the puzzle uses none.
-    pub fn workgroup_memory_elements(&self) -> u64 {
-        self.workgroup_memory.map(|m| m.iter().map(|&v| v as u64).product()).unwrap_or(1)
+/// What the reference function sees of a case: its dispatch's sizes, its
+/// input and input-output buffers by name (`buffers` and `contents`
+/// aligned, in binding order), the uniform values given, and the length of
+/// every output that has one (outputs of zero length are sized by the
+/// reference itself). The reference knows nothing of the model; this is
+/// where the model hands it plain inputs.
+pub fn reference_input<'a>(
+    config: &'a CaseConfig,
+    buffers: &'a [Buffer],
+    contents: &'a [CaseBuffer],
+    uniforms: &'a BTreeMap<String, BTreeMap<String, f64>>,
+) -> ReferenceInput<'a> {
+    let pairs = || buffers.iter().zip(contents);
+    ReferenceInput {
+        config,
+        buffers: pairs()
+            .filter(|(b, _)| b.role != Role::Output)
+            .map(|(b, c)| (b.name.as_str(), (&*c.initial, c.shape)))
+            .collect(),
+        uniforms: uniforms
+            .iter()
+            .map(|(u, f)| (u.as_str(), f.iter().map(|(k, v)| (k.as_str(), *v)).collect()))
+            .collect(),
+        output_lens: pairs()
+            .filter(|(b, c)| b.role == Role::Output && !c.initial.is_empty())
+            .map(|(b, c)| (b.name.as_str(), c.initial.len()))
+            .collect(),
     }
 }
 

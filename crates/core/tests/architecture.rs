@@ -4,27 +4,8 @@
 use std::process::Command;
 
 fn dependencies(package: &str) -> Vec<String> {
-    let out = Command::new(env!("CARGO"))
-        .args([
-            "tree",
-            "--offline",
-            "-p",
-            package,
-            "-e",
-            "normal",
-            "--prefix",
-            "none",
-            "--format",
-            "{p}",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cargo runs");
-    assert!(out.status.success(), "cargo tree failed: {}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout).expect("UTF-8");
-    let names: Vec<String> =
-        text.lines().filter_map(|l| l.split_whitespace().next()).map(str::to_string).collect();
-    assert!(names.len() > 3, "cargo tree listed nothing for {package}: {text}");
+    let names = dependencies_or_self(package);
+    assert!(names.len() > 3, "cargo tree listed almost nothing for {package}: {names:?}");
     names
 }
 
@@ -44,6 +25,82 @@ fn core_knows_no_gpu_dom_or_ui_crate() {
         "gpu-puzzles-core",
         &["wgpu", "naga", "web-sys", "js-sys", "wasm-bindgen", "leptos"],
     );
+}
+
+/// The project's crates, lowest first: each may depend on those before it
+/// and on none after it, so no import runs back up (ARCHITECTURE.md's map).
+const LAYERS: [&str; 8] = [
+    "gpu-puzzles-values",
+    "gpu-puzzles-reference",
+    "gpu-puzzles-core",
+    "gpu-puzzles-instrument",
+    "gpu-puzzles-interp",
+    "gpu-puzzles-runner",
+    "gpu-puzzles-cli",
+    "gpu-puzzles-web",
+];
+
+#[test]
+fn the_crates_stand_in_layers_and_none_imports_upward() {
+    for (i, package) in LAYERS.iter().enumerate() {
+        let deps = dependencies_or_self(package);
+        for above in &LAYERS[i + 1..] {
+            assert!(
+                !deps.iter().any(|d| d == above),
+                "{package} depends on {above}, which stands above it (ARCHITECTURE.md)"
+            );
+        }
+    }
+    // The floor knows no other crate of ours, and the references only the floor.
+    assert!(dependencies_or_self("gpu-puzzles-values")
+        .iter()
+        .all(|d| d == "gpu-puzzles-values" || !d.starts_with("gpu-puzzles-")));
+    let reference = dependencies_or_self("gpu-puzzles-reference");
+    let ours: Vec<&String> = reference.iter().filter(|d| d.starts_with("gpu-puzzles-")).collect();
+    assert_eq!(ours, ["gpu-puzzles-reference", "gpu-puzzles-values"], "{reference:?}");
+}
+
+/// The packages in `package`'s tree of normal dependencies, itself
+/// included, sorted, each once.
+fn dependencies_or_self(package: &str) -> Vec<String> {
+    let out = Command::new(env!("CARGO"))
+        .args([
+            "tree",
+            "--offline",
+            "-p",
+            package,
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "--format",
+            "{p}",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "cargo tree failed: {}", String::from_utf8_lossy(&out.stderr));
+    let names: Vec<String> = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    assert!(names.first().is_some_and(|n| n == package), "cargo tree listed nothing for {package}");
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    unique
+}
+
+#[test]
+fn the_references_and_the_floor_know_no_gpu_dom_or_ui_crate() {
+    for package in ["gpu-puzzles-values", "gpu-puzzles-reference"] {
+        let deps = dependencies_or_self(package);
+        for f in ["wgpu", "naga", "web-sys", "js-sys", "wasm-bindgen", "leptos"] {
+            assert!(!deps.iter().any(|d| d == f), "{package} must not depend on {f}");
+        }
+    }
 }
 
 #[test]

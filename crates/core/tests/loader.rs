@@ -435,14 +435,18 @@ fn promises_are_rendered_and_every_case_is_held_to_them() {
         "{}",
         wg.statement
     );
-    assert!(wg.statement.contains("- values of `x` (`x`): from −1 to 1 (not in “the statement's example"));
+    assert!(wg
+        .statement
+        .contains("- values of `x` (`x`): from −1 to 1 (not in “the statement's example"));
 
     let toml = "weight-gradient/puzzle.toml";
     // A written case outside the promise: the case is named with its line,
     // and the random draws outside it too.
     let p = problems_after(|f| replace(f, toml, "range = [1, 200]", "range = [1, 150]"));
     assert!(
-        p.contains("case 7 › dims.batch: is 200, outside the promise “rows of the batch: from 1 to 150”"),
+        p.contains(
+            "case 7 › dims.batch: is 200, outside the promise “rows of the batch: from 1 to 150”"
+        ),
         "{p}"
     );
     assert!(p.contains("weight-gradient/puzzle.toml:203: case 7 › dims.batch"), "{p}");
@@ -457,12 +461,20 @@ fn promises_are_rendered_and_every_case_is_held_to_them() {
     // An end no case reaches.
     let p = problems_after(|f| replace(f, toml, "range = [1, 200]", "range = [1, 300]"));
     assert!(p.contains("no written case reaches the highest end, 300 (the highest is 200)"), "{p}");
-    let p = problems_after(|f| replace(f, toml, "performance = [256, 1024]", "performance = [128, 1024]"));
-    assert!(p.contains("no performance case reaches the lowest end, 128 (the lowest is 256)"), "{p}");
+    let p = problems_after(|f| {
+        replace(f, toml, "performance = [256, 1024]", "performance = [128, 1024]")
+    });
+    assert!(
+        p.contains("no performance case reaches the lowest end, 128 (the lowest is 256)"),
+        "{p}"
+    );
     // A uniform field without a promise, and a quantity the puzzle lacks.
     let p = problems_after(|f| replace(f, toml, "of = \"dims.n_in\"", "of = \"len(nope)\""));
     assert!(p.contains("`dims.n_in` has no promise"), "{p}");
-    assert!(p.contains("promise `len(nope)`: `nope` is not a storage buffer of this puzzle"), "{p}");
+    assert!(
+        p.contains("promise `len(nope)`: `nope` is not a storage buffer of this puzzle"),
+        "{p}"
+    );
     let p = problems_after(|f| replace(f, toml, "of = \"invocations\"", "of = \"dw\""));
     assert!(p.contains("`dw` is an output: promise the values of inputs only"), "{p}");
     assert!(p.contains("no promise of the workgroup size"), "{p}");

@@ -7,7 +7,7 @@
 
 use crate::format::{IndexFile, ManifestFile, FORMAT_VERSION};
 use crate::model::{Comparison, Puzzle, PuzzleSet, RandomCases};
-use crate::reference::{self};
+use gpu_puzzles_reference as reference;
 use std::collections::{BTreeMap, BTreeSet};
 
 mod budget;
@@ -28,8 +28,8 @@ use files::{is_comparison_file, is_valid_slug, stray_files};
 pub use files::{read_dir, read_solutions, ReadError};
 use index::index_order;
 pub use problems::Problem;
-pub use promise::{PERFORMANCE_SIZES_LINE, SIZES_LINE};
 pub(super) use problems::{header_lines, problem, toml_problem, version_problem};
+pub use promise::{PERFORMANCE_SIZES_LINE, SIZES_LINE};
 use validate::{Interface, Validator};
 pub(crate) use values::initial_values;
 pub use values::MAX_ELEMENTS;

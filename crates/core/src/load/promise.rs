@@ -88,7 +88,11 @@ pub(super) fn parse(
         let field = format!("promise `{}`", spec.of);
         let [lo, hi] = spec.range;
         if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
-            v.at(line, &field, "`range` is `[lowest, highest]`: two numbers, the first not above the second");
+            v.at(
+                line,
+                &field,
+                "`range` is `[lowest, highest]`: two numbers, the first not above the second",
+            );
             continue;
         }
         if let Some([plo, phi]) = spec.performance {
@@ -98,7 +102,11 @@ pub(super) fn parse(
             }
         }
         if spec.what.trim().is_empty() {
-            v.at(line, &field, "`what` is empty: say what the quantity is, in the statement's words");
+            v.at(
+                line,
+                &field,
+                "`what` is empty: say what the quantity is, in the statement's words",
+            );
         }
         match quantity(&spec.of, buffers, uniforms, plan) {
             Ok(quantity) => {
@@ -112,10 +120,13 @@ pub(super) fn parse(
     }
     let promised = |q: &Quantity| out.iter().any(|p| &p.quantity == q);
     if !specs.is_empty() || !out.is_empty() {
-        if !promised(&Quantity::Invocations) && !(0..3).any(|d| promised(&Quantity::WorkgroupSize(d))) {
+        if !promised(&Quantity::Invocations)
+            && !(0..3).any(|d| promised(&Quantity::WorkgroupSize(d)))
+        {
             v.at(None, "promise", "no promise of the workgroup size: add one `of = \"invocations\"` (or `\"workgroup_size.x\"`), the range a kernel's workgroup arrays must hold");
         }
-        let per_dispatch: Vec<usize> = super::dispatch::per_dispatch(plan).map(|k| k as usize).collect();
+        let per_dispatch: Vec<usize> =
+            super::dispatch::per_dispatch(plan).map(|k| k as usize).collect();
         for (_, u) in uniforms.iter().enumerate().filter(|(k, _)| !per_dispatch.contains(k)) {
             for (name, _) in &u.fields {
                 if !promised(&Quantity::Field(u.name.clone(), name.clone())) {
@@ -141,7 +152,9 @@ fn quantity(
             format!("`{name}` is not a storage buffer of this puzzle; it has {}", names.join(", "))
         })
     };
-    let call = |f: &str| of.strip_prefix(f).and_then(|r| r.strip_prefix('(')).and_then(|r| r.strip_suffix(')'));
+    let call = |f: &str| {
+        of.strip_prefix(f).and_then(|r| r.strip_prefix('(')).and_then(|r| r.strip_suffix(')'))
+    };
     if of == "invocations" {
         return Ok(Quantity::Invocations);
     }
@@ -264,7 +277,11 @@ pub(super) fn check(
         let field = format!("promise `{}`", p.spec.of);
         for e in &p.spec.except {
             if !cases.iter().enumerate().any(|(i, c)| &name(i, c) == e) {
-                v.at(pline, &field, &format!("`except` names “{e}”, which is not the name of a written case"));
+                v.at(
+                    pline,
+                    &field,
+                    &format!("`except` names “{e}”, which is not the name of a written case"),
+                );
             }
         }
         // [least, greatest] over the ordinary and the performance cases.
@@ -277,8 +294,13 @@ pub(super) fn check(
             let timed = c.performance.is_some();
             let [plo, phi] = p.range_for(timed);
             if lo < plo || hi > phi {
-                let seen = if lo == hi { number(lo) } else { format!("{} to {}", number(lo), number(hi)) };
-                let what = if timed && p.spec.performance.is_some() { "the performance cases' range" } else { "the promise" };
+                let seen =
+                    if lo == hi { number(lo) } else { format!("{} to {}", number(lo), number(hi)) };
+                let what = if timed && p.spec.performance.is_some() {
+                    "the performance cases' range"
+                } else {
+                    "the promise"
+                };
                 let advice = if timed && p.spec.performance.is_none() {
                     "give the promise a `performance` range, which the statement's `{{performance_sizes}}` shows, or change the case"
                 } else {
@@ -287,7 +309,11 @@ pub(super) fn check(
                 v.at(
                     case_lines.get(i).copied(),
                     &format!("case {} › {}", i + 1, p.spec.of),
-                    &format!("is {seen}, outside {what} “{}: {}”: {advice}", p.spec.what.trim(), span(plo, phi)),
+                    &format!(
+                        "is {seen}, outside {what} “{}: {}”: {advice}",
+                        p.spec.what.trim(),
+                        span(plo, phi)
+                    ),
                 );
             }
             let r = &mut reached[usize::from(timed && p.spec.performance.is_some())];
@@ -385,7 +411,11 @@ pub(super) fn render(statement: &str, promises: &[Promise]) -> String {
     let sizes: Vec<String> = promises.iter().map(|p| item(p, p.spec.range, true)).collect();
     let beyond: Vec<String> = promises
         .iter()
-        .filter_map(|p| p.spec.performance.map(|r| format!("- {} (`{}`): {}.", p.spec.what.trim(), p.spec.of, span(r[0], r[1]))))
+        .filter_map(|p| {
+            p.spec.performance.map(|r| {
+                format!("- {} (`{}`): {}.", p.spec.what.trim(), p.spec.of, span(r[0], r[1]))
+            })
+        })
         .collect();
     let mut out = String::with_capacity(statement.len() + 64 * sizes.len());
     for line in statement.split_inclusive('\n') {

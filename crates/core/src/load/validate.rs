@@ -21,10 +21,11 @@ pub(super) struct Interface<'a> {
     /// reported once, not for every case).
     pub names_reference: bool,
 }
+use crate::model::reference_input;
 use crate::model::{
     Buffer, Case, CaseBuffer, CaseConfig, Contents, DeferredExpected, Recipe, Uniform, Values,
 };
-use crate::reference::{self, ReferenceInput};
+use gpu_puzzles_reference as reference;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub(super) struct Validator {
@@ -276,8 +277,7 @@ impl Validator {
         let computed = if needs_reference {
             match reference {
                 Some(f) => {
-                    let input =
-                        ReferenceInput::new(&config, buffers, &case_buffers, &spec.uniforms);
+                    let input = reference_input(&config, buffers, &case_buffers, &spec.uniforms);
                     match (f.all)(&input) {
                         Ok(out) if out.len() == compared.len() => Some(out),
                         Ok(out) => {

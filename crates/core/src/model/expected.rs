@@ -6,7 +6,7 @@
 pub enum ExpectedError {
     /// The reference function refused the case's inputs.
     #[error("{0}")]
-    Reference(crate::reference::ReferenceError),
+    Reference(gpu_puzzles_reference::ReferenceError),
     /// A sampled case of a reference without a per-element form.
     #[error("the reference function has no per-element form for a sampled case")]
     NoSampledForm,
@@ -38,8 +38,8 @@ pub enum ExpectedError {
     NotComputedHere,
 }
 
-impl From<crate::reference::ReferenceError> for ExpectedError {
-    fn from(e: crate::reference::ReferenceError) -> Self {
+impl From<gpu_puzzles_reference::ReferenceError> for ExpectedError {
+    fn from(e: gpu_puzzles_reference::ReferenceError) -> Self {
         ExpectedError::Reference(e)
     }
 }

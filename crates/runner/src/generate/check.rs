@@ -3,8 +3,10 @@
 //! very inputs the GPU gave it. A kernel's fault is named where it happens;
 //! rounding carried in from earlier kernels is not blamed on it.
 
-use gpu_puzzles_core::lm::forward::{attention, gemv_q8, rmsnorm_fused, rope, rope_table, swiglu};
-use gpu_puzzles_core::lm::{sample, Model};
+use gpu_puzzles_reference::lm::forward::{
+    attention, gemv_q8, rmsnorm_fused, rope, rope_table, swiglu,
+};
+use gpu_puzzles_reference::lm::{sample, Model};
 use std::collections::BTreeMap;
 
 use super::Sampling;

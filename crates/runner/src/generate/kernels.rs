@@ -28,7 +28,7 @@ pub(crate) fn topk_bytes(vocab: usize, sampling: &Sampling) -> Vec<u8> {
 
 /// Decode attention's `params` for `t` cached positions.
 pub(crate) fn attention_values(
-    c: &gpu_puzzles_core::lm::Config,
+    c: &gpu_puzzles_reference::lm::Config,
     t: u32,
 ) -> Vec<(&'static str, f64)> {
     vec![

@@ -1,5 +1,5 @@
 //! The capstone, "Generate" (issue 47): the language model of
-//! [`gpu_puzzles_core::lm`] run on the GPU one token at a time by the
+//! [`gpu_puzzles_reference::lm`] run on the GPU one token at a time by the
 //! kernels of the chapter "Inside a language model": the student's own
 //! solutions where they have them, the references where not.
 //!
@@ -14,7 +14,7 @@
 //! the GPU gave it, so a fault is named where it is ("your RMS Norm differs
 //! at layer 2, position 5") and rounding carried from earlier kernels is
 //! never blamed on a later one. The CPU's own forward pass
-//! ([`gpu_puzzles_core::lm::State`]) runs beside it on the same tokens and
+//! ([`gpu_puzzles_reference::lm::State`]) runs beside it on the same tokens and
 //! the same uniform numbers, and says whether it would have sampled the same
 //! token.
 
@@ -28,8 +28,8 @@ pub use check::{Drift, KernelFault, Probe};
 
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::judge::Diagnostic;
-use gpu_puzzles_core::lm::{self, Model, State};
 use gpu_puzzles_core::PuzzleSet;
+use gpu_puzzles_reference::lm::{self, Model, State};
 use std::collections::BTreeMap;
 use web_time::Instant;
 

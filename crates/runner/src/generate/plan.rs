@@ -9,9 +9,9 @@ use super::kernels::{
 use super::{GenerateError, Kernels, Sampling, Weights};
 use crate::dispatch::read_back;
 use crate::Gpu;
-use gpu_puzzles_core::lm::weights::Q8_BLOCK;
-use gpu_puzzles_core::lm::{forward::rope_table, Model, Q8Matrix};
 use gpu_puzzles_core::{CaseConfig, Puzzle, PuzzleSet};
+use gpu_puzzles_reference::lm::weights::Q8_BLOCK;
+use gpu_puzzles_reference::lm::{forward::rope_table, Model, Q8Matrix};
 use std::collections::HashMap;
 use wgpu::util::DeviceExt;
 

@@ -8,7 +8,7 @@
 //! bits.
 
 use super::{Outputs, ReferenceError, ReferenceInput};
-use crate::model::Values;
+use gpu_puzzles_values::Values;
 
 /// The segmented-scan operator on pairs `(flag, value)`, `left` the earlier
 /// one: `(f1, v1) ⊕ (f2, v2) = (f1 | f2, if f2 { v2 } else { v1 + v2 })`,
@@ -89,7 +89,7 @@ pub fn segmented_scan(input: &ReferenceInput) -> Result<Outputs, ReferenceError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::CaseConfig;
+    use gpu_puzzles_values::CaseConfig;
     use std::collections::BTreeMap;
 
     /// The three outputs: `out`, `block_flags`, `block_sums`.

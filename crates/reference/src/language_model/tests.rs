@@ -2,7 +2,7 @@
 //! 8-bit GEMV and decode attention) on small cases worked by hand.
 
 use super::*;
-use crate::model::{CaseConfig, Values};
+use gpu_puzzles_values::{CaseConfig, Values};
 use std::collections::BTreeMap;
 
 fn run(

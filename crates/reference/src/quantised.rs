@@ -96,7 +96,7 @@ pub fn matvec_q4(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{CaseConfig, Values};
+    use gpu_puzzles_values::{CaseConfig, Values};
     use std::collections::BTreeMap;
 
     /// `matvec_q4` on `rows` rows of `w` (`u32` words) with `scales` and `x`,

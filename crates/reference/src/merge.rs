@@ -88,7 +88,7 @@ fn sorted_prefix<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::CaseConfig;
+    use gpu_puzzles_values::CaseConfig;
     use std::collections::BTreeMap;
 
     /// `merge_sorted` on `a` and `b` with the given sizes.

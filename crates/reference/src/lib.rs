@@ -1,4 +1,5 @@
-//! CPU reference functions: the specification of each puzzle, in Rust.
+//! What every puzzle expects: CPU reference functions, the specification of
+//! each puzzle in Rust, and the capstone's language model ([`lm`]).
 //!
 //! A manifest names one of these in `reference = "…"`. Expected outputs come
 //! from here (or from literal values in the manifest), never from a GPU run.
@@ -12,9 +13,17 @@
 //! The functions live in modules by chapter of the puzzle set, each a small
 //! pure function with its formula; [`REFERENCES`] registers them all by the
 //! name a manifest uses (and [`SAMPLED`] their per-element forms).
+//!
+//! What this crate may know: plain inputs ([`ReferenceInput`]: a dispatch's
+//! sizes, buffers as [`Values`] by name, uniform fields by name) and plain
+//! outputs. What it may not: the puzzle model, its files, the judge or a
+//! GPU. The model (`gpu-puzzles-core`) looks a reference up by its name and
+//! builds the input from a case; nothing here imports it back.
 
-use crate::model::{Case, CaseConfig, Puzzle, Values};
+use gpu_puzzles_values::{CaseConfig, Values};
 use std::collections::BTreeMap;
+
+pub mod lm;
 
 mod backward;
 mod basics;
@@ -70,43 +79,6 @@ pub struct ReferenceInput<'a> {
 }
 
 impl<'a> ReferenceInput<'a> {
-    /// What the reference sees of a case: its configuration, its input and
-    /// input-output buffers (`buffers` and `contents` aligned, in binding
-    /// order), the uniform values given, and the length of every output that
-    /// has one (outputs of zero length are sized by the reference itself).
-    pub fn new(
-        config: &'a CaseConfig,
-        buffers: &'a [crate::model::Buffer],
-        contents: &'a [crate::model::CaseBuffer],
-        uniforms: &'a BTreeMap<String, BTreeMap<String, f64>>,
-    ) -> Self {
-        let pairs = || buffers.iter().zip(contents);
-        ReferenceInput {
-            config,
-            buffers: pairs()
-                .filter(|(b, _)| b.role != crate::Role::Output)
-                .map(|(b, c)| (b.name.as_str(), (&*c.initial, c.shape)))
-                .collect(),
-            uniforms: uniforms
-                .iter()
-                .map(|(u, f)| (u.as_str(), f.iter().map(|(k, v)| (k.as_str(), *v)).collect()))
-                .collect(),
-            output_lens: pairs()
-                .filter(|(b, c)| b.role == crate::Role::Output && !c.initial.is_empty())
-                .map(|(b, c)| (b.name.as_str(), c.initial.len()))
-                .collect(),
-        }
-    }
-
-    /// What the reference sees of a loaded case ([`ReferenceInput::new`]).
-    pub fn for_case(
-        puzzle: &'a Puzzle,
-        case: &'a Case,
-        uniforms: &'a BTreeMap<String, BTreeMap<String, f64>>,
-    ) -> Self {
-        Self::new(&case.config, &puzzle.buffers, &case.buffers, uniforms)
-    }
-
     /// The `u32` contents of input `name`.
     ///
     /// # Errors

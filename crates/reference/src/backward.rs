@@ -54,7 +54,7 @@ pub fn softmax_backward_rows(input: &ReferenceInput) -> Result<Outputs, Referenc
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{CaseConfig, Values};
+    use gpu_puzzles_values::{CaseConfig, Values};
     use std::collections::BTreeMap;
 
     /// `softmax_backward_rows` on `y` of `shape` and `dy`, with `dims` from

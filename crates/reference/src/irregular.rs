@@ -149,7 +149,7 @@ pub fn sort_keys(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::CaseConfig;
+    use gpu_puzzles_values::CaseConfig;
     use std::collections::BTreeMap;
 
     #[test]

@@ -5,7 +5,7 @@
 //! Their puzzles compare with a tolerance derived in each `puzzle.toml`.
 
 use super::{check_dims, flat, row_norm_eps, shaped, Outputs, ReferenceError, ReferenceInput};
-use crate::model::Values;
+use gpu_puzzles_values::Values;
 
 /// RMSNorm with the residual add fused before it (RMS Norm): `x` and
 /// `residual` are `rows × cols`, row-major (`x` gives the shape), `weight`

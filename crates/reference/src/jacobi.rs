@@ -91,7 +91,7 @@ fn step(u: &[f64], rows: usize, cols: usize) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{CaseConfig, Values};
+    use gpu_puzzles_values::{CaseConfig, Values};
     use std::collections::BTreeMap;
 
     /// `jacobi_steps` on `a` of `shape` with `params` from the shape and

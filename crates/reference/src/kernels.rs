@@ -147,7 +147,7 @@ pub fn attention_out(input: &ReferenceInput) -> Result<Outputs, ReferenceError> 
 mod tests {
     use super::super::tests::run;
     use super::*;
-    use crate::model::{CaseConfig, Values};
+    use gpu_puzzles_values::{CaseConfig, Values};
     use std::collections::BTreeMap;
 
     #[test]

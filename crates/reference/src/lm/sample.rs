@@ -9,7 +9,7 @@
 
 use super::forward::{State, StepError};
 use super::weights::Model;
-use crate::generate::SplitMix64;
+use gpu_puzzles_values::SplitMix64;
 use std::cmp::Ordering;
 
 /// Why a row of logits cannot be sampled.

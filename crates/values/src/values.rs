@@ -1,7 +1,7 @@
 //! Typed buffer contents ([`Values`]) and how one `f32` is written for
 //! display ([`format_f32`]).
 
-use crate::format::ElementType;
+use crate::ElementType;
 
 /// Typed buffer contents, flat and row-major.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]

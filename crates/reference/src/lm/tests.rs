@@ -9,9 +9,9 @@
 use super::forward::{attention, gemv_q8, rmsnorm_fused, rope, rope_table, swiglu, Stage};
 use super::sample::{sample, uniform};
 use super::*;
-use crate::generate::SplitMix64;
-use crate::model::{CaseConfig, Values};
-use crate::reference::{top_k_sample, ReferenceInput};
+use crate::{top_k_sample, ReferenceInput};
+use gpu_puzzles_values::SplitMix64;
+use gpu_puzzles_values::{CaseConfig, Values};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -292,7 +292,7 @@ fn reference_token(logits: &[f32], k: usize, temperature: f32, u: f32) -> Option
         output_lens: BTreeMap::new(),
     };
     match top_k_sample(&input) {
-        Err(crate::reference::ReferenceError::DrawTooClose { .. }) => None,
+        Err(crate::ReferenceError::DrawTooClose { .. }) => None,
         Ok(out) => match &out[2].0 {
             Values::U32(t) => Some(t[0]),
             other => panic!("not u32: {other:?}"),

@@ -8,7 +8,7 @@
 //! derived in its `puzzle.toml` from the recurrence's condition.
 
 use super::{Outputs, ReferenceError, ReferenceInput};
-use crate::model::Values;
+use gpu_puzzles_values::Values;
 
 /// The pair `(a, b)` composed after `(a0, b0)`: the map `h ↦ a·h + b`
 /// applied to the result of `h ↦ a0·h + b0`, which is
@@ -70,7 +70,7 @@ pub fn linear_recurrence(input: &ReferenceInput) -> Result<Outputs, ReferenceErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::CaseConfig;
+    use gpu_puzzles_values::CaseConfig;
     use std::collections::BTreeMap;
 
     /// `linear_recurrence` on `a` and `b` in blocks of `width`, `groups`

@@ -72,7 +72,7 @@ pub fn cross_entropy_rows(input: &ReferenceInput) -> Result<Outputs, ReferenceEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::CaseConfig;
+    use gpu_puzzles_values::CaseConfig;
     use std::collections::BTreeMap;
 
     /// `cross_entropy_rows` on `z` of `shape` with `labels`: loss and grad.

@@ -57,7 +57,7 @@ pub fn weight_gradient(input: &ReferenceInput) -> Result<Outputs, ReferenceError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{CaseConfig, Values};
+    use gpu_puzzles_values::{CaseConfig, Values};
     use std::collections::BTreeMap;
 
     /// `weight_gradient` on `x` (`batch × n_in`) and `dy` (`dy_rows ×

@@ -8,7 +8,7 @@
 //! ([`DRAW_MARGIN`]).
 
 use super::{Outputs, ReferenceError, ReferenceInput};
-use crate::model::Values;
+use gpu_puzzles_values::Values;
 use std::cmp::Ordering;
 
 /// The largest `k` a case may ask for: the kernel keeps the top-k in arrays
@@ -154,7 +154,7 @@ pub fn top_k_sample(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::CaseConfig;
+    use gpu_puzzles_values::CaseConfig;
     use std::collections::BTreeMap;
 
     /// `top_k_sample` on `logits` of `shape`, one `u` per row, and `params`
