@@ -3,10 +3,10 @@
 //! (`helper::*`) give every case the verdict the judge gives alone.
 
 use super::SEEDS;
-use gpu_puzzles_core::judge::Outcome;
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
 use gpu_puzzles_runner::RunOptions;
 use gpu_puzzles_tests::{held_solutions, judged_with, trial};
+use gpu_puzzles_verdict::judge::Outcome;
 use libtest_mimic::{Failed, Trial};
 use std::sync::Arc;
 

@@ -16,11 +16,11 @@
 //! kernel is made once for them and the expectation tests
 //! ([`gpu_puzzles_tests::judged`]).
 
-use gpu_puzzles_core::judge::Outcome;
 use gpu_puzzles_core::load::random_cases;
-use gpu_puzzles_core::report::MemoryError;
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
 use gpu_puzzles_tests::{emulated, gpu, held_solutions, judged, trial};
+use gpu_puzzles_verdict::judge::Outcome;
+use gpu_puzzles_verdict::report::MemoryError;
 use libtest_mimic::{Failed, Trial};
 use std::sync::Arc;
 

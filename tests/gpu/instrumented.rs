@@ -3,9 +3,9 @@
 //! hazards (`racecheck::*`).
 
 use super::judge;
-use gpu_puzzles_core::trace::HazardKind;
 use gpu_puzzles_core::PuzzleSet;
 use gpu_puzzles_tests::trial;
+use gpu_puzzles_verdict::trace::HazardKind;
 use libtest_mimic::{Failed, Trial};
 use std::sync::Arc;
 
@@ -13,7 +13,7 @@ use std::sync::Arc;
 fn traced(
     set: &PuzzleSet,
     slug: &str,
-) -> Result<Vec<(gpu_puzzles_core::Case, gpu_puzzles_core::trace::Findings)>, Failed> {
+) -> Result<Vec<(gpu_puzzles_core::Case, gpu_puzzles_verdict::trace::Findings)>, Failed> {
     let p = set.get(slug).ok_or("no such puzzle")?;
     let results = judge(p, p.solution.as_deref().ok_or("no solution")?)?;
     results
@@ -62,7 +62,7 @@ pub(crate) fn heatmap_trials(set: &Arc<PuzzleSet>) -> Vec<Trial> {
             for (k, writer) in f.buffers[1].writer.iter().enumerate() {
                 let inv = writer
                     .ok_or_else(|| format!("case {}: out[{k}] never written", case.number))?;
-                let ids = gpu_puzzles_core::trace::invocation(inv, &case.config);
+                let ids = gpu_puzzles_verdict::trace::invocation(inv, &case.config);
                 if ids.local_invocation_id[0] != 0 || ids.workgroup_id[0] as usize != k {
                     return Err(format!(
                         "case {}: out[{k}] written by {}",
@@ -211,7 +211,7 @@ var<workgroup> tile: array<vec4<f32>, 2>;
                 case,
                 SOURCE,
                 32,
-                gpu_puzzles_core::trace::LOOP_BUDGET,
+                gpu_puzzles_verdict::trace::LOOP_BUDGET,
             )
             .map_err(|e| {
                 format!("case {}: the interpreter could not run it: {}", r.case, e.message)

@@ -11,10 +11,12 @@
 //! terms. Performance cases are left out (they run uninstrumented, so they
 //! print nothing).
 
-use gpu_puzzles_core::print::{PrintLine, PrintLog, PrintScalar, LOG_WORDS};
-use gpu_puzzles_core::{CaseResult, Puzzle, PuzzleSet};
+use gpu_puzzles_core::print::LOG_WORDS;
+use gpu_puzzles_core::{Puzzle, PuzzleSet};
 use gpu_puzzles_interp::emulate;
 use gpu_puzzles_tests::{gpu, judged, trial};
+use gpu_puzzles_verdict::print::{PrintLine, PrintLog, PrintScalar};
+use gpu_puzzles_verdict::CaseResult;
 use libtest_mimic::{Failed, Trial};
 use std::sync::Arc;
 
@@ -264,7 +266,7 @@ fn refused(set: &PuzzleSet) -> Result<(), Failed> {
         .map_err(|e| Failed::from(e.message))?;
         for r in on_gpu.iter().chain(on_cpu.iter()) {
             let ok = match &r.outcome {
-                gpu_puzzles_core::Outcome::CompileError { diagnostics } => {
+                gpu_puzzles_verdict::Outcome::CompileError { diagnostics } => {
                     diagnostics.first().is_some_and(|d| {
                         d.message.starts_with("print shows numbers") && d.line == Some(line)
                     })

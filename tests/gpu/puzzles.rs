@@ -31,9 +31,9 @@
 //! A machine with no adapter fails every test with a message saying how to
 //! get one; nothing passes silently.
 
-use gpu_puzzles_core::judge::{verdict, CaseResult, Outcome, Verdict};
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
 use gpu_puzzles_tests::{held_solutions, judged, print_slowest, shipped_set, trial};
+use gpu_puzzles_verdict::judge::{verdict, CaseResult, Outcome, Verdict};
 use libtest_mimic::{Arguments, Failed};
 use std::sync::Arc;
 

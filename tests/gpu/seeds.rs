@@ -27,12 +27,12 @@
 //! of each kernel is the one the comparison with the GPU (`emulate.rs`)
 //! makes, made once for both ([`gpu_puzzles_tests::emulated`]).
 
-use gpu_puzzles_core::judge::{verdict, CaseResult, Verdict};
 use gpu_puzzles_core::load::random_cases;
 use gpu_puzzles_core::{Puzzle, PuzzleSet};
 use gpu_puzzles_interp::emulate::{self, SCHEDULES};
 use gpu_puzzles_interp::subgroup::DEFAULT_SIZE;
 use gpu_puzzles_tests::{emulated, held_solutions, trial};
+use gpu_puzzles_verdict::judge::{verdict, CaseResult, Verdict};
 use libtest_mimic::{Failed, Trial};
 use std::sync::Arc;
 

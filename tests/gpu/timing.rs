@@ -4,13 +4,13 @@
 //! one), and kernels that accumulate into their outputs are still judged on
 //! one dispatch's worth, against the CPU reference.
 
-use gpu_puzzles_core::judge::CaseResult;
 use gpu_puzzles_core::load::{load_puzzle_set, read_dir, read_solutions};
 use gpu_puzzles_core::model::Performance;
 use gpu_puzzles_core::{Case, PuzzleSet, Values};
 use gpu_puzzles_runner::{
     add_yardsticks, measure_peaks, run_case, Gpu, RunOptions, YardstickCache,
 };
+use gpu_puzzles_verdict::judge::CaseResult;
 use std::path::Path;
 
 fn set() -> PuzzleSet {
@@ -100,10 +100,10 @@ fn a_slow_kernel_on_a_software_adapter_is_judged_on_its_one_timed_run() {
     assert!(r.outcome.passed(), "{:?}", r.outcome);
     let m = r.timing.measured.expect("timed");
     if gpu.adapter().software {
-        assert!(m.median_ms >= gpu_puzzles_core::timing::MIN_SPAN_MS, "a slow kernel: {m:?}");
+        assert!(m.median_ms >= gpu_puzzles_verdict::timing::MIN_SPAN_MS, "a slow kernel: {m:?}");
         assert_eq!((m.runs, m.dispatches_per_run), (1, 1), "one timed run: {m:?}");
         // The judged dispatch's time is the timed run's own figure.
-        if m.timer == gpu_puzzles_core::timing::Timer::Timestamps {
+        if m.timer == gpu_puzzles_verdict::timing::Timer::Timestamps {
             assert_eq!(r.timing.gpu_ms, Some(m.median_ms), "{:?}", r.timing);
         }
         assert!(r.timing.wall_ms >= m.median_ms, "{:?}", r.timing);

@@ -54,10 +54,10 @@ pub struct DebugFocus(pub RwSignal<Option<Focus>>);
 /// Where a failing result's finding happened, when the debugger can show
 /// it: a race's first access (both invocations named) or an out-of-bounds
 /// access, at a known line.
-pub fn focus_of(result: &gpu_puzzles_core::CaseResult) -> Option<Focus> {
-    use gpu_puzzles_core::report::MemoryError;
+pub fn focus_of(result: &gpu_puzzles_verdict::CaseResult) -> Option<Focus> {
+    use gpu_puzzles_verdict::report::MemoryError;
     match &result.outcome {
-        gpu_puzzles_core::Outcome::MemoryError { error: MemoryError::Hazard(h), .. } => {
+        gpu_puzzles_verdict::Outcome::MemoryError { error: MemoryError::Hazard(h), .. } => {
             Some(Focus {
                 entry_point: Some(h.entry_point.clone()),
                 workgroup: h.first.invocation.workgroup_id,
@@ -68,7 +68,9 @@ pub fn focus_of(result: &gpu_puzzles_core::CaseResult) -> Option<Focus> {
                 ],
             })
         }
-        gpu_puzzles_core::Outcome::MemoryError { error: MemoryError::OutOfBounds(o), .. } => {
+        gpu_puzzles_verdict::Outcome::MemoryError {
+            error: MemoryError::OutOfBounds(o), ..
+        } => {
             let a = o.first.first()?;
             Some(Focus {
                 entry_point: None,

@@ -12,14 +12,14 @@ use crate::protocol::{
     decode, encode, DebugAction, DebugStep, Envelope, Reply, Request, RunReply, Snapshot,
     WireResult,
 };
-use gpu_puzzles_core::report::run::Emulated;
-use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle};
 use gpu_puzzles_interp::debug::{lines_of, Debugger};
 use gpu_puzzles_interp::exec::Status;
 use gpu_puzzles_runner::{
     add_yardsticks, judge_with_helper, measure_peaks, Gpu, RunOptions, RunnerError, YardstickCache,
 };
+use gpu_puzzles_verdict::run_report::Emulated;
+use gpu_puzzles_verdict::timing::Peaks;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -367,7 +367,7 @@ async fn run(
 
 /// The results as sent, without performance cases' read-backs (nothing
 /// draws them, and a matrix of a million values is slow to copy).
-fn wire(puzzle: &Puzzle, results: Vec<gpu_puzzles_core::CaseResult>) -> Vec<WireResult> {
+fn wire(puzzle: &Puzzle, results: Vec<gpu_puzzles_verdict::CaseResult>) -> Vec<WireResult> {
     results
         .into_iter()
         .map(|mut r| {

@@ -11,8 +11,9 @@ use crate::protocol::{
     decode, encode, DebugAction, Envelope, ProtocolError, Reply, Request, Snapshot,
 };
 use futures_channel::oneshot;
-use gpu_puzzles_core::timing::Peaks;
-use gpu_puzzles_core::{Case, CaseResult, Puzzle};
+use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_verdict::timing::Peaks;
+use gpu_puzzles_verdict::CaseResult;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -106,7 +107,7 @@ pub struct RunOutput {
     pub software: bool,
     /// Whether, and why, the CPU interpreter judged the Run
     /// ([`gpu_puzzles_interp::emulate`]).
-    pub emulated: gpu_puzzles_core::report::run::Emulated,
+    pub emulated: gpu_puzzles_verdict::run_report::Emulated,
     /// Where the worker's time went ([`crate::protocol::RunReply::phases`]).
     pub phases: Option<[f64; 10]>,
 }

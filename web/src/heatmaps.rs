@@ -1,15 +1,15 @@
 //! Heat maps and memory findings of one case, drawn as SVG from core's view
-//! models (`gpu_puzzles_core::heatmap`). Counts use the viridis scale (from
+//! models (`gpu_puzzles_verdict::heatmap`). Counts use the viridis scale (from
 //! `colorous`) and
 //! writers the Okabe–Ito palette, both readable with the common forms of
 //! colour blindness; idle cells are hatched, not only coloured.
 
-use gpu_puzzles_core::heatmap::{self, Counter, HeatMap};
-use gpu_puzzles_core::judge::CaseResult;
 use gpu_puzzles_core::markup::element;
-use gpu_puzzles_core::report::{self, Level};
-use gpu_puzzles_core::trace::Findings;
 use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_verdict::heatmap::{self, Counter, HeatMap};
+use gpu_puzzles_verdict::judge::CaseResult;
+use gpu_puzzles_verdict::report::{self, Level};
+use gpu_puzzles_verdict::trace::Findings;
 use leptos::prelude::*;
 use std::fmt::Write as _;
 

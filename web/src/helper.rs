@@ -13,9 +13,9 @@
 
 use crate::protocol::{decode, encode, CheckedOutcome, Envelope, Reply, Request};
 use futures_channel::oneshot;
-use gpu_puzzles_core::judge::Outcome;
 use gpu_puzzles_core::{Case, Puzzle, Values};
 use gpu_puzzles_runner::{HelperCheck, OrderCheckHelper};
+use gpu_puzzles_verdict::judge::Outcome;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;

@@ -5,8 +5,9 @@
 
 use crate::debugger::{DebugFocus, DebugRequest, Focus};
 use crate::editor;
-use gpu_puzzles_core::print::{PrintLog, PrintSite, LOG_WORDS};
+use gpu_puzzles_core::print::{PrintSite, LOG_WORDS};
 use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_verdict::print::PrintLog;
 use leptos::prelude::*;
 use std::sync::Arc;
 

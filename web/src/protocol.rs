@@ -15,11 +15,11 @@ pub mod generation;
 
 use crate::wire::{option, CaseResultDef};
 use generation::{GenerateChunk, GenerateFailure, GenerateRequest, ModelInfo};
-use gpu_puzzles_core::judge::CaseResult;
-use gpu_puzzles_core::timing::Peaks;
-use gpu_puzzles_core::trace::BufferTrace;
 use gpu_puzzles_core::Values;
 use gpu_puzzles_interp::debug::{InvocationView, MemoryView};
+use gpu_puzzles_verdict::judge::CaseResult;
+use gpu_puzzles_verdict::timing::Peaks;
+use gpu_puzzles_verdict::trace::BufferTrace;
 use serde::{Deserialize, Serialize};
 
 /// A request or a reply with the number that pairs them (the page numbers
@@ -61,7 +61,7 @@ pub enum Request {
         solutions: String,
         /// Time the puzzle's comparison kernels even on a software adapter,
         /// where they are left untimed unless the student asks
-        /// ([`gpu_puzzles_core::report::run::PerformanceReport::comparisons_untimed`]).
+        /// ([`gpu_puzzles_verdict::run_report::PerformanceReport::comparisons_untimed`]).
         time_comparisons: bool,
     },
     /// A debugger action; answered by [`Reply::Debug`].
@@ -178,11 +178,11 @@ pub enum Reply {
     Check(Result<Result<Option<CheckedOutcome>, String>, String>),
 }
 
-/// An [`Outcome`](gpu_puzzles_core::judge::Outcome) on the wire, through
+/// An [`Outcome`](gpu_puzzles_verdict::judge::Outcome) on the wire, through
 /// its mirror in [`crate::wire`].
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CheckedOutcome(
-    #[serde(with = "crate::wire::OutcomeDef")] pub gpu_puzzles_core::judge::Outcome,
+    #[serde(with = "crate::wire::OutcomeDef")] pub gpu_puzzles_verdict::judge::Outcome,
 );
 
 /// A finished Run, as the worker sends it.
@@ -201,7 +201,7 @@ pub struct RunReply {
     /// A software adapter (performance targets are not enforced).
     pub software: bool,
     /// Whether, and why, the CPU interpreter judged the Run.
-    pub emulated: gpu_puzzles_core::report::run::Emulated,
+    pub emulated: gpu_puzzles_verdict::run_report::Emulated,
     /// Where the worker's time went, in milliseconds: starting the cases,
     /// their read-backs, the CPU checks, the performance cases, then of the
     /// first: plain compiles, the instrumentation pass, instrumented
@@ -311,7 +311,7 @@ impl WireResult {
             buffers.push(BufferTrace { reads, writes, writer });
         }
         let count = take(1)?[0] as usize;
-        const WORDS: usize = gpu_puzzles_core::trace::INVOCATION_WORDS as usize;
+        const WORDS: usize = gpu_puzzles_verdict::trace::INVOCATION_WORDS as usize;
         let invocations = take(count * WORDS)?
             .chunks_exact(WORDS)
             .map(|c| std::array::from_fn(|k| c[k]))

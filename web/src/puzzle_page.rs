@@ -4,10 +4,10 @@ use crate::gpu::{self, GpuStatus};
 use crate::help::{Hints, Solution};
 use crate::route::{self, Route};
 use crate::{editor, navigate, puzzle_index, sharing, storage};
-use gpu_puzzles_core::judge::{CaseResult, Severity};
-use gpu_puzzles_core::report::RunReport;
-use gpu_puzzles_core::session::Session;
 use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_verdict::judge::{CaseResult, Severity};
+use gpu_puzzles_verdict::run_report::RunReport;
+use gpu_puzzles_verdict::session::Session;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -25,7 +25,7 @@ pub struct Finished {
     /// The results, in case order (performance cases without their
     /// read-backs, which nothing draws).
     pub results: Arc<Vec<CaseResult>>,
-    /// The same results in words ([`gpu_puzzles_core::report::run`]).
+    /// The same results in words ([`gpu_puzzles_verdict::run_report`]).
     pub report: Arc<RunReport>,
     /// The source the results were computed from.
     pub source: String,
@@ -33,11 +33,11 @@ pub struct Finished {
     pub random: RandomCases,
     /// This device's measured peaks, once a performance case has run (the
     /// rooflines are drawn against them).
-    pub peaks: Option<gpu_puzzles_core::timing::Peaks>,
+    pub peaks: Option<gpu_puzzles_verdict::timing::Peaks>,
 }
 
-/// Where the current Run stands ([`gpu_puzzles_core::session`]).
-pub type RunState = gpu_puzzles_core::session::RunState<Finished, String>;
+/// Where the current Run stands ([`gpu_puzzles_verdict::session`]).
+pub type RunState = gpu_puzzles_verdict::session::RunState<Finished, String>;
 
 /// The random cases of a Run, shared by the views (compared by identity:
 /// each Run draws its own), and the failing ones, kept once per Run as
@@ -440,7 +440,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
 /// finding names in the editor (called from [`crate::deferred`], whose
 /// module holds it: nothing in a first visit needs it).
 pub(crate) fn show_squiggles(source: &str, results: &[CaseResult]) {
-    let diags = gpu_puzzles_core::report::run::distinct_diagnostics(results);
+    let diags = gpu_puzzles_verdict::run_report::distinct_diagnostics(results);
     let mut squiggles: Vec<editor::Squiggle> = diags
         .iter()
         .map(|d| editor::Squiggle {
@@ -457,7 +457,7 @@ pub(crate) fn show_squiggles(source: &str, results: &[CaseResult]) {
     // The places the first failing finding names (a race's two accesses, an
     // out-of-bounds access, a runaway loop), marked as compile errors are:
     // the first access as an error, the second as a warning.
-    let marks = gpu_puzzles_core::report::finding_marks(results);
+    let marks = gpu_puzzles_verdict::report::finding_marks(results);
     for m in &marks {
         let Some((offset, length)) = site_span(source, m.site) else { continue };
         squiggles.push(editor::Squiggle {
@@ -476,7 +476,7 @@ pub(crate) fn show_squiggles(source: &str, results: &[CaseResult]) {
 /// (called from [`crate::deferred`], whose module holds the report's code).
 /// The worker sent performance cases without their read-backs.
 pub(crate) fn finish(puzzle: &'static Puzzle, out: gpu::RunOutput, source: String) -> Finished {
-    let context = gpu_puzzles_core::report::run::Context {
+    let context = gpu_puzzles_verdict::run_report::Context {
         software: out.software,
         peaks: out.peaks.as_ref(),
         emulated: out.emulated,
@@ -492,7 +492,7 @@ pub(crate) fn finish(puzzle: &'static Puzzle, out: gpu::RunOutput, source: Strin
     }
 }
 
-fn site_span(source: &str, site: gpu_puzzles_core::trace::Site) -> Option<(usize, usize)> {
+fn site_span(source: &str, site: gpu_puzzles_verdict::trace::Site) -> Option<(usize, usize)> {
     let line_start = gpu_puzzles_core::template::offset_of_line(source, site.line);
     let line = source.get(line_start..)?.split('\n').next()?;
     let column = line.char_indices().nth(site.column.saturating_sub(1)).map_or(0, |(i, _)| i);

@@ -3,11 +3,11 @@
 
 use crate::editor;
 use crate::puzzle_page::{Finished, RandomCases, RunState};
-use gpu_puzzles_core::grid::{grid, Grid};
-use gpu_puzzles_core::judge::{group_digits, CaseResult, Severity, Verdict};
-use gpu_puzzles_core::report::run::{CaseReport, NoteKind};
-use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, CompareSpec, Puzzle, Role};
+use gpu_puzzles_verdict::grid::{grid, Grid};
+use gpu_puzzles_verdict::judge::{group_digits, CaseResult, Severity, Verdict};
+use gpu_puzzles_verdict::run_report::{CaseReport, NoteKind};
+use gpu_puzzles_verdict::timing::Peaks;
 use leptos::prelude::*;
 
 /// The overall verdict (`data-testid="verdict"`, `data-status` = `passed`,
@@ -139,7 +139,7 @@ fn random_cases_view(
     puzzle: &'static Puzzle,
     random: &RandomCases,
     results: &[CaseResult],
-    report: Option<&gpu_puzzles_core::report::run::RunReport>,
+    report: Option<&gpu_puzzles_verdict::run_report::RunReport>,
     peaks: Option<Peaks>,
     shown: Shown<'_>,
 ) -> impl IntoView {
@@ -210,7 +210,7 @@ fn case_view(
         (Some(w), _) => (w.status.as_str(), w.badge.clone()),
     };
     let outcome = result.as_ref().map(|r| r.outcome.status()).unwrap_or("none");
-    let title = gpu_puzzles_core::report::run::case_title(case);
+    let title = gpu_puzzles_verdict::run_report::case_title(case);
     // A checked case ran instrumented: its time is the trace's as much as
     // the kernel's, so it is labelled (performance cases are timed plain).
     let timing = result.as_ref().and_then(|r| {
@@ -314,7 +314,7 @@ fn performance_view(
     case: &Case,
     perf: &gpu_puzzles_core::model::Performance,
     result: Option<&CaseResult>,
-    words: Option<gpu_puzzles_core::report::run::PerformanceReport>,
+    words: Option<gpu_puzzles_verdict::run_report::PerformanceReport>,
     peaks: Option<Peaks>,
 ) -> impl IntoView {
     let n = case.number;
@@ -340,14 +340,14 @@ fn performance_view(
         let reference_ms = r.reference_timing.map(|t| t.best().0);
         let roofline = match (peaks, perf.flops, perf.bytes) {
             (Some(p), Some(flops), Some(bytes)) => {
-                let rate = |t: &gpu_puzzles_core::judge::Timing| flops as f64 / (t.best().0 * 1e6);
-                let mut points = vec![gpu_puzzles_core::roofline::Point { label: "yours".into(), gflops: rate(&r.timing) }];
+                let rate = |t: &gpu_puzzles_verdict::judge::Timing| flops as f64 / (t.best().0 * 1e6);
+                let mut points = vec![gpu_puzzles_verdict::roofline::Point { label: "yours".into(), gflops: rate(&r.timing) }];
                 if let Some(t) = &r.reference_timing {
-                    points.push(gpu_puzzles_core::roofline::Point { label: "reference".into(), gflops: rate(t) });
+                    points.push(gpu_puzzles_verdict::roofline::Point { label: "reference".into(), gflops: rate(t) });
                 }
                 for (c, t) in puzzle.comparisons.iter().zip(&r.comparison_timings) {
                     if let Some(t) = t {
-                        points.push(gpu_puzzles_core::roofline::Point { label: c.short_label().to_string(), gflops: rate(t) });
+                        points.push(gpu_puzzles_verdict::roofline::Point { label: c.short_label().to_string(), gflops: rate(t) });
                     }
                 }
                 crate::roofline::roofline_view(n, &p, flops, bytes, points)
@@ -402,7 +402,7 @@ fn performance_view(
 /// A grid's header row and rows as markup (see [`gpu_puzzles_core::markup`]): per
 /// cell `<td data-value data-index title>`, class `mismatch` where the
 /// value differs from the expected one.
-fn grid_rows(rows: &[Vec<gpu_puzzles_core::grid::Cell>], matrix: bool, cols: usize) -> String {
+fn grid_rows(rows: &[Vec<gpu_puzzles_verdict::grid::Cell>], matrix: bool, cols: usize) -> String {
     use gpu_puzzles_core::markup::element;
     let mut out = String::with_capacity(rows.iter().map(Vec::len).sum::<usize>() * 64);
     if matrix {

@@ -1,10 +1,10 @@
 //! The roofline of a performance case (`data-testid="roofline-N"`): this
 //! GPU's measured bandwidth slope and arithmetic peak, with the student's
 //! kernel, the reference and the comparison kernels as labelled points.
-//! Geometry in `gpu_puzzles_core::roofline`.
+//! Geometry in `gpu_puzzles_verdict::roofline`.
 
-use gpu_puzzles_core::roofline::{layout, Point};
-use gpu_puzzles_core::timing::Peaks;
+use gpu_puzzles_verdict::roofline::{layout, Point};
+use gpu_puzzles_verdict::timing::Peaks;
 use leptos::prelude::*;
 
 const W: f64 = 320.0;

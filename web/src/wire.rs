@@ -12,16 +12,16 @@
 //! each mirror against its type (every field by name and type, every
 //! variant), so a field added there and not here fails the build.
 
-use gpu_puzzles_core::judge::{
+use gpu_puzzles_core::Values;
+use gpu_puzzles_verdict::judge::{
     BudgetExceeded, CaseResult, ConfigProblem, Diagnostic, ElementMismatch, Outcome, Timing,
     Unchecked,
 };
-use gpu_puzzles_core::report::{MemoryError, OrderDependent, SubgroupSizeDependent};
-use gpu_puzzles_core::timing::{Measurement, Peaks, Timer};
-use gpu_puzzles_core::trace::{
+use gpu_puzzles_verdict::report::{MemoryError, OrderDependent, SubgroupSizeDependent};
+use gpu_puzzles_verdict::timing::{Measurement, Peaks, Timer};
+use gpu_puzzles_verdict::trace::{
     BufferTrace, Findings, Hazard, Invocation, OutOfBounds, RunawayLoop,
 };
-use gpu_puzzles_core::Values;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// [`CaseResult`] in postcard's form. `actual` is not here: it travels in
@@ -182,7 +182,7 @@ struct FindingsDef {
     #[serde(skip)]
     buffers: Vec<BufferTrace>,
     #[serde(skip)]
-    invocations: Vec<[u32; gpu_puzzles_core::trace::INVOCATION_WORDS as usize]>,
+    invocations: Vec<[u32; gpu_puzzles_verdict::trace::INVOCATION_WORDS as usize]>,
     out_of_bounds: Vec<OutOfBounds>,
     hazards: Vec<Hazard>,
     hazard_total: u32,
@@ -190,7 +190,7 @@ struct FindingsDef {
     unchecked: Vec<String>,
     #[serde(skip)]
     workgroup_size: [u32; 3],
-    prints: gpu_puzzles_core::print::PrintLog,
+    prints: gpu_puzzles_verdict::print::PrintLog,
 }
 
 /// A type with a mirror here: serde's `with` modules below wrap it in
@@ -272,19 +272,19 @@ mod vec_of_options {
 #[cfg(test)]
 mod tests {
     use crate::protocol::{decode_bytes, encode_bytes, Envelope, Reply, RunReply, WireResult};
-    use gpu_puzzles_core::trace::Findings;
-    use gpu_puzzles_core::{CaseResult, Outcome};
+    use gpu_puzzles_verdict::trace::Findings;
+    use gpu_puzzles_verdict::{CaseResult, Outcome};
 
     /// One result of every shape the worker can send: every variant of every
     /// enum in a [`CaseResult`], and each optional part both present and
     /// absent (the JSON form leaves empty ones out; this one must not).
     fn every_kind_of_result() -> Vec<CaseResult> {
-        use gpu_puzzles_core::judge::{
+        use gpu_puzzles_verdict::judge::{
             BudgetExceeded, ConfigProblem, Diagnostic, ElementMismatch, Timing, Unchecked,
         };
-        use gpu_puzzles_core::report::{MemoryError, OrderDependent};
-        use gpu_puzzles_core::timing::{Measurement, Timer};
-        use gpu_puzzles_core::trace::{
+        use gpu_puzzles_verdict::report::{MemoryError, OrderDependent};
+        use gpu_puzzles_verdict::timing::{Measurement, Timer};
+        use gpu_puzzles_verdict::trace::{
             AccessKind, Hazard, HazardAccess, HazardKind, Invocation, MemoryKind, OutOfBounds,
             OutOfBoundsAccess, RunawayLoop, Site,
         };
@@ -428,7 +428,7 @@ mod tests {
             .map(|(k, outcome)| {
                 let mut r = CaseResult::new(case, outcome);
                 r.warnings = vec![Diagnostic {
-                    severity: gpu_puzzles_core::Severity::Warning,
+                    severity: gpu_puzzles_verdict::Severity::Warning,
                     message: m("unused"),
                     line: Some(2),
                     column: Some(3),
@@ -463,20 +463,20 @@ mod tests {
     #[test]
     fn every_kind_of_result_survives_the_trip_between_worker_and_page() {
         let sent = every_kind_of_result();
-        let peaks = gpu_puzzles_core::timing::Peaks {
+        let peaks = gpu_puzzles_verdict::timing::Peaks {
             bandwidth_gbs: 900.0,
             gflops: 50000.0,
-            copy: gpu_puzzles_core::timing::Measurement::from_spans(
+            copy: gpu_puzzles_verdict::timing::Measurement::from_spans(
                 &[1.0, 2.0],
                 1,
-                gpu_puzzles_core::timing::Timer::Wall,
+                gpu_puzzles_verdict::timing::Timer::Wall,
                 None,
             )
             .unwrap(),
-            fma: gpu_puzzles_core::timing::Measurement::from_spans(
+            fma: gpu_puzzles_verdict::timing::Measurement::from_spans(
                 &[3.0],
                 2,
-                gpu_puzzles_core::timing::Timer::Timestamps,
+                gpu_puzzles_verdict::timing::Timer::Timestamps,
                 Some(0.5),
             )
             .unwrap(),
@@ -487,7 +487,7 @@ mod tests {
             recreated: true,
             peaks: Some(peaks),
             software: false,
-            emulated: gpu_puzzles_core::report::run::Emulated::NoWebGpu,
+            emulated: gpu_puzzles_verdict::run_report::Emulated::NoWebGpu,
             phases: Some([1.5, 2.0, 0.25, 0.0, 0.5, 0.5, 0.5, 0.75, 3.0, 0.125]),
         };
         let bytes =
@@ -497,7 +497,7 @@ mod tests {
         let Reply::Run(Ok(got)) = got.body else { panic!("a Run reply, got {:?}", got.body) };
         assert_eq!(
             (got.recreated, got.peaks, got.software, got.emulated),
-            (true, Some(peaks), false, gpu_puzzles_core::report::run::Emulated::NoWebGpu)
+            (true, Some(peaks), false, gpu_puzzles_verdict::run_report::Emulated::NoWebGpu)
         );
         assert_eq!(got.phases, Some([1.5, 2.0, 0.25, 0.0, 0.5, 0.5, 0.5, 0.75, 3.0, 0.125]));
         let got: Vec<CaseResult> = got

@@ -4,17 +4,17 @@
 
 use crate::gpu;
 use anyhow::Result;
-use gpu_puzzles_core::judge::{performance_line, verdict, CaseResult, Timing, Verdict};
 use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
-use gpu_puzzles_core::report::run::{
-    peaks_line, performance_report, share_of_peak, Context as RunContext, Emulated,
-};
-use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::Puzzle;
 use gpu_puzzles_runner::{
     add_yardsticks, judge_puzzle, judge_with, measure_peaks, time_kernel, Gpu, RunOptions,
     YardstickCache,
 };
+use gpu_puzzles_verdict::judge::{performance_line, verdict, CaseResult, Timing, Verdict};
+use gpu_puzzles_verdict::run_report::{
+    peaks_line, performance_report, share_of_peak, Context as RunContext, Emulated,
+};
+use gpu_puzzles_verdict::timing::Peaks;
 use serde::Serialize;
 use std::path::Path;
 

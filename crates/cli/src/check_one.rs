@@ -4,14 +4,14 @@
 
 use crate::{case_of, gpu, load, run_seed};
 use anyhow::{bail, Context, Result};
-use gpu_puzzles_core::judge::{verdict, CaseResult, Verdict};
 use gpu_puzzles_core::load::random_cases;
-use gpu_puzzles_core::report::run::{Context as RunContext, Emulated, RunReport};
-use gpu_puzzles_core::timing::Peaks;
 use gpu_puzzles_core::{Case, Puzzle};
 use gpu_puzzles_runner::{
     add_yardsticks, judge_with, measure_peaks, Gpu, RunOptions, YardstickCache,
 };
+use gpu_puzzles_verdict::judge::{verdict, CaseResult, Verdict};
+use gpu_puzzles_verdict::run_report::{Context as RunContext, Emulated, RunReport};
+use gpu_puzzles_verdict::timing::Peaks;
 use serde::Serialize;
 use std::path::Path;
 
@@ -149,7 +149,8 @@ fn report(
 /// The lines each case printed (`--print`); without it, how many there
 /// are and how to see them.
 fn print_logs(puzzle: &Puzzle, random: &[Case], source: &str, results: &[CaseResult], show: bool) {
-    use gpu_puzzles_core::print::{sites, PrintLog, LOG_WORDS};
+    use gpu_puzzles_core::print::{sites, LOG_WORDS};
+    use gpu_puzzles_verdict::print::PrintLog;
     let logs: Vec<(&CaseResult, &PrintLog)> = results
         .iter()
         .filter_map(|r| r.findings.as_ref().map(|f| (r, &f.prints)))

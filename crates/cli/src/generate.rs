@@ -146,7 +146,7 @@ fn refuse_unless_solved(
     path: &Path,
     source: &str,
 ) -> Result<()> {
-    use gpu_puzzles_core::judge::{verdict, Verdict};
+    use gpu_puzzles_verdict::judge::{verdict, Verdict};
     let results = pollster::block_on(gpu_puzzles_runner::judge_puzzle(
         gpu,
         puzzle,

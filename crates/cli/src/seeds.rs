@@ -3,10 +3,10 @@
 //! verdict changes.
 
 use anyhow::Result;
-use gpu_puzzles_core::judge::{verdict, Verdict};
 use gpu_puzzles_core::load::random_cases;
 use gpu_puzzles_core::Puzzle;
 use gpu_puzzles_runner::{judge_with, Gpu, RunOptions};
+use gpu_puzzles_verdict::judge::{verdict, Verdict};
 use serde::Serialize;
 
 /// One seed's verdict in a sweep, and the first random case that failed.

@@ -5,7 +5,7 @@
 //! as generated values, so the site's baked puzzle set stays small.
 
 use crate::format::{BufferInit, ElementType};
-use crate::model::Values;
+use gpu_puzzles_values::Values;
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, OnceLock};
 
@@ -24,9 +24,8 @@ impl Recipe {
     fn make(&self, len: usize) -> Values {
         match self {
             Recipe::Zeros(element) => Values::zeros(*element, len),
-            Recipe::Init(init, element) => {
-                crate::load::initial_values(init, *element).expect("the loader checked this recipe")
-            }
+            Recipe::Init(init, element) => crate::generate::initial_values(init, *element)
+                .expect("the loader checked this recipe"),
         }
     }
 }

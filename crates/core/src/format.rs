@@ -218,7 +218,7 @@ pub struct BudgetSpec {
     #[serde(default)]
     pub global_writes_per_workgroup: Option<LimitSpec>,
     /// Most barriers any one invocation may wait at
-    /// ([`crate::trace::invocation_counter::BARRIERS`]); every invocation of
+    /// (`gpu_puzzles_verdict::trace::invocation_counter::BARRIERS`); every invocation of
     /// a workgroup waits at the same ones.
     #[serde(default)]
     pub barriers_per_invocation: Option<LimitSpec>,
@@ -284,7 +284,7 @@ pub struct PerformanceSpec {
     #[serde(default)]
     pub sample: Option<u32>,
     /// Run only on a hardware adapter: on a software one (lavapipe,
-    /// SwiftShader) the case is [`crate::judge::Outcome::Omitted`], for sizes
+    /// SwiftShader) the case is `gpu_puzzles_verdict::Outcome::Omitted`, for sizes
     /// that fill a real GPU and would take minutes on a CPU.
     #[serde(default)]
     pub hardware_only: bool,

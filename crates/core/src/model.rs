@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 pub use crate::contents::{Contents, Recipe};
+pub use budget::{budget_env, budget_limit};
 pub use comparison::Comparison;
 
 /// All puzzles, in the order of `puzzles/index.toml`.
@@ -25,7 +26,7 @@ pub struct PuzzleSet {
 }
 
 /// A puzzle's storage-access budget ([`crate::format::BudgetSpec`]), checked
-/// by the instrumented run ([`crate::judge::budget_outcome`]).
+/// by the instrumented run (`gpu_puzzles_verdict::judge::budget_outcome`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Budget {
     /// Most storage-buffer reads any one invocation may make.
@@ -43,7 +44,7 @@ pub struct Budget {
 
 /// One limit of a [`Budget`]: a number, or a formula over the case, kept as
 /// its text after the `=` and evaluated per case by
-/// [`crate::judge::budget_limit`].
+/// [`budget_limit`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Limit {
     /// The same for every case.
@@ -183,13 +184,13 @@ pub struct Puzzle {
     /// Memory-access budget checked by instrumented runs, if any.
     pub budget: Option<Budget>,
     /// The built-in functions a correct kernel must call, if any
-    /// ([`crate::judge::lesson_outcome`]).
+    /// (`gpu_puzzles_verdict::judge::lesson_outcome`).
     pub lesson: Option<crate::format::LessonSpec>,
     /// Kernels timed next to the student's on performance cases.
     pub comparisons: Vec<Comparison>,
     /// The fraction of the reference solution's rate a student's kernel must
     /// reach on a performance case, on a hardware adapter
-    /// ([`crate::judge::target_outcome`]).
+    /// (`gpu_puzzles_verdict::judge::target_outcome`).
     pub performance_target: Option<f64>,
     /// Test cases, in display order; at least one.
     pub cases: Vec<Case>,
@@ -362,6 +363,7 @@ pub fn sample_elements(len: usize, count: usize, seed: u64) -> Vec<usize> {
 /// elements; or why the reference could not compute them.
 type Computed = Result<Vec<(Values, Option<Vec<usize>>)>, ExpectedError>;
 
+mod budget;
 mod comparison;
 mod dispatch;
 mod expected;

@@ -9,6 +9,7 @@
 //! blanked in the text naga sees and kept for the browser's compiler.
 
 use crate::model::CaseConfig;
+pub use crate::source::{offset_of_line, position_of_offset, SourcePos};
 
 /// The placeholders and what they stand for.
 pub const PLACEHOLDERS: [&str; 3] = ["{{workgroupSize}}", "{{totalWorkgroups}}", "{{smemSize}}"];
@@ -28,17 +29,6 @@ pub struct Substituted {
     /// The shader's `print(…);` statements, in text order (their numbers are
     /// their places here).
     pub prints: Vec<crate::print::PrintSite>,
-}
-
-/// A position in the student's own text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SourcePos {
-    /// Byte offset into the student's text.
-    pub offset: usize,
-    /// Line, from 1.
-    pub line: usize,
-    /// Column, from 1, in Unicode scalar values (characters).
-    pub column: usize,
 }
 
 std::thread_local! {
@@ -134,30 +124,6 @@ impl Substituted {
     pub fn to_source(&self, original: &str, line: usize, column_bytes: usize) -> SourcePos {
         let offset = offset_of_line(&self.text, line) + column_bytes.saturating_sub(1);
         position_of_offset(original, self.to_source_offset(offset.min(self.text.len())))
-    }
-}
-
-/// Byte offset where 1-based `line` starts (the text's end if it has fewer).
-pub fn offset_of_line(text: &str, line: usize) -> usize {
-    if line <= 1 {
-        return 0;
-    }
-    text.match_indices('\n').nth(line - 2).map(|(i, _)| i + 1).unwrap_or(text.len())
-}
-
-/// Line and character column (both from 1) of a byte offset; offsets inside
-/// a character or past the end are clamped.
-pub fn position_of_offset(text: &str, offset: usize) -> SourcePos {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    SourcePos {
-        offset,
-        line: before.matches('\n').count() + 1,
-        column: before[line_start..].chars().count() + 1,
     }
 }
 

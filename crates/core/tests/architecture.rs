@@ -20,19 +20,19 @@ fn assert_free_of(package: &str, forbidden: &[&str]) {
 }
 
 #[test]
-fn core_knows_no_gpu_dom_or_ui_crate() {
-    assert_free_of(
-        "gpu-puzzles-core",
-        &["wgpu", "naga", "web-sys", "js-sys", "wasm-bindgen", "leptos"],
-    );
+fn core_and_the_verdict_know_no_gpu_dom_or_ui_crate() {
+    for package in ["gpu-puzzles-core", "gpu-puzzles-verdict"] {
+        assert_free_of(package, &["wgpu", "naga", "web-sys", "js-sys", "wasm-bindgen", "leptos"]);
+    }
 }
 
 /// The project's crates, lowest first: each may depend on those before it
 /// and on none after it, so no import runs back up (ARCHITECTURE.md's map).
-const LAYERS: [&str; 8] = [
+const LAYERS: [&str; 9] = [
     "gpu-puzzles-values",
     "gpu-puzzles-reference",
     "gpu-puzzles-core",
+    "gpu-puzzles-verdict",
     "gpu-puzzles-instrument",
     "gpu-puzzles-interp",
     "gpu-puzzles-runner",

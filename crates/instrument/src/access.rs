@@ -3,7 +3,7 @@
 //! columns, to the bytes it touches: a constant offset plus one
 //! `index × stride` per indexed level, each level with its bound.
 
-use gpu_puzzles_core::trace::MemoryKind;
+use gpu_puzzles_verdict::trace::MemoryKind;
 use naga::proc::index::GuardedIndex;
 use naga::proc::IndexableLength;
 use naga::{

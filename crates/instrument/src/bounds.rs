@@ -9,7 +9,7 @@
 use crate::access::{checked_length, indexed_name, root};
 use crate::builder::Builder;
 use crate::rewrite::{Cx, Target};
-use gpu_puzzles_core::trace::{AccessKind, MemoryKind, SpaceInfo};
+use gpu_puzzles_verdict::trace::{AccessKind, MemoryKind, SpaceInfo};
 use naga::{
     BinaryOperator, Block, Expression, Function, GlobalVariable, Handle, Module, Statement,
 };

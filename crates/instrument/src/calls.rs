@@ -3,8 +3,8 @@
 //! `[lesson]`), and whether it could wait in a loop for another workgroup.
 
 use crate::Shader;
-use gpu_puzzles_core::judge::{CaseResult, Outcome};
 use gpu_puzzles_core::Puzzle;
+use gpu_puzzles_verdict::judge::{CaseResult, Outcome};
 use naga::{
     AddressSpace, CollectiveOperation, Direction, Expression, GatherMode, Handle, Statement,
     SubgroupOperation, Type, TypeInner,
@@ -171,7 +171,9 @@ pub fn lesson_checks(puzzle: &Puzzle, first: Option<&Shader>, results: &mut [Cas
         return;
     }
     let called = shader.subgroup_builtins();
-    if let Some(outcome) = gpu_puzzles_core::judge::lesson_outcome(puzzle, called.iter().copied()) {
+    if let Some(outcome) =
+        gpu_puzzles_verdict::judge::lesson_outcome(puzzle, called.iter().copied())
+    {
         for r in results.iter_mut().filter(|r| r.outcome.passed()) {
             r.outcome = outcome.clone();
         }

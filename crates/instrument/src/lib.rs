@@ -4,7 +4,7 @@
 //!
 //! What the rewritten shader records, in a trace buffer at
 //! `@group(0) @binding(TRACE_BINDING)` (layout in
-//! [`gpu_puzzles_core::trace`]):
+//! [`gpu_puzzles_verdict::trace`]):
 //!
 //! - **memcheck**: every load, store and atomic on a storage buffer or a
 //!   workgroup variable is followed through its access chain (struct
@@ -18,7 +18,7 @@
 //! - **racecheck**: every non-atomic access to a writable storage buffer or
 //!   to workgroup memory updates a shadow word per 4-byte word with
 //!   `atomicMax` of a key `workgroup | barrier interval | local index`
-//!   ([`gpu_puzzles_core::trace::KeyFormat`]) and looks, with a
+//!   ([`gpu_puzzles_verdict::trace::KeyFormat`]) and looks, with a
 //!   read-modify-write on the same shadow word, for an access by another
 //!   invocation that nothing orders with it: another workgroup of the same
 //!   dispatch, or the same workgroup in the same barrier interval
@@ -55,8 +55,8 @@ mod uniformity;
 
 pub use uniformity::{check_barriers, NonUniformBarrier};
 
-use gpu_puzzles_core::trace::TraceMeta;
 use gpu_puzzles_core::CaseConfig;
+use gpu_puzzles_verdict::trace::TraceMeta;
 
 /// What naga's validator allows: its defaults and WGSL's `subgroups`
 /// extension (built-in values, operations and `subgroupBarrier`), which

@@ -8,10 +8,10 @@ use crate::{
     as_dispatched, bounds, builder, print, Instrumented, Options, PassError, Traced, CAPABILITIES,
     TRACE_BINDING,
 };
-use gpu_puzzles_core::trace::{
+use gpu_puzzles_core::CaseConfig;
+use gpu_puzzles_verdict::trace::{
     AccessKind, MemoryKind, Site, SpaceInfo, TraceLayout, TraceMeta, TraceSpec,
 };
-use gpu_puzzles_core::CaseConfig;
 use naga::{
     AddressSpace, ArraySize, Function, GlobalVariable, Handle, ResourceBinding, Span, Statement,
     StorageAccess, Type, TypeInner,

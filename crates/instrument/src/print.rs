@@ -5,8 +5,9 @@
 
 use crate::builder::Builder;
 use crate::rewrite::Cx;
-use gpu_puzzles_core::print::{parse_value_name, ScalarKind, LINE_HEADER_WORDS, PRINT_FUNCTION};
-use gpu_puzzles_core::trace::header;
+use gpu_puzzles_core::print::{parse_value_name, LINE_HEADER_WORDS, PRINT_FUNCTION};
+use gpu_puzzles_verdict::print::ScalarKind;
+use gpu_puzzles_verdict::trace::header;
 use naga::{
     AtomicFunction, BinaryOperator, Expression, Function, Handle, Literal, LocalVariable, Module,
     TypeInner,

@@ -7,7 +7,7 @@ use crate::access::{Index, Resolved};
 use crate::builder::Builder;
 use crate::rewrite::{Cx, RaceSide, Target};
 use crate::MAX_TRACED_WORDS;
-use gpu_puzzles_core::trace::{
+use gpu_puzzles_verdict::trace::{
     header, invocation_counter as ic, AccessKind, KeyFormat, RACE_ARRAYS,
 };
 use naga::{AtomicFunction, BinaryOperator, Expression, Handle, ScalarKind, Statement};
@@ -111,7 +111,7 @@ impl Cx<'_> {
     /// copies its counts, [`SpaceInfo::counted_words`], and each hazard on
     /// it counts `count` times).
     ///
-    /// [`SpaceInfo::counted_words`]: gpu_puzzles_core::trace::SpaceInfo::counted_words
+    /// [`SpaceInfo::counted_words`]: gpu_puzzles_verdict::trace::SpaceInfo::counted_words
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn record_words(
         &mut self,

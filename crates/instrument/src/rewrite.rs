@@ -7,7 +7,7 @@
 use crate::access::{resolve, root, Resolved};
 use crate::bounds::BoundsCheck;
 use crate::builder::Builder;
-use gpu_puzzles_core::trace::{header, AccessKind, Site, TraceLayout, LOOP_BUDGET};
+use gpu_puzzles_verdict::trace::{header, AccessKind, Site, TraceLayout, LOOP_BUDGET};
 use naga::{
     AtomicFunction, Barrier, BinaryOperator, Block, Expression, Function, GlobalVariable, Handle,
     Module, Scalar, ScalarKind, Span, Statement, Type,
@@ -48,8 +48,8 @@ pub(crate) struct Vars {
     pub(crate) workgroup_epoch: Handle<GlobalVariable>,
     /// Per-invocation counters, in [`ic`] order.
     pub(crate) counters:
-        [Handle<GlobalVariable>; gpu_puzzles_core::trace::INVOCATION_WORDS as usize],
-    /// Per hazard kind, in [`gpu_puzzles_core::trace::HazardKind`] order:
+        [Handle<GlobalVariable>; gpu_puzzles_verdict::trace::INVOCATION_WORDS as usize],
+    /// Per hazard kind, in [`gpu_puzzles_verdict::trace::HazardKind`] order:
     /// the hazards this invocation found (weighted), then the record of the
     /// first of them, in [`PENDING_HAZARD`] order. Stored into the trace
     /// once, when the invocation ends ([`Cx::flush_pending`]).
@@ -99,7 +99,7 @@ pub(crate) struct Cx<'s> {
     pub(crate) prints: std::collections::BTreeMap<u32, crate::print::PrintValues>,
     /// What each print rewritten so far records, for the reader.
     pub(crate) print_shapes:
-        std::collections::BTreeMap<u32, Vec<(gpu_puzzles_core::print::ScalarKind, u32)>>,
+        std::collections::BTreeMap<u32, Vec<(gpu_puzzles_verdict::print::ScalarKind, u32)>>,
 }
 
 /// The helper functions the rewritten code calls, so that each access site
@@ -382,7 +382,7 @@ impl Cx<'_> {
     /// private variable, stored with the other counters when it ends).
     pub(crate) fn count_barrier(&self, b: &mut Builder) {
         let counter =
-            self.vars.counters[gpu_puzzles_core::trace::invocation_counter::BARRIERS as usize];
+            self.vars.counters[gpu_puzzles_verdict::trace::invocation_counter::BARRIERS as usize];
         let v = b.load_global(counter);
         let v1 = b.add_const(v, 1);
         b.store_global(counter, v1);

@@ -9,8 +9,8 @@ use crate::emulate::{place, prepare, NotRunnable, Prepared};
 use crate::exec::{Invocation, Status};
 use crate::value::Space;
 use crate::{Program, Stop};
-use gpu_puzzles_core::trace::AccessKind;
 use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_verdict::trace::AccessKind;
 use std::collections::BTreeSet;
 
 mod view;
@@ -24,7 +24,7 @@ type Touched = BTreeSet<(Space, u32)>;
 pub enum OpenError {
     /// The case does not run: a compile or configuration error, as a Run
     /// reports it.
-    CannotRun(Box<gpu_puzzles_core::Outcome>),
+    CannotRun(Box<gpu_puzzles_verdict::Outcome>),
     /// The shader uses something the interpreter cannot run.
     Unsupported(crate::emulate::Unjudged),
     /// The first workgroup could not start (an entry point input the
@@ -344,7 +344,7 @@ fn describe_stop(stop: &Stop, p: &Prepared, source: &str) -> String {
         Stop::Unsupported { what, .. } => format!("The debugger cannot run {what}{at}. Run the case on a GPU instead."),
         Stop::RunawayLoop { invocation, .. } => format!(
             "The loop{at} ran more than {} times in invocation {invocation}, so the debugger stopped it. Check that its condition eventually becomes false.",
-            gpu_puzzles_core::trace::LOOP_BUDGET
+            gpu_puzzles_verdict::trace::LOOP_BUDGET
         ),
         Stop::BarrierNotReached { waiting, invocations, .. } => format!(
             "{waiting} of the {invocations} invocations wait at the barrier{at}, and the others never reach it. Every invocation of a workgroup must reach the same barriers."

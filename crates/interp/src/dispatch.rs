@@ -124,7 +124,7 @@ impl Dispatch {
             writes: memory.storage.iter().map(|b| vec![0; b.len()]).collect(),
             writer: memory.storage.iter().map(|b| vec![None; b.len()]).collect(),
             invocations: vec![
-                [0; gpu_puzzles_core::trace::INVOCATION_WORDS as usize];
+                [0; gpu_puzzles_verdict::trace::INVOCATION_WORDS as usize];
                 number_by.total_invocations() as usize
             ],
             out_of_bounds: Vec::new(),
@@ -154,7 +154,7 @@ impl Dispatch {
             done: false,
             numbered,
             subgroup_size: subgroup_size.max(1),
-            loop_budget: gpu_puzzles_core::trace::LOOP_BUDGET,
+            loop_budget: gpu_puzzles_verdict::trace::LOOP_BUDGET,
         };
         d.start_next_workgroup()?;
         Ok(d)
@@ -162,7 +162,7 @@ impl Dispatch {
 
     /// Stops a loop after `iterations` iterations in one invocation
     /// ([`Stop::RunawayLoop`]) instead of
-    /// [`gpu_puzzles_core::trace::LOOP_BUDGET`], the instrumented GPU
+    /// [`gpu_puzzles_verdict::trace::LOOP_BUDGET`], the instrumented GPU
     /// run's: for a caller that only wants to know whether a case is quick
     /// and clean ([`crate::emulate::lockstep_at`]); a loop stopped early is
     /// then not known to run away. Before the first step.
@@ -238,11 +238,11 @@ impl Dispatch {
     /// Moves the finished workgroup's prints into the record, in
     /// invocation order, within the log's bound.
     fn collect_prints(&mut self) {
-        use gpu_puzzles_core::print::PrintLine;
+        use gpu_puzzles_verdict::print::PrintLine;
         for inv in &mut self.invocations {
             let ids = &inv.ids;
             for (site, values) in inv.prints.drain(..) {
-                let invocation = gpu_puzzles_core::trace::Invocation {
+                let invocation = gpu_puzzles_verdict::trace::Invocation {
                     id: ids.id,
                     workgroup_id: ids.workgroup,
                     local_invocation_id: ids.local,
@@ -346,7 +346,8 @@ impl Dispatch {
                 self.epochs[1] += 1;
             }
             // Every invocation of the workgroup passes it.
-            const BARRIERS: usize = gpu_puzzles_core::trace::invocation_counter::BARRIERS as usize;
+            const BARRIERS: usize =
+                gpu_puzzles_verdict::trace::invocation_counter::BARRIERS as usize;
             for i in &self.invocations {
                 if let Some(c) = self.record.invocations.get_mut(i.ids.id as usize) {
                     c[BARRIERS] += 1;

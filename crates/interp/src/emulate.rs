@@ -12,14 +12,14 @@ use crate::dispatch::Schedule;
 use crate::exec::Memory;
 use crate::prepared::{PreparedShader, PreparedShaders};
 use crate::{Program, Stop};
-use gpu_puzzles_core::judge::{
-    budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome,
-};
-use gpu_puzzles_core::limits::{check_config, Limits};
 use gpu_puzzles_core::template::{position_of_offset, SourcePos, Substituted};
-use gpu_puzzles_core::trace::{invocation, Findings, RunawayLoop};
 use gpu_puzzles_core::{Case, Puzzle, Values};
 use gpu_puzzles_instrument::PassError;
+use gpu_puzzles_verdict::judge::{
+    budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome,
+};
+use gpu_puzzles_verdict::limits::{check_config, Limits};
+use gpu_puzzles_verdict::trace::{invocation, Findings, RunawayLoop};
 use std::sync::Arc;
 
 mod case;
@@ -39,7 +39,7 @@ use subgroup_sizes::sweep_subgroup_sizes;
 
 /// Out-of-bounds accesses recorded in detail per space and kind (all are
 /// counted), as many as the instrumented run records.
-const OOB_DETAILS: usize = gpu_puzzles_core::trace::OOB_RECORDS_PER_KIND as usize;
+const OOB_DETAILS: usize = gpu_puzzles_verdict::trace::OOB_RECORDS_PER_KIND as usize;
 
 /// The schedules a case is run under: lock step first (its outputs are
 /// judged), then, when they pass, two orders as different from it as
@@ -58,8 +58,8 @@ pub struct Unjudged {
     pub message: String,
 }
 
-impl From<gpu_puzzles_core::judge::JudgeError> for Unjudged {
-    fn from(e: gpu_puzzles_core::judge::JudgeError) -> Self {
+impl From<gpu_puzzles_verdict::judge::JudgeError> for Unjudged {
+    fn from(e: gpu_puzzles_verdict::judge::JudgeError) -> Self {
         Unjudged { message: e.to_string() }
     }
 }
@@ -261,7 +261,7 @@ pub fn prepare(
             None => {
                 let d = Diagnostic::unpositioned(format!(
                     "the shader has no compute entry point named `{name}`. {}",
-                    gpu_puzzles_core::limits::entry_point_hint(puzzle)
+                    gpu_puzzles_verdict::limits::entry_point_hint(puzzle)
                 ));
                 return Err(NotRunnable::Outcome(Box::new(Outcome::CompileError {
                     diagnostics: vec![d],
@@ -320,7 +320,7 @@ pub fn prepare(
         shader: prepared.clone(),
         config,
         subgroup_size: crate::subgroup::DEFAULT_SIZE,
-        loop_budget: gpu_puzzles_core::trace::LOOP_BUDGET,
+        loop_budget: gpu_puzzles_verdict::trace::LOOP_BUDGET,
     })
 }
 
@@ -377,7 +377,7 @@ pub fn run_prepared(
         schedules,
         subgroup_size,
         true,
-        gpu_puzzles_core::trace::LOOP_BUDGET,
+        gpu_puzzles_verdict::trace::LOOP_BUDGET,
     )
 }
 
@@ -386,7 +386,7 @@ pub fn run_prepared(
 /// sweep, for a runner that makes the checks behind the GPU
 /// ([`checks_behind_the_gpu_after`]) itself. Loops stop after
 /// `loop_budget` iterations ([`Program::loop_budget`]): with fewer than
-/// [`gpu_puzzles_core::trace::LOOP_BUDGET`], a loop stopped early is
+/// [`gpu_puzzles_verdict::trace::LOOP_BUDGET`], a loop stopped early is
 /// reported as runaway at its line though the GPU might have finished it,
 /// so such a result only says the case is not quick to check.
 ///

@@ -6,7 +6,7 @@ use crate::layout::Ty;
 use crate::lower::Inst;
 use crate::value::{Pointer, Scalar, Space, Value};
 use crate::{FuncId, Program, Stop};
-use gpu_puzzles_core::trace::AccessKind;
+use gpu_puzzles_verdict::trace::AccessKind;
 use naga::{AddressSpace, BuiltIn, Expression, Handle, Span, TypeInner};
 
 mod inst;
@@ -25,7 +25,7 @@ pub struct Ids {
     /// `local_invocation_index`.
     pub local_index: u32,
     /// Row-major number over the whole dispatch (x fastest), as
-    /// [`gpu_puzzles_core::trace::invocation`] numbers invocations.
+    /// [`gpu_puzzles_verdict::trace::invocation`] numbers invocations.
     pub id: u32,
     /// `subgroup_size`: lanes per subgroup ([`crate::subgroup`]).
     pub subgroup_size: u32,
@@ -127,10 +127,10 @@ pub struct Invocation {
     pub(crate) offer: Option<crate::subgroup::Offer>,
     /// What it printed and the dispatch has not collected yet: print
     /// number and values, in the order it printed them.
-    pub prints: Vec<(u32, Vec<gpu_puzzles_core::print::PrintValue>)>,
+    pub prints: Vec<(u32, Vec<gpu_puzzles_verdict::print::PrintValue>)>,
     /// Iterations one execution of a loop may run before the run stops with
     /// [`Stop::RunawayLoop`] ([`crate::dispatch::Dispatch::set_loop_budget`]):
-    /// [`gpu_puzzles_core::trace::LOOP_BUDGET`], the instrumented GPU run's,
+    /// [`gpu_puzzles_verdict::trace::LOOP_BUDGET`], the instrumented GPU run's,
     /// unless set.
     pub loop_budget: u32,
     /// Frames of calls that returned, kept so that the next call reuses
@@ -218,7 +218,7 @@ impl Invocation {
             steps: 0,
             offer: None,
             prints: Vec::new(),
-            loop_budget: gpu_puzzles_core::trace::LOOP_BUDGET,
+            loop_budget: gpu_puzzles_verdict::trace::LOOP_BUDGET,
             spare,
         };
         let mut frame = inv.take_frame();

@@ -7,7 +7,7 @@ use crate::exec::{Access, Invocation, Memory};
 use crate::layout::Ty;
 use crate::value::{binary, unary, OutOfBoundsIndex, Pointer, Scalar, Space, Value};
 use crate::{math, Program, Stop};
-use gpu_puzzles_core::trace::AccessKind;
+use gpu_puzzles_verdict::trace::AccessKind;
 use naga::{AddressSpace, Expression, Handle, Span, TypeInner};
 
 impl Invocation {

@@ -15,7 +15,7 @@ use crate::exec::{Access, Invocation, Memory};
 use crate::layout::{fixed_count, Layouts, Ty};
 use crate::value::{binary, scalar_op, unary, OutOfBoundsIndex, Pointer, Scalar, Value};
 use crate::Stop;
-use gpu_puzzles_core::trace::AccessKind;
+use gpu_puzzles_verdict::trace::AccessKind;
 use naga::valid::FunctionInfo;
 use naga::{Expression, Handle, Module, ScalarKind, Span, TypeInner};
 

@@ -15,7 +15,7 @@
 //! What it cannot run (textures, `f16`, overrides, …) stops the
 //! run with [`Stop::Unsupported`] and the construct's place, never a panic
 //! and never a wrong value. A loop that runs past
-//! [`gpu_puzzles_core::trace::LOOP_BUDGET`] iterations stops with
+//! [`gpu_puzzles_verdict::trace::LOOP_BUDGET`] iterations stops with
 //! [`Stop::RunawayLoop`], as the instrumented GPU run does.
 //!
 //! Each function is prepared once per shader: its statements lowered to a
@@ -69,7 +69,7 @@ pub enum Stop {
         /// Where, in the parsed text, when known.
         span: Option<Span>,
     },
-    /// A loop ran past [`gpu_puzzles_core::trace::LOOP_BUDGET`] iterations.
+    /// A loop ran past [`gpu_puzzles_verdict::trace::LOOP_BUDGET`] iterations.
     RunawayLoop {
         /// The loop statement's span.
         span: Span,

@@ -9,11 +9,11 @@
 //! own from the same text.
 
 use crate::{Program, Stop};
-use gpu_puzzles_core::judge::ConfigProblem;
-use gpu_puzzles_core::limits::{bindings, BindingKind};
 use gpu_puzzles_core::template::{replacements, substitute, Substituted};
 use gpu_puzzles_core::{CaseConfig, Puzzle};
 use gpu_puzzles_instrument::{AliasedPointers, BadPrint, NonUniformBarrier, PassError, Shader};
+use gpu_puzzles_verdict::judge::ConfigProblem;
+use gpu_puzzles_verdict::limits::{bindings, BindingKind};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -118,7 +118,7 @@ impl PreparedShader {
 
     /// The puzzle's bindings, storage buffers then uniforms, each storage
     /// buffer with the access mode the text declares
-    /// ([`gpu_puzzles_core::limits::bindings`]).
+    /// ([`gpu_puzzles_verdict::limits::bindings`]).
     ///
     /// # Errors
     /// The [`ConfigProblem`] of a binding the puzzle does not have, outside

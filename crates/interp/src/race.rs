@@ -15,12 +15,12 @@
 //! found whichever order the schedule gave them (then named by that order).
 
 use crate::value::Space;
-use gpu_puzzles_core::trace::{AccessKind, HazardKind};
+use gpu_puzzles_verdict::trace::{AccessKind, HazardKind};
 use naga::Span;
 
 /// Hazards kept in detail per kind (all are counted), as many as the GPU
 /// run's racecheck records.
-const KEPT_PER_KIND: usize = gpu_puzzles_core::trace::HAZARD_RECORDS_PER_KIND as usize;
+const KEPT_PER_KIND: usize = gpu_puzzles_verdict::trace::HAZARD_RECORDS_PER_KIND as usize;
 
 /// One access, as the shadow remembers it.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -421,8 +421,9 @@ impl Value {
     /// The value as the print log holds it: a scalar's or a vector's
     /// components. Types that cannot be printed are refused before a run,
     /// so nothing else comes here; anything else prints no components.
-    pub fn printed(&self) -> gpu_puzzles_core::print::PrintValue {
-        use gpu_puzzles_core::print::{PrintScalar as P, PrintValue};
+    pub fn printed(&self) -> gpu_puzzles_verdict::print::PrintValue {
+        use gpu_puzzles_verdict::print::PrintScalar as P;
+        use gpu_puzzles_verdict::print::PrintValue;
         let one = |s: &Scalar| match *s {
             Scalar::Bool(b) => P::Bool(b),
             Scalar::I32(i) => P::I32(i),

@@ -3,12 +3,12 @@
 //! schedules, layouts and WGSL's arithmetic. Expected values are computed
 //! here on the CPU from the WGSL specification's rules.
 
-use gpu_puzzles_core::trace::{AccessKind, LOOP_BUDGET};
 use gpu_puzzles_core::CaseConfig;
 use gpu_puzzles_interp::dispatch::{Dispatch, Schedule};
 use gpu_puzzles_interp::exec::{Memory, Status};
 use gpu_puzzles_interp::value::Space;
 use gpu_puzzles_interp::{Program, Stop};
+use gpu_puzzles_verdict::trace::{AccessKind, LOOP_BUDGET};
 use std::sync::Arc;
 
 /// A program and memory whose storage buffers are bound in binding order
@@ -391,7 +391,7 @@ fn the_race_detector_finds_a_missing_barrier_and_passes_the_barrier() {
             assert!(r
                 .found
                 .iter()
-                .all(|f| f.kind == gpu_puzzles_core::trace::HazardKind::ReadAfterWrite
+                .all(|f| f.kind == gpu_puzzles_verdict::trace::HazardKind::ReadAfterWrite
                     && matches!(f.space, Space::Workgroup(_))));
             assert!(r
                 .found

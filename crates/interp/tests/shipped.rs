@@ -101,8 +101,8 @@ fn the_debugger_walks_bitonic_sorts_dispatches_with_their_uniform() {
 /// that depends on the order invocations run in, and never a reference.
 #[test]
 fn the_order_check_catches_missing_barriers() {
-    use gpu_puzzles_core::report::MemoryError;
     use gpu_puzzles_interp::emulate::order_check;
+    use gpu_puzzles_verdict::report::MemoryError;
     let set = set();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/gpu/solutions");
     for (slug, file) in [
@@ -120,7 +120,7 @@ fn the_order_check_catches_missing_barriers() {
         assert!(!flagged.is_empty(), "{file}: no case depends on the order");
         for o in flagged {
             match o {
-                gpu_puzzles_core::Outcome::MemoryError {
+                gpu_puzzles_verdict::Outcome::MemoryError {
                     error: MemoryError::OrderDependent(d),
                     message,
                 } => {

@@ -7,7 +7,8 @@
 //! kernel reduces a row in any order in `f32`, and the puzzle compares with
 //! a tolerance derived in its `puzzle.toml`.
 
-use super::{check_dims, shaped, Outputs, ReferenceError, ReferenceInput};
+use crate::error::ReferenceError;
+use crate::input::{check_dims, shaped, Outputs, ReferenceInput};
 
 /// The backward pass of a row-wise softmax. `y` is the softmax's output and
 /// `dy` the gradient of the loss with respect to it, both `rows × cols`,

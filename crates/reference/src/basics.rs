@@ -2,7 +2,9 @@
 //! (Map, Zip, Guards, Map 2D, Broadcast, Blocks, Blocks 2D, Shared,
 //! Pooling).
 
-use super::{flat, shaped, Outputs, ReferenceError, ReferenceInput, Values};
+use crate::error::ReferenceError;
+use crate::input::{flat, shaped, Outputs, ReferenceInput};
+use gpu_puzzles_values::Values;
 /// `out[i] = a[i] + 10` (Map, Guards, Map 2D, Blocks, Blocks 2D, Shared);
 /// keeps `a`'s shape.
 pub fn add_ten(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {

@@ -2,7 +2,9 @@
 //! compaction, the sparse matrix–vector product, a radix sort and a sort of
 //! blocks merged by rank.
 
-use super::{Outputs, ReferenceError, ReferenceInput, Values};
+use crate::error::ReferenceError;
+use crate::input::{Outputs, ReferenceInput};
+use gpu_puzzles_values::Values;
 
 /// Stream compaction of the positive elements of `a` (Stream Compaction),
 /// for a dispatch of `workgroup_size.x`-element blocks. Three outputs, in

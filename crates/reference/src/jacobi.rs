@@ -7,7 +7,9 @@
 //! in `f32`, and the puzzle compares with a tolerance derived in its
 //! `puzzle.toml`.
 
-use super::{Outputs, ReferenceError, ReferenceInput, Values};
+use crate::error::ReferenceError;
+use crate::input::{Outputs, ReferenceInput};
+use gpu_puzzles_values::Values;
 
 /// Jacobi relaxation of Laplace's equation on a `rows × cols` grid
 /// (Jacobi Iteration). `a` holds the starting grid `u₀`, row-major, with its

@@ -8,7 +8,9 @@
 //! correctly rounded on a GPU, so their puzzles compare with a tolerance
 //! derived in each `puzzle.toml` from WGSL's stated accuracy.
 
-use super::{check_dims, row_norm_eps, shaped, Outputs, ReferenceError, ReferenceInput, Values};
+use crate::error::ReferenceError;
+use crate::input::{check_dims, row_norm_eps, shaped, Outputs, ReferenceInput};
+use gpu_puzzles_values::Values;
 
 /// The softmax of each row of `a` (shape `[rows, cols]`, row-major):
 /// `out[r][c] = exp(a[r][c] - m_r) / Σ_j exp(a[r][j] - m_r)` with

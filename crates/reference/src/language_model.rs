@@ -4,7 +4,8 @@
 //! element (`rope_neox`) computes in `f32`, the way its statement writes it.
 //! Their puzzles compare with a tolerance derived in each `puzzle.toml`.
 
-use super::{check_dims, flat, row_norm_eps, shaped, Outputs, ReferenceError, ReferenceInput};
+use crate::error::ReferenceError;
+use crate::input::{check_dims, flat, row_norm_eps, shaped, Outputs, ReferenceInput};
 use gpu_puzzles_values::Values;
 
 /// RMSNorm with the residual add fused before it (RMS Norm): `x` and

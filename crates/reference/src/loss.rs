@@ -3,7 +3,9 @@
 //! compute in `f64` and round to `f32` once; their puzzles compare with a
 //! tolerance derived in each `puzzle.toml` from WGSL's stated accuracy.
 
-use super::{check_dims, Outputs, ReferenceError, ReferenceInput, Values};
+use crate::error::ReferenceError;
+use crate::input::{check_dims, Outputs, ReferenceInput};
+use gpu_puzzles_values::Values;
 
 /// Cross-entropy of a softmax over each row of logits, and its gradient
 /// (Cross-Entropy, Forward and Backward). `z` is `rows × cols`, row-major

@@ -2,7 +2,9 @@
 //! Matrix Multiply), whole and at chosen elements for sampled performance
 //! cases; the matrix–vector product and the transpose.
 
-use super::{check_dims, flat, shaped, Outputs, ReferenceError, ReferenceInput, Values};
+use crate::error::ReferenceError;
+use crate::input::{check_dims, flat, shaped, Outputs, ReferenceInput};
+use gpu_puzzles_values::Values;
 /// `out = a · b`: `a` is `m × k`, `b` is `k × n`, `out` is `m × n`, all
 /// row-major; `out[i][j] = Σ_l a[i][l] · b[l][j]` (Matrix Multiply).
 pub fn matmul(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {

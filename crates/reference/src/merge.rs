@@ -2,7 +2,9 @@
 //! merged stably into one, each output with the place it came from, as the
 //! sorted batches and top-k lists of a training step are combined.
 
-use super::{Outputs, ReferenceError, ReferenceInput, Values};
+use crate::error::ReferenceError;
+use crate::input::{Outputs, ReferenceInput};
+use gpu_puzzles_values::Values;
 
 /// The stable merge of two ascending `u32` arrays (Merge Path). The sizes
 /// come from the uniform `sizes`: `na` elements of `a` and `nb` of `b`; each

@@ -4,7 +4,8 @@
 //! product is computed in `f64` and rounded to `f32` once, and the puzzle
 //! compares with a tolerance derived in its `puzzle.toml`.
 
-use super::{check_dims, flat, Outputs, ReferenceError, ReferenceInput};
+use crate::error::ReferenceError;
+use crate::input::{check_dims, flat, Outputs, ReferenceInput};
 
 /// Weights per `u32` word of the 4-bit layout.
 const Q4_PER_WORD: usize = 8;

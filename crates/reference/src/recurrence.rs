@@ -7,7 +7,8 @@
 //! the pairs in a tree in `f32`, and the puzzle compares with a tolerance
 //! derived in its `puzzle.toml` from the recurrence's condition.
 
-use super::{Outputs, ReferenceError, ReferenceInput};
+use crate::error::ReferenceError;
+use crate::input::{Outputs, ReferenceInput};
 use gpu_puzzles_values::Values;
 
 /// The pair `(a, b)` composed after `(a0, b0)`: the map `h ↦ a·h + b`

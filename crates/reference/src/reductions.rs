@@ -3,7 +3,9 @@
 //! Scan Across Workgroups, Histogram, Histogram in Workgroup Memory, and the
 //! Subgroups chapter's Subgroup Scan and Shuffle).
 
-use super::{flat, Outputs, ReferenceError, ReferenceInput, Values};
+use crate::error::ReferenceError;
+use crate::input::{flat, Outputs, ReferenceInput};
+use gpu_puzzles_values::Values;
 /// `out[0] = Σ a[i] · b[i]`, one element (Dot Product).
 pub fn dot(input: &ReferenceInput) -> Result<Outputs, ReferenceError> {
     let (a, b) = (input.f32("a")?, input.f32("b")?);

@@ -7,7 +7,8 @@
 //! random number lies near a cumulative probability is refused
 //! ([`DRAW_MARGIN`]).
 
-use super::{Outputs, ReferenceError, ReferenceInput};
+use crate::error::ReferenceError;
+use crate::input::{Outputs, ReferenceInput};
 use gpu_puzzles_values::Values;
 use std::cmp::Ordering;
 

@@ -7,7 +7,8 @@
 //! combining (a serial loop, Hillis–Steele rounds, a tree) gives the same
 //! bits.
 
-use super::{Outputs, ReferenceError, ReferenceInput};
+use crate::error::ReferenceError;
+use crate::input::{Outputs, ReferenceInput};
 use gpu_puzzles_values::Values;
 
 /// The segmented-scan operator on pairs `(flag, value)`, `left` the earlier

@@ -1,7 +1,9 @@
 //! Neighbourhoods and access patterns: 1-D convolution, the 3×3 box blur,
 //! 2-D convolution, and the branchy hash of Divergence.
 
-use super::{check_dims, flat, shaped, Outputs, ReferenceError, ReferenceInput, Values};
+use crate::error::ReferenceError;
+use crate::input::{check_dims, flat, shaped, Outputs, ReferenceInput};
+use gpu_puzzles_values::Values;
 /// `out[i] = Σ_j a[i + j] · b[j]` over `j < len(b)` with `i + j < len(a)`:
 /// a 1-D convolution whose window runs past the end of `a` into zeros
 /// (1D Convolution). `out` has `len(a)` elements.

@@ -2,6 +2,8 @@
 //! registered once, and the functions against hand-computed values.
 
 use super::*;
+use gpu_puzzles_values::{CaseConfig, Values};
+use std::collections::BTreeMap;
 
 /// An `f32` input: its name, values and shape.
 pub(super) type Input = (&'static str, Vec<f32>, Option<[u32; 2]>);

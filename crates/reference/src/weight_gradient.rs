@@ -7,7 +7,8 @@
 //! to `f32` once, so the expected value is the `f32` nearest the exact sum,
 //! and the puzzle compares with a tolerance derived in its `puzzle.toml`.
 
-use super::{check_dims, shaped, Outputs, ReferenceError, ReferenceInput};
+use crate::error::ReferenceError;
+use crate::input::{check_dims, shaped, Outputs, ReferenceInput};
 
 /// The gradient of the loss with respect to the weights of a linear layer
 /// `y = W·x`, summed over a batch. `x` is the layer's input, `batch × in`,

@@ -13,14 +13,14 @@ use crate::pipeline::{
 };
 use crate::run::{ms, RunOptions};
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::{
-    budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome,
-    Unchecked,
-};
-use gpu_puzzles_core::trace::{Findings, TraceMeta};
 use gpu_puzzles_core::{template, Case, Puzzle, Values};
 use gpu_puzzles_instrument::{PassError, Shader};
 use gpu_puzzles_interp::PreparedShader;
+use gpu_puzzles_verdict::judge::{
+    budget_outcome, judge, memory_outcome, CaseResult, ConfigProblem, Diagnostic, Outcome,
+    Unchecked,
+};
+use gpu_puzzles_verdict::trace::{Findings, TraceMeta};
 use std::sync::Arc;
 use web_time::Instant;
 

@@ -19,10 +19,10 @@
 //! tests judge every held solution both ways and compare the verdicts).
 
 use crate::Gpu;
-use gpu_puzzles_core::judge::{memory_outcome, Outcome};
-use gpu_puzzles_core::trace::Findings;
 use gpu_puzzles_core::{Case, Puzzle, Values};
 use gpu_puzzles_interp::PreparedShader;
+use gpu_puzzles_verdict::judge::{memory_outcome, Outcome};
+use gpu_puzzles_verdict::trace::Findings;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -51,7 +51,7 @@ const MAX_KEPT: usize = 256;
 
 /// Iterations a loop may run in one invocation in the interpreter's check
 /// before the case is left to the instrumented GPU run (whose loop guard
-/// allows [`gpu_puzzles_core::trace::LOOP_BUDGET`], 32 times more, and
+/// allows [`gpu_puzzles_verdict::trace::LOOP_BUDGET`], 32 times more, and
 /// gives the verdict). A loop that never ends took the interpreter up to
 /// 12.8 s natively to reach the full budget (Tree Reduction's 256-wide
 /// case with a barrier in the loop). Every reference solution's written

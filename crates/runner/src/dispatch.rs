@@ -5,9 +5,9 @@ use crate::peak::ClockProbe;
 use crate::pipeline::Pipeline;
 use crate::timing::measure_from_start;
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::Timing;
 use gpu_puzzles_core::{Case, Puzzle, Values};
 use gpu_puzzles_instrument::TRACE_BINDING;
+use gpu_puzzles_verdict::judge::Timing;
 use web_time::Instant;
 use wgpu::util::DeviceExt;
 
@@ -52,7 +52,7 @@ pub(crate) struct Submitted {
     started: Instant,
     /// Freed once read back.
     buffers: Vec<wgpu::Buffer>,
-    measured: Option<gpu_puzzles_core::timing::Measurement>,
+    measured: Option<gpu_puzzles_verdict::timing::Measurement>,
     /// The timed run was the judged one (a performance case on a software
     /// adapter, [`crate::timing::Measured::one_run_from_start`]): the
     /// read-back submitted after it dispatched nothing, and `started` is
@@ -75,7 +75,7 @@ pub(crate) async fn submit(
     case: &Case,
     p: &Pipeline,
     options: DispatchOptions,
-    shadows: Option<&gpu_puzzles_core::trace::TraceLayout>,
+    shadows: Option<&gpu_puzzles_verdict::trace::TraceLayout>,
 ) -> Result<Submitted, RunnerError> {
     let trace_bytes = options.trace_bytes;
     let device = &gpu.device;
@@ -376,7 +376,7 @@ pub(crate) async fn finish(
     if s.judged_in_timed_run {
         gpu_ms = s
             .measured
-            .filter(|m| m.timer == gpu_puzzles_core::timing::Timer::Timestamps)
+            .filter(|m| m.timer == gpu_puzzles_verdict::timing::Timer::Timestamps)
             .map(|m| m.median_ms);
     }
     // Free GPU memory now: on the web, dropping a buffer leaves it to the

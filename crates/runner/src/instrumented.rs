@@ -7,10 +7,10 @@ use crate::messages::without_position;
 use crate::pipeline::{build, layout_entry, Cached, Pipeline};
 use crate::run::ms;
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::Unchecked;
-use gpu_puzzles_core::trace::TraceMeta;
 use gpu_puzzles_core::{Case, Puzzle};
 use gpu_puzzles_instrument::{Options, PassError, Shader, Traced, TRACE_BINDING};
+use gpu_puzzles_verdict::judge::Unchecked;
+use gpu_puzzles_verdict::trace::TraceMeta;
 use web_time::Instant;
 
 /// What became of a case's instrumented run.

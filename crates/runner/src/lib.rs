@@ -7,7 +7,7 @@
 //!
 //! Architecture invariant: this crate owns every wgpu call and knows nothing
 //! of the DOM or Leptos. A student's broken shader is an
-//! [`Outcome`](gpu_puzzles_core::Outcome); [`RunnerError`] is for our own
+//! [`Outcome`](gpu_puzzles_verdict::Outcome); [`RunnerError`] is for our own
 //! failures (no adapter, lost device).
 
 mod case;
@@ -73,7 +73,7 @@ pub enum RunnerError {
     /// Judging failed: no expected values for the case, or no read-back of
     /// a compared buffer.
     #[error("{0}. This is a fault in GPU Puzzles or the puzzle set; please report it")]
-    Judge(#[from] gpu_puzzles_core::judge::JudgeError),
+    Judge(#[from] gpu_puzzles_verdict::judge::JudgeError),
 }
 
 /// Longest a native dispatch on a hardware GPU may take before
@@ -81,7 +81,7 @@ pub enum RunnerError {
 /// In the browser the GPU process's own watchdog applies and shows up as
 /// [`RunnerError::DeviceLost`]. A loop that never ends is stopped sooner
 /// by the instrumented shader's loop guard
-/// ([`gpu_puzzles_core::trace::LOOP_BUDGET`]); this limit is the last resort.
+/// ([`gpu_puzzles_verdict::trace::LOOP_BUDGET`]); this limit is the last resort.
 pub const DISPATCH_TIMEOUT_MS: u64 = 10_000;
 
 /// [`DISPATCH_TIMEOUT_MS`] on a software adapter (lavapipe), in

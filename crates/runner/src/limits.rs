@@ -1,9 +1,9 @@
-//! The device's limits as [`gpu_puzzles_core::limits::Limits`], for the
+//! The device's limits as [`gpu_puzzles_verdict::limits::Limits`], for the
 //! checks core makes before anything runs.
 
-use gpu_puzzles_core::judge::ConfigProblem;
-use gpu_puzzles_core::limits::Limits;
 use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_verdict::judge::ConfigProblem;
+use gpu_puzzles_verdict::limits::Limits;
 
 /// wgpu's limits as core's.
 pub fn limits_of(limits: &wgpu::Limits) -> Limits {
@@ -23,7 +23,7 @@ pub fn limits_of(limits: &wgpu::Limits) -> Limits {
     }
 }
 
-/// [`gpu_puzzles_core::limits::check_config`] against a device's limits.
+/// [`gpu_puzzles_verdict::limits::check_config`] against a device's limits.
 ///
 /// # Errors
 /// The first limit the case goes past, with the value and the limit.
@@ -32,5 +32,5 @@ pub fn check_config(
     case: &Case,
     limits: &wgpu::Limits,
 ) -> Result<(), ConfigProblem> {
-    gpu_puzzles_core::limits::check_config(puzzle, case, &limits_of(limits))
+    gpu_puzzles_verdict::limits::check_config(puzzle, case, &limits_of(limits))
 }

@@ -2,7 +2,7 @@
 //! in the student's own text.
 
 use gpu_puzzles_core::template::{position_of_offset, Substituted};
-use gpu_puzzles_core::{Diagnostic, Severity};
+use gpu_puzzles_verdict::{Diagnostic, Severity};
 
 /// Maps one compilation message to the student's text through the template
 /// column map. wgpu gives positions in UTF-8 bytes on every backend.

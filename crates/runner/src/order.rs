@@ -3,9 +3,9 @@
 //! checks a device has made kept for Runs of unchanged code.
 
 use crate::Gpu;
-use gpu_puzzles_core::judge::{CaseResult, Outcome};
 use gpu_puzzles_core::{Case, Puzzle};
 use gpu_puzzles_interp::PreparedShader;
+use gpu_puzzles_verdict::judge::{CaseResult, Outcome};
 use std::sync::Arc;
 
 /// The second line of defence behind the racecheck

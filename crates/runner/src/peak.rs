@@ -5,7 +5,7 @@
 
 use crate::timing::{measure, timed_run};
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::timing::Peaks;
+use gpu_puzzles_verdict::timing::Peaks;
 
 /// `vec4<f32>` elements copied by the bandwidth kernel: 8 Mi of them, so
 /// 128 MiB read and 128 MiB written (WebGPU's default limit on one storage
@@ -117,9 +117,9 @@ pub(crate) struct Kept {
 /// The FP32 kernel of the peaks, kept on the device to check its clocks
 /// around a performance case's timed runs (`dispatch::measure`): one probe
 /// is one timed run of as many dispatches as the peak's timed runs had
-/// (a span of at least [`gpu_puzzles_core::timing::MIN_SPAN_MS`] at the
+/// (a span of at least [`gpu_puzzles_verdict::timing::MIN_SPAN_MS`] at the
 /// peak's rate), and its time per dispatch against the reference says how
-/// fast the GPU runs now ([`gpu_puzzles_core::timing::clock_fraction`]).
+/// fast the GPU runs now ([`gpu_puzzles_verdict::timing::clock_fraction`]).
 #[derive(Debug, Clone)]
 pub(crate) struct ClockProbe {
     kernel: Kernel,

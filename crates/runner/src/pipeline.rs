@@ -3,10 +3,10 @@
 
 use crate::messages::unpositioned;
 use crate::Gpu;
-use gpu_puzzles_core::judge::{ConfigProblem, Diagnostic, Severity};
-use gpu_puzzles_core::limits::BindingKind;
 use gpu_puzzles_core::Puzzle;
 use gpu_puzzles_interp::PreparedShader;
+use gpu_puzzles_verdict::judge::{ConfigProblem, Diagnostic, Severity};
+use gpu_puzzles_verdict::limits::BindingKind;
 
 /// Creates the shader module and, when `entries` are given, the bind group
 /// layout and one compute pipeline per entry point of the puzzle, all inside one
@@ -176,7 +176,7 @@ pub(crate) fn layout_entry(
 /// Adds what to try to the pipeline errors students meet most.
 fn pipeline_hint(puzzle: &Puzzle, message: &str) -> String {
     if message.contains("entry point") || message.contains("Entry point") {
-        format!("{message}. {}", gpu_puzzles_core::limits::entry_point_hint(puzzle))
+        format!("{message}. {}", gpu_puzzles_verdict::limits::entry_point_hint(puzzle))
     } else if message.contains("binding")
         || message.contains("Binding")
         || message.contains("address space")
@@ -205,7 +205,7 @@ pub(crate) struct PipelineCache {
 pub(crate) struct Cached {
     pub(crate) pipeline: Pipeline,
     /// The trace's layout and sites, for an instrumented shader.
-    pub(crate) meta: Option<std::sync::Arc<gpu_puzzles_core::trace::TraceMeta>>,
+    pub(crate) meta: Option<std::sync::Arc<gpu_puzzles_verdict::trace::TraceMeta>>,
 }
 
 impl crate::Gpu {

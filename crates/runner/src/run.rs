@@ -15,9 +15,9 @@
 use crate::case::{complete, start_case};
 use crate::cpu_checks::Early;
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::{too_slow_for_case, CaseResult, Outcome};
 use gpu_puzzles_core::{Case, Puzzle};
 use gpu_puzzles_interp::PreparedShader;
+use gpu_puzzles_verdict::judge::{too_slow_for_case, CaseResult, Outcome};
 use std::sync::Arc;
 use web_time::Instant;
 
@@ -64,7 +64,7 @@ impl Default for RunOptions {
 /// `hardware_only` one is [`Outcome::Omitted`] on a software adapter, and
 /// on a GPU where an earlier performance case predicts a dispatch near an
 /// operating system's GPU reset
-/// ([`gpu_puzzles_core::judge::too_slow_for_case`]). Results come back in
+/// ([`gpu_puzzles_verdict::judge::too_slow_for_case`]). Results come back in
 /// case order.
 pub async fn judge_puzzle(
     gpu: &Gpu,

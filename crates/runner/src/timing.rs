@@ -1,5 +1,5 @@
 //! Timing a kernel repeatedly for a performance case, as
-//! [`gpu_puzzles_core::timing`] describes: calibration batches, a warm-up,
+//! [`gpu_puzzles_verdict::timing`] describes: calibration batches, a warm-up,
 //! timed batches repeated while they disagree, and the clock probe around
 //! them.
 
@@ -8,7 +8,7 @@ use crate::dispatch::poll_until_done;
 use crate::dispatch::{encode, read_back};
 use crate::peak::ClockProbe;
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::timing::{
+use gpu_puzzles_verdict::timing::{
     clock_fraction, detect_quantum_ns, next_batch, target_span_ms, warmed_up, Measurement, Timer,
     MAX_ATTEMPTS, MAX_CLOCK_ATTEMPTS, MAX_SPREAD, RUNS, WARM_UP_MS,
 };
@@ -18,8 +18,8 @@ use web_time::Instant;
 /// few microseconds to encode).
 const MAX_WARM_UP_DISPATCHES: u32 = 20_000;
 /// Times `steps` (pipelines dispatched in order, each over `workgroups`
-/// with its bind group) as [`gpu_puzzles_core::timing`] describes: batches grown
-/// until one spans [`gpu_puzzles_core::timing::MIN_SPAN_MS`], then
+/// with its bind group) as [`gpu_puzzles_verdict::timing`] describes: batches grown
+/// until one spans [`gpu_puzzles_verdict::timing::MIN_SPAN_MS`], then
 /// [`WARM_UP_MS`] of back-to-back work in one submission and batches until
 /// three in a row agree (not on a software adapter, where one dispatch of a
 /// performance case is slow and its figure teaches nothing about GPUs;

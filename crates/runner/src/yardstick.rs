@@ -4,8 +4,8 @@
 
 use crate::run::{run_case, RunOptions};
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::{target_outcome, CaseResult, Outcome, Timing};
 use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_verdict::judge::{target_outcome, CaseResult, Outcome, Timing};
 
 /// A likely cause of a slow kernel, for its below-target message: the
 /// function-local arrays it indexes with run-time values
@@ -67,7 +67,7 @@ pub type YardstickCache = std::collections::HashMap<(String, usize, usize), Opti
 /// reference's when `source` is the reference solution's very text) (a front end keeps one cache per device, since
 /// the yardsticks do not change between a student's runs), and then holds
 /// each to the puzzle's `performance_target`
-/// ([`gpu_puzzles_core::judge::target_outcome`]).
+/// ([`gpu_puzzles_verdict::judge::target_outcome`]).
 ///
 /// A kernel below its target is not failed on one comparison: the student's
 /// kernel (`source`, the one `results` judged) and the reference are timed
@@ -76,14 +76,14 @@ pub type YardstickCache = std::collections::HashMap<(String, usize, usize), Opti
 /// full clocks against a student's run at low ones would fail a correct
 /// kernel), and back to back they share the same clocks. Nor is it failed
 /// on a figure taken under low clocks
-/// ([`gpu_puzzles_core::timing::Measurement::low_clocks`]): the target is
+/// ([`gpu_puzzles_verdict::timing::Measurement::low_clocks`]): the target is
 /// then not checked, and such a yardstick is not kept in `cache`.
 ///
 /// With `time_comparisons` false the comparison kernels are not run and
 /// each result's `comparison_timings` stays empty: a front end on a
 /// software adapter, where one dispatch at a performance size takes
 /// seconds, times them only when the student asks
-/// ([`gpu_puzzles_core::report::run::PerformanceReport::comparisons_untimed`]
+/// ([`gpu_puzzles_verdict::run_report::PerformanceReport::comparisons_untimed`]
 /// says so).
 ///
 /// # Errors

@@ -5,15 +5,16 @@
 use gpu_puzzles_core::{load_puzzle_set, Files};
 use gpu_puzzles_runner::check_config;
 
-fn problem(case: &str) -> gpu_puzzles_core::judge::ConfigProblem {
+fn problem(case: &str) -> gpu_puzzles_verdict::judge::ConfigProblem {
     let mut files = Files::new();
     files.insert("index.toml".into(), "format_version = 1\norder = [\"big\"]\n".into());
-    files.insert("big/statement.md".into(), "# Big\n".into());
+    files.insert("big/statement.md".into(), "# Big\n\n{{sizes}}\n".into());
     files.insert("big/starter.wgsl".into(), "// TODO\n".into());
     let manifest = format!(
         "format_version = 1\ntitle = \"Big\"\nreference = \"add_ten\"\nhints = [\"a\", \"b\"]\n\
          [[buffer]]\nname = \"a\"\nbinding = 0\nrole = \"input\"\n\
          [[buffer]]\nname = \"out\"\nbinding = 1\nrole = \"output\"\n\
+         [[promise]]\nof = \"invocations\"\nwhat = \"invocations\"\nrange = [1, 1]\nexcept = [\"Case 1\"]\n\
          [[case]]\n{case}\n\
          [[case]]\nhidden = true\nworkgroup_size = [1, 1, 1]\nworkgroups = [1, 1, 1]\nbuffers.a = {{ arange = 1 }}\n"
     );
@@ -24,7 +25,7 @@ fn problem(case: &str) -> gpu_puzzles_core::judge::ConfigProblem {
 }
 
 fn message(case: &str) -> String {
-    gpu_puzzles_core::report::config_problem(&problem(case))
+    gpu_puzzles_verdict::report::config_problem(&problem(case))
 }
 
 #[test]
@@ -35,7 +36,7 @@ fn the_problem_is_data_with_the_value_and_the_limit() {
     let max = wgpu::Limits::default().max_compute_workgroups_per_dimension;
     assert_eq!(
         p,
-        gpu_puzzles_core::judge::ConfigProblem::Workgroups { axis: 0, count: 5_000_000, max }
+        gpu_puzzles_verdict::judge::ConfigProblem::Workgroups { axis: 0, count: 5_000_000, max }
     );
 }
 

@@ -2,11 +2,11 @@
 //! repository's root, the shipped puzzle set, a device per test thread,
 //! and the judgements, each made once whichever device made it.
 
-use gpu_puzzles_core::judge::CaseResult;
 use gpu_puzzles_core::load::{load_puzzle_set, random_cases, read_dir, read_solutions};
 use gpu_puzzles_core::{Case, Puzzle, PuzzleSet};
 use gpu_puzzles_interp::emulate;
 use gpu_puzzles_runner::{judge_with, Gpu, RunOptions};
+use gpu_puzzles_verdict::judge::CaseResult;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};

@@ -2,8 +2,8 @@
 //! exchange them.
 
 use super::*;
-use gpu_puzzles_core::trace::Findings;
-use gpu_puzzles_core::Outcome;
+use gpu_puzzles_verdict::trace::Findings;
+use gpu_puzzles_verdict::Outcome;
 
 #[test]
 fn a_result_survives_the_trip_through_words_bit_for_bit() {

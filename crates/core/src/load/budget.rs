@@ -2,7 +2,7 @@
 //! checked on the cases it will be evaluated on.
 
 use super::dispatch;
-use super::validate::Validator;
+use super::problems::Validator;
 use crate::format::LimitSpec;
 use crate::model::{Budget, Case};
 
@@ -56,8 +56,8 @@ pub(super) fn check_budget_on(
     ];
     for (field, limit) in limits {
         if let Some(l) = limit {
-            if let Err(e) = crate::judge::budget_limit(l, buffers, uniforms, case, &case.config) {
-                let env = crate::judge::budget_env(buffers, uniforms, case, &case.config);
+            if let Err(e) = crate::model::budget_limit(l, buffers, uniforms, case, &case.config) {
+                let env = crate::model::budget_env(buffers, uniforms, case, &case.config);
                 let names: Vec<&str> = env.keys().map(String::as_str).collect();
                 v.at(
                     None,

@@ -1,7 +1,7 @@
 //! `[[dispatch]]`: checking a puzzle's dispatch list, and expanding it for
 //! each case.
 
-use super::validate::{is_identifier, Validator};
+use super::problems::{is_identifier, Validator};
 use crate::format::{LimitSpec, ManifestFile};
 use crate::model::{Case, DispatchPlan, Limit, LoopPlan, LoopStep, Uniform};
 
@@ -159,7 +159,7 @@ pub(super) fn expand_for(
     uniforms: &[Uniform],
     case: &mut Case,
 ) -> Result<(), String> {
-    let env = crate::judge::budget_env(buffers, uniforms, case, &case.config);
+    let env = crate::model::budget_env(buffers, uniforms, case, &case.config);
     let bytes: Vec<usize> = case.uniforms.iter().map(Vec::len).collect();
     case.dispatches =
         crate::model::expand_dispatches(plan, &env, &bytes).map_err(|e| e.to_string())?;

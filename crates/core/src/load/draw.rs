@@ -1,7 +1,8 @@
 //! Random cases drawn for a Run: each checked as a written case is, and
 //! [`DrawError`] for one the checks reject.
 
-use super::validate::{Interface, Validator};
+use super::problems::Validator;
+use super::validate::Interface;
 use crate::model::{Case, Puzzle, RandomCases};
 use std::fmt;
 

@@ -18,8 +18,8 @@ mod index;
 mod problems;
 mod promise;
 mod validate;
-mod values;
 
+pub use crate::generate::MAX_ELEMENTS;
 use budget::{budget, check_budget_on};
 use draw::{draw_case, GENERATOR_SAMPLES};
 pub use draw::{random_cases, DrawError, DrawFailure};
@@ -28,11 +28,10 @@ use files::{is_comparison_file, is_valid_slug, stray_files};
 pub use files::{read_dir, read_solutions, ReadError};
 use index::index_order;
 pub use problems::Problem;
+use problems::Validator;
 pub(super) use problems::{header_lines, problem, toml_problem, version_problem};
 pub use promise::{PERFORMANCE_SIZES_LINE, SIZES_LINE};
-use validate::{Interface, Validator};
-pub(crate) use values::initial_values;
-pub use values::MAX_ELEMENTS;
+use validate::Interface;
 
 /// Name of the ordered index at the top of `puzzles/`.
 pub const INDEX_FILE: &str = "index.toml";
@@ -46,14 +45,6 @@ pub const TODO_MARKER: &str = "TODO";
 /// The files of a puzzle set: paths relative to `puzzles/` with `/`
 /// separators (`"index.toml"`, `"map/puzzle.toml"`) mapped to contents.
 pub type Files = BTreeMap<String, String>;
-
-/// The puzzle set this repository ships (`puzzles/`), for unit tests.
-#[cfg(test)]
-pub(crate) fn shipped_set() -> PuzzleSet {
-    let files = read_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles"))
-        .expect("puzzles/ is readable");
-    load_puzzle_set(&files, None).expect("the shipped set loads")
-}
 
 /// Loads and validates a puzzle set.
 ///

@@ -56,7 +56,7 @@ pub(crate) fn version_problem(file: &str, found: u32) -> Problem {
 }
 
 pub(crate) fn toml_problem(file: &str, text: &str, e: &toml::de::Error) -> Problem {
-    let pos = e.span().map(|s| crate::template::position_of_offset(text, s.start));
+    let pos = e.span().map(|s| crate::source::position_of_offset(text, s.start));
     // The field: the key that starts the offending line, e.g. `workgroup_size`.
     let field = pos
         .and_then(|p| text.lines().nth(p.line - 1))
@@ -80,4 +80,24 @@ pub(crate) fn header_lines(text: &str, name: &str) -> Vec<usize> {
         .filter(|(_, l)| l.trim_start().starts_with(&header))
         .map(|(i, _)| i + 1)
         .collect()
+}
+
+/// Collects the problems of one manifest, each naming its file.
+pub(super) struct Validator {
+    pub(super) file: String,
+    pub(super) problems: Vec<Problem>,
+}
+
+impl Validator {
+    pub(super) fn at(&mut self, line: Option<usize>, field: &str, message: &str) {
+        self.problems.push(problem(&self.file, line, Some(field), message));
+    }
+}
+
+/// Whether `s` is a WGSL identifier (letters, digits, `_`, not starting
+/// with a digit).
+pub(super) fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }

@@ -9,9 +9,9 @@
 //! keeps). Performance cases may go beyond it only where the promise gives
 //! their own `performance` range, which the statement then shows.
 
-use super::validate::Validator;
-use super::values::checked_len;
+use super::problems::Validator;
 use crate::format::{BufferInit, CaseSpec, PromiseSpec, Role};
+use crate::generate::checked_len;
 use crate::model::{Buffer, DispatchPlan, Uniform};
 use crate::random::Generator;
 

@@ -1,9 +1,9 @@
 //! Checking a manifest field by field and turning its cases into the
 //! model's [`Case`]s, computing expected values with the reference.
 
-use super::values::{checked_len, convert, initial_values};
-use super::{problem, Problem};
+use super::problems::{is_identifier, Validator};
 use crate::format::{CaseSpec, CompareSpec, ManifestFile, Role};
+use crate::generate::{checked_len, convert, initial_values};
 
 /// What every case of a puzzle is checked against: its bindings and its
 /// reference.
@@ -28,16 +28,7 @@ use crate::model::{
 use gpu_puzzles_reference as reference;
 use std::collections::{BTreeMap, BTreeSet};
 
-pub(super) struct Validator {
-    pub(super) file: String,
-    pub(super) problems: Vec<Problem>,
-}
-
 impl Validator {
-    pub(super) fn at(&mut self, line: Option<usize>, field: &str, message: &str) {
-        self.problems.push(problem(&self.file, line, Some(field), message));
-    }
-
     pub(super) fn check_bindings(
         &mut self,
         m: &ManifestFile,
@@ -482,10 +473,4 @@ pub(super) fn check_shape(
             );
         }
     }
-}
-
-pub(super) fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }

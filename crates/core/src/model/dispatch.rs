@@ -108,7 +108,7 @@ pub enum DispatchError {
 }
 
 /// The dispatches `plans` make for a case whose budget variables
-/// ([`crate::judge::budget_env`]) are `env`, with per-dispatch uniforms of
+/// ([`crate::model::budget_env`]) are `env`, with per-dispatch uniforms of
 /// `uniform_bytes[u]` bytes each.
 ///
 /// # Errors

@@ -4,7 +4,7 @@
 
 use crate::builder::Builder;
 use crate::rewrite::{Cx, RaceSide};
-use gpu_puzzles_core::trace::{
+use gpu_puzzles_verdict::trace::{
     hazard_word as hw, header, race_array as ra, AccessKind, HazardKind, KeyFormat,
     HAZARD_RECORDS_PER_KIND, HAZARD_RECORD_WORDS, INVOCATION_WORDS, OOB_RECORDS_PER_KIND,
     SITE_KEY_BITS,
@@ -337,7 +337,7 @@ impl Cx<'_> {
                     let max = b.lit(OOB_RECORDS_PER_KIND as u32);
                     let room = b.bin(BinaryOperator::Less, slot, max);
                     b.if_(room, |b| {
-                        let words = b.lit(gpu_puzzles_core::trace::OOB_RECORD_WORDS as u32);
+                        let words = b.lit(gpu_puzzles_verdict::trace::OOB_RECORD_WORDS as u32);
                         let scaled = b.mul(slot, words);
                         let at = b.add_const(scaled, self.layout.oob_record_word(kind, 0));
                         let space = b.load_global(vars[1]);

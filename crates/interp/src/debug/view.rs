@@ -8,7 +8,7 @@ use crate::exec::Status;
 use crate::layout::Ty;
 use crate::value::{Scalar, Space, Value};
 use crate::Program;
-use gpu_puzzles_core::trace::AccessKind;
+use gpu_puzzles_verdict::trace::AccessKind;
 use std::collections::BTreeSet;
 
 /// Elements listed per invocation as read or written (the rest are

@@ -21,8 +21,8 @@ pub struct Record {
     /// workgroup-memory reads, workgroup-memory writes (accesses, an
     /// atomic counting as one of each) and barriers waited at, as the
     /// instrumented run counts
-    /// (`gpu_puzzles_core::trace::invocation_counter`).
-    pub invocations: Vec<[u32; gpu_puzzles_core::trace::INVOCATION_WORDS as usize]>,
+    /// (`gpu_puzzles_verdict::trace::invocation_counter`).
+    pub invocations: Vec<[u32; gpu_puzzles_verdict::trace::INVOCATION_WORDS as usize]>,
     /// Out-of-bounds accesses, in the order they happened, with the
     /// invocation's row-major number.
     pub out_of_bounds: Vec<(u32, Access)>,
@@ -35,7 +35,7 @@ pub struct Record {
     /// What the invocations printed, kept up to
     /// [`gpu_puzzles_core::print::LOG_WORDS`] words in the order workgroups
     /// finished (`entry_point` 0; the caller numbers dispatches).
-    pub prints: Vec<gpu_puzzles_core::print::PrintLine>,
+    pub prints: Vec<gpu_puzzles_verdict::print::PrintLine>,
     /// Words of [`Record::prints`].
     pub print_words: u64,
     /// Lines printed past the log's bound and not kept.
@@ -45,7 +45,7 @@ pub struct Record {
 impl Record {
     /// Keeps `line` if it fits the log's bound
     /// ([`gpu_puzzles_core::print::LOG_WORDS`]), else counts it as dropped.
-    pub fn keep_print(&mut self, line: gpu_puzzles_core::print::PrintLine) {
+    pub fn keep_print(&mut self, line: gpu_puzzles_verdict::print::PrintLine) {
         if self.print_words + line.words() <= gpu_puzzles_core::print::LOG_WORDS {
             self.print_words += line.words();
             self.prints.push(line);
@@ -57,7 +57,7 @@ impl Record {
 
 impl Dispatch {
     pub(super) fn note(&mut self, local: u32, accesses: &mut Vec<Access>) {
-        use gpu_puzzles_core::trace::AccessKind;
+        use gpu_puzzles_verdict::trace::AccessKind;
         let id = self.invocations[local as usize].ids.id;
         for a in accesses.drain(..) {
             let base = match a.space {

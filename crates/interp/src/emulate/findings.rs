@@ -5,12 +5,12 @@
 use super::{place, Prepared, OOB_DETAILS};
 use crate::dispatch::Record;
 use crate::value::Space;
-use gpu_puzzles_core::print::PrintLog;
-use gpu_puzzles_core::trace::{
+use gpu_puzzles_core::Puzzle;
+use gpu_puzzles_verdict::print::PrintLog;
+use gpu_puzzles_verdict::trace::{
     invocation, BufferTrace, Findings, Hazard, HazardAccess, MemoryKind, OutOfBounds,
     OutOfBoundsAccess, Site,
 };
-use gpu_puzzles_core::Puzzle;
 
 pub(super) fn empty_findings() -> Findings {
     Findings {

@@ -7,9 +7,9 @@ use super::{prepare, unjudged, NotRunnable, Prepared, Unjudged, SCHEDULES};
 use crate::dispatch::Schedule;
 use crate::prepared::PreparedShader;
 use crate::Stop;
-use gpu_puzzles_core::judge::{judge, Outcome};
-use gpu_puzzles_core::report::{memory_error_message, MemoryError, OrderDependent};
 use gpu_puzzles_core::{Case, Puzzle, Values};
+use gpu_puzzles_verdict::judge::{judge, Outcome};
+use gpu_puzzles_verdict::report::{memory_error_message, MemoryError, OrderDependent};
 use std::sync::Arc;
 
 /// The memory error for a result that passes in one order of running the

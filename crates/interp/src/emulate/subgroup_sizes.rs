@@ -6,9 +6,9 @@ use super::schedule::{run_with, Ran};
 use super::{checks_behind_the_gpu, unjudged, Prepared, Unjudged};
 use crate::dispatch::Schedule;
 use crate::Stop;
-use gpu_puzzles_core::judge::{judge, Outcome};
-use gpu_puzzles_core::report::{memory_error_message, MemoryError, SubgroupSizeDependent};
 use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_verdict::judge::{judge, Outcome};
+use gpu_puzzles_verdict::report::{memory_error_message, MemoryError, SubgroupSizeDependent};
 
 /// The subgroup check, beside the order check: a case of a shader that uses
 /// subgroups is run by the interpreter with every subgroup size WebGPU

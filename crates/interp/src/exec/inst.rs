@@ -6,7 +6,7 @@ use super::{plain_or_atomic, Access, Invocation, Memory, Status};
 use crate::lower::Inst;
 use crate::value::{binary, Scalar, Value};
 use crate::{math, FuncId, Program, Stop};
-use gpu_puzzles_core::trace::AccessKind;
+use gpu_puzzles_verdict::trace::AccessKind;
 use naga::Span;
 
 impl Invocation {

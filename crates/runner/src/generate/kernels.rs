@@ -104,8 +104,9 @@ pub(crate) async fn compile(
         return Ok(i);
     }
     let failed = |diagnostics| GenerateError::Compile { slug: puzzle.slug.clone(), diagnostics };
-    let entries = layout_entries(&prepared)
-        .map_err(|p| failed(vec![unpositioned(&gpu_puzzles_core::report::config_problem(&p))]))?;
+    let entries = layout_entries(&prepared).map_err(|p| {
+        failed(vec![unpositioned(&gpu_puzzles_verdict::report::config_problem(&p))])
+    })?;
     let built = build(gpu, puzzle, &puzzle.slug, plain_source(&prepared), Some(&entries), |m| {
         diagnostic(m, prepared.sub(), source)
     })

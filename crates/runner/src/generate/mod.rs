@@ -27,9 +27,9 @@ use plan::SPLIT;
 pub use check::{Drift, KernelFault, Probe};
 
 use crate::{Gpu, RunnerError};
-use gpu_puzzles_core::judge::Diagnostic;
 use gpu_puzzles_core::PuzzleSet;
 use gpu_puzzles_reference::lm::{self, Model, State};
+use gpu_puzzles_verdict::judge::Diagnostic;
 use std::collections::BTreeMap;
 use web_time::Instant;
 

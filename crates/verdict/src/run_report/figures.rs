@@ -4,8 +4,8 @@
 
 use super::Context;
 use crate::judge::{performance_line, CaseResult};
-use crate::model::{Performance, Puzzle};
 use crate::timing::Peaks;
+use gpu_puzzles_core::model::{Performance, Puzzle};
 use serde::Serialize;
 
 /// A performance case's figures, as lines.

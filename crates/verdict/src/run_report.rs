@@ -7,8 +7,8 @@
 use crate::judge::{
     fully_checked, lost_counts, verdict, CaseResult, Diagnostic, Outcome, Severity, Verdict,
 };
-use crate::model::{Case, Puzzle};
 use crate::timing::Peaks;
+use gpu_puzzles_core::model::{Case, Puzzle};
 use serde::Serialize;
 
 mod figures;
@@ -130,7 +130,7 @@ pub struct CaseReport {
     /// A performance case's figures, once it passed (or was below target).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub performance: Option<PerformanceReport>,
-    /// The failing race in a few words ([`super::gist`]), the same in every
+    /// The failing race in a few words ([`crate::report::gist`]), the same in every
     /// case where the same mistake fails it; the summary of each later case
     /// with it refers back to the first.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -158,7 +158,7 @@ pub enum NoteKind {
     Seed,
     /// A compiler warning.
     Warning,
-    /// Why the memory checks did not run ([`super::unchecked`]).
+    /// Why the memory checks did not run ([`crate::report::unchecked`]).
     Unchecked,
     /// A finding besides the one the summary states.
     Finding,
@@ -355,7 +355,7 @@ fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -
     };
     let finding = match (o, &r.findings) {
         (Outcome::MemoryError { error, .. }, Some(f)) => {
-            super::failing_group(f, error).map(|g| super::gist(&g))
+            crate::report::failing_group(f, error).map(|g| crate::report::gist(&g))
         }
         _ => None,
     };
@@ -400,16 +400,19 @@ fn case_report(puzzle: &Puzzle, case: &Case, r: &CaseResult, context: Context) -
     if let Some(why) = &r.instrumentation {
         note(
             NoteKind::Unchecked,
-            format!("not checked (no heat maps or memory checks): {}", super::unchecked(why)),
+            format!(
+                "not checked (no heat maps or memory checks): {}",
+                crate::report::unchecked(why)
+            ),
         );
     }
     if let Some(f) = &r.findings {
         let said = o.summary();
-        for (level, text) in super::finding_items(f) {
+        for (level, text) in crate::report::finding_items(f) {
             if text != said {
                 let label = match level {
-                    super::Level::Error => "also",
-                    super::Level::Note => "note",
+                    crate::report::Level::Error => "also",
+                    crate::report::Level::Note => "note",
                 };
                 note(NoteKind::Finding, format!("{label}: {text}"));
             }

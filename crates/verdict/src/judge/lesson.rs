@@ -6,10 +6,10 @@
 //! a comment or in a function no entry point calls does not count.
 
 use super::Outcome;
-use crate::model::Puzzle;
+use gpu_puzzles_core::model::Puzzle;
 
 /// The outcome of a kernel that calls the built-in functions `called` (WGSL
-/// names, [`crate::wgsl::SUBGROUP_BUILTINS`]), on a case whose outputs were
+/// names, [`gpu_puzzles_core::wgsl::SUBGROUP_BUILTINS`]), on a case whose outputs were
 /// right: [`Outcome::WithoutTechnique`] when the puzzle has a `[lesson]`
 /// and `called` holds none of its `calls_any`; `None` otherwise.
 pub fn lesson_outcome<'a>(
@@ -45,7 +45,7 @@ mod tests {
 
     #[test]
     fn a_kernel_passes_with_any_of_the_wanted_calls_and_fails_without() {
-        let set = crate::load::shipped_set();
+        let set = crate::shipped_set();
         let puzzle = set.get("ballot").expect("the shipped set has Ballot");
         let lesson = puzzle.lesson.as_ref().expect("Ballot has a lesson");
         assert_eq!(lesson_outcome(puzzle, ["subgroupAdd", lesson.calls_any[0].as_str()]), None);

@@ -2,8 +2,8 @@
 //! and each buffer's elements, with the counts of an instrumented run.
 //! The site draws them as SVG; the layout and the numbers live here.
 
-use crate::model::CaseConfig;
 use crate::trace::{invocation, Findings};
+use gpu_puzzles_core::model::CaseConfig;
 
 /// Most cells a heat map draws; larger ones put several items in a cell
 /// (summed) and say so.

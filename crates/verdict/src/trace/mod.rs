@@ -16,7 +16,7 @@
 //! | `hazard_base ..` | the first [`HAZARD_RECORDS_PER_KIND`] hazards of each kind, [`HAZARD_RECORD_WORDS`] each (see [`hazard_word`]) |
 //! | per storage buffer | `reads[len]`, `writes[len]`, `largest writer + 1 [len]` (heat maps) |
 //! | per invocation | global reads, global writes, workgroup-memory reads, workgroup-memory writes ([`invocation_counter`]) |
-//! | print log | [`crate::print::LOG_WORDS`] words of lines (only for a shader that prints), each: print number + 1, entry point, invocation, values |
+//! | print log | [`gpu_puzzles_core::print::LOG_WORDS`] words of lines (only for a shader that prints), each: print number + 1, entry point, invocation, values |
 //! | per dispatch, per writable buffer | the racecheck shadow: [`RACE_ARRAYS`] arrays of `len` (see [`race_array`]) |
 //! | per dispatch, per workgroup | the workgroup-memory shadow: [`RACE_ARRAYS`] arrays of the workgroup words |
 //!
@@ -32,7 +32,7 @@ mod findings;
 
 pub use findings::*;
 
-use crate::model::CaseConfig;
+use gpu_puzzles_core::model::CaseConfig;
 
 /// Named words of the trace header.
 pub mod header {
@@ -324,7 +324,7 @@ pub struct TraceLayout {
     pub invocations: u64,
     /// First word of the print log.
     pub log_base: u64,
-    /// Words of the print log: [`crate::print::LOG_WORDS`] for a shader
+    /// Words of the print log: [`gpu_puzzles_core::print::LOG_WORDS`] for a shader
     /// that prints, else 0.
     pub log_words: u64,
     /// Total words (the trace buffer holds `4 * total_words` bytes).
@@ -366,7 +366,7 @@ impl TraceLayout {
         let invocation_base = next;
         next += INVOCATION_WORDS * invocations;
         let log_base = next;
-        let log_words = if spec.prints { crate::print::LOG_WORDS } else { 0 };
+        let log_words = if spec.prints { gpu_puzzles_core::print::LOG_WORDS } else { 0 };
         next += log_words;
         let readback_words = next;
         let storage_keys = KeyFormat::storage(config);

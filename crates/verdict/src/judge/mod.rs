@@ -4,18 +4,17 @@
 //! A student's broken shader is not an error of ours: compile errors, wrong
 //! answers and configurations the device cannot run are [`Outcome`]s.
 
-use crate::format::CompareSpec;
-use crate::model::{Case, Puzzle, Values};
 use crate::trace::Findings;
+use gpu_puzzles_core::format::CompareSpec;
+use gpu_puzzles_core::model::{Case, Puzzle, Values};
 use serde::{Deserialize, Serialize};
 
 mod budget;
 mod lesson;
-mod outcome;
 
+pub use crate::outcome::*;
 pub use budget::*;
 pub use lesson::*;
-pub use outcome::*;
 
 /// `n` with a comma every three digits, e.g. `2,147,483,648`.
 pub fn group_digits(n: u64) -> String {
@@ -32,7 +31,10 @@ pub fn group_digits(n: u64) -> String {
 
 /// A one-line performance report for a case's timing, e.g.
 /// `"12.5 ms (GPU timestamps) · 171.8 GFLOP/s"`.
-pub fn performance_line(timing: &Timing, performance: &crate::model::Performance) -> String {
+pub fn performance_line(
+    timing: &Timing,
+    performance: &gpu_puzzles_core::model::Performance,
+) -> String {
     let (ms, kind) = timing.best();
     let mut line = match timing.measured {
         Some(m) => m.describe(),
@@ -247,7 +249,7 @@ pub enum JudgeError {
         /// The case's number.
         case: usize,
         /// Why.
-        error: crate::model::ExpectedError,
+        error: gpu_puzzles_core::model::ExpectedError,
     },
     /// A compared buffer was not read back.
     #[error("no contents were read back for `{buffer}`")]
@@ -297,6 +299,13 @@ pub fn judge(puzzle: &Puzzle, case: &Case, actual: &[Values]) -> Result<Outcome,
         }
     }
     Ok(if total == 0 { Outcome::Passed } else { Outcome::Mismatch { total, mismatches, sampled } })
+}
+
+impl Outcome {
+    /// A configuration error: `problem` and its words.
+    pub fn config(problem: ConfigProblem) -> Outcome {
+        Outcome::ConfigError { message: crate::report::config_problem(&problem), problem }
+    }
 }
 
 #[cfg(test)]

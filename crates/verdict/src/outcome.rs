@@ -4,8 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+mod memory;
 mod result;
 
+pub use memory::{MemoryError, OrderDependent, SubgroupSizeDependent};
 pub use result::{CaseResult, Timing, Unchecked};
 
 /// Largest number of mismatching elements an outcome lists; the total is
@@ -50,15 +52,15 @@ impl Diagnostic {
         message: String,
         offset: usize,
         length: usize,
-        sub: &crate::template::Substituted,
+        sub: &gpu_puzzles_core::template::Substituted,
         original: &str,
     ) -> Diagnostic {
         let start = sub.to_source_offset(offset);
         let end = sub.to_source_offset(offset + length).max(start);
-        let pos = crate::template::position_of_offset(original, start);
+        let pos = gpu_puzzles_core::template::position_of_offset(original, start);
         Diagnostic {
             severity: Severity::Error,
-            message: crate::print::explain(message),
+            message: gpu_puzzles_core::print::explain(message),
             line: Some(pos.line),
             column: Some(pos.column),
             offset: Some(pos.offset),
@@ -130,7 +132,7 @@ pub enum Outcome {
     /// devices and GPU APIs turn into wrong values or corrupted memory.
     MemoryError {
         /// The finding, as data.
-        error: crate::report::MemoryError,
+        error: MemoryError,
         /// What happened, naming the invocations, the element and the lines,
         /// and what to try ([`crate::report`]).
         message: String,
@@ -349,14 +351,7 @@ pub enum ConfigProblem {
     },
 }
 
-impl Outcome {
-    /// A configuration error: `problem` and its words.
-    pub fn config(problem: ConfigProblem) -> Outcome {
-        Outcome::ConfigError { message: crate::report::config_problem(&problem), problem }
-    }
-}
-
-/// The first access budget ([`crate::model::Budget`]) a run went past.
+/// The first access budget ([`gpu_puzzles_core::model::Budget`]) a run went past.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "budget", rename_all = "kebab-case")]
 pub enum BudgetExceeded {

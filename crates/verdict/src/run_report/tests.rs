@@ -1,10 +1,10 @@
 use super::*;
 use crate::judge::{ElementMismatch, Timing, Unchecked};
 use crate::timing::{Measurement, Timer};
-use crate::PuzzleSet;
+use gpu_puzzles_core::PuzzleSet;
 
 fn set() -> PuzzleSet {
-    crate::load::shipped_set()
+    crate::shipped_set()
 }
 
 fn checked(case: &Case, outcome: Outcome, ms: f64) -> CaseResult {
@@ -46,7 +46,7 @@ fn words(report: &RunReport, file: &str) -> String {
 fn a_failing_run_words_shown_hidden_and_random_cases() {
     let set = set();
     let p = set.get("map").unwrap();
-    let random = crate::load::random_cases(p, 7).unwrap();
+    let random = gpu_puzzles_core::load::random_cases(p, 7).unwrap();
     let wrong = |total, list| Outcome::Mismatch { total, mismatches: list, sampled: None };
     let results = vec![
         checked(&p.cases[0], Outcome::Passed, 1.25),

@@ -6,7 +6,7 @@ use super::{
     hazard_word as hw, header, invocation, invocation_in_workgroup, site_word, AccessKind,
     Invocation, TraceLayout, HAZARD_RECORDS_PER_KIND, OOB_RECORDS_PER_KIND, SITE_KEY_BITS,
 };
-use crate::model::CaseConfig;
+use gpu_puzzles_core::model::CaseConfig;
 use serde::{Deserialize, Serialize};
 
 /// A place in the student's text, from 1.
@@ -100,7 +100,7 @@ pub struct TraceMeta {
     pub entry_points: Vec<String>,
     /// Parts of the racecheck the pass could not set up, and why.
     pub unchecked: Vec<String>,
-    /// Per print number ([`crate::print::PrintSite::id`]) the pass
+    /// Per print number ([`gpu_puzzles_core::print::PrintSite::id`]) the pass
     /// recorded: the kind and component count of each printed value.
     pub prints: std::collections::BTreeMap<u32, Vec<(crate::print::ScalarKind, u32)>>,
 }
@@ -480,7 +480,8 @@ impl TraceMeta {
     /// only grows), so the kept lines are the words before the first empty
     /// one.
     fn print_log(&self, w: &impl Fn(u64) -> u32) -> crate::print::PrintLog {
-        use crate::print::{PrintLine, PrintLog, PrintValue, LINE_HEADER_WORDS};
+        use crate::print::{PrintLine, PrintLog, PrintValue};
+        use gpu_puzzles_core::print::LINE_HEADER_WORDS;
         let l = &self.layout;
         let mut log = PrintLog::default();
         if l.log_words == 0 {

@@ -5,9 +5,9 @@
 //! (with the device's limits) and the CPU interpreter (with WebGPU's
 //! defaults), so both give a student the same answer.
 
-use crate::judge::ConfigProblem;
-use crate::wgsl::{declarations, Declared};
-use crate::{Case, Puzzle, Role};
+use crate::outcome::ConfigProblem;
+use gpu_puzzles_core::wgsl::{declarations, Declared};
+use gpu_puzzles_core::{Case, Puzzle, Role};
 
 /// Bytes per element of every buffer and of workgroup memory (`f32`, `i32`,
 /// `u32`).

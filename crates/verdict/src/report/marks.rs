@@ -2,7 +2,7 @@
 //! the editor to mark as it marks compile errors.
 
 use super::{failing_group, gist, MemoryError};
-use crate::judge::{CaseResult, Outcome};
+use crate::outcome::{CaseResult, Outcome};
 use crate::trace::AccessKind;
 
 fn word(kind: AccessKind) -> &'static str {

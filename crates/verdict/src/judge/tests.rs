@@ -3,15 +3,15 @@
 //! and the verdict's checks.
 
 use super::*;
-use crate::model::CaseConfig;
 use crate::trace::invocation_counter;
+use gpu_puzzles_core::model::CaseConfig;
 
 #[test]
 fn budgets_count_by_the_workgroup_size_the_shader_ran() {
     // Block Sum allows one global write per workgroup. The shader
     // declares 512 invocations per workgroup where the case says 256:
     // invocations 0 and 300 are then both in workgroup 0, two writes.
-    let set = crate::load::shipped_set();
+    let set = crate::shipped_set();
     let puzzle = set.get("block-sum").unwrap();
     let case = &puzzle.cases[0];
     assert_eq!(case.config.workgroup_size, [256, 1, 1]);
@@ -79,7 +79,7 @@ fn rates_keep_three_significant_figures() {
     let t = Timing { wall_ms: 10.0, gpu_ms: None, measured: None };
     let line = performance_line(
         &t,
-        &crate::model::Performance { flops: Some(2_000_000_000), ..Default::default() },
+        &gpu_puzzles_core::model::Performance { flops: Some(2_000_000_000), ..Default::default() },
     );
     assert_eq!(line, "10.00 ms (wall time, one dispatch) · 200 GFLOP/s");
     let measured = crate::timing::Measurement::from_spans(
@@ -91,7 +91,7 @@ fn rates_keep_three_significant_figures() {
     let t = Timing { wall_ms: 50.0, gpu_ms: Some(11.0), measured };
     let line = performance_line(
         &t,
-        &crate::model::Performance { flops: Some(2_000_000_000), ..Default::default() },
+        &gpu_puzzles_core::model::Performance { flops: Some(2_000_000_000), ..Default::default() },
     );
     assert_eq!(
         line,
@@ -103,14 +103,14 @@ fn rates_keep_three_significant_figures() {
     };
     let line = performance_line(
         &low,
-        &crate::model::Performance { flops: Some(2_000_000_000), ..Default::default() },
+        &gpu_puzzles_core::model::Performance { flops: Some(2_000_000_000), ..Default::default() },
     );
     assert!(line.ends_with(" · 190 GFLOP/s · the GPU's clocks were low while this was measured (its FP32 rate at 24 % of the rate measured at start); the figure may be slow"), "{line}");
 }
 
 #[test]
 fn a_correct_kernel_below_the_target_fails_on_a_gpu_only() {
-    let set = crate::load::shipped_set();
+    let set = crate::shipped_set();
     let puzzle = set.get("coalesced-access").unwrap();
     let case = puzzle.cases.iter().find(|c| c.is_performance()).unwrap();
     let ms = |m: f64| Timing { wall_ms: m, gpu_ms: Some(m), measured: None };
@@ -176,7 +176,7 @@ fn a_correct_kernel_below_the_target_fails_on_a_gpu_only() {
 
 #[test]
 fn a_pass_without_memory_checks_is_not_fully_checked() {
-    let set = crate::load::shipped_set();
+    let set = crate::shipped_set();
     let case = &set.get("map").unwrap().cases[0];
     let result =
         |instrumentation| CaseResult { instrumentation, ..CaseResult::new(case, Outcome::Passed) };
@@ -187,7 +187,7 @@ fn a_pass_without_memory_checks_is_not_fully_checked() {
 
 #[test]
 fn a_sampled_case_is_judged_on_its_sample_alone() {
-    let set = crate::load::shipped_set();
+    let set = crate::shipped_set();
     let puzzle = set.get("matmul-register").unwrap();
     let case =
         puzzle.cases.iter().find(|c| c.performance.is_some_and(|p| p.sample.is_some())).unwrap();

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::trace::{invocation_in_workgroup, OutOfBoundsAccess};
-use crate::CaseConfig;
+use gpu_puzzles_core::CaseConfig;
 
 const CONFIG: CaseConfig =
     CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };

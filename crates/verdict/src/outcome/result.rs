@@ -3,8 +3,8 @@
 //! without its memory checks ([`Unchecked`]).
 
 use super::{Diagnostic, Outcome};
-use crate::model::{Case, Values};
 use crate::trace::Findings;
+use gpu_puzzles_core::model::{Case, Values};
 use serde::{Deserialize, Serialize};
 
 /// Timing of one case, in milliseconds.
@@ -87,7 +87,7 @@ pub struct CaseResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_timing: Option<Timing>,
     /// Performance cases: each comparison kernel's timing
-    /// ([`crate::model::Puzzle::comparisons`], same order), when measured;
+    /// ([`gpu_puzzles_core::model::Puzzle::comparisons`], same order), when measured;
     /// `None` for one that did not pass.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub comparison_timings: Vec<Option<Timing>>,

@@ -280,7 +280,7 @@ fn kind_name(kind: HazardKind) -> &'static str {
 mod tests {
     use super::*;
     use crate::trace::{invocation_in_workgroup, HazardAccess, Site};
-    use crate::CaseConfig;
+    use gpu_puzzles_core::CaseConfig;
 
     const CONFIG: CaseConfig =
         CaseConfig { workgroup_size: [4, 1, 1], workgroups: [2, 1, 1], workgroup_memory: None };

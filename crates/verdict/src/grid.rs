@@ -1,9 +1,9 @@
 //! View models of the grids the site draws: input, expected and actual
 //! values laid out in rows, with mismatches marked.
 
-use crate::format::CompareSpec;
 use crate::judge::close;
-use crate::model::Values;
+use gpu_puzzles_core::format::CompareSpec;
+use gpu_puzzles_core::model::Values;
 
 /// Columns per row when a 1-D buffer is wrapped.
 pub const WRAP_COLUMNS: usize = 16;

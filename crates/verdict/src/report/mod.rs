@@ -10,49 +10,11 @@ use crate::trace::{
 use serde::{Deserialize, Serialize};
 
 mod hazards;
-pub mod run;
 
+pub use crate::outcome::{MemoryError, OrderDependent, SubgroupSizeDependent};
 pub use hazards::{gist, group_hazards, hazard_group, HazardGroup, HazardPattern};
-pub use run::{Context, RunReport};
 mod marks;
 pub use marks::{finding_marks, FindingMark};
-
-/// The finding that fails a case, as data.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "check", rename_all = "kebab-case")]
-pub enum MemoryError {
-    /// Accesses at or past the end of an array, vector or matrix: in a
-    /// buffer, workgroup memory, a variable or a value (memcheck).
-    OutOfBounds(OutOfBounds),
-    /// Two unordered accesses to one element, one a write (racecheck).
-    Hazard(Hazard),
-    /// Outputs that differ between two legal orders of running the
-    /// invocations (the CPU interpreter's schedules).
-    OrderDependent(OrderDependent),
-    /// Outputs right with subgroups of one size and wrong with another,
-    /// both sizes WebGPU allows (the CPU interpreter run at each).
-    SubgroupSizeDependent(SubgroupSizeDependent),
-}
-
-/// A result that depends on the subgroup size: right with `right`-lane
-/// subgroups, wrong with `wrong`-lane ones at an output element.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SubgroupSizeDependent {
-    /// Lanes per subgroup with which every output was right.
-    pub right: u32,
-    /// Lanes per subgroup with which one was wrong.
-    pub wrong: u32,
-    /// The output buffer.
-    pub buffer: String,
-    /// The first element that is wrong with `wrong` lanes.
-    pub index: usize,
-    /// Its value with `wrong` lanes, and the expected value.
-    pub got: String,
-    /// The expected value.
-    pub expected: String,
-    /// Every size tried, and whether it was right, in increasing size.
-    pub tried: Vec<(u32, bool)>,
-}
 
 /// The sentence for a result that depends on the subgroup size: the two
 /// sizes, the element, and what to try.
@@ -79,21 +41,6 @@ pub fn subgroup_size_dependent(s: &SubgroupSizeDependent) -> String {
     )
 }
 
-/// An output element whose value depends on the order the invocations run
-/// in: its value under two schedules of the CPU interpreter, both legal
-/// under WGSL.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OrderDependent {
-    /// The output buffer.
-    pub buffer: String,
-    /// The first element that differs.
-    pub index: usize,
-    /// The first order, in words, and the element's value under it.
-    pub first: (String, String),
-    /// The second order, in words, and the element's value under it.
-    pub second: (String, String),
-}
-
 /// The sentence for an order-dependent result: the element, its two values
 /// and orders, and what to try.
 pub fn order_dependent(o: &OrderDependent) -> String {
@@ -115,8 +62,8 @@ pub enum Level {
 
 /// The sentence for a configuration problem: what is wrong, the limit by
 /// its WebGPU name, and what to try.
-pub fn config_problem(p: &crate::judge::ConfigProblem) -> String {
-    use crate::judge::ConfigProblem as P;
+pub fn config_problem(p: &crate::outcome::ConfigProblem) -> String {
+    use crate::outcome::ConfigProblem as P;
     const AXES: [&str; 3] = ["x", "y", "z"];
     match p {
         P::WorkgroupSize { axis, size, max } => format!(
@@ -158,8 +105,8 @@ pub fn config_problem(p: &crate::judge::ConfigProblem) -> String {
 
 /// The sentence for an access budget a run went past: which, by how much,
 /// where, and what to try.
-pub fn budget_exceeded(b: &crate::judge::BudgetExceeded) -> String {
-    use crate::judge::BudgetExceeded as B;
+pub fn budget_exceeded(b: &crate::outcome::BudgetExceeded) -> String {
+    use crate::outcome::BudgetExceeded as B;
     // "64", or "100 (`(wgs_x + 2) * (wgs_y + 2)` for this case)".
     let allowed = |limit: &u32, rule: &Option<String>| match rule {
         Some(r) => format!("{limit} (`{r}` for this case)"),
@@ -363,8 +310,8 @@ pub fn runaway_loop(line: Option<usize>, invocation: &crate::trace::Invocation) 
 }
 
 /// Why a case has no heat maps or memory checks, for the page and the CLI.
-pub fn unchecked(u: &crate::judge::Unchecked) -> String {
-    use crate::judge::Unchecked;
+pub fn unchecked(u: &crate::outcome::Unchecked) -> String {
+    use crate::outcome::Unchecked;
     match u {
         Unchecked::PerformanceCase => {
             "performance cases are timed without the instrumentation (it would slow the kernel being measured); the other cases have heat maps and memory checks".into()
