@@ -39,6 +39,73 @@ test("code is autosaved and survives a reload; reset can be undone", async () =>
   await context.close();
 });
 
+// The status line under "Your progress", once it says something matching `pattern`.
+async function progressStatus(page, pattern) {
+  await page.waitForFunction((src) => new RegExp(src).test(document.querySelector('[data-testid="progress-status"]')?.innerText ?? ""), pattern.source);
+  return page.locator('[data-testid="progress-status"]').innerText();
+}
+
+test("progress moves to another browser: one file out, merged in, code of unknown age replaced only when the student says so", async () => {
+  // A browser where Map is solved and Zip half done.
+  const a = await fresh({ acceptDownloads: true });
+  await a.p.open(site.url("?puzzle=map"));
+  await a.p.setCode(solution("map"));
+  assert.equal(await a.p.run(), "passed");
+  await a.p.open(site.url("?puzzle=zip"));
+  await a.p.setCode("// zip, half done\n");
+  await a.page.waitForTimeout(700); // past the save delay
+  await a.page.goto(site.url());
+  const [download] = await Promise.all([a.page.waitForEvent("download"), a.p.testid("export-progress").click()]);
+  assert.match(download.suggestedFilename(), /^gpu-puzzles-progress-\d{4}-\d{2}-\d{2}\.json$/);
+  const file = await download.path();
+  const exported = JSON.parse(fs.readFileSync(file, "utf8"));
+  assert.equal(exported.format, "gpu-puzzles-progress");
+  assert.equal(exported.version, 1);
+  assert.equal(exported.puzzles.map.solved, true);
+  assert.equal(exported.puzzles.map.passed, solution("map"));
+  assert.equal(exported.puzzles.zip.code, "// zip, half done\n");
+  assert.ok(exported.puzzles.zip.savedAt > Date.now() - 600_000, "the save's time travels with the code");
+  assert.match(await progressStatus(a.page, /Exported/), /Exported your progress on 2 puzzles/);
+  assert.deepEqual(a.errors, []);
+  const fileCopy = path.join(path.dirname(file), "progress-copy.json");
+  fs.copyFileSync(file, fileCopy);
+  await a.context.close();
+
+  // Another browser, with Zip code of its own saved before the site kept times.
+  const b = await fresh();
+  await b.page.goto(site.url());
+  await b.page.evaluate(() => localStorage.setItem("gpu-puzzles:v1:code:zip", "gpu-puzzles-code/1\n// mine\n"));
+  await b.page.reload();
+  const input = b.p.testid("import-progress-file");
+  // Files that are not progress, or from a later site, change nothing.
+  await input.setInputFiles({ name: "notes.json", mimeType: "application/json", buffer: Buffer.from('{"hello": 1}') });
+  assert.match(await progressStatus(b.page, /Nothing was imported/), /“notes.json”: it is not a progress file exported by GPU Puzzles .*Your progress here is unchanged/);
+  await input.setInputFiles({ name: "later.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify({ ...exported, version: 2 })) });
+  assert.match(await progressStatus(b.page, /newer version/), /exported by a newer version of the site \(version 2\); this one reads version 1/);
+  assert.match(await b.p.testid("solved-count").innerText(), /^0 of \d+ solved/);
+  // Cancel keeps this browser's Zip; Map comes in, solved.
+  let asked = "";
+  b.page.once("dialog", (d) => { asked = d.message(); d.dismiss(); });
+  await input.setInputFiles(fileCopy);
+  const words = await progressStatus(b.page, /Imported/);
+  assert.match(asked, /other code for Zip, and it cannot tell whose is newer/);
+  assert.match(words, /Imported code for Map, and solved marks for Map\. Kept your code for Zip, as you chose\./);
+  assert.match(await b.p.testid("solved-count").innerText(), /^1 of \d+ solved/);
+  await b.p.open(site.url("?puzzle=zip"));
+  assert.equal(await b.p.code(), "// mine\n");
+  await b.p.open(site.url("?puzzle=map"));
+  assert.equal(await b.p.code(), solution("map"));
+  // Importing again and saying yes replaces it.
+  await b.page.goto(site.url());
+  b.page.once("dialog", (d) => d.accept());
+  await b.p.testid("import-progress-file").setInputFiles(fileCopy);
+  assert.match(await progressStatus(b.page, /Imported/), /Imported code for Zip\./);
+  await b.p.open(site.url("?puzzle=zip"));
+  assert.equal(await b.p.code(), "// zip, half done\n");
+  assert.deepEqual(b.errors, []);
+  await b.context.close();
+});
+
 test("an unreadable saved entry is skipped with a notice", async () => {
   const { context, page, p, errors } = await fresh();
   await page.goto(site.url());

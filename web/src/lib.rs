@@ -22,6 +22,7 @@ mod helper;
 mod list;
 mod offline;
 mod prints;
+mod progress;
 pub mod protocol;
 mod puzzle_data;
 mod puzzle_page;

@@ -1,5 +1,6 @@
-//! The student's code, solved marks (with the code that solved each, for
-//! the capstone) and settings in localStorage.
+//! The student's code (with when it was saved), solved marks (with the code
+//! that solved each, for the capstone) and settings in localStorage, and all
+//! of it at once for an export ([`progress`], [`write_progress`]).
 //!
 //! Every code entry starts with a version tag, so an entry written by another
 //! version of the site (or by anything else) is recognised and skipped with a
@@ -54,7 +55,91 @@ pub enum SaveError {
 pub fn save_code(slug: &str, code: &str) -> Result<(), SaveError> {
     let s = storage().ok_or(SaveError::NoStorage)?;
     s.set_item(&format!("{PREFIX}:code:{slug}"), &format!("{TAG}{code}"))
-        .map_err(|_| SaveError::Full)
+        .map_err(|_| SaveError::Full)?;
+    // When, for merging an export into another browser (`progress::merge`).
+    set(&format!("saved:{slug}"), &js_sys::Date::now().to_string());
+    Ok(())
+}
+
+/// Everything the site keeps in this browser, for an export: every puzzle
+/// with saved code, a solved mark or the code that solved it (whether or
+/// not this site's set lists it), and the settings. Entries this version
+/// cannot read are left out.
+pub fn progress() -> crate::progress::Progress {
+    let mut p = crate::progress::Progress::default();
+    let Some(s) = storage() else { return p };
+    let keys: Vec<String> =
+        (0..s.length().unwrap_or(0)).filter_map(|i| s.key(i).ok().flatten()).collect();
+    for key in keys {
+        let Some(rest) = key.strip_prefix(&format!("{PREFIX}:")) else { continue };
+        let Some((kind, slug)) = rest.split_once(':') else { continue };
+        if !crate::progress::is_slug(slug) {
+            continue;
+        }
+        let value = get(rest);
+        let e = p.puzzles.entry(slug.to_string()).or_default();
+        match kind {
+            "code" => {
+                e.code = value.as_deref().and_then(|v| v.strip_prefix(TAG)).map(str::to_string)
+            }
+            "saved" => e.saved_at = value.and_then(|v| v.parse().ok()),
+            "solved" => e.solved = value.as_deref() == Some("1"),
+            "passed" => {
+                e.passed = value.as_deref().and_then(|v| v.strip_prefix(TAG)).map(str::to_string)
+            }
+            _ => {}
+        }
+    }
+    // A time with no code left says nothing.
+    p.puzzles.retain(|_, e| e.code.is_some() || e.solved || e.passed.is_some());
+    for name in crate::progress::SETTINGS {
+        if let Some(v) = get(name) {
+            p.settings.insert(name.to_string(), v);
+        }
+    }
+    p
+}
+
+/// Writes what `merged` holds and `before` does not (a merged import).
+///
+/// # Errors
+/// [`SaveError`] when the browser refuses a write; the entries written
+/// before it stay.
+pub fn write_progress(
+    before: &crate::progress::Progress,
+    merged: &crate::progress::Progress,
+) -> Result<(), SaveError> {
+    let s = storage().ok_or(SaveError::NoStorage)?;
+    let put = |key: String, value: String| {
+        s.set_item(&format!("{PREFIX}:{key}"), &value).map_err(|_| SaveError::Full)
+    };
+    for (slug, e) in &merged.puzzles {
+        let old = before.puzzles.get(slug).cloned().unwrap_or_default();
+        if e.code != old.code {
+            if let Some(code) = &e.code {
+                put(format!("code:{slug}"), format!("{TAG}{code}"))?;
+            }
+        }
+        if e.saved_at != old.saved_at {
+            if let Some(t) = e.saved_at {
+                put(format!("saved:{slug}"), t.to_string())?;
+            }
+        }
+        if e.solved && !old.solved {
+            put(format!("solved:{slug}"), "1".into())?;
+        }
+        if e.passed != old.passed {
+            if let Some(code) = &e.passed {
+                put(format!("passed:{slug}"), format!("{TAG}{code}"))?;
+            }
+        }
+    }
+    for (name, value) in &merged.settings {
+        if before.settings.get(name) != Some(value) {
+            put(name.clone(), value.clone())?;
+        }
+    }
+    Ok(())
 }
 
 /// The value stored under `gpu-puzzles:v1:<key>`, if any.
