@@ -54,12 +54,25 @@ async function setCode(page, text) {
   assert.equal(await code(page), text, "the text is in the editor");
 }
 
+/**
+ * Clicks the element with test id `id` as a student would, with the mouse,
+ * once it is scrolled into view: puppeteer's click over BiDi scrolls and
+ * clicks in one step, and in Firefox the click can land before the scroll
+ * has settled, on nothing (a Run button below the first screen, under a
+ * long statement, was clicked without effect).
+ */
+async function click(page, id) {
+  await page.$eval(sel(id), (el) => el.scrollIntoView({ block: "center" }));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.click(sel(id));
+}
+
 /** Clicks Run and waits for this Run's verdict (the verdict's data-run counts finished Runs); returns its status. */
 async function run(page, timeout = 180_000) {
   // The verdict is drawn by the views' module, fetched once the editor is ready.
   await page.waitForSelector(sel("verdict"), { timeout: 30_000 });
   const before = await page.$eval(sel("verdict"), (v) => Number(v.dataset.run));
-  await page.click(sel("run-button"));
+  await click(page, "run-button");
   await page.waitForFunction(verdictAfter, { timeout }, before);
   return page.$eval(sel("verdict"), (v) => v.dataset.status);
 }
@@ -176,9 +189,9 @@ test("Firefox: a performance case shows its figures, timed on this device", asyn
 test("Firefox: the debugger steps a workgroup to its barrier", async () => {
   const { page, errors } = await open(browser, "?puzzle=shared");
   await setCode(page, read("shaders/shared.wgsl"));
-  await page.click(sel("step-case-1"));
+  await click(page, "step-case-1");
   await page.waitForSelector(`${sel("debugger-invocations")} button`);
-  await page.click(sel("debugger-next-barrier"));
+  await click(page, "debugger-next-barrier");
   await page.waitForFunction(() => {
     const cells = [...document.querySelectorAll('[data-testid="debugger-invocations"] button')];
     return cells.length > 0 && cells.every((b) => b.dataset.status === "waiting");
@@ -216,7 +229,7 @@ test("Firefox: code is kept across a reload, and a share link opens in a fresh p
   await page.goto(site.url("?puzzle=map"));
   await page.waitForSelector(`${sel("editor")} .cm-content`);
   await setCode(page, shared);
-  await page.click(sel("share-button"));
+  await click(page, "share-button");
   await page.waitForFunction(() => /#code=[A-Za-z0-9_-]+$/.test(document.querySelector('[data-testid="share-link"]')?.value ?? ""));
   const link = await page.$eval(sel("share-link"), (el) => el.value);
   await page.close();
@@ -240,7 +253,7 @@ test("Firefox: the capstone writes text with our kernels, every token checked ag
     el.value = "12";
     el.dispatchEvent(new Event("input", { bubbles: true }));
   });
-  await page.click(sel("generate-button"));
+  await click(page, "generate-button");
   await page.waitForFunction(() => ["done", "error"].includes(document.querySelector('[data-testid="generate-output"]')?.dataset.status), { timeout: 300_000 });
   assert.equal(await page.$eval(sel("generate-output"), (el) => el.dataset.status), "done", await text(page, "generate-output"));
   assert.ok((await text(page, "generate-output")).startsWith("In the beginning"));
