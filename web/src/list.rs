@@ -199,9 +199,9 @@ async fn import_progress(file: web_sys::File) -> Result<String, String> {
     use crate::progress::{from_json, merge};
     if file.size() > MAX_IMPORT_BYTES {
         return Err(format!(
-            "“{}” is larger than any progress file ({:.0} MB)",
+            "“{}” is larger than any progress file ({} MB)",
             file.name(),
-            file.size() / 1e6
+            (file.size() / 1e6).ceil() as u64
         ));
     }
     let text = wasm_bindgen_futures::JsFuture::from(file.text())

@@ -181,7 +181,7 @@ pub fn from_json(text: &str) -> Result<Progress, String> {
         Some(v) if v == f64::from(VERSION) => {}
         Some(v) if v > f64::from(VERSION) => {
             return Err(format!(
-                "it was exported by a newer version of the site (version {v}); this one reads version {VERSION}: open the site where it was made, or update this one"
+                "it was exported by a newer version of the site (version {}); this one reads version {VERSION}: open the site where it was made, or update this one", v as u64
             ))
         }
         _ => return Err(format!("{not_ours} (its `version` is not a number this site knows)")),
@@ -213,7 +213,7 @@ pub fn from_json(text: &str) -> Result<Progress, String> {
         let saved_at =
             match get(&e, "savedAt") {
                 v if v.is_undefined() || v.is_null() => None,
-                v => Some(v.as_f64().filter(|t| t.is_finite()).ok_or_else(|| {
+                v => Some(v.as_f64().filter(|t| t.is_finite() && *t >= 0.0).ok_or_else(|| {
                     format!("{not_ours} (`puzzles.{slug}.savedAt` is not a time)")
                 })?),
             };

@@ -57,7 +57,9 @@ pub fn save_code(slug: &str, code: &str) -> Result<(), SaveError> {
     s.set_item(&format!("{PREFIX}:code:{slug}"), &format!("{TAG}{code}"))
         .map_err(|_| SaveError::Full)?;
     // When, for merging an export into another browser (`progress::merge`).
-    set(&format!("saved:{slug}"), &js_sys::Date::now().to_string());
+    // Whole milliseconds, written and read as integers: the page carries no
+    // float formatting or parsing code.
+    set(&format!("saved:{slug}"), &(js_sys::Date::now() as u64).to_string());
     Ok(())
 }
 
@@ -82,7 +84,7 @@ pub fn progress() -> crate::progress::Progress {
             "code" => {
                 e.code = value.as_deref().and_then(|v| v.strip_prefix(TAG)).map(str::to_string)
             }
-            "saved" => e.saved_at = value.and_then(|v| v.parse().ok()),
+            "saved" => e.saved_at = value.and_then(|v| v.parse::<u64>().ok()).map(|t| t as f64),
             "solved" => e.solved = value.as_deref() == Some("1"),
             "passed" => {
                 e.passed = value.as_deref().and_then(|v| v.strip_prefix(TAG)).map(str::to_string)
@@ -122,7 +124,7 @@ pub fn write_progress(
         }
         if e.saved_at != old.saved_at {
             if let Some(t) = e.saved_at {
-                put(format!("saved:{slug}"), t.to_string())?;
+                put(format!("saved:{slug}"), (t as u64).to_string())?;
             }
         }
         if e.solved && !old.solved {
