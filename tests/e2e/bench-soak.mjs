@@ -64,6 +64,13 @@ const site = await serve();
 // sample (V8's `gc()`), to tell what a collection would free from what is
 // held.
 const GC = process.env.SOAK_GC === "1";
+// SOAK_STAY=N: N Runs on each puzzle before moving on (1: every Run moves),
+// to tell what a Run keeps from what leaving a page keeps.
+const STAY = Number(process.env.SOAK_STAY || 1);
+// SOAK_RESTART=N: every N Runs the judge's worker is made to fail (an
+// uncaught error in it, as a crash would), so the page replaces it at the
+// next Run: memory that falls back then was the worker's.
+const RESTART = Number(process.env.SOAK_RESTART || 0);
 const browser = await launch({ extraArgs: GC ? ["--js-flags=--expose-gc"] : [] });
 const pids = browserPids();
 if (pids.length === 0) throw new Error("the launched Chromium was not found among this process's children");
@@ -102,25 +109,35 @@ const sample = async (runs) => {
     const bytes = await w.evaluate(() => self.judgeWasmMemory?.buffer.byteLength ?? 0).catch(() => 0);
     if (bytes > 0) wasm.push(bytes / 2 ** 20);
   }
-  const row = { runs, ...m, heap, pageWasm, wasm };
+  // The page's live DOM nodes and JavaScript event listeners (Blink's
+  // counters): a page left behind and kept alive shows here first.
+  const cdp = await page.context().newCDPSession(page);
+  const dom = await cdp.send("Memory.getDOMCounters");
+  await cdp.detach();
+  const row = { runs, ...m, heap, pageWasm, wasm, dom };
   samples.push(row);
-  console.log(`${String(runs).padStart(5)} Runs  renderer ${m.renderer.toFixed(0).padStart(5)} MB  GPU process ${m.gpu.toFixed(0).padStart(4)} MB  other ${m.other.toFixed(0).padStart(4)} MB  page JS heap ${heap.toFixed(1).padStart(5)} MB  page wasm ${pageWasm.toFixed(0)} MB  workers' wasm ${wasm.map((x) => x.toFixed(0)).join(" + ") || "none"} MB`);
+  console.log(`${String(runs).padStart(5)} Runs  renderer ${m.renderer.toFixed(0).padStart(5)} MB  GPU process ${m.gpu.toFixed(0).padStart(4)} MB  other ${m.other.toFixed(0).padStart(4)} MB  page JS heap ${heap.toFixed(1).padStart(5)} MB  page wasm ${pageWasm.toFixed(0)} MB  workers' wasm ${wasm.map((x) => x.toFixed(0)).join(" + ") || "none"} MB  documents ${dom.documents} nodes ${dom.nodes} listeners ${dom.jsEventListeners}`);
 };
 
 const started = Date.now();
 let failed = 0;
 for (let k = 0; k < RUNS; k++) {
   runNumber = k + 1;
-  const slug = PUZZLES[k % PUZZLES.length];
+  const slug = PUZZLES[Math.floor(k / STAY) % PUZZLES.length];
   // Client-side navigation, as the list's links do it.
   await page.evaluate((q) => {
     history.pushState(null, "", q);
     dispatchEvent(new PopStateEvent("popstate"));
   }, `?puzzle=${slug}`);
-  await page.waitForFunction((s) => document.querySelector('[data-testid="editor"] .cm-content') && location.search.includes(s), slug);
-  await page.waitForSelector('[data-testid="verdict"]');
+  // Handles are disposed, locators hold none: a handle kept by the script
+  // keeps its element, and with it the whole page it was on, alive.
+  await (await page.waitForFunction((s) => document.querySelector('[data-testid="editor"] .cm-content') && location.search.includes(s), slug)).dispose();
+  await page.locator('[data-testid="verdict"]').waitFor();
   await page.evaluate(pasteIntoEditor, references[slug] + editSuffix(k));
   const verdict = await p.run({ timeout: 300_000 });
+  if (RESTART && (k + 1) % RESTART === 0) {
+    for (const w of page.workers()) await w.evaluate(() => { if (self.judgeWasmMemory) setTimeout(() => { throw new Error("soak: recycle"); }); }).catch(() => {});
+  }
   if (verdict !== "passed") failed++;
   if ((k + 1) % EVERY === 0 || k === 0) await sample(k + 1);
 }

@@ -257,3 +257,47 @@ test("a click to the next puzzle right after a quick Run leaves no error behind 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("leaving a puzzle frees its page: the editor's listeners and the page's DOM go with it", async () => {
+  // CodeMirror sets listeners on the window and the document; an editor
+  // replaced without `destroy()` kept them, and through its own DOM the
+  // whole page it was in: some 3,500 DOM nodes and 39 listeners for every
+  // puzzle left, most of the renderer's growth in the workshop soak
+  // (tests/e2e/bench-soak.mjs). Blink's counters after a full collection
+  // tell a page that is freed from one that is kept.
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  const p = new PuzzlePage(page);
+  await p.open(site.url("?puzzle=map"));
+  const cdp = await page.context().newCDPSession(page);
+  const counters = async () => {
+    await cdp.send("HeapProfiler.collectGarbage");
+    await page.waitForTimeout(200);
+    await cdp.send("HeapProfiler.collectGarbage");
+    return cdp.send("Memory.getDOMCounters");
+  };
+  const visit = async (slug) => {
+    // As the list's links go: the client-side router, no new document.
+    await page.evaluate((q) => {
+      history.pushState(null, "", q);
+      dispatchEvent(new PopStateEvent("popstate"));
+    }, `?puzzle=${slug}`);
+    await page.waitForFunction((s) => location.search.includes(s) && document.querySelectorAll(".cm-editor").length === 1, slug);
+    await p.testid("verdict").waitFor();
+  };
+  await visit("softmax");
+  await visit("map");
+  const start = await counters();
+  const onePage = start.nodes;
+  const left = 10;
+  for (let k = 0; k < left; k++) await visit(k % 2 ? "map" : "softmax");
+  await visit("map");
+  const end = await counters();
+  assert.ok(onePage > 500, `a puzzle page has ${onePage} DOM nodes, enough to see one kept`);
+  assert.ok(end.nodes - start.nodes < onePage / 2, `after ${left} puzzles left, ${end.nodes - start.nodes} more DOM nodes are alive (${start.nodes} → ${end.nodes}): a page that was left is kept`);
+  assert.ok(end.jsEventListeners - start.jsEventListeners < left, `after ${left} puzzles left, ${end.jsEventListeners - start.jsEventListeners} more event listeners (${start.jsEventListeners} → ${end.jsEventListeners})`);
+  assert.deepEqual(errors, []);
+  await cdp.detach();
+  await page.close();
+});

@@ -14,6 +14,8 @@ extern "C" {
         on_run: &Closure<dyn FnMut()>,
         vim: bool,
     ) -> JsValue;
+    #[wasm_bindgen(js_name = destroyEditor)]
+    fn destroy_editor(view: &JsValue);
     #[wasm_bindgen(js_name = setVim)]
     fn set_vim(view: &JsValue, on: bool) -> js_sys::Promise;
     #[wasm_bindgen(js_name = getText)]
@@ -29,6 +31,8 @@ extern "C" {
 }
 
 struct Held {
+    /// Which [`mount`] made it, so that a page's [`unmount`] ends only its own.
+    token: u32,
     view: JsValue,
     _on_change: Closure<dyn FnMut(String)>,
     _on_run: Closure<dyn FnMut()>,
@@ -36,24 +40,62 @@ struct Held {
 
 thread_local! {
     static EDITOR: RefCell<Option<Held>> = const { RefCell::new(None) };
+    static MOUNTS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
-/// Creates the editor in `parent` with `text`, replacing any earlier one.
+/// Which editor a page mounted: [`mount`] returns it, [`unmount`] takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mounted(u32);
+
+/// Creates the editor in `parent` with `text`, ending any earlier one.
 /// `on_change` gets the whole text after each edit; `on_run` runs on
-/// Ctrl/Cmd+Enter; `vim` starts it with Vim key bindings.
+/// Ctrl/Cmd+Enter; `vim` starts it with Vim key bindings. The page calls
+/// [`unmount`] with the returned token when it goes.
 pub fn mount(
     parent: &web_sys::HtmlElement,
     text: &str,
     on_change: impl FnMut(String) + 'static,
     on_run: impl FnMut() + 'static,
     vim: bool,
-) {
+) -> Mounted {
+    end(None);
     let on_change = Closure::<dyn FnMut(String)>::new(on_change);
     let on_run = Closure::<dyn FnMut()>::new(on_run);
     // One editor per host, even if the page is rebuilt in place.
     parent.set_inner_html("");
     let view = create_editor(parent, text, &on_change, &on_run, vim);
-    EDITOR.with(|e| *e.borrow_mut() = Some(Held { view, _on_change: on_change, _on_run: on_run }));
+    let token = MOUNTS.with(|m| {
+        m.set(m.get().wrapping_add(1));
+        m.get()
+    });
+    EDITOR.with(|e| {
+        *e.borrow_mut() = Some(Held { token, view, _on_change: on_change, _on_run: on_run });
+    });
+    Mounted(token)
+}
+
+/// Ends the editor `mounted` made, if it is still the current one (the next
+/// page may have mounted its own first): CodeMirror's listeners on the
+/// window and the document go with it. Without this every puzzle left kept
+/// its whole page alive, some 3,500 DOM nodes (the workshop soak,
+/// `tests/e2e/bench-soak.mjs`).
+pub fn unmount(mounted: Mounted) {
+    end(Some(mounted));
+}
+
+/// Destroys the current editor: any, or only `only`'s.
+fn end(only: Option<Mounted>) {
+    let held = EDITOR.with(|e| {
+        let mut e = e.borrow_mut();
+        if only.is_none_or(|m| e.as_ref().is_some_and(|h| h.token == m.0)) {
+            e.take()
+        } else {
+            None
+        }
+    });
+    if let Some(h) = held {
+        destroy_editor(&h.view);
+    }
 }
 
 /// Calls `f` with the current editor's view, if an editor exists.

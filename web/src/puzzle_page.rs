@@ -279,9 +279,16 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
     on_cleanup(move || keys.remove());
 
     let editor_host = NodeRef::<leptos::html::Div>::new();
+    // An owner's cleanups run before its stored values are dropped.
+    let mounted = StoredValue::new(None::<editor::Mounted>);
+    on_cleanup(move || {
+        if let Some(m) = mounted.try_get_value().flatten() {
+            editor::unmount(m);
+        }
+    });
     Effect::new(move |_| {
         if let Some(host) = editor_host.get() {
-            editor::mount(
+            let m = editor::mount(
                 &host,
                 &initial,
                 move |text: String| {
@@ -292,6 +299,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                 run,
                 vim.get_untracked(),
             );
+            mounted.set_value(Some(m));
             crate::mark("editor-ready");
             crate::connect_judge(status, device, views);
         }

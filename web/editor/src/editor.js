@@ -109,6 +109,15 @@ export function createEditor(parent, doc, onChange, onRun, vimOn) {
   return view;
 }
 
+/**
+ * Ends `view`: removes the listeners and observers it set on the window and
+ * the document, and its DOM. Without this, a page that is replaced keeps
+ * them, and through them its whole detached tree.
+ */
+export function destroyEditor(view) {
+  view.destroy();
+}
+
 /** The editor's whole text. */
 export function getText(view) {
   return view.state.doc.toString();
