@@ -94,7 +94,15 @@ const references = Object.fromEntries(PUZZLES.map((s) => [s, fs.readFileSync(pat
 const samples = [];
 const sample = async (runs) => {
   if (GC) {
-    await page.evaluate(() => window.gc?.());
+    // A full collection of the page (the JavaScript heap and Blink's DOM
+    // heap together, as DevTools' button does; twice, so that what the
+    // first one's finalizers let go is collected too), and V8's in each
+    // worker.
+    const gcCdp = await page.context().newCDPSession(page);
+    await gcCdp.send("HeapProfiler.collectGarbage");
+    await page.waitForTimeout(200);
+    await gcCdp.send("HeapProfiler.collectGarbage");
+    await gcCdp.detach();
     for (const w of page.workers()) await w.evaluate(() => self.gc?.()).catch(() => {});
   }
   // Let the page's and the workers' collectors run before reading.
