@@ -19,6 +19,7 @@ mod gpu;
 mod heatmaps;
 mod help;
 mod helper;
+mod images;
 mod list;
 mod offline;
 mod prints;

@@ -3,8 +3,10 @@
 
 use crate::editor;
 use crate::puzzle_page::{Finished, RandomCases, RunState};
+use gpu_puzzles_core::model::Values;
 use gpu_puzzles_core::{Case, CompareSpec, Puzzle, Role};
 use gpu_puzzles_verdict::grid::{grid, Grid};
+use gpu_puzzles_verdict::image;
 use gpu_puzzles_verdict::judge::{group_digits, CaseResult, Severity, Verdict};
 use gpu_puzzles_verdict::run_report::{CaseReport, NoteKind};
 use gpu_puzzles_verdict::timing::Peaks;
@@ -256,11 +258,28 @@ fn case_view(
             .zip(&case.buffers)
             .filter(|(b, _)| b.role != Role::Output)
             .map(|(b, cb)| {
-                grid_view(
-                    format!("grid-input-{n}-{}", b.name),
-                    format!("Input {}", b.name),
-                    grid(&cb.initial, cb.shape, None, case.compare),
-                )
+                let picture = (image::shows_image(b.view, cb.shape, &cb.initial))
+                    .then(|| {
+                        let shape = cb.shape?;
+                        let img = image::image(&cb.initial, shape, b.view)?;
+                        Some(crate::images::image_view(
+                            format!("image-input-{n}-{}", b.name),
+                            format!("Input {}", b.name),
+                            img,
+                            (*cb.initial).clone(),
+                            shape,
+                            None,
+                        ))
+                    })
+                    .flatten();
+                let numbers = image::shows_grid(b.view, cb.shape, &cb.initial).then(|| {
+                    grid_view(
+                        format!("grid-input-{n}-{}", b.name),
+                        format!("Input {}", b.name),
+                        grid(&cb.initial, cb.shape, None, case.compare),
+                    )
+                });
+                view! { {picture}{numbers} }
             })
             .collect_view();
         let compared: Vec<usize> = puzzle.compared_buffers().collect();
@@ -269,11 +288,25 @@ fn case_view(
             let cb = &case.buffers[i];
             let suffix = if k == 0 { String::new() } else { format!("-{}", b.name) };
             let expected = cb.expected.as_ref().expect("compared buffers have expected values");
-            let actual = result.as_ref().and_then(|r| r.actual.get(k)).map(|a| {
+            let actual_values = result.as_ref().and_then(|r| r.actual.get(k));
+            let numbers = image::shows_grid(b.view, cb.shape, expected);
+            let actual = actual_values.filter(|_| numbers).map(|a| {
                 grid_view(format!("grid-actual-{n}{suffix}"), format!("Actual {}", b.name), grid(a, cb.shape, Some(expected), case.compare))
             });
+            let pictures = cb.shape.filter(|_| image::shows_image(b.view, cb.shape, expected)).map(|shape| {
+                let picture = |id: &str, label: &str, values: &Values, img: Option<gpu_puzzles_verdict::image::Image>, against: Option<crate::images::Against>| {
+                    img.map(|img| crate::images::image_view(format!("image-{id}-{n}{suffix}"), format!("{label} {}", b.name), img, values.clone(), shape, against))
+                };
+                let against = crate::images::Against { expected: expected.clone(), compare: case.compare };
+                view! {
+                    {picture("expected", "Expected", expected, image::image(expected, shape, b.view), None)}
+                    {actual_values.map(|a| picture("actual", "Actual", a, image::image(a, shape, b.view), Some(against.clone())))}
+                    {actual_values.map(|a| picture("difference", "Wrong pixels of", a, image::difference(a, expected, shape, case.compare), Some(against.clone())))}
+                }
+            });
             view! {
-                {grid_view(format!("grid-expected-{n}{suffix}"), format!("Expected {}", b.name), grid(expected, cb.shape, None, CompareSpec::default()))}
+                {pictures}
+                {numbers.then(|| grid_view(format!("grid-expected-{n}{suffix}"), format!("Expected {}", b.name), grid(expected, cb.shape, None, CompareSpec::default())))}
                 {actual}
             }
         }).collect_view();
@@ -443,7 +476,9 @@ fn grid_rows(rows: &[Vec<gpu_puzzles_verdict::grid::Cell>], matrix: bool, cols: 
     out
 }
 
-fn grid_view(testid: String, label: String, g: Grid) -> impl IntoView {
+/// A grid of numbers: a `<figure>` named `testid`, its caption (`label`,
+/// the shape, the mismatches) and the table.
+pub(crate) fn grid_view(testid: String, label: String, g: Grid) -> impl IntoView {
     let caption = format!("{label} · {}", g.label);
     let mismatches = g.mismatches;
     let note = g.truncated().then(|| {

@@ -15,11 +15,20 @@ use gpu_puzzles_verdict::timing::Peaks;
 use serde::Serialize;
 use std::path::Path;
 
+/// What `check --puzzle … --solution …` shows besides the verdict.
+pub(crate) struct Show<'a> {
+    /// The report as JSON instead of words.
+    pub json: bool,
+    /// The lines the shader printed, case by case.
+    pub print: bool,
+    /// A folder to write the cases' pictures into ([`crate::images`]).
+    pub images: Option<&'a Path>,
+}
+
 /// Judges `file` against puzzle `slug` of the set under `root` with the
 /// random cases of `seed` (a new seed when `None`), or with those of every
 /// seed in `seeds` ([`crate::seeds::sweep_seeds`]), and prints the report
-/// (`print`: with the lines the shader printed). `Ok(true)` when every case
-/// passed.
+/// (and what `show` asks for). `Ok(true)` when every case passed.
 ///
 /// # Errors
 /// An unknown puzzle, an unreadable file, no GPU adapter, or our own
@@ -28,11 +37,11 @@ pub(crate) fn check_one(
     root: &Path,
     slug: &str,
     file: &Path,
-    json: bool,
+    show: Show<'_>,
     seed: Option<u64>,
     seeds: Option<std::ops::RangeInclusive<u64>>,
-    print: bool,
 ) -> Result<bool> {
+    let Show { json, print, images } = show;
     let set = load(root)?;
     let Some(puzzle) = set.get(slug) else {
         let slugs: Vec<_> = set.puzzles.iter().map(|p| p.slug.as_str()).collect();
@@ -65,6 +74,16 @@ pub(crate) fn check_one(
         None
     };
     report(puzzle, &random, seed, file, &gpu, &results, peaks.as_ref(), json)?;
+    if let Some(dir) = images {
+        let written = crate::images::write_images(dir, puzzle, &random, &results)?;
+        // On stderr with --json, so that stdout stays one JSON document.
+        let line = format!("images: {} PNG files written to {}", written.len(), dir.display());
+        if json {
+            eprintln!("{line}");
+        } else {
+            println!("\n{line}");
+        }
+    }
     if !json {
         print_logs(puzzle, &random, &source, &results, print);
     }

@@ -26,6 +26,7 @@
 mod check_all;
 mod check_one;
 mod generate;
+mod images;
 mod list;
 mod seeds;
 
@@ -77,6 +78,12 @@ enum Command {
         /// case (with --puzzle and --solution).
         #[arg(long, requires = "solution", conflicts_with = "seeds")]
         print: bool,
+        /// Write each shown case's 2-D buffers as PNG files into this
+        /// folder (created if missing): input, expected, actual, and the
+        /// difference marking the wrong pixels (with --puzzle and
+        /// --solution).
+        #[arg(long, value_name = "DIR", requires = "solution", conflicts_with = "seeds")]
+        images: Option<PathBuf>,
         /// Seed of the random cases drawn besides the puzzle's own (a new
         /// one each run when absent; a failing random case prints its seed).
         #[arg(long, conflicts_with = "seeds")]
@@ -190,8 +197,16 @@ fn run(cli: Cli) -> Result<bool> {
             seed,
             seeds,
             print,
+            images,
             ..
-        } => check_one::check_one(&cli.root, &slug, &file, json, seed, seeds, print),
+        } => check_one::check_one(
+            &cli.root,
+            &slug,
+            &file,
+            check_one::Show { json, print, images: images.as_deref() },
+            seed,
+            seeds,
+        ),
         Command::Check { json, seed, jobs, .. } => {
             let jobs =
                 jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

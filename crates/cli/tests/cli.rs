@@ -322,3 +322,63 @@ fn generate_refuses_a_kernel_its_puzzle_fails_and_runs_one_that_solves_it() {
         assert!(d["position"].as_u64().is_some_and(|p| p < 8), "{d}");
     }
 }
+
+/// The pixels of an 8-bit RGBA PNG: width, height and `width × height × 4`
+/// bytes, row-major.
+fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut pixels).unwrap();
+    assert_eq!((info.color_type, info.bit_depth), (png::ColorType::Rgba, png::BitDepth::Eight));
+    pixels.truncate(info.buffer_size());
+    (info.width, info.height, pixels)
+}
+
+#[test]
+fn check_writes_each_shown_cases_pictures_with_the_wrong_pixels_marked() {
+    // Box Blur's held kernel that assumes power-of-two sizes: its shown
+    // case of 7 × 9 is wrong in 62 of 63 elements (the judge's count, from
+    // the CPU reference), the other shown cases right.
+    let wrong = root().join("tests/gpu/solutions/box-blur--assumes-power-of-two.wgsl");
+    let dir = std::env::temp_dir().join(format!("gpu-puzzles-images-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut c = command(
+        &["check", "--puzzle", "box-blur", "--solution", wrong.to_str().unwrap(), "--json"],
+        &root(),
+    );
+    c.arg("--images").arg(&dir).args(["--seed", "3"]);
+    let (ok, report, text) = gpu_puzzles_json(c);
+    assert!(!ok, "{text}");
+    assert!(text.contains("PNG files written to"), "{text}");
+    let cases = report["cases"].as_array().unwrap();
+    let mut checked = 0;
+    for case in cases.iter().filter(|c| !c["hidden"].as_bool().unwrap()) {
+        let n = case["case"].as_u64().unwrap();
+        let input = dir.join(format!("case-{n}-input-a.png"));
+        if !input.exists() {
+            // Random cases carry no shape: they are grids, not pictures.
+            assert!(case["name"].as_str().unwrap().starts_with("random"), "case {n}: {text}");
+            continue;
+        }
+        let (w, h, _) = read_png(&input);
+        for kind in ["expected", "actual", "difference"] {
+            let (kw, kh, _) = read_png(&dir.join(format!("case-{n}-{kind}-out.png")));
+            assert_eq!((kw, kh), (w, h), "case {n}'s {kind} image has the input's size");
+        }
+        let (_, _, diff) = read_png(&dir.join(format!("case-{n}-difference-out.png")));
+        let marked = diff.chunks_exact(4).filter(|p| p[..3] == [0xd5, 0x5e, 0x00]).count();
+        let differ = match case["outcome"]["status"].as_str().unwrap() {
+            "passed" => 0,
+            "mismatch" => case["outcome"]["total"].as_u64().unwrap() as usize,
+            other => panic!("case {n}: unexpected outcome {other}"),
+        };
+        assert_eq!(marked, differ, "case {n}: wrong pixels marked against elements that differ");
+        checked += 1;
+    }
+    assert!(checked >= 4, "the shown cases' pictures were written ({checked}): {text}");
+    assert!(cases
+        .iter()
+        .any(|c| c["outcome"]["status"] == "mismatch" && !c["hidden"].as_bool().unwrap()));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -323,6 +323,31 @@ pub struct BufferSpec {
     pub element: ElementType,
     /// Input, output or input-output.
     pub role: Role,
+    /// How the site shows its values ([`BufferView`]).
+    #[serde(default)]
+    pub view: BufferView,
+}
+
+/// How the site shows a buffer's values (`view = "…"` on a `[[buffer]]`).
+/// A 1-D buffer is always a grid of numbers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BufferView {
+    /// Absent: a grid, except that an `f32` or `i32` matrix of more than
+    /// 32 × 32 elements, at least 16 along each side, is drawn as an image
+    /// (`gpu_puzzles_verdict::image::shows_image`). `u32` buffers, often
+    /// packed or indices, stay grids unless marked.
+    #[default]
+    Auto,
+    /// `"grid"`: numbers at every size.
+    Grid,
+    /// `"image"`: a picture at every size (the numbers beside it while they
+    /// fit a readable grid): grey scale, or a diverging scale for signed
+    /// values.
+    Image,
+    /// `"rgba8"`: a `u32` buffer whose elements are pixels packed as WGSL's
+    /// `pack4x8unorm(vec4f(r, g, b, a))` packs them (red in bits 0–7).
+    Rgba8,
 }
 
 fn default_element_type() -> ElementType {

@@ -265,6 +265,9 @@ pub struct Buffer {
     pub element: ElementType,
     /// Input, output or input-output.
     pub role: Role,
+    /// How the site shows its values.
+    #[serde(default)]
+    pub view: crate::format::BufferView,
 }
 
 /// A uniform buffer: a struct of 4-byte scalars at 4-byte offsets.

@@ -495,3 +495,22 @@ fn promises_are_rendered_and_every_case_is_held_to_them() {
     });
     assert!(p.contains("has a `{{performance_sizes}}` line but nothing to show there"), "{p}");
 }
+
+#[test]
+fn a_buffer_of_packed_pixels_must_be_u32_and_views_are_named() {
+    let p = problems_after(|f| {
+        replace(f, "box-blur/puzzle.toml", "view = \"image\"", "view = \"rgba8\"");
+    });
+    assert!(
+        p.contains("box-blur/puzzle.toml")
+            && p.contains("`view = \"rgba8\"` needs `type = \"u32\"`"),
+        "{p}"
+    );
+    let p = problems_after(|f| {
+        replace(f, "box-blur/puzzle.toml", "view = \"image\"", "view = \"picture\"");
+    });
+    assert!(
+        p.contains("picture") && p.contains("image"),
+        "an unknown view names the known ones: {p}"
+    );
+}

@@ -12,6 +12,7 @@
 
 pub mod grid;
 pub mod heatmap;
+pub mod image;
 pub mod judge;
 pub mod limits;
 pub mod outcome;

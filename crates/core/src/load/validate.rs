@@ -49,11 +49,21 @@ impl Validator {
             if let Some(other) = bindings.insert(b.binding, b.name.clone()) {
                 self.at(line, &field, &format!("binding {} is also used by `{other}`", b.binding));
             }
+            if b.view == crate::format::BufferView::Rgba8
+                && b.element != crate::format::ElementType::U32
+            {
+                self.at(
+                    line,
+                    &field,
+                    "`view = \"rgba8\"` needs `type = \"u32\"`: each element is one pixel packed as `pack4x8unorm` packs it",
+                );
+            }
             buffers.push(Buffer {
                 name: b.name.clone(),
                 binding: b.binding,
                 element: b.element,
                 role: b.role,
+                view: b.view,
             });
         }
         let mut uniforms = Vec::new();

@@ -1,0 +1,106 @@
+//! `gpu-puzzles check … --images DIR`: each shown case's 2-D buffers as PNG
+//! files, the same pictures the page draws (`gpu_puzzles_verdict::image`):
+//! the input, the expected and the actual values, and the difference that
+//! marks the wrong pixels.
+
+use anyhow::{Context, Result};
+use gpu_puzzles_core::format::BufferView;
+use gpu_puzzles_core::format::Role;
+use gpu_puzzles_core::model::Values;
+use gpu_puzzles_core::{Case, Puzzle};
+use gpu_puzzles_verdict::image::{self, Image};
+use gpu_puzzles_verdict::CaseResult;
+use std::path::{Path, PathBuf};
+
+/// True when a buffer with `view`, holding `values` in `shape`, is written:
+/// a `[rows, cols]` matrix that is not a plain `u32` one (packed words and
+/// indices make no picture) and whose puzzle did not ask for numbers only.
+fn pictured(view: BufferView, shape: Option<[u32; 2]>, values: &Values) -> Option<[u32; 2]> {
+    let [r, c] = shape?;
+    let matrix = r as usize * c as usize == values.len() && !values.is_empty();
+    let wanted = match view {
+        BufferView::Image | BufferView::Rgba8 => true,
+        BufferView::Grid => false,
+        BufferView::Auto => !matches!(values, Values::U32(_)),
+    };
+    (matrix && wanted).then_some([r, c])
+}
+
+/// Writes `img` to `path` as an 8-bit RGBA PNG.
+fn write_png(path: &Path, img: &Image) -> Result<()> {
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    let mut encoder =
+        png::Encoder::new(std::io::BufWriter::new(file), img.width as u32, img.height as u32);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(&img.rgba)?;
+    writer.finish()?;
+    Ok(())
+}
+
+/// Writes the pictures of every shown case of `puzzle` and of the `random`
+/// ones (hidden and performance cases show no data) into `dir`, created if
+/// missing: `case-N-input-NAME.png`, `case-N-expected-NAME.png`,
+/// `case-N-actual-NAME.png` and `case-N-difference-NAME.png`, `N` the
+/// case's number as the report gives it. Returns the files written.
+///
+/// # Errors
+/// The folder or a file cannot be written.
+pub(crate) fn write_images(
+    dir: &Path,
+    puzzle: &Puzzle,
+    random: &[Case],
+    results: &[CaseResult],
+) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut written = Vec::new();
+    let mut save = |name: String, img: Option<Image>| -> Result<()> {
+        if let Some(img) = img {
+            let path = dir.join(name);
+            write_png(&path, &img)?;
+            written.push(path);
+        }
+        Ok(())
+    };
+    for (case, result) in puzzle.cases.iter().chain(random).zip(results) {
+        if case.hidden || case.is_performance() {
+            continue;
+        }
+        let n = case.number;
+        let mut compared = 0;
+        for (b, cb) in puzzle.buffers.iter().zip(&case.buffers) {
+            if b.role != Role::Output {
+                if let Some(shape) = pictured(b.view, cb.shape, &cb.initial) {
+                    save(
+                        format!("case-{n}-input-{}.png", b.name),
+                        image::image(&cb.initial, shape, b.view),
+                    )?;
+                }
+            }
+            if !b.role.is_compared() {
+                continue;
+            }
+            let k = compared;
+            compared += 1;
+            let Some(expected) = cb.expected.as_ref() else { continue };
+            let Some(shape) = pictured(b.view, cb.shape, expected) else { continue };
+            save(
+                format!("case-{n}-expected-{}.png", b.name),
+                image::image(expected, shape, b.view),
+            )?;
+            if let Some(actual) = result.actual.get(k) {
+                save(
+                    format!("case-{n}-actual-{}.png", b.name),
+                    image::image(actual, shape, b.view),
+                )?;
+                save(
+                    format!("case-{n}-difference-{}.png", b.name),
+                    image::difference(actual, expected, shape, case.compare),
+                )?;
+            }
+        }
+    }
+    Ok(written)
+}
