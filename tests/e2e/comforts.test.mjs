@@ -386,3 +386,64 @@ test("our solutions are files beside the site, and a build without them has none
     other.server.close();
   }
 });
+
+test("a 2-D buffer is drawn as an image: the wrong pixels marked and counted, a region opened as numbers, NaN counted", async () => {
+  const { context, page, p } = await fresh();
+  await p.open(site.url("?puzzle=box-blur&seed=3"));
+  // The held kernel that assumes power-of-two sizes: case 8 (7 × 9, three
+  // by five invocations a workgroup) comes out wrong, the judge says where.
+  await p.setCode(fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/box-blur--assumes-power-of-two.wgsl"), "utf8"));
+  assert.equal(await p.run(), "failed");
+  const differ = Number((await p.testid("grid-actual-8").locator(".mismatch-count").innerText()).match(/(\d+) differ/)[1]);
+  assert.ok(differ > 0, "the grid counts the wrong elements");
+  const figure = p.testid("image-difference-8");
+  assert.equal(await figure.getAttribute("data-width"), "9");
+  assert.equal(await figure.getAttribute("data-height"), "7");
+  assert.equal(await figure.getByTestId("image-wrong").innerText(), ` · ${differ} wrong pixels`);
+  // The canvas holds the marks: vermilion pixels, one per wrong element.
+  const pixels = async (id) => page.locator(`[data-testid="${id}"] canvas`).evaluate((c) => {
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    const out = [];
+    for (let i = 0; i < d.length; i += 4) out.push([d[i], d[i + 1], d[i + 2]]);
+    return out;
+  });
+  const vermilion = (await pixels("image-difference-8")).filter(([r, g, b]) => r === 0xd5 && g === 0x5e && b === 0x00).length;
+  assert.equal(vermilion, differ);
+  // The input is a grey scale: its darkest pixel is black, its lightest white.
+  const input = await pixels("image-input-8-a");
+  assert.ok(input.every(([r, g, b]) => r === g && g === b), "grey");
+  assert.deepEqual([Math.min(...input.map((x) => x[0])), Math.max(...input.map((x) => x[0]))], [0, 255]);
+  // A click opens the numbers around it: the region's grid, its wrong
+  // cells marked as the whole grid marks them.
+  await figure.locator("canvas").click({ position: { x: 5, y: 5 } });
+  const region = p.testid("image-difference-8-region");
+  await region.waitFor();
+  assert.equal(await region.locator("td").count(), 63, "a region of up to 16 × 16, cut at the edges");
+  assert.match(await region.locator("figcaption").innerText(), new RegExp(`rows 0–6, columns 0–8 of 7 × 9 · ${differ} differ`));
+  // Keyboard: Escape closes it, Enter opens it again.
+  await figure.locator("canvas").press("Escape");
+  assert.equal(await region.count(), 0);
+  await figure.locator("canvas").press("Enter");
+  await region.waitFor();
+
+  // A kernel that writes NaN everywhere: the actual image counts them and
+  // draws them in their own colour.
+  await p.setCode(`struct Dims { rows: u32, cols: u32 }
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<uniform> dims: Dims;
+@compute @workgroup_size({{workgroupSize}})
+fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+    if (g.x < dims.cols && g.y < dims.rows) {
+        let zero = a[0] - a[0];
+        out[g.y * dims.cols + g.x] = zero / zero;
+    }
+}
+`);
+  assert.equal(await p.run(), "failed");
+  assert.equal(await p.testid("image-actual-8").getByTestId("image-special").innerText(), "63 NaN");
+  const nan = (await pixels("image-actual-8")).filter(([r, g, b]) => r === 0xcc && g === 0x79 && b === 0xa7).length;
+  assert.equal(nan, 63);
+  assert.equal(await p.testid("image-difference-8").getByTestId("image-wrong").innerText(), " · 63 wrong pixels");
+  await context.close();
+});

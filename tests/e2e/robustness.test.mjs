@@ -320,3 +320,50 @@ test("the workshop soak, short: 100 Runs of new code over ten puzzles, and what 
   assert.match(out, /soak: renderer \+ GPU process grew/, "the soak measured its samples");
   assert.equal(code, 0, "the soak's bound held and every Run passed");
 });
+
+test("a lost GPU device: the next Run says so, gets a new device, keeps the code and is judged; a loss during a Run is told and recovered from too", async () => {
+  // The loss is simulated where CI can run it: the worker's own GPUDevice
+  // destroyed from inside the worker (a destroyed device is lost, with
+  // reason "destroyed", as a driver reset or a runaway kernel makes it).
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  const workers = judgeWorkers(page);
+  const p = new PuzzlePage(page);
+  await p.open(site.url("?puzzle=map"));
+  await statusShows(page, "^GPU: ");
+  assert.equal(workers.length, 1, "one judge's worker");
+  const worker = workers[0];
+  // Keep the device the worker makes its buffers on.
+  await worker.evaluate(() => {
+    const create = GPUDevice.prototype.createBuffer;
+    GPUDevice.prototype.createBuffer = function (d) {
+      self.__device = this;
+      return create.call(this, d);
+    };
+  });
+  const code = `${fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8")}\n// my edit\n`;
+  await p.setCode(code);
+  assert.equal(await p.run(), "passed");
+  const first = await worker.evaluate(() => { const d = self.__device; d.destroy(); return d.lost.then((info) => info.reason); });
+  assert.equal(first, "destroyed", "the device was lost");
+  assert.equal(await p.run(), "passed", "the Run after the loss is judged on a new device");
+  assert.match(await p.testid("notice").innerText(), /device had been lost; the page created a new one/);
+  assert.equal(await p.code(), code, "the student's code is kept");
+  const second = await worker.evaluate(() => self.__device);
+  assert.ok(second !== undefined, "the new device made the Run's buffers");
+
+  // Lost while a Run is under way: the Run ends with what happened, in
+  // words, or (if it had finished first) passes; either way the next Run
+  // is judged.
+  const before = await p.finishedRuns();
+  await p.testid("run-button").click();
+  await worker.evaluate(() => self.__device.destroy());
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid="verdict"]').dataset.run) > n, before, { timeout: 60_000 });
+  const during = await p.testid("verdict").getAttribute("data-status");
+  if (during !== "passed") assert.match(await p.testid("verdict").innerText(), /lost|device/i, "the Run says the device was lost");
+  assert.equal(await p.run(), "passed", "and the next Run is judged");
+  assert.equal(await p.code(), code);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
