@@ -16,6 +16,7 @@ try {
     { file: "failed.png", slug: "broadcast", code: fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/broadcast--swapped-a-b.wgsl"), "utf8"), want: "failed", focus: "case-3" },
     { file: "performance.png", slug: "divergence", code: fs.readFileSync(path.join(ROOT, "shaders/divergence.wgsl"), "utf8"), want: "passed", focus: "case-6", timeComparisons: true },
     { file: "race.png", slug: "histogram", code: null, want: "failed", focus: "case-3" },
+    { file: "images.png", slug: "box-blur", code: fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/box-blur--assumes-power-of-two.wgsl"), "utf8"), want: "failed", focus: "case-8", region: "image-difference-8" },
   ];
   const only = process.argv.slice(2);
   const wanted = (file) => only.length === 0 || only.includes(file);
@@ -37,6 +38,8 @@ try {
     // first failing case's come open with the results).
     const maps = page.locator(`[data-testid="${s.focus}"] .heatmap-details:not([open]) summary`);
     if (await maps.count()) await maps.click();
+    // A region of the named image opened, as a click on it opens one.
+    if (s.region) await page.locator(`[data-testid="${s.region}"] canvas`).click({ position: { x: 40, y: 40 } });
     await page.locator(`[data-testid="${s.focus}"]`).evaluate((el) => el.scrollIntoView({ block: "start" }));
     await page.screenshot({ path: path.join(out, s.file), fullPage: false });
     console.log(`wrote docs/screenshots/${s.file}`);

@@ -298,9 +298,11 @@ fn case_view(
                     img.map(|img| crate::images::image_view(format!("image-{id}-{n}{suffix}"), format!("{label} {}", b.name), img, values.clone(), shape, against))
                 };
                 let against = crate::images::Against { expected: expected.clone(), compare: case.compare };
+                let expected_image = image::image(expected, shape, b.view);
+                let scale = expected_image.as_ref().map(|i| i.palette);
                 view! {
-                    {picture("expected", "Expected", expected, image::image(expected, shape, b.view), None)}
-                    {actual_values.map(|a| picture("actual", "Actual", a, image::image(a, shape, b.view), Some(against.clone())))}
+                    {picture("expected", "Expected", expected, expected_image, None)}
+                    {actual_values.map(|a| picture("actual", "Actual", a, image::image_on(a, shape, b.view, scale), Some(against.clone())))}
                     {actual_values.map(|a| picture("difference", "Wrong pixels of", a, image::difference(a, expected, shape, case.compare), Some(against.clone())))}
                 }
             });

@@ -86,14 +86,14 @@ pub(crate) fn write_images(
             compared += 1;
             let Some(expected) = cb.expected.as_ref() else { continue };
             let Some(shape) = pictured(b.view, cb.shape, expected) else { continue };
-            save(
-                format!("case-{n}-expected-{}.png", b.name),
-                image::image(expected, shape, b.view),
-            )?;
+            let expected_image = image::image(expected, shape, b.view);
+            // The actual image on the expected image's scale.
+            let scale = expected_image.as_ref().map(|i| i.palette);
+            save(format!("case-{n}-expected-{}.png", b.name), expected_image)?;
             if let Some(actual) = result.actual.get(k) {
                 save(
                     format!("case-{n}-actual-{}.png", b.name),
-                    image::image(actual, shape, b.view),
+                    image::image_on(actual, shape, b.view, scale),
                 )?;
                 save(
                     format!("case-{n}-difference-{}.png", b.name),

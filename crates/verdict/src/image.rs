@@ -203,6 +203,18 @@ fn mix(a: [u8; 3], b: [u8; 3], t: f64) -> [u8; 3] {
 /// is negative and a diverging scale when some are. NaN and infinities get
 /// colours of their own and are counted.
 pub fn image(values: &Values, shape: [u32; 2], view: BufferView) -> Option<Image> {
+    image_on(values, shape, view, None)
+}
+
+/// As [`image`], on the scale of `like` when it is a grey or diverging one
+/// (an actual image drawn on its expected image's scale, so that the same
+/// grey means the same value in both; values beyond it are clamped).
+pub fn image_on(
+    values: &Values,
+    shape: [u32; 2],
+    view: BufferView,
+    like: Option<Palette>,
+) -> Option<Image> {
     let [rows, cols] = shape.map(|x| x as usize);
     if rows * cols != values.len() || values.is_empty() {
         return None;
@@ -219,18 +231,21 @@ pub fn image(values: &Values, shape: [u32; 2], view: BufferView) -> Option<Image
         }
         _ => {
             let (lo, hi) = finite_range(values);
-            let palette = if lo < 0.0 {
-                Palette::Diverging { bound: lo.abs().max(hi.abs()) }
-            } else {
-                Palette::Grey { lo, hi }
+            let palette = match like {
+                Some(p @ (Palette::Grey { .. } | Palette::Diverging { .. })) => p,
+                _ if lo < 0.0 => Palette::Diverging { bound: lo.abs().max(hi.abs()) },
+                _ => Palette::Grey { lo, hi },
             };
             for i in 0..values.len() {
                 let x = values.get(i);
                 let colour = special(x, &mut nan, &mut infinite).unwrap_or_else(|| match palette {
                     Palette::Diverging { bound } if x < 0.0 => {
-                        mix([255; 3], NEGATIVE_COLOUR, -x / bound)
+                        mix([255; 3], NEGATIVE_COLOUR, -x / bound.max(f64::MIN_POSITIVE))
                     }
-                    Palette::Diverging { bound } => mix([255; 3], POSITIVE_COLOUR, x / bound),
+                    Palette::Diverging { bound } => {
+                        mix([255; 3], POSITIVE_COLOUR, x / bound.max(f64::MIN_POSITIVE))
+                    }
+                    Palette::Grey { lo, hi } => [grey(x, lo, hi); 3],
                     _ => [grey(x, lo, hi); 3],
                 });
                 put(&mut rgba, colour);
@@ -360,6 +375,16 @@ mod tests {
         // Element (1, 0) is pixel (x 0, y 1).
         assert_eq!(pixel(&img, 0, 1), [255; 3]);
         assert_eq!(img.palette.legend(), "grey scale: black 0 … white 9");
+    }
+
+    #[test]
+    fn an_actual_image_takes_its_expected_images_scale() {
+        let expected = image(&Values::F32(vec![0.0, 10.0]), [1, 2], BufferView::Grid).unwrap();
+        let actual = Values::F32(vec![5.0, 20.0]);
+        let img = image_on(&actual, [1, 2], BufferView::Grid, Some(expected.palette)).unwrap();
+        assert_eq!(img.palette, Palette::Grey { lo: 0.0, hi: 10.0 });
+        assert_eq!(pixel(&img, 0, 0), [128; 3]);
+        assert_eq!(pixel(&img, 1, 0), [255; 3], "beyond the scale, clamped");
     }
 
     #[test]
