@@ -22,7 +22,10 @@
 # call), BENCH=1 (then the Run-latency benchmark), GPU_TEST_PATTERN (a
 # regular expression: only the tests whose names match run, e.g.
 # "^(the page's WebGPU adapter|rope:)"; spaces and quotes kept), GPU_TEST_ARGS
-# (more arguments for node --test, split at spaces). Results come back
+# (more arguments for node --test, split at spaces), ROBUST_PATTERN (the
+# robustness file's tests that match, e.g. "lost GPU device"), SOAK=1 (the
+# workshop soak, tests/e2e/bench-soak.mjs, with its SOAK_* settings; the
+# gpu.test.mjs suite is skipped with GPU_TEST_PATTERN=none). Results come back
 # as $OUT/browser.tgz: the suite's log, the page's figures and verdicts, the
 # native reports, chrome://gpu, and the GPU, driver and Chromium versions.
 set -euo pipefail
@@ -33,7 +36,13 @@ cd "$(dirname "$0")/.."
 SYSTEM_LIBS='^(libc|libm|libdl|libpthread|librt|libresolv|ld-linux-x86-64|libstdc\+\+|libgcc_s|libnss_.*)\.so'
 
 stage() {
-  scripts/build-site.sh
+  # SITE_DIST=DIR: a release site already built (scripts/build-site.sh
+  # --dist DIR) instead of building it again.
+  if [ -n "${SITE_DIST:-}" ]; then
+    rm -rf dist && cp -r "$SITE_DIST" dist
+  else
+    scripts/build-site.sh
+  fi
   scripts/device-judge.sh --stage
   rm -rf .dev/dist && cp -r dist .dev/dist
   local root=/tmp/gpu-puzzles-browser
@@ -125,6 +134,16 @@ run() {
     (cd tests/e2e && GPU_PUZZLES_BIN="$PWD/../../.dev/gpu-puzzles" BENCH_NATIVE=0 BENCH_LOADS="${BENCH_LOADS:-5}" BENCH_RUNS="${BENCH_RUNS:-10}" BENCH_EDITS="${BENCH_EDITS:-3}" \
       BENCH_PUZZLES="${BENCH_PUZZLES:-map,zip,guards,shared,dot-product,prefix-sum}" /tmp/browser/node bench.mjs) 2>&1 | tee "$out/bench.log" || true
     cp target/bench/results.json "$out/bench.json" 2>/dev/null || true
+  fi
+  # ROBUST_PATTERN=REGEX: the robustness file's tests whose names match, on
+  # this GPU (e.g. the lost device's journey).
+  if [ -n "${ROBUST_PATTERN:-}" ]; then
+    (cd tests/e2e && /tmp/browser/node --test --test-concurrency=1 --test-reporter=spec "--test-name-pattern=$ROBUST_PATTERN" robustness.test.mjs) 2>&1 | tee "$out/robustness.log" || true
+  fi
+  # SOAK=1: the workshop soak (tests/e2e/bench-soak.mjs) on this GPU, with
+  # its SOAK_* settings as given.
+  if [ "${SOAK:-}" = 1 ]; then
+    (cd tests/e2e && /tmp/browser/node bench-soak.mjs) 2>&1 | tee "$out/soak.log" || true
   fi
   tar czf "${OUT:-/tmp}/browser.tgz" -C "$(dirname "$out")" "$(basename "$out")"
 }
