@@ -42,7 +42,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # npm packages: CodeMirror, esbuild and binaryen (wasm-opt) for the site;
-# playwright-core and puppeteer-core for the browser tests (they drive Debian's
+# playwright-core and puppeteer-core for the browser tests, @axe-core/playwright
+# for their accessibility audit (they drive Debian's
 # Chromium and Firefox ESR; neither downloads a browser). They need Node.js,
 # so where apt brings it they wait for apt.
 npm_pid=

@@ -102,7 +102,8 @@ phase "browser: Chromium's (WebGPU on SwiftShader), Firefox ESR's (wgpu on lavap
 # test's polling), so one after the other they left cores idle. The first
 # queue is Chromium's site journeys (`npm run test:site`: every puzzle
 # solved through the page, the held solutions judged), then WebKit's
-# suite, then Chromium's debugger file (`npm run test:debugger`), then every
+# suite, then Chromium's debugger file (`npm run test:debugger`), then the
+# accessibility audit (`npm run test:a11y`: axe-core in both themes), then every
 # held solution judged against the native verdict (`npm run test:held`,
 # issue 88; Firefox's suite does the same in its engine); the
 # second Firefox's suite, then Chromium's comforts, robustness and capstone
@@ -141,6 +142,7 @@ chromium_rc=0
 shown "Chromium, the site's journeys" test:site || chromium_rc=1
 shown "WebKitGTK suite" test:webkit || chromium_rc=1
 shown "Chromium, the debugger" test:debugger || chromium_rc=1
+shown "Chromium, the accessibility audit (axe-core, both themes)" test:a11y || chromium_rc=1
 shown "Chromium, every held wrong solution against the native verdict" test:held || chromium_rc=1
 others_rc=0
 wait "$others" || others_rc=1

@@ -447,3 +447,37 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) {
   assert.equal(await p.testid("image-difference-8").getByTestId("image-wrong").innerText(), " · 63 wrong pixels");
   await context.close();
 });
+
+test("the theme can be chosen (system, light, dark), is remembered, and the editor follows it", async () => {
+  // The system says light; the student chooses dark.
+  const { context, page, p } = await fresh({ colorScheme: "light" });
+  await p.open(site.url("?puzzle=map"));
+  const rootBackground = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  // A comment's colour in the editor (the starter opens with comments).
+  const commentColour = () => page.evaluate(() => {
+    const span = [...document.querySelectorAll(".cm-line span")].find((s) => s.textContent.trim().startsWith("//"));
+    return span ? getComputedStyle(span).color : null;
+  });
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme ?? null), null, "the system's theme by default");
+  const light = await rootBackground();
+  const lightComment = await commentColour();
+  assert.ok(lightComment, "the starter shows a comment");
+  await p.testid("theme-choice").selectOption("dark");
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
+  assert.notEqual(await rootBackground(), light, "the page turned dark");
+  await page.waitForFunction((before) => {
+    const span = [...document.querySelectorAll(".cm-line span")].find((s) => s.textContent.trim().startsWith("//"));
+    return span && getComputedStyle(span).color !== before;
+  }, lightComment);
+  // Remembered across a reload, and in the list too.
+  await page.reload();
+  await p.testid("editor").locator(".cm-content").waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
+  assert.equal(await p.testid("theme-choice").inputValue(), "dark");
+  assert.notEqual(await commentColour(), lightComment, "the editor opens dark");
+  // Back to the system's: light again.
+  await p.testid("theme-choice").selectOption("system");
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme ?? null), null);
+  assert.equal(await rootBackground(), light);
+  await context.close();
+});

@@ -16,12 +16,13 @@ try {
     { file: "failed.png", slug: "broadcast", code: fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/broadcast--swapped-a-b.wgsl"), "utf8"), want: "failed", focus: "case-3" },
     { file: "performance.png", slug: "divergence", code: fs.readFileSync(path.join(ROOT, "shaders/divergence.wgsl"), "utf8"), want: "passed", focus: "case-6", timeComparisons: true },
     { file: "race.png", slug: "histogram", code: null, want: "failed", focus: "case-3" },
+    { file: "dark.png", slug: "broadcast", code: fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/broadcast--swapped-a-b.wgsl"), "utf8"), want: "failed", focus: "case-3", colorScheme: "dark" },
     { file: "images.png", slug: "box-blur", code: fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/box-blur--assumes-power-of-two.wgsl"), "utf8"), want: "failed", focus: "case-8", region: "image-difference-8" },
   ];
   const only = process.argv.slice(2);
   const wanted = (file) => only.length === 0 || only.includes(file);
   for (const s of shots.filter((s) => wanted(s.file))) {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, colorScheme: s.colorScheme ?? "light" });
     const p = new PuzzlePage(page);
     await p.open(site.url(`?puzzle=${s.slug}`));
     if (s.code !== null) await p.setCode(s.code); // null: the starter as shipped

@@ -33,6 +33,7 @@ mod route;
 mod sharing;
 mod solutions;
 mod storage;
+mod theme;
 mod wire;
 
 pub use embedded::puzzle_index;
@@ -135,6 +136,7 @@ fn show_crash(message: &str) {
 /// The app: header, then the list or a puzzle page depending on the URL.
 #[component]
 pub fn App() -> impl IntoView {
+    theme::apply(storage::theme());
     let route = RwSignal::new(route::current());
     let status = RwSignal::new(GpuStatus::Pending);
     let device = gpu::PageGpu::new();
@@ -186,6 +188,7 @@ pub fn App() -> impl IntoView {
                     GpuStatus::JudgeDown(_) => "The judge is not running · Run starts it again".to_string(),
                 }}
             </span>
+            <theme::ThemeChoice/>
         </header>
         <NoWebGpu/>
         <main>

@@ -120,7 +120,16 @@ pub fn is_slug(slug: &str) -> bool {
 }
 
 /// The settings a file may carry.
-pub const SETTINGS: [&str; 2] = ["vim", "heatmaps"];
+pub const SETTINGS: [&str; 3] = ["vim", "heatmaps", "theme"];
+
+/// True when `value` is one that setting `name` takes (a file's other
+/// values are left out).
+pub fn setting_value_ok(name: &str, value: &str) -> bool {
+    match name {
+        "theme" => crate::theme::Theme::parse(value).is_some(),
+        _ => value == "0" || value == "1",
+    }
+}
 
 /// The progress as an export's JSON text, with the time of export.
 pub fn to_json(p: &Progress) -> String {
@@ -231,7 +240,8 @@ pub fn from_json(text: &str) -> Result<Progress, String> {
     let settings = get(&root, "settings");
     if object(&settings) {
         for name in SETTINGS {
-            if let Some(v) = get(&settings, name).as_string().filter(|v| v == "0" || v == "1") {
+            if let Some(v) = get(&settings, name).as_string().filter(|v| setting_value_ok(name, v))
+            {
                 p.settings.insert(name.to_string(), v);
             }
         }

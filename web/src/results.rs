@@ -492,13 +492,16 @@ pub(crate) fn grid_view(testid: String, label: String, g: Grid) -> impl IntoView
     });
     let matrix = g.matrix;
     let cols = g.cols;
+    let region = format!("{label}, scrollable");
     view! {
         <figure class="grid" data-testid=testid>
             <figcaption>
                 {caption}
                 {(mismatches > 0).then(|| view! { <span class="mismatch-count">{format!(" · {mismatches} differ")}</span> })}
             </figcaption>
-            <div class="grid-scroll">
+            // Focusable, so that a keyboard can scroll a grid wider than
+            // the page (WCAG 2.1.1; axe's scrollable-region-focusable).
+            <div class="grid-scroll" tabindex="0" role="region" aria-label=region>
                 <table role="grid" aria-label=label inner_html=grid_rows(&g.rows, matrix, cols)></table>
             </div>
             {note.map(|n| view! { <p class="truncated">{n}</p> })}

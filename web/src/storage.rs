@@ -205,6 +205,17 @@ pub fn heatmaps() -> bool {
     get("heatmaps").as_deref() != Some("0")
 }
 
+/// The theme the student chose ([`crate::theme::Theme::System`] unless
+/// one was chosen).
+pub fn theme() -> crate::theme::Theme {
+    get("theme").as_deref().and_then(crate::theme::Theme::parse).unwrap_or_default()
+}
+
+/// Remembers the theme.
+pub fn set_theme(theme: crate::theme::Theme) {
+    set("theme", theme.name());
+}
+
 /// Remembers the heat-map setting.
 pub fn set_heatmaps(on: bool) {
     set("heatmaps", if on { "1" } else { "0" });

@@ -10,7 +10,8 @@ import {
   EditorView, keymap, Decoration, lineNumbers, highlightActiveLineGutter, highlightSpecialChars, drawSelection,
   dropCursor, rectangularSelection, crosshairCursor, highlightActiveLine,
 } from "@codemirror/view";
-import { foldGutter, indentOnInput, syntaxHighlighting, defaultHighlightStyle, bracketMatching, foldKeymap } from "@codemirror/language";
+import { foldGutter, indentOnInput, syntaxHighlighting, defaultHighlightStyle, HighlightStyle, bracketMatching, foldKeymap } from "@codemirror/language";
+import { tags as t } from "@lezer/highlight";
 import { highlightSelectionMatches, searchKeymap } from "@codemirror/search";
 import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
 import { history, defaultKeymap, historyKeymap, indentWithTab } from "@codemirror/commands";
@@ -58,6 +59,40 @@ const activeLines = StateField.define({
   provide: (f) => EditorView.decorations.from(f),
 });
 
+// The dark theme's token colours: each at least 4.5:1 (WCAG AA) against the
+// dark panel (#1d1f24), CodeMirror's dark active line (#364850 as drawn)
+// and the debugger's line (#4b422c as drawn), measured with WCAG's formula.
+// CodeMirror's default style is for light backgrounds (its purples and
+// greens fall to 1.7:1 on the dark panel, axe-core found).
+const darkHighlight = HighlightStyle.define([
+  { tag: [t.keyword, t.controlKeyword, t.definitionKeyword, t.modifier], color: "#dba6ec" },
+  { tag: [t.typeName, t.className, t.namespace], color: "#e5c07b" },
+  { tag: [t.function(t.variableName), t.function(t.propertyName), t.macroName], color: "#8cc8f8" },
+  { tag: [t.number, t.bool, t.atom, t.constant(t.variableName)], color: "#e6b48a" },
+  { tag: [t.string, t.special(t.string)], color: "#b5d89a" },
+  { tag: [t.propertyName, t.attributeName, t.labelName], color: "#f0a0a8" },
+  { tag: [t.operator, t.punctuation, t.bracket], color: "#c8ced8" },
+  { tag: [t.meta, t.annotation, t.processingInstruction], color: "#7fd0da" },
+  { tag: [t.comment, t.lineComment, t.blockComment], color: "#aab3c2", fontStyle: "italic" },
+  { tag: t.invalid, color: "#e8e8ea", textDecoration: "underline wavy" },
+]);
+
+/**
+ * True when the page shows its dark theme: chosen (`data-theme="dark"` on
+ * the root element, set by the site's Theme menu), or the system's when
+ * none is chosen.
+ */
+function pageIsDark() {
+  const chosen = document.documentElement.dataset.theme;
+  if (chosen) return chosen === "dark";
+  return globalThis.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
+}
+
+/** CodeMirror's light or dark base theme, with token colours to match. */
+function themeFor(dark) {
+  return [EditorView.darkTheme.of(dark), syntaxHighlighting(dark ? darkHighlight : defaultHighlightStyle)];
+}
+
 /**
  * Creates an editor in `parent` holding `doc`.
  * `onChange(text)` runs after every edit; `onRun()` on Ctrl/Cmd+Enter;
@@ -65,6 +100,7 @@ const activeLines = StateField.define({
  * Returns the EditorView, an opaque handle for the other functions.
  */
 export function createEditor(parent, doc, onChange, onRun, vimOn) {
+  const theme = new Compartment();
   const runKey = Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { onRun(); return true; } }]));
   const view = new EditorView({
     parent,
@@ -85,7 +121,7 @@ export function createEditor(parent, doc, onChange, onRun, vimOn) {
         dropCursor(),
         EditorState.allowMultipleSelections.of(true),
         indentOnInput(),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        theme.of(themeFor(pageIsDark())),
         bracketMatching(),
         closeBrackets(),
         rectangularSelection(),
@@ -97,7 +133,9 @@ export function createEditor(parent, doc, onChange, onRun, vimOn) {
         wgsl(),
         lintGutter(),
         activeLines,
-        EditorView.contentAttributes.of({ "aria-label": "WGSL shader editor" }),
+        // tabindex: the text is reached by Tab, and axe-core counts the
+        // scroller as reachable by keyboard (scrollable-region-focusable).
+        EditorView.contentAttributes.of({ "aria-label": "WGSL shader editor", tabindex: "0" }),
         EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
       ],
     }),
@@ -105,6 +143,17 @@ export function createEditor(parent, doc, onChange, onRun, vimOn) {
   // Test hook (documented in tests/e2e): the view on its root element, so
   // browser tests can read the document without scraping rendered lines.
   view.dom.editorView = view;
+  // Follow the page's theme as it changes: the system's, or the student's
+  // choice. destroyEditor stops both watchers.
+  const follow = () => view.dispatch({ effects: theme.reconfigure(themeFor(pageIsDark())) });
+  const media = globalThis.matchMedia?.("(prefers-color-scheme: dark)");
+  media?.addEventListener("change", follow);
+  const chosen = new MutationObserver(follow);
+  chosen.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+  view.stopFollowingTheme = () => {
+    media?.removeEventListener("change", follow);
+    chosen.disconnect();
+  };
   if (vimOn) setVim(view, true).catch((e) => console.error(e.message));
   return view;
 }
@@ -115,6 +164,7 @@ export function createEditor(parent, doc, onChange, onRun, vimOn) {
  * them, and through them its whole detached tree.
  */
 export function destroyEditor(view) {
+  view.stopFollowingTheme?.();
   view.destroy();
 }
 
