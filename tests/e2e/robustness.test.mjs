@@ -367,3 +367,42 @@ test("a lost GPU device: the next Run says so, gets a new device, keeps the code
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a worker whose wasm memory passed its bound is replaced before the next Run, and not while the debugger holds it", async () => {
+  // The bound lowered to 1 MB (the setting hosts of small machines have),
+  // so every Run passes it: a wasm memory only grows, and a new worker
+  // starts small.
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.addInitScript(() => localStorage.setItem("gpu-puzzles:v1:judge-memory-bound-mb", "1"));
+  const workers = judgeWorkers(page);
+  const p = new PuzzlePage(page);
+  await p.open(site.url("?puzzle=map"));
+  const code = `${fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8")}\n// mine\n`;
+  await p.setCode(code);
+  assert.equal(await p.run(), "passed");
+  assert.equal(workers.length, 1);
+  for (let k = 2; k <= 3; k++) {
+    assert.equal(await p.run(), "passed", `Run ${k}, on a new worker`);
+    assert.equal(workers.length, k, `Run ${k} replaced the worker before it ran`);
+  }
+  await statusShows(page, "^GPU: ");
+  assert.equal(await p.code(), code, "the code is kept");
+  // The debugger open on case 1: its session lives in the worker, which
+  // is kept, past its bound or not.
+  await p.testid("step-case-1").click();
+  await p.testid("debugger-invocations").locator("button").first().waitFor();
+  const before = workers.length;
+  assert.equal(await p.run(), "passed");
+  assert.equal(workers.length, before, "no worker replaced under an open debugger");
+  await p.testid("debugger-step").click();
+  await page.waitForTimeout(500);
+  assert.equal(await p.testid("debugger-error").count(), 0, "the session still answers");
+  // Closed, the next Run replaces the worker again.
+  await p.testid("debugger-close").click();
+  assert.equal(await p.run(), "passed");
+  assert.equal(workers.length, before + 1, "replaced once the debugger closed");
+  assert.deepEqual(errors, []);
+  await page.close();
+});

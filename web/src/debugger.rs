@@ -224,7 +224,12 @@ pub fn DebuggerPanel(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl In
         editor::highlight_lines(&[]);
         send(DebugAction::Close);
     };
-    on_cleanup(move || editor::highlight_lines(&[]));
+    on_cleanup(move || {
+        editor::highlight_lines(&[]);
+        // The panel is gone with its page: its session no longer holds the
+        // worker (which may then be replaced for its memory).
+        judge.debugging_ended();
+    });
     let keys = move |ev: leptos::ev::KeyboardEvent| {
         let action = match ev.key().as_str() {
             "n" | "ArrowRight" => Some(DebugStep::Step),

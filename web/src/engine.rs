@@ -247,6 +247,7 @@ async fn run(
                 software: true,
                 emulated: Emulated::NoWebGpu,
                 phases: None,
+                wasm_bytes: wasm_bytes(),
             });
         }
     };
@@ -263,6 +264,7 @@ async fn run(
             software: gpu.adapter().software,
             emulated: Emulated::NoSubgroups,
             phases: None,
+            wasm_bytes: wasm_bytes(),
         });
     }
     // The interpreter checks each case first: a case it finds clean runs as
@@ -353,6 +355,7 @@ async fn run(
                 software: gpu.adapter().software,
                 emulated: Emulated::No,
                 phases,
+                wasm_bytes: wasm_bytes(),
             })
         }
         Err(e @ RunnerError::DeviceLost(_)) => {
@@ -499,4 +502,13 @@ fn snapshot(s: &Session) -> Snapshot {
         reads,
         writes,
     }
+}
+
+/// This worker's wasm memory, in bytes ([`RunReply::wasm_bytes`]).
+fn wasm_bytes() -> u64 {
+    use wasm_bindgen::JsCast;
+    wasm_bindgen::memory()
+        .dyn_into::<js_sys::WebAssembly::Memory>()
+        .map(|m| m.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as u64)
+        .unwrap_or(0)
 }

@@ -71,11 +71,36 @@ struct Link {
 #[derive(Default)]
 struct State {
     link: Option<Link>,
+    /// The worker's wasm memory passed its bound at its last Run: it is
+    /// replaced before the next Run ([`JUDGE_MEMORY_BOUND`]).
+    retire: bool,
+    /// A debugger session is open in the worker (opened, not yet closed):
+    /// the worker is not replaced under it.
+    debugging: bool,
+
     next_id: u32,
     /// Workers started so far.
     started: u32,
     /// Told what happened when a worker stops.
     on_stop: Option<Rc<dyn Fn(String)>>,
+}
+
+/// The wasm memory, in bytes, past which the judge's worker is replaced
+/// before the next Run: a wasm memory grows to the largest a Run has
+/// needed and never shrinks, so one large Run would keep its peak for the
+/// rest of a workshop. 512 MiB: the ten puzzles of the workshop soak take
+/// the worker to 164 MiB (docs/performance.md), so ordinary Runs never
+/// reach it. `localStorage["gpu-puzzles:v1:judge-memory-bound-mb"]`
+/// lowers it, for tests and for hosts of small machines.
+const JUDGE_MEMORY_BOUND: u64 = 512 << 20;
+
+/// [`JUDGE_MEMORY_BOUND`], or the bound this browser sets.
+fn judge_memory_bound() -> u64 {
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| s.get_item("gpu-puzzles:v1:judge-memory-bound-mb").ok().flatten())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(JUDGE_MEMORY_BOUND, |mb| mb << 20)
 }
 
 /// The page's link to the judge's worker, shared through a Leptos context
@@ -147,6 +172,7 @@ impl PageGpu {
         // URL's `seed=` draws a given Run's cases again.
         let seed =
             crate::route::current_seed().unwrap_or_else(|| (js_sys::Math::random() * 1e9) as u64);
+        self.retire_if_due();
         let reply = match self
             .request(Request::Run {
                 slug: puzzle.slug.clone(),
@@ -161,6 +187,9 @@ impl PageGpu {
             Reply::Run(r) => r.map_err(WorkerError::Judge)?,
             other => return Err(unexpected(&other)),
         };
+        if reply.wasm_bytes > judge_memory_bound() {
+            self.0.get_value().borrow_mut().retire = true;
+        }
         Ok(RunOutput {
             results: reply
                 .results
@@ -181,10 +210,46 @@ impl PageGpu {
     /// # Errors
     /// Why the case cannot be opened, or that the worker failed.
     pub async fn debug(self, action: DebugAction) -> Result<Snapshot, WorkerError> {
+        let opens = matches!(action, DebugAction::Open { .. });
+        let closes = matches!(action, DebugAction::Close);
+        if opens || closes {
+            self.0.get_value().borrow_mut().debugging = opens;
+        }
         match self.request(Request::Debug(action)).await? {
             Reply::Debug(snapshot) => snapshot.map_err(WorkerError::Judge),
             other => Err(unexpected(&other)),
         }
+    }
+
+    /// The debugger's panel is gone (its page left): its session, if one is
+    /// open, no longer keeps the worker from being replaced.
+    pub fn debugging_ended(self) {
+        if let Some(state) = self.0.try_get_value() {
+            state.borrow_mut().debugging = false;
+        }
+    }
+
+    /// Replaces the worker before a Run when its last Run left its wasm
+    /// memory past [`judge_memory_bound`], unless a debugger session is
+    /// open in it or it is answering something: the next request starts a
+    /// new one. Nothing the student sees is kept in the worker between
+    /// Runs (the results are the page's), so nothing is lost; the new
+    /// worker asks for the device again, and measures the GPU's peaks
+    /// again at its first performance case.
+    fn retire_if_due(self) {
+        let state = self.0.get_value();
+        let mut s = state.borrow_mut();
+        let idle = s.link.as_ref().is_some_and(|l| l.pending.is_empty());
+        if !(s.retire && idle && !s.debugging) {
+            return;
+        }
+        s.retire = false;
+        if let Some(link) = s.link.take() {
+            link.worker.terminate();
+        }
+        leptos::logging::log!(
+            "the judge's worker was replaced: its wasm memory had passed its bound"
+        );
     }
 
     /// Loads the capstone's model in the worker (fetched there on first
@@ -361,7 +426,8 @@ fn spawn(state: &Rc<RefCell<State>>, s: &mut State) -> Result<Link, WorkerError>
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     // The handlers live as long as the page: the error handler drops the
     // link from inside itself, and a worker is started again only after one
-    // died, so this keeps a few hundred bytes per death.
+    // died or was replaced for its memory (rare: `JUDGE_MEMORY_BOUND`), so
+    // this keeps a few hundred bytes per worker.
     on_message.forget();
     on_error.forget();
     Ok(Link { worker, serial, pending: HashMap::new(), queued: Vec::new(), ready: false })

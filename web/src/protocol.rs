@@ -210,6 +210,10 @@ pub struct RunReply {
     /// cases (substituting and parsing the text)
     /// ([`gpu_puzzles_runner::RunPhases`]); `None` when emulated.
     pub phases: Option<[f64; 10]>,
+    /// The worker's wasm memory after the Run, in bytes: a wasm memory
+    /// grows and never shrinks, so the page replaces a worker whose memory
+    /// has passed its bound ([`crate::gpu`]).
+    pub wasm_bytes: u64,
 }
 
 /// A [`CaseResult`] (in [`crate::wire`]'s form) and, as one block of words

@@ -489,12 +489,14 @@ mod tests {
             software: false,
             emulated: gpu_puzzles_verdict::run_report::Emulated::NoWebGpu,
             phases: Some([1.5, 2.0, 0.25, 0.0, 0.5, 0.5, 0.5, 0.75, 3.0, 0.125]),
+            wasm_bytes: 164 << 20,
         };
         let bytes =
             encode_bytes(&Envelope { id: 9, body: Reply::Run(Ok(reply)) }).expect("encodes");
         let got: Envelope<Reply> = decode_bytes(&bytes).expect("decodes");
         assert_eq!(got.id, 9);
         let Reply::Run(Ok(got)) = got.body else { panic!("a Run reply, got {:?}", got.body) };
+        assert_eq!(got.wasm_bytes, 164 << 20);
         assert_eq!(
             (got.recreated, got.peaks, got.software, got.emulated),
             (true, Some(peaks), false, gpu_puzzles_verdict::run_report::Emulated::NoWebGpu)
