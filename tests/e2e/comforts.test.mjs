@@ -481,3 +481,30 @@ test("the theme can be chosen (system, light, dark), is remembered, and the edit
   assert.equal(await rootBackground(), light);
   await context.close();
 });
+
+test("a keyboard leaves the editor as the page says: Esc then Tab, with Vim keys Esc twice", async () => {
+  const { context, page, p } = await fresh();
+  await p.open(site.url("?puzzle=map"));
+  const hint = await p.testid("editor-keys").innerText();
+  assert.match(hint, /Esc then Tab/);
+  assert.equal(await p.testid("editor").locator(".cm-content").getAttribute("aria-describedby"), "editor-keys", "the editor's text is described by the hint");
+  const inEditor = () => page.evaluate(() => Boolean(document.activeElement?.closest(".cm-editor")));
+  const leave = async (escapes) => {
+    await p.testid("editor").locator(".cm-content").click();
+    assert.ok(await inEditor(), "the editor has the focus");
+    await page.keyboard.press("Tab");
+    assert.ok(await inEditor(), "Tab alone indents, the focus stays");
+    for (let k = 0; k < escapes; k++) await page.keyboard.press("Escape");
+    await page.keyboard.press("Tab");
+    assert.equal(await inEditor(), false, "Esc then Tab moved the focus on");
+  };
+  await leave(1);
+  // With Vim keys, in insert mode (so that Tab indents): the first Esc
+  // returns to normal mode, the second readies Tab to move on.
+  await p.testid("vim-toggle").check();
+  await page.locator(".cm-fat-cursor, .cm-vim-panel").first().waitFor({ timeout: 10_000 });
+  await p.testid("editor").locator(".cm-content").click();
+  await page.keyboard.press("i");
+  await leave(2);
+  await context.close();
+});

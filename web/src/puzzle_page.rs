@@ -402,6 +402,13 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                         </div>
                     })}
                     <div class="editor" data-testid="editor" node_ref=editor_host></div>
+                    // How a keyboard leaves the editor, where Tab indents
+                    // (CodeMirror's own: Escape, then Tab; or Ctrl+M, which
+                    // turns Tab's moving on and off). The editor's text
+                    // names this line as its description.
+                    <p class="shortcut editor-hint" id="editor-keys" data-testid="editor-keys">
+                        "In the editor Tab indents; press Esc then Tab to move on (with Vim keys, Esc twice; Ctrl+M, or Shift+Option+M on a Mac, makes Tab move focus until pressed again)."
+                    </p>
                     <div class="toolbar">
                         <button class="run" data-testid="run-button" on:click=move |_| run()
                             title="Run every test case (Ctrl+Enter or Cmd+Enter)" aria-keyshortcuts="Control+Enter Meta+Enter">

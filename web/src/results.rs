@@ -437,12 +437,17 @@ fn performance_view(
 /// A grid's header row and rows as markup (see [`gpu_puzzles_core::markup`]): per
 /// cell `<td data-value data-index title>`, class `mismatch` where the
 /// value differs from the expected one.
-fn grid_rows(rows: &[Vec<gpu_puzzles_verdict::grid::Cell>], matrix: bool, cols: usize) -> String {
+fn grid_rows(
+    rows: &[Vec<gpu_puzzles_verdict::grid::Cell>],
+    matrix: bool,
+    cols: usize,
+    (first_row, first_col): (usize, usize),
+) -> String {
     use gpu_puzzles_core::markup::element;
     let mut out = String::with_capacity(rows.iter().map(Vec::len).sum::<usize>() * 64);
     if matrix {
         out.push_str("<thead><tr><th></th>");
-        for c in 0..cols {
+        for c in first_col..first_col + cols {
             element(&mut out, "th", &[("scope", "col")], Some(&c.to_string()));
         }
         out.push_str("</tr></thead>");
@@ -450,7 +455,7 @@ fn grid_rows(rows: &[Vec<gpu_puzzles_verdict::grid::Cell>], matrix: bool, cols: 
     out.push_str("<tbody>");
     for (r, row) in rows.iter().enumerate() {
         let head = if matrix {
-            r.to_string()
+            (first_row + r).to_string()
         } else {
             row.first().map(|c| c.index.to_string()).unwrap_or_default()
         };
@@ -467,8 +472,13 @@ fn grid_rows(rows: &[Vec<gpu_puzzles_verdict::grid::Cell>], matrix: bool, cols: 
                 ("data-index", index.as_str()),
                 ("title", title.as_str()),
             ];
-            if cell.expected.is_some() {
+            // A wrong cell says so in words too, for a screen reader (its
+            // colour and outline are only seen).
+            let spoken =
+                cell.expected.as_ref().map(|e| format!("{}, wrong: expected {e}", cell.text));
+            if let Some(spoken) = &spoken {
                 attributes.insert(0, ("class", "mismatch"));
+                attributes.push(("aria-label", spoken.as_str()));
             }
             element(&mut out, "td", &attributes, Some(&cell.text));
         }
@@ -493,6 +503,7 @@ pub(crate) fn grid_view(testid: String, label: String, g: Grid) -> impl IntoView
     let matrix = g.matrix;
     let cols = g.cols;
     let region = format!("{label}, scrollable");
+    let origin = g.origin;
     view! {
         <figure class="grid" data-testid=testid>
             <figcaption>
@@ -502,7 +513,7 @@ pub(crate) fn grid_view(testid: String, label: String, g: Grid) -> impl IntoView
             // Focusable, so that a keyboard can scroll a grid wider than
             // the page (WCAG 2.1.1; axe's scrollable-region-focusable).
             <div class="grid-scroll" tabindex="0" role="region" aria-label=region>
-                <table role="grid" aria-label=label inner_html=grid_rows(&g.rows, matrix, cols)></table>
+                <table role="grid" aria-label=label inner_html=grid_rows(&g.rows, matrix, cols, origin)></table>
             </div>
             {note.map(|n| view! { <p class="truncated">{n}</p> })}
         </figure>

@@ -28,6 +28,10 @@ pub struct Grid {
     pub label: String,
     /// Number of mismatching cells in the whole buffer.
     pub mismatches: usize,
+    /// For a matrix, the row and column of its first cell in the whole
+    /// buffer: `(0, 0)`, except for a region of one
+    /// ([`crate::image::region`]), whose headers count from there.
+    pub origin: (usize, usize),
 }
 
 /// One cell.
@@ -91,7 +95,7 @@ pub fn grid(
                 .collect()
         })
         .collect();
-    Grid { rows, cols, matrix, len, label, mismatches }
+    Grid { rows, cols, matrix, len, label, mismatches, origin: (0, 0) }
 }
 
 #[cfg(test)]

@@ -351,6 +351,7 @@ pub fn region(
             right.saturating_sub(1)
         ),
         mismatches,
+        origin: (top, left),
     }
 }
 
@@ -465,5 +466,6 @@ mod tests {
         assert_eq!(g.mismatches, 1);
         assert_eq!(g.rows[5][9].expected.as_deref(), Some("1439"));
         assert_eq!(g.label, "rows 30–39, columns 30–39 of 40 × 40");
+        assert_eq!(g.origin, (30, 30), "its headers count from the region's corner");
     }
 }

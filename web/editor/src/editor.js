@@ -135,7 +135,7 @@ export function createEditor(parent, doc, onChange, onRun, vimOn) {
         activeLines,
         // tabindex: the text is reached by Tab, and axe-core counts the
         // scroller as reachable by keyboard (scrollable-region-focusable).
-        EditorView.contentAttributes.of({ "aria-label": "WGSL shader editor", tabindex: "0" }),
+        EditorView.contentAttributes.of({ "aria-label": "WGSL shader editor", tabindex: "0", "aria-describedby": "editor-keys" }),
         EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
       ],
     }),
