@@ -120,7 +120,7 @@ pub fn image_view(
                 top,
                 left,
             );
-            crate::results::grid_view(grid_testid.clone(), format!("{region_label}, region"), g)
+            crate::grids::grid_view(grid_testid.clone(), format!("{region_label}, region"), g)
         })
     };
     // The region's outline over the image, in percentages of its size.

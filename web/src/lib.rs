@@ -16,6 +16,7 @@ pub mod engine;
 mod generate_page;
 mod generation;
 mod gpu;
+mod grids;
 mod heatmaps;
 mod help;
 mod helper;
