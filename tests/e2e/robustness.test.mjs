@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT, serve, launch, PuzzlePage } from "./harness.mjs";
+import { ROOT, serve, launch, PuzzlePage, openPage } from "./harness.mjs";
 
 let site, browser;
 before(async () => {
@@ -266,10 +266,7 @@ test("leaving a puzzle frees its page: the editor's listeners and the page's DOM
   // puzzle left, most of the renderer's growth in the workshop soak
   // (tests/e2e/bench-soak.mjs). Blink's counters after a full collection
   // tell a page that is freed from one that is kept.
-  const page = await browser.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  const p = new PuzzlePage(page);
+  const { page, p, errors } = await openPage(browser);
   await p.open(site.url("?puzzle=map"));
   const cdp = await page.context().newCDPSession(page);
   const counters = async () => {
@@ -325,11 +322,8 @@ test("a lost GPU device: the next Run says so, gets a new device, keeps the code
   // The loss is simulated where CI can run it: the worker's own GPUDevice
   // destroyed from inside the worker (a destroyed device is lost, with
   // reason "destroyed", as a driver reset or a runaway kernel makes it).
-  const page = await browser.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
+  const { page, p, errors } = await openPage(browser);
   const workers = judgeWorkers(page);
-  const p = new PuzzlePage(page);
   await p.open(site.url("?puzzle=map"));
   await statusShows(page, "^GPU: ");
   assert.equal(workers.length, 1, "one judge's worker");
@@ -372,12 +366,9 @@ test("a worker whose wasm memory passed its bound is replaced before the next Ru
   // The bound lowered to 1 MB (the setting hosts of small machines have),
   // so every Run passes it: a wasm memory only grows, and a new worker
   // starts small.
-  const page = await browser.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(e.message));
+  const { page, p, errors } = await openPage(browser);
   await page.addInitScript(() => localStorage.setItem("gpu-puzzles:v1:judge-memory-bound-mb", "1"));
   const workers = judgeWorkers(page);
-  const p = new PuzzlePage(page);
   await p.open(site.url("?puzzle=map"));
   const code = `${fs.readFileSync(path.join(ROOT, "shaders/map.wgsl"), "utf8")}\n// mine\n`;
   await p.setCode(code);
