@@ -453,6 +453,15 @@ pub struct BufferInit {
     /// Row offsets of a sparse matrix in CSR form, with random row lengths.
     #[serde(default)]
     pub offsets: Option<OffsetsSpec>,
+    /// `image = "camera"`: the photograph `puzzles/images/camera.png` in
+    /// grey, one integer 0..=255 per pixel, cropped and resized to `shape`
+    /// when the set loads (written cases only; FORMAT.md, "Photographs").
+    #[serde(default)]
+    pub image: Option<String>,
+    /// With `image`: `[lo, hi]`, onto which grey levels 0..=255 map linearly
+    /// (rounded): a low-contrast photograph.
+    #[serde(default)]
+    pub levels: Option<[u32; 2]>,
     /// Number of elements, for `fill` and for outputs.
     #[serde(default)]
     pub len: Option<u32>,

@@ -105,6 +105,13 @@ pub(crate) fn checked_len(init: &BufferInit, element: ElementType) -> Result<usi
 }
 
 pub(crate) fn initial_values(init: &BufferInit, element: ElementType) -> Result<Values, String> {
+    if init.image.is_some() {
+        // The loader turns a written case's photograph into `values`.
+        return Err(
+            "`image`: a photograph is only for written cases; a random case draws `random` values"
+                .into(),
+        );
+    }
     let given = [
         init.values.is_some(),
         init.arange.is_some(),

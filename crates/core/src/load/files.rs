@@ -1,5 +1,6 @@
 //! Reading a puzzle set from disk, and the files a set may hold.
 
+use super::photo::{IMAGES_DIR, IMAGES_TEXT_FILES};
 use super::{problem, Files, Problem, PUZZLE_FILES, TOP_LEVEL_FILES};
 #[cfg(not(target_arch = "wasm32"))]
 use std::collections::BTreeMap;
@@ -56,9 +57,19 @@ fn read(path: &std::path::Path) -> Result<String, ReadError> {
     })
 }
 
+/// A binary file's bytes, base64-encoded ([`Files`] holds text).
+#[cfg(not(target_arch = "wasm32"))]
+fn read_base64(path: &std::path::Path) -> Result<String, ReadError> {
+    use base64::Engine as _;
+    std::fs::read(path)
+        .map(|bytes| base64::engine::general_purpose::STANDARD.encode(bytes))
+        .map_err(|source| ReadError { path: path.to_path_buf(), folder: false, source })
+}
+
 /// Reads a puzzles folder from disk into [`Files`]: the top-level files and
 /// each folder's files (one level deep; deeper entries are reported as stray
-/// by the loader through their folder path).
+/// by the loader through their folder path). The photographs of
+/// `images/*.png` are held base64-encoded.
 ///
 /// # Errors
 /// [`ReadError`]: a folder that cannot be listed or a file that cannot be
@@ -75,6 +86,8 @@ pub fn read_dir(root: &std::path::Path) -> Result<Files, ReadError> {
                 let key = format!("{name}/{inner_name}");
                 if inner.path().is_dir() {
                     files.insert(key + "/", String::new());
+                } else if name == IMAGES_DIR && inner_name.ends_with(".png") {
+                    files.insert(key, read_base64(&inner.path())?);
                 } else {
                     files.insert(key, read(&inner.path())?);
                 }
@@ -116,7 +129,13 @@ pub(super) fn stray_files(files: &Files, listed: &BTreeSet<&str>) -> Vec<Problem
     for path in files.keys() {
         match path.split_once('/') {
             None if TOP_LEVEL_FILES.contains(&path.as_str()) => {}
-            None => out.push(problem(path, None, None, "stray file: the top of puzzles/ holds only index.toml, FORMAT.md and puzzle folders")),
+            None => out.push(problem(path, None, None, "stray file: the top of puzzles/ holds only index.toml, FORMAT.md, images/ and puzzle folders")),
+            Some((IMAGES_DIR, name)) => {
+                let photograph = name.ends_with(".png") && !name.contains('/');
+                if !photograph && !IMAGES_TEXT_FILES.contains(&name) {
+                    out.push(problem(path, None, None, "stray file: puzzles/images/ holds only photographs (`*.png`) and LICENSES.md"));
+                }
+            }
             Some((dir, _)) if !listed.contains(dir) => {
                 unlisted.insert(dir);
             }

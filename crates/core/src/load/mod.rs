@@ -15,6 +15,7 @@ mod dispatch;
 mod draw;
 mod files;
 mod index;
+mod photo;
 mod problems;
 mod promise;
 mod validate;
@@ -84,6 +85,14 @@ pub fn load_puzzle_set(
                 &format!(
                     "`{slug}` is not a valid folder name: use lowercase letters, digits and `-`"
                 ),
+            ));
+        }
+        if slug == photo::IMAGES_DIR {
+            problems.push(problem(
+                INDEX_FILE,
+                None,
+                Some("order"),
+                "`images` is the folder of photographs that cases use, not a puzzle: give the puzzle another slug",
             ));
         }
         if !seen.insert(slug.as_str()) {
@@ -217,7 +226,7 @@ fn load_puzzle(
     let starter = get("starter.wgsl", "a starter shader");
     let manifest_path = path("puzzle.toml");
     let Some(manifest_text) = manifest_text else { return Err(problems) };
-    let manifest: ManifestFile = match toml::from_str(&manifest_text) {
+    let mut manifest: ManifestFile = match toml::from_str(&manifest_text) {
         Ok(m) => m,
         Err(e) => {
             problems.push(toml_problem(&manifest_path, &manifest_text, &e));
@@ -225,6 +234,15 @@ fn load_puzzle(
         }
     };
     let mut v = Validator { file: manifest_path.clone(), problems };
+    // Photographs become literal values before any check reads a case.
+    let lines = header_lines(&manifest_text, "case");
+    for (i, case) in manifest.cases.iter_mut().enumerate() {
+        for (name, init) in &mut case.buffers {
+            if let Err(e) = photo::resolve(files, init) {
+                v.at(lines.get(i).copied(), &format!("case {} › buffers.{name}", i + 1), &e);
+            }
+        }
+    }
     if manifest.format_version != FORMAT_VERSION {
         v.problems.push(version_problem(&manifest_path, manifest.format_version));
     }
