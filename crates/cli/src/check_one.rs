@@ -23,6 +23,9 @@ pub(crate) struct Show<'a> {
     pub print: bool,
     /// A folder to write the cases' pictures into ([`crate::images`]).
     pub images: Option<&'a Path>,
+    /// A folder to write the frames of the cases' steps into
+    /// ([`crate::images::write_frames`]).
+    pub frames: Option<&'a Path>,
 }
 
 /// Judges `file` against puzzle `slug` of the set under `root` with the
@@ -41,7 +44,7 @@ pub(crate) fn check_one(
     seed: Option<u64>,
     seeds: Option<std::ops::RangeInclusive<u64>>,
 ) -> Result<bool> {
-    let Show { json, print, images } = show;
+    let Show { json, print, images, frames } = show;
     let set = load(root)?;
     let Some(puzzle) = set.get(slug) else {
         let slugs: Vec<_> = set.puzzles.iter().map(|p| p.slug.as_str()).collect();
@@ -82,6 +85,16 @@ pub(crate) fn check_one(
             eprintln!("{line}");
         } else {
             println!("\n{line}");
+        }
+    }
+    if let Some(dir) = frames {
+        let lines = crate::images::write_frames(dir, &gpu, puzzle, &source)?;
+        for line in lines {
+            if json {
+                eprintln!("{line}");
+            } else {
+                println!("{line}");
+            }
         }
     }
     if !json {

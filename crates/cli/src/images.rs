@@ -104,3 +104,67 @@ pub(crate) fn write_images(
     }
     Ok(written)
 }
+
+/// Plays every shown written case of several dispatches on `gpu`
+/// ([`gpu_puzzles_runner::frames`]) and writes its pictured compared
+/// buffers after each frame's step into `dir`, created if missing:
+/// `case-N-NAME-step-K.png`, `K` the number of dispatches done, zero-padded,
+/// every frame of a buffer on the scale of its expected values, so that
+/// the frames compare. Returns a line a case saying what was written and
+/// the kernel's steps per second.
+///
+/// # Errors
+/// The folder or a file cannot be written, or the GPU failed.
+pub(crate) fn write_frames(
+    dir: &Path,
+    gpu: &gpu_puzzles_runner::Gpu,
+    puzzle: &Puzzle,
+    source: &str,
+) -> Result<Vec<String>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut lines = Vec::new();
+    for case in
+        puzzle.cases.iter().filter(|c| !c.hidden && !c.is_performance() && c.dispatches.len() > 1)
+    {
+        let played = pollster::block_on(gpu_puzzles_runner::frames(gpu, puzzle, case, source))?;
+        let digits = played.after.last().map_or(1, |n| n.to_string().len());
+        let mut files = 0;
+        for (k, &i) in played.buffers.iter().enumerate() {
+            let (b, cb) = (&puzzle.buffers[i], &case.buffers[i]);
+            let Some(expected) = cb.expected.as_ref() else { continue };
+            let Some(shape) = pictured(b.view, cb.shape, expected) else { continue };
+            let scale = image::image(expected, shape, b.view).map(|i| i.palette);
+            for (frame, after) in played.frames.iter().zip(&played.after) {
+                if let Some(img) = image::image_on(&frame[k], shape, b.view, scale) {
+                    write_png(
+                        &dir.join(format!(
+                            "case-{}-{}-step-{after:0digits$}.png",
+                            case.number, b.name
+                        )),
+                        &img,
+                    )?;
+                    files += 1;
+                }
+            }
+        }
+        let rate = played
+            .steps_per_second(case.dispatches.len())
+            .map_or("the timer read zero".into(), |r| {
+                format!("{r:.0} steps/s of the kernel alone")
+            });
+        lines.push(format!(
+            "frames: case {}, {} of {} steps, {files} PNG files written to {}; {rate}",
+            case.number,
+            played.frames.len(),
+            case.dispatches.len(),
+            dir.display()
+        ));
+    }
+    if lines.is_empty() {
+        lines.push(format!(
+            "frames: no shown case of {} has several dispatches to play",
+            puzzle.slug
+        ));
+    }
+    Ok(lines)
+}

@@ -84,6 +84,13 @@ enum Command {
         /// --solution).
         #[arg(long, value_name = "DIR", requires = "solution", conflicts_with = "seeds")]
         images: Option<PathBuf>,
+        /// Play each shown case of several dispatches (a simulation's
+        /// steps) on the GPU and write its 2-D buffers after each step as
+        /// PNG files into this folder (created if missing), at most 240
+        /// frames a case, and the kernel's steps per second (with --puzzle
+        /// and --solution).
+        #[arg(long, value_name = "DIR", requires = "solution", conflicts_with = "seeds")]
+        frames: Option<PathBuf>,
         /// Seed of the random cases drawn besides the puzzle's own (a new
         /// one each run when absent; a failing random case prints its seed).
         #[arg(long, conflicts_with = "seeds")]
@@ -198,12 +205,13 @@ fn run(cli: Cli) -> Result<bool> {
             seeds,
             print,
             images,
+            frames,
             ..
         } => check_one::check_one(
             &cli.root,
             &slug,
             &file,
-            check_one::Show { json, print, images: images.as_deref() },
+            check_one::Show { json, print, images: images.as_deref(), frames: frames.as_deref() },
             seed,
             seeds,
         ),

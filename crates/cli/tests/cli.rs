@@ -382,3 +382,49 @@ fn check_writes_each_shown_cases_pictures_with_the_wrong_pixels_marked() {
         .any(|c| c["outcome"]["status"] == "mismatch" && !c["hidden"].as_bool().unwrap()));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn check_plays_each_shown_case_of_several_steps_as_frames() {
+    // Jacobi's shown cases of 2, 7, 12 and 3 steps (the second has one step:
+    // nothing to play). Each frame is the grid after that many steps; the
+    // last frame of the buffer holding the result is the expected picture.
+    let solution = root().join("shaders/jacobi.wgsl");
+    let dir = std::env::temp_dir().join(format!("gpu-puzzles-frames-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut c = command(
+        &["check", "--puzzle", "jacobi", "--solution", solution.to_str().unwrap()],
+        &root(),
+    );
+    c.arg("--frames").arg(&dir).arg("--images").arg(&dir);
+    let out = c.output().expect("the CLI runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    for (case, steps) in [(1, 2), (3, 7), (4, 12), (5, 3)] {
+        let line =
+            format!("frames: case {case}, {steps} of {steps} steps, {} PNG files", 2 * steps);
+        assert!(text.contains(&line), "{line:?} in {text}");
+        let digits = steps.to_string().len();
+        for k in 1..=steps {
+            for b in ["a", "b"] {
+                let f = dir.join(format!("case-{case}-{b}-step-{k:0digits$}.png"));
+                assert!(f.exists(), "{}", f.display());
+            }
+        }
+        // After the last step the result is in buffer `steps % 2`: its frame
+        // is the expected picture, pixel for pixel (same scale).
+        let result = if steps % 2 == 0 { "a" } else { "b" };
+        let last = read_png(&dir.join(format!("case-{case}-{result}-step-{steps}.png")));
+        let expected = read_png(&dir.join(format!("case-{case}-expected-{result}.png")));
+        // (Within one grey level: the values agree within the puzzle's
+        // tolerance, which can cross a level's rounding.)
+        assert_eq!((last.0, last.1), (expected.0, expected.1), "case {case}: same size");
+        let worst = last.2.iter().zip(&expected.2).map(|(a, b)| a.abs_diff(*b)).max();
+        assert!(
+            worst <= Some(1),
+            "case {case}: the last frame is the expected picture ({worst:?})"
+        );
+    }
+    assert!(!text.contains("frames: case 2,"), "a single step is not played: {text}");
+    assert!(text.contains("steps/s of the kernel alone"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

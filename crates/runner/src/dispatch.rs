@@ -89,30 +89,6 @@ pub(crate) async fn submit(
     let storage_usage =
         wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
     let initial: Vec<Vec<u8>> = case.buffers.iter().map(|cb| cb.initial.to_bytes()).collect();
-    let storage: Vec<wgpu::Buffer> = puzzle
-        .buffers
-        .iter()
-        .zip(&initial)
-        .map(|(b, bytes)| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(&b.name),
-                contents: bytes,
-                usage: storage_usage,
-            })
-        })
-        .collect();
-    let uniforms: Vec<wgpu::Buffer> = puzzle
-        .uniforms
-        .iter()
-        .zip(&case.uniforms)
-        .map(|(u, bytes)| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(&u.name),
-                contents: bytes,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            })
-        })
-        .collect();
     // WebGPU zero-initialises new buffers, which is the trace's initial state.
     let trace_buffer = trace_bytes.map(|(size, _)| {
         device.create_buffer(&wgpu::BufferDescriptor {
@@ -122,60 +98,9 @@ pub(crate) async fn submit(
             mapped_at_creation: false,
         })
     });
-    // One bind group for the case, and one per dispatch that sets a
-    // per-dispatch uniform, with that dispatch's values in place of the case's.
-    let overrides: Vec<Option<(u32, wgpu::Buffer)>> = case
-        .dispatches
-        .iter()
-        .map(|d| {
-            d.uniform.as_ref().map(|(u, bytes)| {
-                let usage = wgpu::BufferUsages::UNIFORM;
-                (
-                    *u,
-                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                        label: Some(&puzzle.uniforms[*u as usize].name),
-                        contents: bytes,
-                        usage,
-                    }),
-                )
-            })
-        })
-        .collect();
-    let bind_group_with = |over: Option<&(u32, wgpu::Buffer)>| {
-        let mut entries: Vec<wgpu::BindGroupEntry> = puzzle
-            .buffers
-            .iter()
-            .zip(&storage)
-            .map(|(b, buf)| wgpu::BindGroupEntry {
-                binding: b.binding,
-                resource: buf.as_entire_binding(),
-            })
-            .collect();
-        entries.extend(puzzle.uniforms.iter().zip(&uniforms).enumerate().map(|(k, (u, buf))| {
-            let buf = over.filter(|(o, _)| *o as usize == k).map_or(buf, |(_, b)| b);
-            wgpu::BindGroupEntry { binding: u.binding, resource: buf.as_entire_binding() }
-        }));
-        if let Some(t) = &trace_buffer {
-            entries.push(wgpu::BindGroupEntry {
-                binding: TRACE_BINDING,
-                resource: t.as_entire_binding(),
-            });
-        }
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("puzzle bindings"),
-            layout: &p.bind_group_layout,
-            entries: &entries,
-        })
-    };
-    let bind_group = bind_group_with(None);
-    let own: Vec<Option<wgpu::BindGroup>> =
-        overrides.iter().map(|o| o.as_ref().map(|o| bind_group_with(Some(o)))).collect();
-    let steps: Vec<(&wgpu::ComputePipeline, &wgpu::BindGroup)> = case
-        .dispatches
-        .iter()
-        .zip(&own)
-        .map(|(d, g)| (&p.pipelines[d.entry as usize], g.as_ref().unwrap_or(&bind_group)))
-        .collect();
+    let bound = bind(gpu, puzzle, case, p, &initial, trace_buffer.as_ref());
+    let steps = bound.steps(p, case);
+    let storage = &bound.storage;
     // Whether the timed run left exactly one run's results in the buffers
     // (a slow kernel on a software adapter): then those are read back, and
     // the kernel is not run a second time to be judged.
@@ -295,12 +220,8 @@ pub(crate) async fn submit(
     let started = if judged_already { timed_since } else { Instant::now() };
     gpu.queue.submit([encoder.finish()]);
     let mapped = request_map(&readback);
-    let mut buffers: Vec<wgpu::Buffer> = storage
-        .into_iter()
-        .chain(uniforms)
-        .chain(overrides.into_iter().flatten().map(|o| o.1))
-        .chain(trace_buffer)
-        .collect();
+    drop((steps, sources));
+    let mut buffers: Vec<wgpu::Buffer> = bound.into_buffers().chain(trace_buffer).collect();
     let timestamp_offset = timestamps.map(|(_, resolve)| {
         buffers.push(resolve);
         timestamp_offset
@@ -318,6 +239,127 @@ pub(crate) async fn submit(
         measured,
         judged_in_timed_run: judged_already,
     })
+}
+
+/// A case's buffers on the device, with its bind groups: one for the case,
+/// and one per dispatch that sets a per-dispatch uniform.
+pub(crate) struct Bound {
+    /// The storage buffers, in the puzzle's order.
+    pub storage: Vec<wgpu::Buffer>,
+    /// The uniform buffers, in the puzzle's order.
+    pub uniforms: Vec<wgpu::Buffer>,
+    /// Per dispatch, the uniform it sets (its index) and that uniform's buffer.
+    overrides: Vec<Option<(u32, wgpu::Buffer)>>,
+    group: wgpu::BindGroup,
+    own: Vec<Option<wgpu::BindGroup>>,
+}
+
+impl Bound {
+    /// The case's dispatches as (pipeline, bind group) pairs, in order.
+    pub fn steps<'a>(
+        &'a self,
+        p: &'a Pipeline,
+        case: &Case,
+    ) -> Vec<(&'a wgpu::ComputePipeline, &'a wgpu::BindGroup)> {
+        case.dispatches
+            .iter()
+            .zip(&self.own)
+            .map(|(d, g)| (&p.pipelines[d.entry as usize], g.as_ref().unwrap_or(&self.group)))
+            .collect()
+    }
+
+    /// Every buffer, to be destroyed once read back.
+    pub fn into_buffers(self) -> impl Iterator<Item = wgpu::Buffer> {
+        self.storage
+            .into_iter()
+            .chain(self.uniforms)
+            .chain(self.overrides.into_iter().flatten().map(|o| o.1))
+    }
+}
+
+/// Uploads a case's storage buffers (from `initial`, their bytes) and
+/// uniforms, and creates its bind groups, binding `trace` too when given.
+pub(crate) fn bind(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    case: &Case,
+    p: &Pipeline,
+    initial: &[Vec<u8>],
+    trace: Option<&wgpu::Buffer>,
+) -> Bound {
+    let device = &gpu.device;
+    let storage_usage =
+        wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+    let storage: Vec<wgpu::Buffer> = puzzle
+        .buffers
+        .iter()
+        .zip(initial)
+        .map(|(b, bytes)| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(&b.name),
+                contents: bytes,
+                usage: storage_usage,
+            })
+        })
+        .collect();
+    let uniforms: Vec<wgpu::Buffer> = puzzle
+        .uniforms
+        .iter()
+        .zip(&case.uniforms)
+        .map(|(u, bytes)| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(&u.name),
+                contents: bytes,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            })
+        })
+        .collect();
+    let overrides: Vec<Option<(u32, wgpu::Buffer)>> = case
+        .dispatches
+        .iter()
+        .map(|d| {
+            d.uniform.as_ref().map(|(u, bytes)| {
+                let usage = wgpu::BufferUsages::UNIFORM;
+                (
+                    *u,
+                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some(&puzzle.uniforms[*u as usize].name),
+                        contents: bytes,
+                        usage,
+                    }),
+                )
+            })
+        })
+        .collect();
+    let bind_group_with = |over: Option<&(u32, wgpu::Buffer)>| {
+        let mut entries: Vec<wgpu::BindGroupEntry> = puzzle
+            .buffers
+            .iter()
+            .zip(&storage)
+            .map(|(b, buf)| wgpu::BindGroupEntry {
+                binding: b.binding,
+                resource: buf.as_entire_binding(),
+            })
+            .collect();
+        entries.extend(puzzle.uniforms.iter().zip(&uniforms).enumerate().map(|(k, (u, buf))| {
+            let buf = over.filter(|(o, _)| *o as usize == k).map_or(buf, |(_, b)| b);
+            wgpu::BindGroupEntry { binding: u.binding, resource: buf.as_entire_binding() }
+        }));
+        if let Some(t) = trace {
+            entries.push(wgpu::BindGroupEntry {
+                binding: TRACE_BINDING,
+                resource: t.as_entire_binding(),
+            });
+        }
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("puzzle bindings"),
+            layout: &p.bind_group_layout,
+            entries: &entries,
+        })
+    };
+    let group = bind_group_with(None);
+    let own = overrides.iter().map(|o| o.as_ref().map(|o| bind_group_with(Some(o)))).collect();
+    Bound { storage, uniforms, overrides, group, own }
 }
 
 /// Records `steps` into `pass`, each over `workgroups`, setting a bind

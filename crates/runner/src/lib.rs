@@ -13,6 +13,7 @@
 mod case;
 mod cpu_checks;
 mod dispatch;
+mod frames;
 pub mod generate;
 mod instrumented;
 mod limits;
@@ -24,6 +25,7 @@ mod run;
 mod timing;
 mod yardstick;
 
+pub use frames::{frame_points, frames, Frames, MAX_FRAMES, MAX_FRAME_BYTES};
 pub use limits::check_config;
 pub use order::{HelperCheck, OrderCheckHelper};
 pub use peak::measure_peaks;
@@ -70,6 +72,10 @@ pub enum RunnerError {
         /// Why.
         error: gpu_puzzles_core::model::ExpectedError,
     },
+    /// A case asked to be played ([`frames()`]) whose shader no longer
+    /// compiles or binds as it did when the case ran.
+    #[error("the case cannot be played: {0}")]
+    Unplayable(String),
     /// Judging failed: no expected values for the case, or no read-back of
     /// a compared buffer.
     #[error("{0}. This is a fault in GPU Puzzles or the puzzle set; please report it")]
