@@ -1,7 +1,7 @@
 //! A case's steps as frames (`runner::frames`), on the test adapter
 //! (lavapipe in CI): every frame of a Jacobi case is the CPU reference run
-//! for that many steps, the frames are capped and evenly spaced, and the
-//! kernel's rate is measured.
+//! for that many steps, on the GPU and in the interpreter alike; the frames
+//! are capped and evenly spaced, and the kernel's rate is measured.
 
 use gpu_puzzles_core::load::{load_one_puzzle, read_dir};
 use gpu_puzzles_core::{Case, Puzzle};
@@ -35,7 +35,11 @@ fn each_frame_of_jacobi_is_the_reference_after_that_many_steps() {
     assert_eq!(played.after, (1..=7).collect::<Vec<u32>>(), "a frame after every step");
     assert_eq!(played.buffers, vec![0, 1], "both buffers, a and b, as compared");
     assert!(played.list_ms > 0.0 && played.captured_ms > 0.0, "timed: {played:?}");
-    for (k, frame) in (1..=7).zip(&played.frames) {
+    // The interpreter's frames, for a browser without WebGPU: the same steps.
+    let emulated = gpu_puzzles_interp::emulate::frames(&puzzle, &case, &source, &played.after)
+        .expect("the interpreter plays it");
+    assert_eq!(emulated.len(), 7);
+    for (k, frame) in (1..=7).chain(1..=7).zip(played.frames.iter().chain(&emulated)) {
         let (p, c) = jacobi_case(k);
         let expected = p.expected(&c).expect("the reference computes it");
         for (buffer, (got, want)) in frame.iter().zip(&expected).enumerate() {

@@ -24,12 +24,14 @@ use std::sync::Arc;
 
 mod case;
 mod findings;
+mod frames;
 mod memory;
 mod order;
 mod schedule;
 mod subgroup_sizes;
 use findings::{empty_findings, findings};
 use memory::memory;
+pub use frames::frames;
 pub use memory::Step;
 pub use order::order_check;
 use order::{order_check_prepared, order_dependent};
