@@ -98,9 +98,25 @@ fn main() {
     std::fs::write(data_dir.join("VERSION"), format!("{version:016x}")).unwrap();
     println!("cargo:rustc-env=GPU_PUZZLES_DATA_VERSION={version:016x}");
     let mut out = String::new();
+    // The judge's worker loads each puzzle from these files with the
+    // loader, which cannot decode a photograph in wasm: manifests that use
+    // one are embedded with its grey levels written in (written out beside
+    // the others), and the PNG files are left out.
+    let resolved = gpu_puzzles_core::load::with_photographs_resolved(&files)
+        .unwrap_or_else(|p| fail(&format!("a photograph could not be resolved: {p:?}")));
+    let resolved_dir = out_dir.join("resolved");
+    let _ = std::fs::remove_dir_all(&resolved_dir);
     out.push_str("/// Files of `puzzles/`: path relative to it, contents.\npub const PUZZLE_FILES: &[(&str, &str)] = &[\n");
-    for name in files.keys().filter(|n| !n.ends_with('/')) {
-        writeln!(out, "    ({name:?}, include_str!({:?})),", abs(&puzzles.join(name))).unwrap();
+    for (name, text) in resolved.iter().filter(|(n, _)| !n.ends_with('/')) {
+        let path = if files.get(name) == Some(text) {
+            puzzles.join(name)
+        } else {
+            let path = resolved_dir.join(name);
+            std::fs::create_dir_all(path.parent().expect("a manifest is in a folder")).unwrap();
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        writeln!(out, "    ({name:?}, include_str!({:?})),", abs(&path)).unwrap();
     }
     out.push_str("];\n");
     std::fs::write(out_dir.join("puzzle_files.rs"), out).unwrap();

@@ -136,6 +136,7 @@ fn reply_error(body: &Reply, message: String) -> Reply {
         Reply::Run(_) => Reply::Run(Err(message)),
         Reply::Debug(_) => Reply::Debug(Err(message)),
         Reply::Check(_) => Reply::Check(Err(message)),
+        Reply::Frames(_) => Reply::Frames(Err(message)),
         Reply::Model(_) => Reply::Model(Err(message)),
         Reply::Generate(_) => {
             Reply::Generate(Err(crate::protocol::generation::GenerateFailure::plain(message)))
@@ -166,6 +167,9 @@ async fn handle(request: Request) -> Reply {
         Request::Model { version } => Reply::Model(crate::generation::model_info(&version).await),
         Request::Generate(request) => Reply::Generate(crate::generation::open(request).await),
         Request::GenerateMore { count } => Reply::Generate(crate::generation::more(count).await),
+        Request::Frames { slug, case, source, page_webgpu } => {
+            Reply::Frames(crate::playback::play(&slug, case, &source, page_webgpu).await)
+        }
         Request::Crash => panic!("asked to crash (Request::Crash)"),
         Request::Debug(action) => Reply::Debug(debug(action)),
         Request::Check { .. } => {

@@ -208,6 +208,29 @@ impl PageGpu {
         })
     }
 
+    /// The frames of written case `case` (its number) of `puzzle` with
+    /// `source`, played in the worker ([`crate::playback`]).
+    ///
+    /// # Errors
+    /// Why the case could not be played, or that the worker failed.
+    pub async fn frames(
+        self,
+        puzzle: &Puzzle,
+        case: usize,
+        source: &str,
+    ) -> Result<crate::protocol::playback::FramesReply, WorkerError> {
+        let request = Request::Frames {
+            slug: puzzle.slug.clone(),
+            case,
+            source: source.to_string(),
+            page_webgpu: has_webgpu(),
+        };
+        match self.request(request).await? {
+            Reply::Frames(f) => f.map_err(WorkerError::Judge),
+            other => Err(unexpected(&other)),
+        }
+    }
+
     /// A debugger action, carried out in the worker.
     ///
     /// # Errors

@@ -18,7 +18,7 @@ const MAX_WIDTH: usize = 384;
 const MIN_WIDTH: usize = 160;
 
 /// The CSS width an image `width` pixels across is drawn at.
-fn drawn_width(width: usize) -> usize {
+pub(crate) fn drawn_width(width: usize) -> usize {
     if width >= MIN_WIDTH {
         width.min(MAX_WIDTH)
     } else {
@@ -27,7 +27,10 @@ fn drawn_width(width: usize) -> usize {
 }
 
 /// Puts `img`'s pixels on `canvas` (sized to them).
-fn draw(canvas: &web_sys::HtmlCanvasElement, img: &Image) -> Result<(), wasm_bindgen::JsValue> {
+pub(crate) fn draw(
+    canvas: &web_sys::HtmlCanvasElement,
+    img: &Image,
+) -> Result<(), wasm_bindgen::JsValue> {
     canvas.set_width(img.width as u32);
     canvas.set_height(img.height as u32);
     let context = canvas

@@ -23,6 +23,8 @@ mod helper;
 mod images;
 mod list;
 mod offline;
+mod playback;
+mod player;
 mod prints;
 mod progress;
 pub mod protocol;

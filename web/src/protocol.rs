@@ -12,6 +12,7 @@
 //! disagree on.
 
 pub mod generation;
+pub mod playback;
 
 use crate::wire::{option, CaseResultDef};
 use generation::{GenerateChunk, GenerateFailure, GenerateRequest, ModelInfo};
@@ -20,6 +21,7 @@ use gpu_puzzles_interp::debug::{InvocationView, MemoryView};
 use gpu_puzzles_verdict::judge::CaseResult;
 use gpu_puzzles_verdict::timing::Peaks;
 use gpu_puzzles_verdict::trace::BufferTrace;
+use playback::FramesReply;
 use serde::{Deserialize, Serialize};
 
 /// A request or a reply with the number that pairs them (the page numbers
@@ -85,6 +87,20 @@ pub enum Request {
     GenerateMore {
         /// Characters to generate at most (fewer when the generation ends).
         count: u32,
+    },
+    /// Plays written case `case` (its number) of puzzle `slug` with
+    /// `source`: its compared buffers after each dispatch, at most
+    /// `gpu_puzzles_runner::MAX_FRAMES` of them; answered by
+    /// [`Reply::Frames`].
+    Frames {
+        /// The puzzle's slug.
+        slug: String,
+        /// The case's number (a written case).
+        case: usize,
+        /// The student's WGSL, as the Run judged it.
+        source: String,
+        /// As in [`Request::Acquire`].
+        page_webgpu: bool,
     },
     /// Sent by the judge's worker to its helper worker
     /// ([`crate::helper`]), never by the page: the order check of case
@@ -172,6 +188,8 @@ pub enum Reply {
     Model(Result<ModelInfo, String>),
     /// A generation's next chunk, or why it stopped.
     Generate(Result<GenerateChunk, GenerateFailure>),
+    /// A case's frames ([`Request::Frames`]), or why it could not be played.
+    Frames(Result<FramesReply, String>),
     /// The helper's order check ([`Request::Check`]): `Err` when it could
     /// not make it, else the check's own result (a failing outcome,
     /// nothing, or why the interpreter could not run the case).

@@ -262,7 +262,7 @@ fn case_view(
                 let picture = (image::shows_image(b.view, cb.shape, &cb.initial))
                     .then(|| {
                         let shape = cb.shape?;
-                        let img = image::image(&cb.initial, shape, b.view)?;
+                        let img = image::image_of(&cb.initial, shape, b)?;
                         Some(crate::images::image_view(
                             format!("image-input-{n}-{}", b.name),
                             format!("Input {}", b.name),
@@ -299,7 +299,7 @@ fn case_view(
                     img.map(|img| crate::images::image_view(format!("image-{id}-{n}{suffix}"), format!("{label} {}", b.name), img, values.clone(), shape, against))
                 };
                 let against = crate::images::Against { expected: expected.clone(), compare: case.compare };
-                let expected_image = image::image(expected, shape, b.view);
+                let expected_image = image::image_of(expected, shape, b);
                 let scale = expected_image.as_ref().map(|i| i.palette);
                 view! {
                     {picture("expected", "Expected", expected, expected_image, None)}
@@ -319,7 +319,15 @@ fn case_view(
         let printed = result.as_ref().and_then(|r| r.findings.as_ref()).map(|f| f.prints.clone()).filter(|log| !log.is_empty()).map(|log| {
                 view! { <crate::prints::PrintLogView puzzle=puzzle case=case log=log source=source.to_string() sites=sites.clone()/> }
             });
-        view! { <div class="grids">{inputs}{outputs}</div>{printed}{maps} }.into_any()
+        // A case of several steps that ran cleanly can be played.
+        let player = result
+            .as_ref()
+            .filter(|r| {
+                matches!(r.outcome.status(), "passed" | "mismatch" | "over-budget" | "without-technique")
+            })
+            .filter(|_| crate::player::playable(puzzle, case))
+            .map(|_| view! { <crate::player::Player puzzle=puzzle case=case source=source.to_string()/> });
+        view! { <div class="grids">{inputs}{outputs}</div>{player}{printed}{maps} }.into_any()
     };
     view! {
         <section class="case" data-testid=format!("case-{n}") data-status=status data-outcome=outcome aria-label=title.clone()>

@@ -75,7 +75,7 @@ pub(crate) fn write_images(
                 if let Some(shape) = pictured(b.view, cb.shape, &cb.initial) {
                     save(
                         format!("case-{n}-input-{}.png", b.name),
-                        image::image(&cb.initial, shape, b.view),
+                        image::image_of(&cb.initial, shape, b),
                     )?;
                 }
             }
@@ -86,7 +86,7 @@ pub(crate) fn write_images(
             compared += 1;
             let Some(expected) = cb.expected.as_ref() else { continue };
             let Some(shape) = pictured(b.view, cb.shape, expected) else { continue };
-            let expected_image = image::image(expected, shape, b.view);
+            let expected_image = image::image_of(expected, shape, b);
             // The actual image on the expected image's scale.
             let scale = expected_image.as_ref().map(|i| i.palette);
             save(format!("case-{n}-expected-{}.png", b.name), expected_image)?;
@@ -133,7 +133,7 @@ pub(crate) fn write_frames(
             let (b, cb) = (&puzzle.buffers[i], &case.buffers[i]);
             let Some(expected) = cb.expected.as_ref() else { continue };
             let Some(shape) = pictured(b.view, cb.shape, expected) else { continue };
-            let scale = image::image(expected, shape, b.view).map(|i| i.palette);
+            let scale = image::image_of(expected, shape, b).map(|i| i.palette);
             for (frame, after) in played.frames.iter().zip(&played.after) {
                 if let Some(img) = image::image_on(&frame[k], shape, b.view, scale) {
                     write_png(

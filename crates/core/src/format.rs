@@ -326,6 +326,10 @@ pub struct BufferSpec {
     /// How the site shows its values ([`BufferView`]).
     #[serde(default)]
     pub view: BufferView,
+    /// `scale = [lo, hi]`: a fixed grey scale for its images (black at
+    /// `lo`), instead of each image's own range.
+    #[serde(default)]
+    pub scale: Option<[f64; 2]>,
 }
 
 /// How the site shows a buffer's values (`view = "…"` on a `[[buffer]]`).

@@ -255,7 +255,7 @@ impl Puzzle {
 }
 
 /// A storage buffer declared by the puzzle, in bind group 0.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Buffer {
     /// Name as declared in the shader, e.g. `"out"`.
     pub name: String,
@@ -268,6 +268,11 @@ pub struct Buffer {
     /// How the site shows its values.
     #[serde(default)]
     pub view: crate::format::BufferView,
+    /// A fixed grey scale `[lo, hi]` for its images (black at `lo`, white
+    /// at `hi`), so that a low-contrast picture looks low in contrast;
+    /// `None`: each image spans its own values.
+    #[serde(default)]
+    pub scale: Option<[f64; 2]>,
 }
 
 /// A uniform buffer: a struct of 4-byte scalars at 4-byte offsets.

@@ -62,7 +62,10 @@ fn mistakes_with_photographs_name_the_file_and_the_field() {
     assert!(p.contains("needs `shape = [rows, cols]`"), "{p}");
     // Levels 0..=255 break the promise of values in 0..=9: the promise check reads the photograph.
     let p = box_blur_with("{ image = \"camera\", shape = [8, 8] }").expect_err("refused");
-    assert!(p.contains("case 1") && p.contains("[0, 9]"), "{p}");
+    assert!(
+        p.contains("case 1") && p.contains("outside the promise") && p.contains("from 0 to 9"),
+        "{p}"
+    );
 
     let mut files = shipped();
     files.insert("images/notes.txt".into(), "a stray".into());
@@ -90,4 +93,45 @@ fn a_random_case_cannot_draw_a_photograph() {
     text.replace_range(line..end, "buffers.a = { image = \"camera\", shape = [\"=r\", \"=c\"] }");
     let p = load_puzzle_set(&files, None).map(|_| ()).expect_err("refused");
     assert!(p.iter().any(|x| x.to_string().contains("only for written cases")), "{p:?}");
+}
+
+/// The judge's worker in the page loads puzzles from an embedded copy of
+/// the files, with every photograph written in as values: the puzzle it
+/// loads is the one the set loads.
+#[test]
+fn a_set_with_its_photographs_written_in_loads_the_same_puzzles() {
+    let mut files = shipped();
+    let text = files.get_mut("box-blur/puzzle.toml").expect("Box Blur");
+    let from =
+        "buffers.a = { random = { len = 64, min = 0, max = 9, seed = 2401 }, shape = [8, 8] }";
+    *text = text.replacen(
+        from,
+        "buffers.a = { image = \"camera\", shape = [8, 8], levels = [0, 9] }",
+        1,
+    );
+    let resolved = gpu_puzzles_core::load::with_photographs_resolved(&files).expect("resolves");
+    assert!(resolved.keys().all(|k| !k.ends_with(".png")), "the PNG files are left out");
+    assert!(!resolved["box-blur/puzzle.toml"].contains("image ="), "written in as values");
+    let json = |f: &Files, slug: &str| {
+        let p = gpu_puzzles_core::load::load_one_puzzle(f, slug)
+            .unwrap_or_else(|e| panic!("{slug} loads: {e:?}"));
+        serde_json::to_string(&p).expect("serialises")
+    };
+    for slug in ["box-blur", "map", "jacobi"] {
+        assert_eq!(json(&resolved, slug), json(&files, slug), "{slug}");
+    }
+    let photos: Vec<&str> = shipped()
+        .iter()
+        .filter(|(k, t)| k.ends_with("/puzzle.toml") && t.contains("image = \""))
+        .map(|(k, _)| k.trim_end_matches("/puzzle.toml"))
+        .map(|s| s.to_owned().leak() as &str)
+        .collect();
+    let all = gpu_puzzles_core::load::with_photographs_resolved(&shipped()).expect("resolves");
+    for slug in photos {
+        assert_eq!(
+            json(&all, slug),
+            json(&shipped(), slug),
+            "{slug}, a shipped puzzle with photographs"
+        );
+    }
 }

@@ -22,6 +22,7 @@
 
 pub mod lm;
 
+mod applications;
 mod backward;
 mod basics;
 mod error;
@@ -41,6 +42,10 @@ mod segmented;
 mod stencils;
 mod weight_gradient;
 
+pub use applications::{
+    equalise_histogram, fft_rows, gaussian_blur_separable, gray_scott_steps, mandelbrot_counts,
+    n_body_step, sobel_magnitude,
+};
 pub use backward::softmax_backward_rows;
 pub use basics::{add_ten, broadcast_add, window_sum_3, zip_add};
 pub use error::ReferenceError;
@@ -106,6 +111,13 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("radix_sort_u8_keys", radix_sort_u8_keys),
     ("sort_keys", sort_keys),
     ("merge_sorted", merge_sorted),
+    ("sobel_magnitude", sobel_magnitude),
+    ("gaussian_blur_separable", gaussian_blur_separable),
+    ("equalise_histogram", equalise_histogram),
+    ("n_body_step", n_body_step),
+    ("mandelbrot_counts", mandelbrot_counts),
+    ("fft_rows", fft_rows),
+    ("gray_scott_steps", gray_scott_steps),
 ];
 
 /// The reference functions that also have a per-element form, by name.

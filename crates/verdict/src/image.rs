@@ -206,6 +206,22 @@ pub fn image(values: &Values, shape: [u32; 2], view: BufferView) -> Option<Image
     image_on(values, shape, view, None)
 }
 
+/// The fixed grey scale a buffer's manifest gives (`scale = [lo, hi]`),
+/// for [`image_on`]; `None` where each image spans its own values.
+pub fn scale_of(buffer: &gpu_puzzles_core::model::Buffer) -> Option<Palette> {
+    buffer.scale.map(|[lo, hi]| Palette::Grey { lo, hi })
+}
+
+/// As [`image`], on the buffer's fixed scale where its manifest gives one
+/// ([`scale_of`]).
+pub fn image_of(
+    values: &Values,
+    shape: [u32; 2],
+    buffer: &gpu_puzzles_core::model::Buffer,
+) -> Option<Image> {
+    image_on(values, shape, buffer.view, scale_of(buffer))
+}
+
 /// As [`image`], on the scale of `like` when it is a grey or diverging one
 /// (an actual image drawn on its expected image's scale, so that the same
 /// grey means the same value in both; values beyond it are clamped).

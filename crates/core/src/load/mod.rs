@@ -28,6 +28,8 @@ use files::{is_comparison_file, is_valid_slug, stray_files};
 #[cfg(not(target_arch = "wasm32"))]
 pub use files::{read_dir, read_solutions, ReadError};
 use index::index_order;
+#[cfg(not(target_arch = "wasm32"))]
+pub use photo::with_photographs_resolved;
 pub use problems::Problem;
 use problems::Validator;
 pub(super) use problems::{header_lines, problem, toml_problem, version_problem};

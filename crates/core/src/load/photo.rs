@@ -14,6 +14,8 @@
 
 use super::Files;
 use crate::format::BufferInit;
+#[cfg(not(target_arch = "wasm32"))]
+use serde::Deserialize as _;
 
 /// The folder of `puzzles/` that holds the photographs.
 pub const IMAGES_DIR: &str = "images";
@@ -85,6 +87,80 @@ pub(super) fn resolve(files: &Files, init: &mut BufferInit) -> Result<(), String
         grey.into_iter().map(|v| f64::from(lo + (2 * u32::from(v) * span + 255) / 510)).collect(),
     );
     Ok(())
+}
+
+/// `files` with every written case's photograph replaced by its literal
+/// `values` (and `images/*.png` left out): what a reader of the set that
+/// cannot decode images gets, the judge's worker in the page, whose loader
+/// runs on an embedded copy of the files. A manifest without a photograph
+/// is kept as written; one with a photograph is written again from its
+/// parsed TOML (its comments dropped).
+///
+/// # Errors
+/// Each photograph that does not resolve, and each manifest that is not
+/// TOML, as [`super::load_puzzle_set`] reports them.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn with_photographs_resolved(files: &Files) -> Result<Files, Vec<super::Problem>> {
+    let mut out = Files::new();
+    let mut problems = Vec::new();
+    for (path, text) in files {
+        if path.starts_with(&format!("{IMAGES_DIR}/")) && path.ends_with(".png") {
+            continue;
+        }
+        if !path.ends_with("/puzzle.toml") || !text.contains("image") {
+            out.insert(path.clone(), text.clone());
+            continue;
+        }
+        let mut manifest: toml::Table = match toml::from_str(text) {
+            Ok(t) => t,
+            Err(e) => {
+                problems.push(super::toml_problem(path, text, &e));
+                continue;
+            }
+        };
+        let mut changed = false;
+        let cases = manifest.get_mut("case").and_then(toml::Value::as_array_mut);
+        for (i, case) in cases.into_iter().flatten().enumerate() {
+            let buffers = case.get_mut("buffers").and_then(toml::Value::as_table_mut);
+            for (name, buffer) in buffers.into_iter().flatten() {
+                let Some(table) = buffer.as_table_mut().filter(|t| t.contains_key("image")) else {
+                    continue;
+                };
+                let resolved = BufferInit::deserialize(toml::Value::Table(table.clone()))
+                    .map_err(|e| e.to_string())
+                    .and_then(|mut init| resolve(files, &mut init).map(|()| init.values));
+                match resolved {
+                    Ok(Some(values)) => {
+                        table.remove("image");
+                        table.remove("levels");
+                        let values = values.into_iter().map(|v| toml::Value::Integer(v as i64));
+                        table.insert("values".into(), toml::Value::Array(values.collect()));
+                        changed = true;
+                    }
+                    Ok(None) => {}
+                    Err(e) => problems.push(super::problem(
+                        path,
+                        None,
+                        Some(&format!("case {} › buffers.{name}", i + 1)),
+                        &e,
+                    )),
+                }
+            }
+        }
+        let text = if changed {
+            toml::to_string(&manifest).map_err(|e| {
+                vec![super::problem(path, None, None, &format!("cannot be written again: {e}"))]
+            })?
+        } else {
+            text.clone()
+        };
+        out.insert(path.clone(), text);
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
 }
 
 /// The names as a sentence: "`a` and `b`", or "no photograph".

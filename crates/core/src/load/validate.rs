@@ -58,12 +58,20 @@ impl Validator {
                     "`view = \"rgba8\"` needs `type = \"u32\"`: each element is one pixel packed as `pack4x8unorm` packs it",
                 );
             }
+            if b.scale.is_some_and(|[lo, hi]| !(lo < hi && lo.is_finite() && hi.is_finite())) {
+                self.at(
+                    line,
+                    &format!("{field}.scale"),
+                    "give `[lo, hi]`, two finite numbers with lo < hi",
+                );
+            }
             buffers.push(Buffer {
                 name: b.name.clone(),
                 binding: b.binding,
                 element: b.element,
                 role: b.role,
                 view: b.view,
+                scale: b.scale,
             });
         }
         let mut uniforms = Vec::new();

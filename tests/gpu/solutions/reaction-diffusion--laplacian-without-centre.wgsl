@@ -1,0 +1,75 @@
+// expect: failed
+// Wrong on purpose: the Laplacian is taken as the sum of the four neighbours, without the
+// `- 4·u` (and `- 4·v`) of the cell itself. That is how much is around the cell, not how much
+// its neighbours exceed it: even a flat field, u = 1 everywhere, which should stay as it is,
+// gains du·4 = 0.8 in one step. Every case misses from the first step.
+struct Params {
+    rows: u32,
+    cols: u32,
+    steps: u32,
+    feed: f32, // F
+    kill: f32, // k
+    du: f32,
+    dv: f32,
+    dt: f32,
+}
+
+// Set before each dispatch: the step it runs, 0 to steps - 1.
+struct Step {
+    s: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> u0: array<f32>; // pair 0: the start
+@group(0) @binding(1) var<storage, read_write> v0: array<f32>;
+@group(0) @binding(2) var<storage, read_write> u1: array<f32>; // pair 1: zeros at the start
+@group(0) @binding(3) var<storage, read_write> v1: array<f32>;
+@group(0) @binding(4) var<uniform> params: Params;
+@group(0) @binding(5) var<uniform> step: Step;
+
+// (u, v) at cell i of the pair this step reads.
+fn read_uv(i: u32) -> vec2<f32> {
+    if (step.s % 2u == 0u) {
+        return vec2(u0[i], v0[i]);
+    }
+    return vec2(u1[i], v1[i]);
+}
+
+// Stores (u, v) at cell i of the pair this step writes.
+fn write_uv(i: u32, uv: vec2<f32>) {
+    if (step.s % 2u == 0u) {
+        u1[i] = uv.x;
+        v1[i] = uv.y;
+    } else {
+        u0[i] = uv.x;
+        v0[i] = uv.y;
+    }
+}
+
+@compute @workgroup_size({{workgroupSize}})
+fn main(@builtin(global_invocation_id) global_id: vec3<u32>) {
+    // x runs along a row (the column), y down the grid (the row).
+    let row = global_id.y;
+    let col = global_id.x;
+    if (row >= params.rows || col >= params.cols) {
+        return;
+    }
+    let rows = params.rows;
+    let cols = params.cols;
+    // The neighbours, wrapping around. `row - 1u` of row 0 would wrap to
+    // 2^32 - 1 in u32, so add a whole `rows` (or `cols`) before the modulo.
+    let up = ((row + rows - 1u) % rows) * cols + col;
+    let down = ((row + 1u) % rows) * cols + col;
+    let left = row * cols + (col + cols - 1u) % cols;
+    let right = row * cols + (col + 1u) % cols;
+    let i = row * cols + col;
+
+    let here = read_uv(i);
+    // Both Laplacians at once: x for u, y for v. (Not quite: see above.)
+    let lap = read_uv(up) + read_uv(down) + read_uv(left) + read_uv(right);
+    let u = here.x;
+    let v = here.y;
+    let uvv = u * v * v; // the reaction: u + 2v -> 3v
+    let du = params.du * lap.x - uvv + params.feed * (1.0 - u);
+    let dv = params.dv * lap.y + uvv - (params.feed + params.kill) * v;
+    write_uv(i, here + params.dt * vec2(du, dv));
+}
