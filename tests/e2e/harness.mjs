@@ -19,6 +19,15 @@ export function puzzleOrder() {
     .flatMap((m) => m[1].match(/"([a-z0-9-]+)"/g).map((s) => s.slice(1, -1)));
 }
 
+/** The slugs of the chapter titled `title` in puzzles/index.toml, in order. */
+export function chapterPuzzles(title) {
+  const index = fs.readFileSync(path.join(ROOT, "puzzles/index.toml"), "utf8");
+  const at = index.indexOf(`title = "${title}"`);
+  if (at < 0) throw new Error(`puzzles/index.toml has no chapter "${title}"`);
+  const list = index.slice(at).match(/^puzzles = \[(.*)\]$/m);
+  return list[1].match(/"([a-z0-9-]+)"/g).map((s) => s.slice(1, -1));
+}
+
 /**
  * In the page, for any driver's wait: the verdict of a Run that finished
  * after `before` Runs (the verdict's data-run counts finished Runs, since a

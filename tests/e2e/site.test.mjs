@@ -18,7 +18,16 @@ const ASKS_FOR_COMPARISONS = "matmul-double-buffered";
 function manifest(slug) {
   const text = fs.readFileSync(path.join(ROOT, "puzzles", slug, "puzzle.toml"), "utf8");
   const performance = [...text.matchAll(/^performance = \{([^}]*)\}/gm)].map((m) => m[1]);
+  // Each written case's tolerance, in case order: its own `compare`, else the puzzle's.
+  const tolerance = (block) => {
+    const m = block?.match(/^compare = \{([^}]*)\}/m);
+    const num = (k) => Number(m?.[1].match(new RegExp(`\\b${k} = ([0-9.e-]+)`))?.[1] ?? 0);
+    return m && { abs: num("abs"), rel: num("rel") };
+  };
+  const [head, ...cases] = text.split(/^\[\[case\]\]$/m).map((b) => b.split(/^\[(?!\[case)/m)[0]);
+  const whole = tolerance(head) ?? { abs: 0, rel: 0 };
   return {
+    compare: cases.map((c) => tolerance(c) ?? whole),
     comparisons: /^\[\[comparison\]\]/m.test(text),
     target: /^performance_target\s*=/m.test(text),
     // Performance cases in case order: whether each counts FLOPs and bytes (a roofline), and runs only on hardware.
@@ -174,10 +183,13 @@ for (const slug of order) {
       }
       const { expected, actual } = shown[n - 1];
       if (expected.length === 0) continue; // hidden case: no data shown
-      // Equal cell by cell; within 1e-5 where the puzzle compares with a
-      // tolerance (Box Blur's division may differ in the last bit).
+      // Equal cell by cell, or within the case's tolerance where the puzzle
+      // compares with one (at least 1e-5: Box Blur's division may differ in
+      // the last bit; FFT's twiddles come from the GPU's sin and cos).
       assert.equal(actual.length, expected.length, `case ${n}`);
-      actual.forEach((a, i) => assert.ok(a === expected[i] || Math.abs(Number(a) - Number(expected[i])) <= 1e-5, `case ${n}[${i}]: ${a} vs ${expected[i]}`));
+      const { abs, rel } = data.compare[n - 1] ?? { abs: 0, rel: 0 };
+      const close = (a, e) => Math.abs(a - e) <= Math.max(1e-5, abs + rel * Math.abs(e));
+      actual.forEach((a, i) => assert.ok(a === expected[i] || close(Number(a), Number(expected[i])), `case ${n}[${i}]: ${a} vs ${expected[i]}`));
     }
     assert.equal(await page.locator(".grid td.mismatch").count(), 0);
     assert.deepEqual(errors, []);

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import net from "node:net";
 import { spawn } from "node:child_process";
-import { ROOT, serve, verdictAfter, pasteIntoEditor, printJourney, choosePrintWorkgroup, printLines, printLinesOf } from "./harness.mjs";
+import { ROOT, serve, verdictAfter, pasteIntoEditor, printJourney, choosePrintWorkgroup, printLines, printLinesOf, chapterPuzzles } from "./harness.mjs";
 
 const DRIVER = process.env.WEBKIT_DRIVER || "/usr/bin/WebKitWebDriver";
 // Debian ships MiniBrowser with WebKitGTK's 4.1 API (webkit2gtk-driver's) or its 6.0 API.
@@ -126,6 +126,30 @@ test("WebKit: the page says it has no WebGPU, and judges Runs on the CPU", async
   const verdict = await run();
   assert.equal(verdict.status, "passed");
   assert.match(verdict.text, /Emulated on the CPU/);
+});
+
+// The Applications chapter, solved on the CPU: pictures in, pictures out,
+// every case judged by the interpreter (WebKitGTK has no WebGPU).
+for (const slug of chapterPuzzles("Applications")) {
+  test(`WebKit: ${slug}: the reference solution solves it, emulated on the CPU`, async () => {
+    await open(`?puzzle=${slug}`);
+    await setCode(read("shaders", `${slug}.wgsl`));
+    const verdict = await run();
+    assert.equal(verdict.status, "passed", verdict.text);
+    assert.match(verdict.text, /Emulated on the CPU/);
+  });
+}
+
+test("WebKit: a case's steps play frame by frame on the CPU", async () => {
+  await open("?puzzle=jacobi");
+  await setCode(read("shaders/jacobi.wgsl"));
+  assert.equal((await run()).status, "passed");
+  await click("play-case-3");
+  const done = await wd.until(() => {
+    const f = document.querySelector('[data-testid="player-frames-3"]');
+    return f?.dataset.frame === "6" && { frames: f.dataset.frames, step: document.querySelector('[data-testid="player-step-3"]').innerText };
+  }, "the seventh frame", 60_000);
+  assert.deepEqual(done, { frames: "7", step: "step 7 of 7" });
 });
 
 test("WebKit: a failing case shows its grids with the mismatches marked, and a race its finding", async () => {

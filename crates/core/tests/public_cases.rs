@@ -113,13 +113,18 @@ fn every_puzzle_has_hidden_and_non_arange_cases() {
         );
         assert!(p.hints.len() >= 2, "{}: two hints", p.slug);
         assert!(p.solution.is_some(), "{}: a reference solution", p.slug);
-        if p.number > 14 {
+        // FFT's rows are powers of two, each one workgroup of n / 2
+        // invocations: no size of it can be ragged.
+        if p.number > 14 && p.slug != "fft" {
             // The later puzzles label the case whose size does not fit the workgroups evenly.
             assert!(
                 p.cases.iter().any(|c| c.name.starts_with("ragged")),
                 "{}: a ragged case",
                 p.slug
             );
+            continue;
+        }
+        if p.number > 14 {
             continue;
         }
         let negative = p.cases.iter().any(|c| {
