@@ -1,6 +1,8 @@
 // Takes the README's screenshots with headless Chromium: a solved puzzle, a
 // failed one, a performance case, Histogram's racing starter, and the
-// capstone writing text with one kernel the student's (RMS Norm solved first).
+// capstone writing text with one kernel the student's (RMS Norm solved first),
+// Edge Detection's photograph with the wrong pixels of zero padding marked, and
+// Reaction-Diffusion's steps played.
 // Names of files as arguments take only those: node tests/e2e/screenshots.mjs generate.png Needs a built dist/: node tests/e2e/screenshots.mjs
 import fs from "node:fs";
 import path from "node:path";
@@ -17,6 +19,8 @@ try {
     { file: "performance.png", slug: "divergence", code: fs.readFileSync(path.join(ROOT, "shaders/divergence.wgsl"), "utf8"), want: "passed", focus: "case-6", timeComparisons: true },
     { file: "race.png", slug: "histogram", code: null, want: "failed", focus: "case-3" },
     { file: "dark.png", slug: "broadcast", code: fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/broadcast--swapped-a-b.wgsl"), "utf8"), want: "failed", focus: "case-3", colorScheme: "dark" },
+    { file: "photograph.png", slug: "edge-detection", code: fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/edge-detection--zero-padding.wgsl"), "utf8"), want: "failed", focus: "case-1" },
+    { file: "player.png", slug: "reaction-diffusion", code: fs.readFileSync(path.join(ROOT, "shaders/reaction-diffusion.wgsl"), "utf8"), want: "passed", focus: "player-2", play: { testid: "2", frame: "7" } },
     { file: "images.png", slug: "box-blur", code: fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/box-blur--assumes-power-of-two.wgsl"), "utf8"), want: "failed", focus: "case-8", region: "image-difference-8" },
   ];
   const only = process.argv.slice(2);
@@ -39,6 +43,12 @@ try {
     // first failing case's come open with the results).
     const maps = page.locator(`[data-testid="${s.focus}"] .heatmap-details:not([open]) summary`);
     if (await maps.count()) await maps.click();
+    // A case's steps played, stopped at a frame.
+    if (s.play) {
+      await page.locator(`[data-testid="play-case-${s.play.testid}"]`).click();
+      await page.locator(`[data-testid="player-frames-${s.play.testid}"]`).waitFor({ timeout: 120_000 });
+      await page.locator(`[data-testid="player-slider-${s.play.testid}"]`).fill(s.play.frame);
+    }
     // A region of the named image opened, as a click on it opens one.
     if (s.region) await page.locator(`[data-testid="${s.region}"] canvas`).click({ position: { x: 40, y: 40 } });
     await page.locator(`[data-testid="${s.focus}"]`).evaluate((el) => el.scrollIntoView({ block: "start" }));
