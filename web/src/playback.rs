@@ -34,8 +34,7 @@ pub(crate) async fn play(
         // The interpreter: as many frames as the GPU would keep.
         let bytes: usize =
             puzzle.compared_buffers().map(|i| case.buffers[i].initial.len() * 4).sum();
-        let limit = gpu_puzzles_runner::MAX_FRAMES
-            .min((gpu_puzzles_runner::MAX_FRAME_BYTES as usize / bytes.max(1)).max(1));
+        let limit = gpu_puzzles_runner::frame_limit(bytes as u64);
         let after = gpu_puzzles_runner::frame_points(case.dispatches.len(), limit);
         let frames = gpu_puzzles_interp::emulate::frames(puzzle, case, source, &after)
             .map_err(|e| format!("the steps could not be emulated: {}", e.message))?;

@@ -52,6 +52,13 @@ impl Frames {
     }
 }
 
+/// How many frames a case keeps whose captured buffers take `frame_bytes`
+/// together: [`MAX_FRAMES`], fewer where they would pass
+/// [`MAX_FRAME_BYTES`], at least one.
+pub fn frame_limit(frame_bytes: u64) -> usize {
+    MAX_FRAMES.min((MAX_FRAME_BYTES / frame_bytes.max(1)).max(1) as usize)
+}
+
 /// Which dispatches (counted from 1) end a frame: all of them up to
 /// `limit`, else `limit` evenly spaced, the last dispatch always included.
 pub fn frame_points(dispatches: usize, limit: usize) -> Vec<u32> {
@@ -113,8 +120,7 @@ pub async fn frames(
     let steps = bound.steps(&pipeline, case);
     let captured: Vec<usize> = puzzle.compared_buffers().collect();
     let frame_bytes: u64 = captured.iter().map(|&i| bound.storage[i].size()).sum();
-    let limit = MAX_FRAMES.min((MAX_FRAME_BYTES / frame_bytes.max(1)).max(1) as usize);
-    let after = frame_points(steps.len(), limit);
+    let after = frame_points(steps.len(), frame_limit(frame_bytes));
     let align = |b: u64| b.div_ceil(256) * 256;
     let stride: u64 = captured.iter().map(|&i| align(bound.storage[i].size())).sum();
     let readback = device.create_buffer(&wgpu::BufferDescriptor {

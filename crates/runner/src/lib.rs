@@ -25,7 +25,7 @@ mod run;
 mod timing;
 mod yardstick;
 
-pub use frames::{frame_points, frames, Frames, MAX_FRAMES, MAX_FRAME_BYTES};
+pub use frames::{frame_limit, frame_points, frames, Frames, MAX_FRAMES, MAX_FRAME_BYTES};
 pub use limits::check_config;
 pub use order::{HelperCheck, OrderCheckHelper};
 pub use peak::measure_peaks;

@@ -46,16 +46,7 @@ pub fn frames(
         d.run().map_err(|e| unjudged(&e, sub, text))?;
         memory = d.memory;
         if wanted.next_if(|&&n| n as usize == k + 1).is_some() {
-            out.push(
-                puzzle
-                    .compared_buffers()
-                    .map(|b| {
-                        let bytes: Vec<u8> =
-                            memory.storage[b].iter().flat_map(|w| w.to_le_bytes()).collect();
-                        Values::from_bytes(puzzle.buffers[b].element, &bytes)
-                    })
-                    .collect(),
-            );
+            out.push(super::schedule::compared(puzzle, &memory));
         }
     }
     Ok(out)

@@ -4,6 +4,7 @@
 
 use super::Prepared;
 use crate::dispatch::{Dispatch, Record, Schedule};
+use crate::exec::Memory;
 use crate::Stop;
 use gpu_puzzles_core::{Puzzle, Values};
 
@@ -99,14 +100,18 @@ pub(super) fn run_with(
             }
         });
     }
-    let actual = puzzle
+    Ok(Ran { actual: compared(puzzle, &memory), record: total.unwrap_or_default() })
+}
+
+/// The compared buffers' contents in `memory`, in binding order.
+pub(super) fn compared(puzzle: &Puzzle, memory: &Memory) -> Vec<Values> {
+    puzzle
         .compared_buffers()
         .map(|k| {
             let bytes: Vec<u8> = memory.storage[k].iter().flat_map(|w| w.to_le_bytes()).collect();
             Values::from_bytes(puzzle.buffers[k].element, &bytes)
         })
-        .collect();
-    Ok(Ran { actual, record: total.unwrap_or_default() })
+        .collect()
 }
 
 fn merge(t: &mut Record, r: Record) {
