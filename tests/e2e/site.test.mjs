@@ -31,7 +31,7 @@ function manifest(slug) {
     comparisons: /^\[\[comparison\]\]/m.test(text),
     target: /^performance_target\s*=/m.test(text),
     // Performance cases in case order: whether each counts FLOPs and bytes (a roofline), and runs only on hardware.
-    performance: performance.map((p) => ({ roofline: /\bflops\b/.test(p) && /\bbytes\b/.test(p), hardwareOnly: /hardware_only\s*=\s*true/.test(p) })),
+    performance: performance.map((p) => ({ roofline: /\bflops\b/.test(p) && /\bbytes\b/.test(p), hardwareOnly: /hardware_only\s*=\s*true/.test(p), sampled: /\bsample\s*=/.test(p) })),
   };
 }
 // The solve and judge journeys open their pages in one browser context,
@@ -175,6 +175,12 @@ for (const slug of order) {
           assert.equal(await points.count(), 2 + comparisons, "yours, the reference and each comparison kernel");
           assert.deepEqual((await points.evaluateAll((gs) => gs.map((g) => g.dataset.label))).slice(0, 2), ["yours", "reference"]);
         }
+        // One CPU thread on the same data (the reference, in the judge's
+        // wasm) beside the GPU, unless the outputs were sampled; the first
+        // call apart from the warm figure.
+        if (perfCase.sampled) assert.equal(await p.testid(`performance-cpu-${n}`).count(), 0);
+        else assert.match(await p.testid(`performance-cpu-${n}`).innerText(), /^[\d,.]+ ms on one CPU thread \(our reference in plain Rust, compiled to WebAssembly in this page's judge[^)]*\); your kernel[^.]* [\d,.]+× as (fast|long)[\s\S]*This software adapter runs the kernel on this computer's CPU too/);
+        assert.match(await p.testid(`performance-first-${n}`).innerText(), /^[\d,.]+ ms for one call: (creating the pipeline [\d,.]+ ms, then )?the first dispatch [\d,.]+ ms/);
         if (data.target) {
           // SwiftShader is a software adapter: the target is shown, not enforced.
           assert.match(await p.testid(`performance-target-${n}`).innerText(), /\d+ % of the reference kernel's rate; not enforced on this software adapter/);

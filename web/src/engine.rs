@@ -158,7 +158,9 @@ async fn handle(request: Request) -> Reply {
         }
         Request::Run { slug, source, seed, page_webgpu, solutions, time_comparisons } => {
             Reply::Run(match crate::embedded::judged_puzzle(&slug) {
-                Some(p) => run(p, &source, seed, page_webgpu, &solutions, time_comparisons).await,
+                Some(p) => run(p, &source, seed, page_webgpu, &solutions, time_comparisons)
+                    .await
+                    .map(Box::new),
                 None => {
                     Err(format!("the judge does not know the puzzle `{slug}`; reload the page"))
                 }

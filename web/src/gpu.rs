@@ -187,7 +187,7 @@ impl PageGpu {
             })
             .await?
         {
-            Reply::Run(r) => r.map_err(WorkerError::Judge)?,
+            Reply::Run(r) => *r.map_err(WorkerError::Judge)?,
             other => return Err(unexpected(&other)),
         };
         if reply.wasm_bytes > judge_memory_bound() {

@@ -26,11 +26,36 @@ pub(crate) fn drawn_width(width: usize) -> usize {
     }
 }
 
+/// Runs `f`, the work on an image of `pixels` pixels, and keeps how long
+/// it took as the root element's `data-{what}-ms`: the milliseconds, a
+/// space, and the pixels (the last figure only, so that nothing grows over
+/// a long session). `what` is `image-model` (an image's view model from
+/// the values), `image-draw` (its pixels put on the canvas) or `frame` (a
+/// played frame, both). `tests/e2e/bench-draw.mjs` reads them.
+pub(crate) fn timed<T>(what: &str, pixels: usize, f: impl FnOnce() -> T) -> T {
+    let now = || web_sys::window().and_then(|w| w.performance()).map(|p| p.now());
+    let started = now();
+    let out = f();
+    if let (Some(a), Some(b)) = (started, now()) {
+        if let Some(root) =
+            web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element())
+        {
+            let _ =
+                root.set_attribute(&format!("data-{what}-ms"), &format!("{:.3} {pixels}", b - a));
+        }
+    }
+    out
+}
+
 /// Puts `img`'s pixels on `canvas` (sized to them).
 pub(crate) fn draw(
     canvas: &web_sys::HtmlCanvasElement,
     img: &Image,
 ) -> Result<(), wasm_bindgen::JsValue> {
+    timed("image-draw", img.width * img.height, || put(canvas, img))
+}
+
+fn put(canvas: &web_sys::HtmlCanvasElement, img: &Image) -> Result<(), wasm_bindgen::JsValue> {
     canvas.set_width(img.width as u32);
     canvas.set_height(img.height as u32);
     let context = canvas

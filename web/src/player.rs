@@ -16,7 +16,7 @@ use leptos::prelude::*;
 use std::sync::Arc;
 
 /// Frames a second the steps are played at.
-const FPS: u64 = 24;
+const FPS: u64 = 30;
 
 /// Whether `case` can be played: a written case that shows its data, of
 /// several dispatches, with a compared buffer drawn as an image.
@@ -166,11 +166,13 @@ fn frames_view(
             Effect::new(move |_| {
                 let at = frame.get().min(len - 1);
                 let (Some(c), Some(values)) = (canvas.get(), f.frames[at].get(k)) else { return };
-                if let Some(img) = image::image_on(values, shape, b.view, Some(scale)) {
-                    if let Err(e) = crate::images::draw(&c, &img) {
-                        leptos::logging::warn!("a frame could not be drawn: {e:?}");
+                crate::images::timed("frame", values.len(), || {
+                    if let Some(img) = image::image_on(values, shape, b.view, Some(scale)) {
+                        if let Err(e) = crate::images::draw(&c, &img) {
+                            leptos::logging::warn!("a frame could not be drawn: {e:?}");
+                        }
                     }
-                }
+                });
             });
             let width = crate::images::drawn_width(shape[1] as usize);
             let described = format!("{} after each step, {} × {}, drawn as an image ({})", b.name, shape[0], shape[1], scale.legend());

@@ -180,8 +180,9 @@ pub enum Reply {
     Crashed(String),
     /// The adapter's description, or why there is none.
     Adapter(Result<String, String>),
-    /// A Run's results, or what went wrong, in words for the student.
-    Run(Result<RunReply, String>),
+    /// A Run's results, or what went wrong, in words for the student
+    /// (boxed: the other replies are far smaller).
+    Run(Result<Box<RunReply>, String>),
     /// The debugger's state after an action, or why the case cannot open.
     Debug(Result<Snapshot, String>),
     /// The capstone's model, or why it could not be loaded.

@@ -262,7 +262,9 @@ fn case_view(
                 let picture = (image::shows_image(b.view, cb.shape, &cb.initial))
                     .then(|| {
                         let shape = cb.shape?;
-                        let img = image::image_of(&cb.initial, shape, b)?;
+                        let img = crate::images::timed("image-model", cb.initial.len(), || {
+                            image::image_of(&cb.initial, shape, b)
+                        })?;
                         Some(crate::images::image_view(
                             format!("image-input-{n}-{}", b.name),
                             format!("Input {}", b.name),
@@ -299,12 +301,12 @@ fn case_view(
                     img.map(|img| crate::images::image_view(format!("image-{id}-{n}{suffix}"), format!("{label} {}", b.name), img, values.clone(), shape, against))
                 };
                 let against = crate::images::Against { expected: expected.clone(), compare: case.compare };
-                let expected_image = image::image_of(expected, shape, b);
+                let expected_image = crate::images::timed("image-model", expected.len(), || image::image_of(expected, shape, b));
                 let scale = expected_image.as_ref().map(|i| i.palette);
                 view! {
                     {picture("expected", "Expected", expected, expected_image, None)}
-                    {actual_values.map(|a| picture("actual", "Actual", a, image::image_on(a, shape, b.view, scale), Some(against.clone())))}
-                    {actual_values.map(|a| picture("difference", "Wrong pixels of", a, image::difference(a, expected, shape, case.compare), Some(against.clone())))}
+                    {actual_values.map(|a| picture("actual", "Actual", a, crate::images::timed("image-model", a.len(), || image::image_on(a, shape, b.view, scale)), Some(against.clone())))}
+                    {actual_values.map(|a| picture("difference", "Wrong pixels of", a, crate::images::timed("image-model", a.len(), || image::difference(a, expected, shape, case.compare)), Some(against.clone())))}
                 }
             });
             view! {
@@ -408,6 +410,8 @@ fn performance_view(
                 {w.ratio.map(|r| view! { <dt>"Ratio"</dt><dd>{r}</dd> })}
                 {w.target.map(|t| view! { <dt>"Target"</dt><dd data-testid=format!("performance-target-{n}")>{t}</dd> })}
                 {w.of_peak.map(|t| view! { <dt>"Of this GPU's measured peak"</dt><dd data-testid=format!("performance-peak-{n}")>{t}</dd> })}
+                {w.cpu.map(|t| view! { <dt>"The CPU"</dt><dd data-testid=format!("performance-cpu-{n}")>{t}</dd> })}
+                {w.first_call.map(|t| view! { <dt>"First call"</dt><dd data-testid=format!("performance-first-{n}")>{t}</dd> })}
                 {w.comparisons.into_iter().enumerate().map(|(k, (label, figures))| {
                     view! {
                         <dt>"Compared with: " {label}</dt>

@@ -225,7 +225,11 @@ impl Puzzle {
     /// puzzle (which has no reference), a message saying so.
     pub fn expected<'c>(&self, case: &'c Case) -> Result<Vec<Expected<'c>>, ExpectedError> {
         if let Some(d) = &case.deferred {
-            let computed = d.cache.get_or_init(|| d.compute(self, case));
+            let (computed, _) = d.cache.get_or_init(|| {
+                let started = web_time::Instant::now();
+                let computed = d.compute(self, case);
+                (computed, started.elapsed().as_secs_f64() * 1e3)
+            });
             return computed
                 .as_ref()
                 .map(|v| {
@@ -245,6 +249,19 @@ impl Puzzle {
                 Ok(Expected { values, elements: None })
             })
             .collect()
+    }
+
+    /// How long the CPU reference took to compute every output of the
+    /// performance case `case`, in milliseconds of one thread (wasm in the
+    /// page's judge, native code in the CLI): the plain CPU figure a
+    /// performance case shows beside the GPU's. `None` until
+    /// [`Puzzle::expected`] has run for it, for a case whose outputs were
+    /// sampled (the reference computed only some elements), and for a
+    /// case that is not a performance case (its expected values come with
+    /// the case).
+    pub fn reference_ms(&self, case: &Case) -> Option<f64> {
+        let d = case.deferred.as_ref().filter(|d| d.sample.is_none())?;
+        d.cache.get().filter(|(c, _)| c.is_ok()).map(|&(_, ms)| ms)
     }
 
     /// Indices into [`Puzzle::buffers`] of the buffers that are compared
@@ -394,7 +411,8 @@ pub struct DeferredExpected {
     /// Elements to check per compared buffer, when sampled
     /// ([`crate::format::PerformanceSpec::sample`]).
     pub sample: Option<u32>,
-    cache: Arc<OnceLock<Computed>>,
+    /// The values, and the reference's time in milliseconds.
+    cache: Arc<OnceLock<(Computed, f64)>>,
 }
 
 impl std::fmt::Debug for DeferredExpected {

@@ -137,6 +137,9 @@ pub(crate) async fn start_case(
         plain_key.and_then(|k| gpu.cached(k)).map(|c| c.pipeline)
     };
     // Natively naga is the device's compiler: a shader it parsed compiles.
+    // Creating the plain pipeline, when this case does (a performance
+    // case's first call shows it).
+    let mut built_ms = None;
     let known_to_compile =
         compiled_before || pipeline.is_some() || (instrumented && NAGA_COMPILES && parsed.is_ok());
     if !known_to_compile {
@@ -154,6 +157,9 @@ pub(crate) async fn start_case(
         }
         let built = pending.finish(puzzle, |m| diagnostic(m, sub, source)).await;
         gpu.note_phase(|p| p.plain_compile_ms += ms(since) - overlapped_ms);
+        if entries.is_some() {
+            built_ms = Some(ms(since) - overlapped_ms);
+        }
         match built {
             Err(diagnostics) => {
                 return finish(
@@ -239,7 +245,8 @@ pub(crate) async fn start_case(
     let pipeline = match pipeline.take() {
         Some(p) => p,
         None => {
-            match build(
+            let since = Instant::now();
+            let built = build(
                 gpu,
                 puzzle,
                 &puzzle.slug,
@@ -247,8 +254,9 @@ pub(crate) async fn start_case(
                 Some(&layout_entries),
                 |m| diagnostic(m, sub, source),
             )
-            .await
-            {
+            .await;
+            built_ms = Some(ms(since));
+            match built {
                 Ok(p) => {
                     let p = p.expect("built with entries");
                     gpu.cache(
@@ -261,7 +269,7 @@ pub(crate) async fn start_case(
             }
         }
     };
-    let submitted = submit(
+    let mut submitted = submit(
         gpu,
         puzzle,
         case,
@@ -270,6 +278,7 @@ pub(crate) async fn start_case(
         None,
     )
     .await?;
+    submitted.note_pipeline_ms(built_ms);
     Ok(Started::Plain { result, submitted, findings: cpu_findings })
 }
 
@@ -307,6 +316,8 @@ pub(crate) async fn complete(
             let (actual, _, timing) = finish(gpu, puzzle, submitted).await?;
             result.timing = timing;
             result.outcome = verdict(puzzle, case, &actual, findings.as_deref())?;
+            // The CPU reference's time on the case's data, beside the GPU's.
+            result.cpu_ms = puzzle.reference_ms(case);
             result.findings = findings.map(|f| (*f).clone());
             result.actual = actual;
             Ok(result)

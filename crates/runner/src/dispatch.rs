@@ -52,7 +52,8 @@ pub(crate) struct Submitted {
     started: Instant,
     /// Freed once read back.
     buffers: Vec<wgpu::Buffer>,
-    measured: Option<gpu_puzzles_verdict::timing::Measurement>,
+    /// Boxed: most dispatches are not timed, and the case's states move.
+    measured: Option<Box<gpu_puzzles_verdict::timing::Measurement>>,
     /// The timed run was the judged one (a performance case on a software
     /// adapter, [`crate::timing::Measured::one_run_from_start`]): the
     /// read-back submitted after it dispatched nothing, and `started` is
@@ -114,7 +115,7 @@ pub(crate) async fn submit(
                 gpu.queue.write_buffer(buffer, 0, bytes);
             }
         }
-        Some(m.measurement)
+        Some(Box::new(m.measurement))
     } else {
         None
     };
@@ -239,6 +240,16 @@ pub(crate) async fn submit(
         measured,
         judged_in_timed_run: judged_already,
     })
+}
+
+impl Submitted {
+    /// Records on the timed measurement, if any, how long creating the
+    /// kernel's pipeline took for this case (`None`: it was reused).
+    pub(crate) fn note_pipeline_ms(&mut self, ms: Option<f64>) {
+        if let Some(m) = &mut self.measured {
+            m.pipeline_ms = ms;
+        }
+    }
 }
 
 /// A case's buffers on the device, with its bind groups: one for the case,
@@ -418,6 +429,7 @@ pub(crate) async fn finish(
     if s.judged_in_timed_run {
         gpu_ms = s
             .measured
+            .as_deref()
             .filter(|m| m.timer == gpu_puzzles_verdict::timing::Timer::Timestamps)
             .map(|m| m.median_ms);
     }
@@ -426,7 +438,7 @@ pub(crate) async fn finish(
     for b in s.buffers.iter().chain(std::iter::once(&s.readback)) {
         b.destroy();
     }
-    Ok((actual, trace_words, Timing { wall_ms, gpu_ms, measured: s.measured }))
+    Ok((actual, trace_words, Timing { wall_ms, gpu_ms, measured: s.measured.map(|m| *m) }))
 }
 
 /// Hears when a buffer is mapped, and when it was.

@@ -7,6 +7,7 @@
 use crate::dispatch::poll_until_done;
 use crate::dispatch::{encode, read_back};
 use crate::peak::ClockProbe;
+use crate::run::ms;
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_verdict::timing::{
     clock_fraction, detect_quantum_ns, next_batch, target_span_ms, warmed_up, Measurement, Timer,
@@ -79,8 +80,13 @@ pub(crate) async fn measure_from_start(
     // Calibration: grow the batch until it spans enough of the timer.
     let mut k = 1;
     let mut span;
+    // The first batch is one dispatch, cold: its wall time is what timing
+    // a single call would report.
+    let mut first_ms = None;
     loop {
+        let since = Instant::now();
         span = timed_run(gpu, steps, workgroups, k, &mut readings).await?;
+        first_ms = first_ms.or(Some(ms(since)));
         match next_batch(k, span, target_span_ms(quantum(&readings))) {
             Some(next) => k = next,
             None => break,
@@ -90,7 +96,10 @@ pub(crate) async fn measure_from_start(
     if software {
         // The last calibration batch is the one timed run.
         return Measurement::from_spans(&[span], k, timer, quantum(&readings))
-            .map(|measurement| Measured { measurement, one_run_from_start: k == 1 })
+            .map(|measurement| Measured {
+                measurement: Measurement { first_ms, ..measurement },
+                one_run_from_start: k == 1,
+            })
             .ok_or_else(unusable);
     }
     // Warm-up: WARM_UP_MS of back-to-back work in one submission, then
@@ -144,7 +153,11 @@ pub(crate) async fn measure_from_start(
             break;
         }
     }
-    best.map(|measurement| Measured { measurement, one_run_from_start: false }).ok_or_else(unusable)
+    best.map(|measurement| Measured {
+        measurement: Measurement { first_ms, ..measurement },
+        one_run_from_start: false,
+    })
+    .ok_or_else(unusable)
 }
 
 /// One timed run: `k` back-to-back runs of every step in one

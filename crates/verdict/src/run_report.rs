@@ -267,6 +267,12 @@ impl RunReport {
                 if let Some(t) = &p.target {
                     line(format!("      target: {t}"));
                 }
+                if let Some(t) = &p.cpu {
+                    line(format!("      the CPU: {t}"));
+                }
+                if let Some(t) = &p.first_call {
+                    line(format!("      first call: {t}"));
+                }
             }
             for n in &c.notes {
                 line(format!("      {}", n.text));

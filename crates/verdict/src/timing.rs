@@ -146,6 +146,17 @@ pub struct Measurement {
     /// adapter, and the peaks' own kernels.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<f64>,
+    /// The kernel's first dispatch on the case's buffers, cold, in
+    /// milliseconds of wall time from its submission to its completion,
+    /// before any warm-up: what timing one call would report. `None` where
+    /// the runner did not take it (the peaks' own kernels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_ms: Option<f64>,
+    /// Creating the kernel's compute pipeline (compiling it), in
+    /// milliseconds of wall time, where this case created it; `None` where
+    /// an earlier case or Run had (the pipeline was reused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipeline_ms: Option<f64>,
 }
 
 impl Measurement {
@@ -177,6 +188,8 @@ impl Measurement {
             timer,
             quantum_ms,
             clock: None,
+            first_ms: None,
+            pipeline_ms: None,
         })
     }
 

@@ -91,6 +91,12 @@ pub struct CaseResult {
     /// `None` for one that did not pass.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub comparison_timings: Vec<Option<Timing>>,
+    /// Performance cases: how long one CPU thread took to compute the
+    /// case's outputs with the CPU reference, in milliseconds
+    /// ([`gpu_puzzles_core::model::Puzzle::reference_ms`]); `None` where
+    /// the outputs were sampled or not computed here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<f64>,
 }
 
 impl CaseResult {
@@ -109,6 +115,7 @@ impl CaseResult {
             instrumentation: None,
             reference_timing: None,
             comparison_timings: vec![],
+            cpu_ms: None,
         }
     }
 }

@@ -135,6 +135,7 @@ mod tests {
             instrumentation: None,
             reference_timing: None,
             comparison_timings: vec![],
+            cpu_ms: None,
         };
         let marks = finding_marks(&[r]);
         assert_eq!(marks.len(), 2, "{marks:?}");

@@ -33,6 +33,94 @@ pub struct PerformanceReport {
     /// a software adapter times them only when asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comparisons_untimed: Option<String>,
+    /// The student's kernel's first call (pipeline creation and one cold
+    /// dispatch) against its warm time a dispatch ([`first_call_line`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_call: Option<String>,
+    /// One CPU thread's time on the same data against the kernel's
+    /// ([`cpu_line`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<String>,
+}
+
+/// Milliseconds to three significant figures (`0.0123 ms`, `41.5 ms`,
+/// `1,234 ms`).
+fn ms_text(ms: f64) -> String {
+    if ms >= 1000.0 {
+        format!("{} ms", crate::judge::group_digits(ms.round() as u64))
+    } else {
+        let decimals = (2 - ms.abs().max(1e-9).log10().floor() as i32).clamp(0, 6) as usize;
+        format!("{ms:.decimals$} ms")
+    }
+}
+
+/// `how` times, to two significant figures under 10 and whole above
+/// (`3.4×`, `6,900×`).
+fn times_text(x: f64) -> String {
+    if x < 10.0 {
+        format!("{x:.1}×")
+    } else {
+        format!("{}×", crate::judge::group_digits(x.round() as u64))
+    }
+}
+
+/// The first call of the kernel against its warm time, from `t`'s
+/// measurement ([`crate::timing::Measurement::first_ms`] and
+/// [`crate::timing::Measurement::pipeline_ms`]): why one timed call
+/// misleads. `None` without a measurement or its first dispatch.
+pub fn first_call_line(t: &crate::judge::Timing) -> Option<String> {
+    let m = t.measured?;
+    let first = m.first_ms?;
+    let total = first + m.pipeline_ms.unwrap_or(0.0);
+    let warm = m.median_ms;
+    let made = match m.pipeline_ms {
+        Some(p) => format!("creating the pipeline {}, then the first dispatch {} (cold, with submission and waiting)", ms_text(p), ms_text(first)),
+        None => format!("the first dispatch {} (cold, with submission and waiting; the pipeline was created for an earlier case)", ms_text(first)),
+    };
+    let slower = if warm > 0.0 {
+        format!(
+            " against {} a dispatch once warm: {} as long",
+            ms_text(warm),
+            times_text(total / warm)
+        )
+    } else {
+        String::new()
+    };
+    Some(format!("{} for one call: {made},{slower}. A kernel is timed warm, over many dispatches, never by its first call", ms_text(total)))
+}
+
+/// One CPU thread against the kernel: `cpu_ms` for the CPU reference on
+/// the case's data ([`CaseResult::cpu_ms`]), the kernel's best figure
+/// from `t`. On a software adapter the "GPU" runs on this same CPU (all
+/// its cores, vectorised), which the line says.
+pub fn cpu_line(cpu_ms: f64, t: &crate::judge::Timing, software: bool) -> String {
+    let gpu = t.best().0;
+    let engine = if cfg!(target_arch = "wasm32") {
+        "compiled to WebAssembly in this page's judge"
+    } else {
+        "compiled natively"
+    };
+    let ratio = if gpu > 0.0 && cpu_ms >= gpu {
+        format!(
+            "; your kernel, {} a dispatch, is {} as fast",
+            ms_text(gpu),
+            times_text(cpu_ms / gpu)
+        )
+    } else if gpu > 0.0 {
+        format!(
+            "; your kernel takes {} a dispatch, {} as long",
+            ms_text(gpu),
+            times_text(gpu / cpu_ms.max(1e-9))
+        )
+    } else {
+        String::new()
+    };
+    let note = if software {
+        ". This software adapter runs the kernel on this computer's CPU too (every core, vectorised): the two figures compare two CPU programs"
+    } else {
+        ""
+    };
+    format!("{} on one CPU thread (our reference in plain Rust, {engine}, in f64 where the kernel works in f32){ratio}{note}", ms_text(cpu_ms))
 }
 
 /// Whether a passed performance case's comparison kernels were left untimed:
@@ -90,6 +178,8 @@ pub fn performance_report(
                 )
             })
             .collect(),
+        first_call: first_call_line(&r.timing),
+        cpu: r.cpu_ms.map(|c| cpu_line(c, &r.timing, context.software)),
         comparisons_untimed: untimed_comparisons(puzzle, r, context).then(|| {
             let labels: Vec<&str> =
                 puzzle.comparisons.iter().map(|c| c.short_label()).collect();

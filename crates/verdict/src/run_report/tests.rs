@@ -216,3 +216,55 @@ fn a_pass_without_its_memory_checks_is_not_solved() {
     assert!(report.headline.contains("not marked solved"), "{}", report.headline);
     assert!(report.text("map.wgsl").ends_with("PASSED on values only: the memory checks could not run on some cases (each says why above)\n"));
 }
+
+#[test]
+fn a_performance_case_shows_its_first_call_and_the_cpu_beside_the_gpu() {
+    let mut t = measured(0.25, 64);
+    t.measured =
+        t.measured.map(|m| Measurement { first_ms: Some(2.0), pipeline_ms: Some(48.0), ..m });
+    // 48 ms to create the pipeline and 2 ms for the cold dispatch: 50 ms,
+    // 200 times the warm 0.25 ms.
+    let first = super::figures::first_call_line(&t).unwrap();
+    assert!(
+        first.starts_with(
+            "50.0 ms for one call: creating the pipeline 48.0 ms, then the first dispatch 2.00 ms"
+        ),
+        "{first}"
+    );
+    assert!(first.contains("against 0.250 ms a dispatch once warm: 200× as long"), "{first}");
+    // A pipeline reused from an earlier case: the first dispatch alone.
+    t.measured = t.measured.map(|m| Measurement { pipeline_ms: None, ..m });
+    let reused = super::figures::first_call_line(&t).unwrap();
+    assert!(reused.starts_with("2.00 ms for one call: the first dispatch 2.00 ms"), "{reused}");
+    assert!(reused.contains("8.0× as long"), "{reused}");
+    // Not measured: no line.
+    assert_eq!(super::figures::first_call_line(&Timing { measured: None, ..t }), None);
+
+    // 1,725 ms on one CPU thread against 0.25 ms: 6,900 times as fast.
+    let cpu = super::figures::cpu_line(1725.0, &t, false);
+    assert!(cpu.starts_with("1,725 ms on one CPU thread"), "{cpu}");
+    assert!(cpu.contains("your kernel, 0.250 ms a dispatch, is 6,900× as fast"), "{cpu}");
+    assert!(!cpu.contains("software"), "{cpu}");
+    // Slower than the CPU, on a software adapter: said both ways.
+    let slow = super::figures::cpu_line(0.1, &t, true);
+    assert!(slow.contains("takes 0.250 ms a dispatch, 2.5× as long"), "{slow}");
+    assert!(
+        slow.contains("This software adapter runs the kernel on this computer's CPU too"),
+        "{slow}"
+    );
+
+    // Through the report: the figures reach the case's performance lines.
+    let set = set();
+    let p = set.puzzles.iter().find(|p| p.slug == "fft").unwrap();
+    let case = p.cases.iter().find(|c| c.is_performance()).unwrap();
+    let r =
+        CaseResult { timing: t, cpu_ms: Some(1725.0), ..CaseResult::new(case, Outcome::Passed) };
+    let context = Context { software: false, peaks: None, emulated: Emulated::No };
+    let report = RunReport::new(p, &[], &[r], context);
+    let perf = report.cases.iter().find_map(|c| c.performance.clone()).unwrap();
+    assert_eq!(perf.cpu.as_deref(), Some(cpu.as_str()));
+    assert!(perf.first_call.is_some());
+    let text = report.text("fft.wgsl");
+    assert!(text.contains("      the CPU: 1,725 ms on one CPU thread"), "{text}");
+    assert!(text.contains("      first call: 2.00 ms for one call"), "{text}");
+}
