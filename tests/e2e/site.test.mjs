@@ -179,7 +179,7 @@ for (const slug of order) {
         // wasm) beside the GPU, unless the outputs were sampled; the first
         // call apart from the warm figure.
         if (perfCase.sampled) assert.equal(await p.testid(`performance-cpu-${n}`).count(), 0);
-        else assert.match(await p.testid(`performance-cpu-${n}`).innerText(), /^[\d,.]+ ms on one CPU thread \(our reference in plain Rust, compiled to WebAssembly in this page's judge[^)]*\); your kernel[^.]* [\d,.]+× as (fast|long)[\s\S]*This software adapter runs the kernel on this computer's CPU too/);
+        else assert.match(await p.testid(`performance-cpu-${n}`).innerText(), /^[\d,.]+ ms on one CPU thread \(our reference in plain Rust, compiled to WebAssembly in this page's judge[^)]*\); your kernel(, [\d,.]+ ms a dispatch, is| takes [\d,.]+ ms a dispatch,) [\d,.]+× as (fast|long)[\s\S]*This software adapter runs the kernel on this computer's CPU too/);
         assert.match(await p.testid(`performance-first-${n}`).innerText(), /^[\d,.]+ ms for one call: (creating the pipeline [\d,.]+ ms, then )?the first dispatch [\d,.]+ ms/);
         if (data.target) {
           // SwiftShader is a software adapter: the target is shown, not enforced.
