@@ -186,6 +186,48 @@ test("Firefox: a performance case shows its figures, timed on this device", asyn
   await page.close();
 });
 
+test("Firefox: a 2-D buffer is drawn as an image, its wrong pixels marked and a region opened as numbers", async () => {
+  const { page, errors } = await open(browser, "?puzzle=box-blur&seed=3");
+  // The held kernel that assumes power-of-two sizes: case 8 (7 × 9) comes out wrong.
+  await setCode(page, read("tests/gpu/solutions", "box-blur--assumes-power-of-two.wgsl"));
+  assert.equal(await run(page), "failed");
+  const differ = Number((await text(page, "grid-actual-8")).match(/(\d+) differ/)[1]);
+  assert.ok(differ > 0, "the grid counts the wrong elements");
+  assert.equal(await page.$eval(`${sel("image-difference-8")} ${sel("image-wrong")}`, (el) => el.innerText), ` · ${differ} wrong pixels`);
+  // One vermilion pixel on the difference image's canvas per wrong element.
+  const vermilion = await page.$eval(`${sel("image-difference-8")} canvas`, (c) => {
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 0xd5 && d[i + 1] === 0x5e && d[i + 2] === 0x00) n++;
+    return n;
+  });
+  assert.equal(vermilion, differ);
+  await page.$eval(`${sel("image-difference-8")} canvas`, (el) => el.scrollIntoView({ block: "center" }));
+  await page.click(`${sel("image-difference-8")} canvas`);
+  await page.waitForSelector(sel("image-difference-8-region"));
+  assert.equal(await page.$$eval(`${sel("image-difference-8-region")} td`, (tds) => tds.length), 63, "the region, cut at the picture's edges");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("Firefox: Jacobi's seven steps play, and stop on the last", async () => {
+  const { page, errors } = await open(browser, "?puzzle=jacobi");
+  await setCode(page, read("shaders", "jacobi.wgsl"));
+  assert.equal(await run(page), "passed");
+  await click(page, "play-case-3");
+  await page.waitForSelector(sel("player-frames-3"), { timeout: 120_000 });
+  assert.equal(await page.$eval(sel("player-frames-3"), (el) => el.dataset.frames), "7");
+  await page.waitForFunction(() => document.querySelector('[data-testid="player-frames-3"]').dataset.frame === "6", { timeout: 20_000 });
+  assert.equal(await text(page, "player-step-3"), "step 7 of 7");
+  assert.equal(await text(page, "player-toggle-3"), "Play");
+  // A step back shows step 6; the rate is said for what it is.
+  await click(page, "player-back-3");
+  assert.equal(await text(page, "player-step-3"), "step 6 of 7");
+  assert.match(await text(page, "player-rate-3"), /steps a second on .*a software adapter|Emulated on the CPU/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("Firefox: the debugger steps a workgroup to its barrier", async () => {
   const { page, errors } = await open(browser, "?puzzle=shared");
   await setCode(page, read("shaders/shared.wgsl"));
