@@ -62,6 +62,20 @@ for (const theme of ["light", "dark"]) {
     assert.equal(await p.run(), "failed");
     await p.testid("image-difference-8").locator("canvas").click({ position: { x: 5, y: 5 } });
     found.push(...(await audit(page, "images with a region open", theme)));
+    // A photograph and its performance figures: Separable Gaussian Blur
+    // solved (the camera man blurred, the CPU beside the GPU).
+    await p.open(site.url("?puzzle=gaussian-blur"));
+    await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/gaussian-blur.wgsl"), "utf8"));
+    assert.equal(await p.run({ timeout: 240_000 }), "passed");
+    found.push(...(await audit(page, "a photograph and performance figures", theme)));
+    // The player, paused on a step: Jacobi's seven steps.
+    await p.open(site.url("?puzzle=jacobi"));
+    await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/jacobi.wgsl"), "utf8"));
+    assert.equal(await p.run(), "passed");
+    await p.testid("play-case-3").click();
+    await p.testid("player-frames-3").waitFor({ timeout: 120_000 });
+    await p.testid("player-back-3").click();
+    found.push(...(await audit(page, "the player", theme)));
     // The print log.
     const journey = printJourney();
     await p.open(site.url("?puzzle=softmax"));
