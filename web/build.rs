@@ -58,15 +58,27 @@ fn main() {
     // TOML reader nor the loader nor the reference functions are in the
     // page's wasm. Statements and hints are rendered from Markdown to
     // sanitised HTML here, so the Markdown renderer stays out too.
-    // Hidden cases' expected values are left out: the page never shows
-    // them, and they are most of the set's numbers.
+    // Hidden cases' data is left out: the page never shows it (the judge's
+    // worker has its own copy of the set), and it is most of the set's
+    // numbers. Their expected values go, and their inputs become a recipe
+    // of zeros of the same length, which keeps the sizes the page states.
     let mut baked = set.clone();
     for p in &mut baked.puzzles {
         p.solution = None;
         p.statement = to_safe_html(&p.statement);
         p.hints = p.hints.iter().map(|h| to_safe_html(h)).collect();
+        let elements: Vec<_> = p.buffers.iter().map(|b| b.element).collect();
         for c in p.cases.iter_mut().filter(|c| c.hidden) {
-            c.buffers.iter_mut().for_each(|b| b.expected = None);
+            let performance = c.is_performance();
+            for (b, &element) in c.buffers.iter_mut().zip(&elements) {
+                b.expected = None;
+                if !performance {
+                    b.initial = gpu_puzzles_core::contents::Contents::generated(
+                        b.initial.len(),
+                        gpu_puzzles_core::contents::Recipe::Zeros(element),
+                    );
+                }
+            }
         }
     }
     // The page's wasm holds the set's table of contents only; each
