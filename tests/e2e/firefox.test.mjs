@@ -9,6 +9,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import puppeteer from "puppeteer-core";
 import { ROOT, serve, puzzleOrder, verdictAfter, pasteIntoEditor, printJourney, choosePrintWorkgroup, printLines, printLinesOf, heldSolutions, shownOutcome, unmetExpectation } from "./harness.mjs";
@@ -226,6 +227,52 @@ test("Firefox: Jacobi's seven steps play, and stop on the last", async () => {
   assert.match(await text(page, "player-rate-3"), /steps a second on .*a software adapter|Emulated on the CPU/);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test("Firefox: progress moves to another browser: exported as one file, imported in a fresh profile", async () => {
+  const a = await browser.createBrowserContext();
+  const { page, errors } = await open(a, "?puzzle=map");
+  await setCode(page, read("shaders", "map.wgsl"));
+  assert.equal(await run(page), "passed");
+  await page.goto(site.url());
+  await page.waitForSelector(sel("export-progress"));
+  // The export is a Blob given to a download link: the file's text is
+  // taken from the Blob as the page hands it over, and the download itself
+  // is left out (a headless Firefox has no folder to put it in).
+  await page.evaluate(() => {
+    const create = URL.createObjectURL;
+    URL.createObjectURL = (blob) => { blob.text().then((t) => { window.__exported = t; }); return create.call(URL, blob); };
+    HTMLAnchorElement.prototype.click = function () { window.__downloadName = this.download; };
+  });
+  await click(page, "export-progress");
+  await page.waitForFunction(() => typeof window.__exported === "string");
+  const exported = JSON.parse(await page.evaluate(() => window.__exported));
+  assert.match(await page.evaluate(() => window.__downloadName), /^gpu-puzzles-progress-\d{4}-\d{2}-\d{2}\.json$/);
+  assert.equal(exported.format, "gpu-puzzles-progress");
+  assert.equal(exported.puzzles.map.solved, true);
+  assert.equal(exported.puzzles.map.passed, read("shaders", "map.wgsl"));
+  assert.deepEqual(errors, []);
+  await a.close();
+
+  // A fresh profile: nothing solved, then the file imported.
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "progress-")), "progress.json");
+  fs.writeFileSync(file, JSON.stringify(exported));
+  const b = await browser.createBrowserContext();
+  const fresh = { page: await b.newPage(), errors: [] };
+  fresh.page.on("pageerror", (e) => fresh.errors.push(e.message));
+  await fresh.page.goto(site.url());
+  await fresh.page.waitForSelector(sel("solved-count"));
+  assert.match(await text(fresh.page, "solved-count"), /^0 of \d+ solved/);
+  const input = await fresh.page.$(sel("import-progress-file"));
+  await input.uploadFile(file);
+  await fresh.page.waitForFunction(() => /Imported/.test(document.querySelector('[data-testid="progress-status"]')?.innerText ?? ""));
+  assert.match(await text(fresh.page, "progress-status"), /Imported code for Map, and solved marks for Map\./);
+  assert.match(await text(fresh.page, "solved-count"), /^1 of \d+ solved/);
+  await fresh.page.goto(site.url("?puzzle=map"));
+  await fresh.page.waitForSelector(`${sel("editor")} .cm-content`);
+  assert.equal(await code(fresh.page), read("shaders", "map.wgsl"));
+  assert.deepEqual(fresh.errors, []);
+  await b.close();
 });
 
 test("Firefox: the debugger steps a workgroup to its barrier", async () => {
