@@ -7,6 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import net from "node:net";
 import { spawn } from "node:child_process";
@@ -224,6 +225,42 @@ test("WebKit: code is kept across a reload, and a share link (CompressionStream)
   await open(link.slice(link.indexOf("?")));
   await wd.until(() => Boolean(document.querySelector('[data-testid="shared-banner"]')), "the shared-code banner");
   assert.equal(await code(), shared);
+});
+
+test("WebKit: progress moves to another browser: exported as one file, imported after the site's storage is cleared", async () => {
+  await open("?puzzle=map");
+  await setCode(read("shaders/map.wgsl"));
+  assert.equal((await run()).status, "passed");
+  await wd.go(site.url());
+  await wd.until(() => Boolean(document.querySelector('[data-testid="export-progress"]')), "the export button");
+  // The export is a Blob given to a download link: its text is taken as
+  // the page hands it over, and the download itself is left out.
+  await wd.run(() => {
+    const create = URL.createObjectURL;
+    URL.createObjectURL = (blob) => { blob.text().then((t) => { window.__exported = t; }); return create.call(URL, blob); };
+    HTMLAnchorElement.prototype.click = function () { window.__downloadName = this.download; };
+  });
+  await click("export-progress");
+  const text = await wd.until(() => window.__exported, "the exported file");
+  const exported = JSON.parse(text);
+  assert.match(await wd.run(() => window.__downloadName), /^gpu-puzzles-progress-\d{4}-\d{2}-\d{2}\.json$/);
+  assert.equal(exported.format, "gpu-puzzles-progress");
+  assert.equal(exported.puzzles.map.solved, true);
+  // Another browser: this one with its storage cleared, then the file
+  // chosen in the import's file input (WebDriver's Element Send Keys).
+  await wd.run(() => localStorage.clear());
+  await wd.go(site.url());
+  await wd.until(() => /^0 of \d+ solved/.test(document.querySelector('[data-testid="solved-count"]')?.innerText ?? ""), "nothing solved");
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "progress-")), "progress.json");
+  fs.writeFileSync(file, text);
+  const found = await wd.call("POST", `/session/${wd.session}/element`, { using: "css selector", value: '[data-testid="import-progress-file"]' });
+  const element = Object.values(found)[0];
+  await wd.call("POST", `/session/${wd.session}/element/${element}/value`, { text: file });
+  const said = await wd.until(() => { const t = document.querySelector('[data-testid="progress-status"]')?.innerText ?? ""; return /Imported/.test(t) && t; }, "the import's status");
+  assert.match(said, /Imported code for Map, and solved marks for Map\./);
+  assert.match(await wd.run(() => document.querySelector('[data-testid="solved-count"]').innerText), /^1 of \d+ solved/);
+  await open("?puzzle=map");
+  assert.equal(await code(), read("shaders/map.wgsl"));
 });
 
 test("WebKit: the whole flow works by keyboard alone", async () => {
