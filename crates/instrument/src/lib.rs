@@ -58,13 +58,17 @@ pub use uniformity::{check_barriers, NonUniformBarrier};
 use gpu_puzzles_core::CaseConfig;
 use gpu_puzzles_verdict::trace::TraceMeta;
 
-/// What naga's validator allows: its defaults and WGSL's `subgroups`
+/// What naga's validator allows: its defaults, f16 packing and WGSL's `subgroups`
 /// extension (built-in values, operations and `subgroupBarrier`), which
 /// the runner requests of a device that has it and the interpreter runs.
 pub const CAPABILITIES: naga::valid::Capabilities = naga::valid::Capabilities::MULTISAMPLED_SHADING
     .union(naga::valid::Capabilities::CUBE_ARRAY_TEXTURES)
     .union(naga::valid::Capabilities::SUBGROUP)
-    .union(naga::valid::Capabilities::SUBGROUP_BARRIER);
+    .union(naga::valid::Capabilities::SUBGROUP_BARRIER)
+    // `pack2x16float` and `unpack2x16float` are core WGSL (every browser
+    // has them), but naga validates them only with this capability, which
+    // wgpu grants natively where the adapter has `SHADER_F16_IN_F32`.
+    .union(naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32);
 
 /// The binding of the trace buffer in `@group(0)`; puzzles use lower ones.
 pub const TRACE_BINDING: u32 = 15;

@@ -62,7 +62,7 @@ use value::Value;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Stop {
     /// The shader uses something the interpreter cannot run; `what` names
-    /// it ("a texture", "the built-in function pack4x8snorm").
+    /// it ("a texture", "the built-in function determinant").
     Unsupported {
         /// The construct.
         what: String,

@@ -1,7 +1,11 @@
 //! WGSL's built-in functions on numbers (WGSL §17.5 "Numeric Built-in
 //! Functions", §17.3 "Logical Built-in Functions"), in single precision for
 //! `f32`. A function the puzzles do not need stops the run with "the
-//! debugger cannot run …", never with a wrong value.
+//! debugger cannot run …", never with a wrong value. The data packing and
+//! unpacking functions and the packed 4×8-bit dot products are in the
+//! private `pack` module.
+
+mod pack;
 
 use crate::value::{Scalar, Value};
 use crate::Stop;
@@ -233,27 +237,24 @@ pub fn math(fun: M, args: &[Value]) -> Result<Value, Stop> {
                 Scalar::from_word(s.kind(), w)
             })?
         }
-        // WGSL's "Data Unpacking Built-in Functions": component `j` is
-        // bits 8j to 8j + 7 of the u32, sign-extended by unpack4xI8 (two's
-        // complement) and zero-extended by unpack4xU8.
-        M::Unpack4xI8 | M::Unpack4xU8 => {
-            let Scalar::U32(word) = a.scalar()? else {
-                return Err(Stop::internal(format!("{fun:?} of {a:?}")));
-            };
-            let byte = |j: u32| (word >> (8 * j)) as u8;
-            let signed = fun == M::Unpack4xI8;
-            Value::Vector(
-                (0..4)
-                    .map(|j| {
-                        if signed {
-                            Scalar::I32(i32::from(byte(j) as i8))
-                        } else {
-                            Scalar::U32(u32::from(byte(j)))
-                        }
-                    })
-                    .collect(),
-            )
-        }
+        M::Pack4x8snorm
+        | M::Pack4x8unorm
+        | M::Pack2x16snorm
+        | M::Pack2x16unorm
+        | M::Pack2x16float
+        | M::Pack4xI8
+        | M::Pack4xU8
+        | M::Pack4xI8Clamp
+        | M::Pack4xU8Clamp
+        | M::Unpack4x8snorm
+        | M::Unpack4x8unorm
+        | M::Unpack2x16snorm
+        | M::Unpack2x16unorm
+        | M::Unpack2x16float
+        | M::Unpack4xI8
+        | M::Unpack4xU8
+        | M::Dot4I8Packed
+        | M::Dot4U8Packed => pack::math(fun, args)?,
         M::Ldexp => a.zip(arg(1)?, |x, e| {
             let e = match e {
                 Scalar::I32(e) => e,
@@ -300,22 +301,6 @@ mod tests {
         assert_eq!(
             [0.5, 1.5, 2.5, -0.5, -1.5, 2.4, 2.6].map(round_even),
             [0.0, 2.0, 2.0, -0.0, -2.0, 2.0, 3.0]
-        );
-    }
-
-    #[test]
-    fn unpack4x8_takes_the_lowest_byte_first() {
-        // Bytes from the lowest: 0x80 (-128 or 128), 0x7F (127), 0xFF (-1 or 255), 0x01.
-        let word = [Value::Scalar(Scalar::U32(0x01FF_7F80))];
-        let signed = [-128, 127, -1, 1].map(Scalar::I32).to_vec();
-        assert_eq!(math(M::Unpack4xI8, &word).unwrap(), Value::Vector(signed));
-        assert_eq!(
-            math(M::Unpack4xU8, &word).unwrap(),
-            Value::Vector([128, 127, 255, 1].map(Scalar::U32).to_vec())
-        );
-        assert_eq!(
-            math(M::Unpack4xI8, &[Value::Scalar(Scalar::U32(0))]).unwrap(),
-            Value::Vector(vec![Scalar::I32(0); 4])
         );
     }
 

@@ -15,6 +15,11 @@ use std::sync::Arc;
 /// (binding k is buffer k).
 fn setup(src: &str, buffers: &[Vec<u32>]) -> (Arc<Program>, Memory) {
     let program = Arc::new(Program::parse(src).unwrap_or_else(|e| panic!("{e}")));
+    bind(program, buffers)
+}
+
+/// Memory for `program` with binding k bound to buffer k.
+fn bind(program: Arc<Program>, buffers: &[Vec<u32>]) -> (Arc<Program>, Memory) {
     let mut bindings = vec![None; program.module.global_variables.len()];
     for (h, g) in program.module.global_variables.iter() {
         if let Some(b) = &g.binding {
@@ -344,11 +349,11 @@ fn what_it_cannot_run_stops_with_its_place() {
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @compute @workgroup_size(1)
 fn main() {
-    out[0] = pack4x8unorm(vec4<f32>(1.0));
+    out[0] = u32(determinant(mat2x2<f32>(1.0, 2.0, 3.0, 4.0)));
 }";
     match run(src, &[vec![0]], 1, Schedule::Lockstep) {
         Err(Stop::Unsupported { what, span: Some(span) }) => {
-            assert!(what.contains("pack4x8unorm"), "{what}");
+            assert!(what.contains("determinant"), "{what}");
             assert_eq!(span.location(src).line_number, 5);
         }
         other => panic!("expected an unsupported construct, got {other:?}"),
@@ -399,4 +404,80 @@ fn the_race_detector_finds_a_missing_barrier_and_passes_the_barrier() {
                 .all(|f| f.first.workgroup == f.second.workgroup && f.first.id != f.second.id));
         }
     }
+}
+
+/// WGSL's packing built-ins, on words read from a buffer so that naga does
+/// not fold them into constants. Expected values from the specification's
+/// formulas: bytes from the lowest, a = (0x80, 0x7F, 0x02, 0xFF) and
+/// b = (0x04, 0x03, 0x02, 0x01).
+#[test]
+fn packing_unpacking_and_packed_dot_products() {
+    let src = "
+@group(0) @binding(0) var<storage, read_write> input: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1)
+fn main() {
+    let a = input[0];
+    let b = input[1];
+    out[0] = bitcast<u32>(dot4I8Packed(a, b));             // -512 + 381 + 4 - 1
+    out[1] = dot4U8Packed(a, b);                           // 512 + 381 + 4 + 255
+    out[2] = pack4x8unorm(unpack4x8unorm(a));              // every byte comes back
+    out[3] = pack4x8snorm(unpack4x8snorm(a));              // but -128 comes back -127
+    out[4] = pack4xI8Clamp(unpack4xI8(a) * 2i);            // -256, 254, 4, -2 clamped
+    out[5] = pack4xU8(unpack4xU8(b) + vec4<u32>(255u));    // 259, 258, 257, 256 wrapped
+    out[6] = pack4xU8Clamp(unpack4xU8(b) * 100u);          // 400, 300, 200, 100 clamped
+    out[7] = pack4xI8(unpack4xI8(a));
+    out[8] = pack2x16unorm(unpack2x16unorm(a));
+    out[9] = pack2x16snorm(unpack2x16snorm(b));
+    out[10] = pack4x8unorm(vec4<f32>(0.0, 0.5, 1.0, 2.0) + f32(input[2]));
+}";
+    let (a, b) = (0xFF02_7F80, 0x0102_0304);
+    let out = run(src, &[vec![a, b, 0], vec![0; 11]], 1, Schedule::Lockstep).unwrap();
+    let expected = [
+        (-128i32) as u32,
+        1152,
+        a,
+        0xFF02_7F81,
+        0xFE04_7F80,
+        0x0001_0203,
+        0x64C8_FFFF,
+        a,
+        a,
+        b,
+        0xFFFF_8000,
+    ];
+    assert_eq!(out[1], expected);
+}
+
+/// `pack2x16float` and `unpack2x16float`, which naga's validator allows
+/// only with `Capabilities::SHADER_FLOAT16_IN_FLOAT32` (wgpu grants it
+/// where the adapter has `DownlevelFlags::SHADER_F16_IN_F32`); the
+/// interpreter's own capabilities lack it, so this test validates with it.
+#[test]
+fn f16_packing_runs_where_the_validator_allows_it() {
+    let src = "
+@group(0) @binding(0) var<storage, read_write> input: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1)
+fn main() {
+    let h = unpack2x16float(input[0]);                    // (1365/4096, inf)
+    out[0] = bitcast<u32>(h.x);
+    out[1] = bitcast<u32>(h.y);
+    out[2] = pack2x16float(vec2<f32>(1.0, -2.0) + h.x * f32(input[1]));
+    out[3] = pack2x16float(h.yx);                          // round trip, swapped
+}";
+    let module = naga::front::wgsl::parse_str(src).unwrap();
+    let capabilities = gpu_puzzles_instrument::CAPABILITIES
+        .union(naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32);
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
+        .validate(&module)
+        .unwrap();
+    let program = Program::validated(Arc::new(module), Arc::new(info)).unwrap();
+    let (program, memory) = bind(Arc::new(program), &[vec![0x7C00_3555, 0], vec![0; 4]]);
+    let mut d = Dispatch::new(program, 0, config(1), memory, Schedule::Lockstep).unwrap();
+    d.run().unwrap();
+    assert_eq!(
+        d.memory.storage[1],
+        [(1365.0f32 / 4096.0).to_bits(), f32::INFINITY.to_bits(), 0xC000_3C00, 0x3555_7C00]
+    );
 }
