@@ -355,6 +355,16 @@ test("heat maps: Guards shows the idle invocations past the end", async () => {
   assert.equal(idle, 4);
   const values = await threads.locator("g.cell").evaluateAll((gs) => gs.map((g) => Number(g.dataset.value)));
   assert.deepEqual(values, [2, 2, 2, 2, 2, 2, 0, 0, 0, 0], "one read and one write per busy invocation");
+  // In words, for a reader who cannot see the colours (also the picture's
+  // description), and the numbers as a table once asked for.
+  const summary = "10 invocations: 0 to 2 each (mean 1.20); 6 at the most, 2; 4 with none; 4 idle";
+  assert.equal(await p.testid("heatmap-threads-1-summary").innerText(), summary);
+  assert.equal(await threads.locator("svg").getAttribute("aria-label"), `Invocations by workgroup and local id: global reads + writes (hatched: idle). ${summary}`);
+  const numbers = p.testid("heatmap-threads-1-numbers");
+  assert.equal(await numbers.locator("td").count(), 0, "built only when opened");
+  await numbers.locator("summary").click();
+  const cells = await numbers.locator("td").evaluateAll((tds) => tds.map((td) => td.textContent).filter((t) => t !== ""));
+  assert.deepEqual(cells.map(Number), values, "the table holds the picture's numbers");
   assert.equal(await p.testid("findings-1").getAttribute("data-status"), "clean");
   assert.equal(await p.testid("heatmap-workgroups-1").getAttribute("data-cells"), "1");
   assert.equal(await p.testid("heatmap-buffer-1-out").locator("figure").count(), 2, "reads and writes of out");

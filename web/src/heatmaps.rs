@@ -111,6 +111,7 @@ fn heatmap_rows(puzzle: &'static Puzzle, case: &'static Case, f: &Findings) -> i
                 format!("{}: workgroup that wrote each element", puzzle.buffers[b].name),
                 &m,
                 true,
+                "elements",
             )
         })
         .collect_view();
@@ -123,19 +124,19 @@ fn heatmap_rows(puzzle: &'static Puzzle, case: &'static Case, f: &Findings) -> i
             let writes = heatmap::buffer(f, b, case.buffers[b].shape, &config, Counter::Writes, &buf.name);
             view! {
                 <div class="heatmap-pair" data-testid=format!("heatmap-buffer-{n}-{}", buf.name)>
-                    {svg_map(format!("heatmap-buffer-{n}-{}-reads", buf.name), format!("{}: reads per element", buf.name), &reads, false)}
-                    {svg_map(format!("heatmap-buffer-{n}-{}-writes", buf.name), format!("{}: writes per element", buf.name), &writes, false)}
+                    {svg_map(format!("heatmap-buffer-{n}-{}-reads", buf.name), format!("{}: reads per element", buf.name), &reads, false, "elements")}
+                    {svg_map(format!("heatmap-buffer-{n}-{}-writes", buf.name), format!("{}: writes per element", buf.name), &writes, false, "elements")}
                 </div>
             }
         })
         .collect_view();
     view! {
         <div class="heatmap-row">
-            {svg_map(format!("heatmap-workgroups-{n}"), "Workgroups: global reads + writes".to_string(), &groups, false)}
+            {svg_map(format!("heatmap-workgroups-{n}"), "Workgroups: global reads + writes".to_string(), &groups, false, "workgroups")}
             {writer_maps}
         </div>
         <div class="heatmap-row">
-            {svg_map(format!("heatmap-threads-{n}"), "Invocations by workgroup and local id: global reads + writes (hatched: idle)".to_string(), &threads, false)}
+            {svg_map(format!("heatmap-threads-{n}"), "Invocations by workgroup and local id: global reads + writes (hatched: idle)".to_string(), &threads, false, "invocations")}
         </div>
         <div class="heatmap-row">{buffer_maps}</div>
     }
@@ -168,7 +169,16 @@ fn findings_list(case: &Case, f: &Findings) -> impl IntoView {
     }
 }
 
-fn svg_map(testid: String, caption: String, m: &HeatMap, categorical: bool) -> impl IntoView {
+/// One heat map: the SVG, its legend, its summary in words (also the
+/// figure's description), and its numbers as a table, built only when the
+/// reader opens them. `unit` names a cell's item in the plural.
+fn svg_map(
+    testid: String,
+    caption: String,
+    m: &HeatMap,
+    categorical: bool,
+    unit: &str,
+) -> impl IntoView {
     let cell = (640 / m.cols.max(1)).clamp(4, 24);
     let (w, h) = (m.cols * cell, m.rows * cell);
     let show_labels = cell >= 18;
@@ -247,11 +257,44 @@ fn svg_map(testid: String, caption: String, m: &HeatMap, categorical: bool) -> i
     let gradient = (!categorical).then(|| view! {
         <span class="legend-bar" aria-hidden="true" style=format!("background: linear-gradient(to right, {}, {}, {}, {}, {})", viridis(0.0), viridis(0.25), viridis(0.5), viridis(0.75), viridis(1.0))></span>
     });
+    let summary = m.summary(categorical, unit);
+    let described = format!("{caption}. {summary}");
+    // The numbers, row by row, when asked for (a large map is thousands of cells).
+    let rows: Vec<Vec<Option<u32>>> = m
+        .cells
+        .chunks(m.cols.max(1))
+        .map(|r| r.iter().map(|c| c.as_ref().map(|c| c.value)).collect())
+        .collect();
+    let open = RwSignal::new(false);
+    let numbers_id = format!("{testid}-numbers");
+    let table = move || {
+        open.get().then(|| {
+            let rows = rows.clone();
+            view! {
+                <div class="grid-scroll" tabindex="0" role="region" aria-label="The heat map's numbers">
+                    <table class="grid heatmap-numbers">
+                        <tbody>{rows.into_iter().enumerate().map(|(r, row)| view! {
+                            <tr><th scope="row">{r}</th>{row.into_iter().map(|v| view! { <td>{v.map(|v| v.to_string()).unwrap_or_default()}</td> }).collect_view()}</tr>
+                        }).collect_view()}</tbody>
+                    </table>
+                </div>
+            }
+        })
+    };
     view! {
-        <figure class="heatmap" data-testid=testid data-cells=m.cells.iter().flatten().count()>
-            <figcaption>{caption.clone()}</figcaption>
-            <svg width=w height=h viewBox=format!("0 0 {w} {h}") role="img" aria-label=caption inner_html=body></svg>
+        <figure class="heatmap" data-testid=testid.clone() data-cells=m.cells.iter().flatten().count()>
+            <figcaption>{caption}</figcaption>
+            <svg width=w height=h viewBox=format!("0 0 {w} {h}") role="img" aria-label=described inner_html=body></svg>
             <p class="legend">{gradient}{legend}</p>
+            <p class="heatmap-summary" data-testid=format!("{testid}-summary")>{summary}</p>
+            <details data-testid=numbers_id on:toggle=move |ev| {
+                // `open` of the <details>, read without web-sys's HtmlDetailsElement.
+                let now = ev.target().and_then(|t| js_sys::Reflect::get(&t, &"open".into()).ok()).and_then(|v| v.as_bool());
+                open.set(now.unwrap_or(false));
+            }>
+                <summary>"The numbers"</summary>
+                {table}
+            </details>
         </figure>
     }
 }

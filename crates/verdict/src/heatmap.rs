@@ -41,6 +41,56 @@ pub struct HeatCell {
     pub idle: bool,
 }
 
+impl HeatMap {
+    /// The map in words, for a reader who cannot see its colours (a
+    /// screen reader reads it as the figure's description): how many
+    /// cells, the range of their values, how many are at the largest and
+    /// how many are empty. A `categorical` map (each cell a workgroup's
+    /// number, from 1; 0 for none) counts the distinct workgroups instead.
+    /// Binned maps say how many items a cell sums. `unit` names a cell's
+    /// item in the plural (`elements`, `invocations`, `workgroups`). E.g.
+    /// `64 elements: 0 to 2 each (mean 1.00); 2 at the most, 2; 2 with none`.
+    pub fn summary(&self, categorical: bool, unit: &str) -> String {
+        let cells: Vec<&HeatCell> = self.cells.iter().flatten().collect();
+        let count = cells.len();
+        // What a cell is: one of `unit`, or (binned) several.
+        let (what, each) = if self.per_cell > 1 {
+            (format!("{count} cells of {} {unit}", self.per_cell), "a cell")
+        } else {
+            (format!("{count} {unit}"), "each")
+        };
+        let empty = cells.iter().filter(|c| c.value == 0).count();
+        if categorical {
+            let mut groups: Vec<u32> = cells.iter().map(|c| c.value).filter(|&v| v > 0).collect();
+            groups.sort_unstable();
+            groups.dedup();
+            let none = if empty > 0 { format!("; {empty} never written") } else { String::new() };
+            return format!(
+                "{what}: written by {} workgroup{}{none}",
+                groups.len(),
+                if groups.len() == 1 { "" } else { "s" }
+            );
+        }
+        let (lo, hi) =
+            cells.iter().fold((u32::MAX, 0), |(lo, hi), c| (lo.min(c.value), hi.max(c.value)));
+        if count == 0 {
+            return format!("no {unit}");
+        }
+        let mean = cells.iter().map(|c| f64::from(c.value)).sum::<f64>() / count as f64;
+        let at_max = cells.iter().filter(|c| c.value == hi).count();
+        let idle = cells.iter().filter(|c| c.idle).count();
+        let mut out =
+            format!("{what}: {lo} to {hi} {each} (mean {mean:.2}); {at_max} at the most, {hi}");
+        if empty > 0 && lo == 0 {
+            out += &format!("; {empty} with none");
+        }
+        if idle > 0 {
+            out += &format!("; {idle} idle");
+        }
+        out
+    }
+}
+
 fn bin(len: usize) -> usize {
     len.div_ceil(MAX_HEAT_CELLS).max(1)
 }
@@ -308,5 +358,41 @@ mod tests {
         assert!(m.cells.len() <= MAX_HEAT_CELLS);
         assert_eq!(m.per_cell, 3);
         assert_eq!(m.cells.iter().flatten().map(|c| c.value).sum::<u32>(), 10_000);
+    }
+
+    #[test]
+    fn a_map_in_words() {
+        let cell = |value, idle| {
+            Some(HeatCell { value, label: String::new(), title: String::new(), idle })
+        };
+        let m = HeatMap {
+            cols: 3,
+            rows: 2,
+            cells: vec![
+                cell(0, true),
+                cell(2, false),
+                cell(2, false),
+                cell(1, false),
+                cell(0, false),
+                None,
+            ],
+            max: 2,
+            per_cell: 1,
+            group: [0, 0],
+        };
+        assert_eq!(
+            m.summary(false, "elements"),
+            "5 elements: 0 to 2 each (mean 1.00); 2 at the most, 2; 2 with none; 1 idle"
+        );
+        // As a writer map: cells 2, 2 and 1 are workgroups 2 and 1.
+        assert_eq!(
+            m.summary(true, "elements"),
+            "5 elements: written by 2 workgroups; 2 never written"
+        );
+        let binned = HeatMap { per_cell: 4, cells: vec![cell(3, false)], cols: 1, rows: 1, ..m };
+        assert_eq!(
+            binned.summary(false, "elements"),
+            "1 cells of 4 elements: 3 to 3 a cell (mean 3.00); 1 at the most, 3"
+        );
     }
 }
