@@ -2,10 +2,11 @@
 // failed one, a performance case, Histogram's racing starter, and the
 // capstone writing text with one kernel the student's (RMS Norm solved first),
 // Edge Detection's photograph with the wrong pixels of zero padding marked, and
-// Reaction-Diffusion's steps played.
+// Reaction-Diffusion's steps played, and a tablet and a phone.
 // Names of files as arguments take only those: node tests/e2e/screenshots.mjs generate.png Needs a built dist/: node tests/e2e/screenshots.mjs
 import fs from "node:fs";
 import path from "node:path";
+import { devices } from "playwright-core";
 import { ROOT, serve, launch, PuzzlePage, verdictAfter } from "./harness.mjs";
 
 const out = path.join(ROOT, "docs/screenshots");
@@ -21,12 +22,16 @@ try {
     { file: "dark.png", slug: "broadcast", code: fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/broadcast--swapped-a-b.wgsl"), "utf8"), want: "failed", focus: "case-3", colorScheme: "dark" },
     { file: "photograph.png", slug: "edge-detection", code: fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/edge-detection--zero-padding.wgsl"), "utf8"), want: "failed", focus: "case-1" },
     { file: "player.png", slug: "reaction-diffusion", code: fs.readFileSync(path.join(ROOT, "shaders/reaction-diffusion.wgsl"), "utf8"), want: "passed", focus: "player-2", play: { testid: "2", frame: "7" } },
+    { file: "tablet.png", device: "iPad Mini landscape", slug: "gaussian-blur", code: fs.readFileSync(path.join(ROOT, "shaders/gaussian-blur.wgsl"), "utf8"), want: "passed", focus: "case-1" },
+    { file: "phone.png", device: "iPhone 13", slug: "box-blur", code: fs.readFileSync(path.join(ROOT, "shaders/box-blur.wgsl"), "utf8"), want: "passed", focus: "verdict" },
     { file: "images.png", slug: "box-blur", code: fs.readFileSync(path.join(ROOT, "tests/gpu/solutions/box-blur--assumes-power-of-two.wgsl"), "utf8"), want: "failed", focus: "case-8", region: "image-difference-8" },
   ];
   const only = process.argv.slice(2);
   const wanted = (file) => only.length === 0 || only.includes(file);
   for (const s of shots.filter((s) => wanted(s.file))) {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, colorScheme: s.colorScheme ?? "light" });
+    // A tablet or a phone: Playwright's descriptor (viewport, scale, touch).
+    const { defaultBrowserType: _, ...device } = s.device ? devices[s.device] : { viewport: { width: 1400, height: 1000 } };
+    const page = await browser.newPage({ ...device, colorScheme: s.colorScheme ?? "light" });
     const p = new PuzzlePage(page);
     await p.open(site.url(`?puzzle=${s.slug}`));
     if (s.code !== null) await p.setCode(s.code); // null: the starter as shipped

@@ -263,6 +263,43 @@ test("WebKit: progress moves to another browser: exported as one file, imported 
   assert.equal(await code(), read("shaders/map.wgsl"));
 });
 
+test("WebKit: a tablet's width (1024 pixels) and a phone's (as narrow as MiniBrowser goes): nothing runs past the screen or out of its column", async () => {
+  const rect = `/session/${wd.session}/window/rect`;
+  const before = await wd.call("GET", rect);
+  try {
+    for (const [width, height] of [[1024, 768], [390, 844]]) {
+      await wd.call("POST", rect, { width, height });
+      await open("?puzzle=gaussian-blur");
+      await setCode(read("shaders/gaussian-blur.wgsl"));
+      assert.equal((await run()).status, "passed");
+      const found = await wd.run(() => {
+        const width = document.documentElement.clientWidth;
+        const wide = [];
+        for (const el of document.body.querySelectorAll("*")) {
+          const r = el.getBoundingClientRect();
+          const column = el.closest(".columns > *");
+          const limit = column ? Math.min(width, column.getBoundingClientRect().right) : width;
+          if (r.width === 0 || r.right <= limit + 1) continue;
+          let p = el.parentElement, scrolls = false;
+          while (p && p !== document.body) {
+            const o = getComputedStyle(p).overflowX;
+            if ((o === "auto" || o === "scroll" || o === "hidden") && p.getBoundingClientRect().right <= limit + 1) { scrolls = true; break; }
+            p = p.parentElement;
+          }
+          if (!scrolls) wide.push(`${el.tagName.toLowerCase()}.${String(el.className)}: right ${Math.round(r.right)} > ${Math.round(limit)}`);
+        }
+        return { width, pageWidth: document.documentElement.scrollWidth, wide: wide.slice(0, 8) };
+      });
+      // MiniBrowser's toolbar keeps its window at least 447 pixels wide.
+      assert.ok(found.width <= Math.max(width, 447) + 20, `the window's width: ${found.width} for ${width}`);
+      assert.ok(found.pageWidth <= found.width, `the page scrolls sideways at ${width}: ${JSON.stringify(found)}`);
+      assert.deepEqual(found.wide, [], `at ${width} pixels`);
+    }
+  } finally {
+    await wd.call("POST", rect, { width: before.width, height: before.height });
+  }
+});
+
 test("WebKit: the whole flow works by keyboard alone", async () => {
   const TAB = "\uE004", ENTER = "\uE007", CONTROL = "\uE009";
   await wd.go(site.url());
