@@ -465,6 +465,7 @@ async fn await_map(
     let at = match rx.await {
         Ok((Ok(()), at)) => at,
         Ok((Err(e), _)) => {
+            settle_device_loss(gpu).await;
             return Err(if gpu.is_lost() {
                 gpu.lost_error()
             } else {
@@ -483,6 +484,39 @@ async fn await_map(
         buffer.get_mapped_range(..).map_err(|e| RunnerError::Readback(e.to_string()))?.to_vec();
     buffer.unmap();
     Ok((bytes, at))
+}
+
+/// In a browser, after a mapping failed, waits up to a tenth of a second
+/// for the device's `lost` promise: a device destroyed during a Run fails
+/// the mapping first (Chrome: "Error occurred when trying to async map a
+/// buffer") and settles `lost` a task later, and the student is told the
+/// device was lost, not that a read-back failed. Natively the loss is
+/// known already (`poll_until_done`).
+async fn settle_device_loss(gpu: &Gpu) {
+    #[cfg(target_arch = "wasm32")]
+    for _ in 0..10 {
+        if gpu.is_lost() {
+            return;
+        }
+        let wait = js_sys::Promise::new(&mut |resolve, _| {
+            use wasm_bindgen_futures::wasm_bindgen::JsCast;
+            let global = js_sys::global();
+            match js_sys::Reflect::get(&global, &"setTimeout".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            {
+                Some(set_timeout) => {
+                    let _ = set_timeout.call2(&global, &resolve, &10.into());
+                }
+                None => {
+                    let _ = resolve.call0(&wasm_bindgen_futures::wasm_bindgen::JsValue::NULL);
+                }
+            }
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(wait).await;
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = gpu;
 }
 
 /// Maps `buffer` for reading and returns a copy of its bytes.
