@@ -21,6 +21,7 @@ mod messages;
 mod order;
 mod peak;
 mod pipeline;
+mod readback;
 mod run;
 mod timing;
 mod yardstick;
