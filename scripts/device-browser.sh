@@ -25,7 +25,9 @@
 # (more arguments for node --test, split at spaces), ROBUST_PATTERN (the
 # robustness file's tests that match, e.g. "lost GPU device"), SOAK=1 (the
 # workshop soak, tests/e2e/bench-soak.mjs, with its SOAK_* settings; the
-# gpu.test.mjs suite is skipped with GPU_TEST_PATTERN=none). Results come back
+# gpu.test.mjs suite is skipped with GPU_TEST_PATTERN=none), DRAW_DIST=DIR (the
+# pictures' benchmark, tests/e2e/bench-draw.mjs, on the site in DIR, built by
+# scripts/bench-draw.sh's puzzle set and carried). Results come back
 # as $OUT/browser.tgz: the suite's log, the page's figures and verdicts, the
 # native reports, chrome://gpu, and the GPU, driver and Chromium versions.
 set -euo pipefail
@@ -144,6 +146,11 @@ run() {
   # its SOAK_* settings as given.
   if [ "${SOAK:-}" = 1 ]; then
     (cd tests/e2e && /tmp/browser/node bench-soak.mjs) 2>&1 | tee "$out/soak.log" || true
+  fi
+  # DRAW_DIST=DIR: the pictures' benchmark on this GPU (a 1024 × 1024 image
+  # drawn, a 256 × 256 grid played), on the site scripts/bench-draw.sh builds.
+  if [ -n "${DRAW_DIST:-}" ]; then
+    (cd tests/e2e && GPU_PUZZLES_DIST="$(cd "../../$DRAW_DIST" && pwd)" /tmp/browser/node bench-draw.mjs) 2>&1 | tee "$out/draw.log" || true
   fi
   tar czf "${OUT:-/tmp}/browser.tgz" -C "$(dirname "$out")" "$(basename "$out")"
 }

@@ -64,6 +64,11 @@ async function pageCases(page) {
         referenceMs: perf && perf.dataset.referenceMs ? Number(perf.dataset.referenceMs) : undefined,
         yours: e.querySelector('[data-testid^="performance-yours-"]')?.innerText,
         target: target?.innerText,
+        // The comparison kernels' figures, the CPU's and the first call's,
+        // as the page words them (recorded for docs/performance.md).
+        compare: [...e.querySelectorAll('[data-testid^="performance-compare-"]')].map((d) => d.innerText),
+        cpu: e.querySelector('[data-testid^="performance-cpu-"]')?.innerText,
+        first: e.querySelector('[data-testid^="performance-first-"]')?.innerText,
       };
     }),
   );
@@ -194,7 +199,7 @@ for (const slug of order) {
   test(`${slug}: the reference solves it on this GPU, hardware-only cases and targets included, and the starter fails`, async () => {
     const file = `shaders/${slug}.wgsl`;
     const { page, errors, verdict, cases, text } = await judge(slug, fs.readFileSync(path.join(ROOT, file), "utf8"));
-    figures.puzzles[slug] = { verdict, performance: cases.filter((c) => c.ms).map(({ n, outcome, ms, referenceMs, yours }) => ({ n, outcome, ms, referenceMs, yours })) };
+    figures.puzzles[slug] = { verdict, performance: cases.filter((c) => c.ms).map(({ n, outcome, ms, referenceMs, yours, compare, cpu, first }) => ({ n, outcome, ms, referenceMs, yours, compare, cpu, first })) };
     assert.equal(verdict, "passed", `cases: ${cases.map((c) => `${c.n} ${c.outcome}`).join(", ")}`);
     // Judged on the GPU's own subgroups, never emulated; no case left out as for a software adapter.
     assert.doesNotMatch(text, /Emulated/);

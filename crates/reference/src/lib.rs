@@ -34,6 +34,7 @@ mod language_model;
 mod loss;
 mod matrices;
 mod merge;
+mod precision;
 mod quantised;
 mod recurrence;
 mod reductions;
@@ -57,6 +58,7 @@ pub use language_model::{decode_attention, matvec_q8, rms_norm_residual, rope_ne
 pub use loss::cross_entropy_rows;
 pub use matrices::{matmul, matmul_at, matvec, transpose};
 pub use merge::merge_sorted;
+pub use precision::{compensated_sum, matvec_f16, matvec_w8a8, round_to_bf16};
 pub use quantised::matvec_q4;
 pub use recurrence::linear_recurrence;
 pub use reductions::{
@@ -118,6 +120,10 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("mandelbrot_counts", mandelbrot_counts),
     ("fft_rows", fft_rows),
     ("gray_scott_steps", gray_scott_steps),
+    ("matvec_f16", matvec_f16),
+    ("round_to_bf16", round_to_bf16),
+    ("matvec_w8a8", matvec_w8a8),
+    ("compensated_sum", compensated_sum),
 ];
 
 /// The reference functions that also have a per-element form, by name.
