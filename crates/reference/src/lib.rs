@@ -58,7 +58,7 @@ pub use language_model::{decode_attention, matvec_q8, rms_norm_residual, rope_ne
 pub use loss::cross_entropy_rows;
 pub use matrices::{matmul, matmul_at, matvec, transpose};
 pub use merge::merge_sorted;
-pub use precision::{compensated_sum, matvec_f16, matvec_w8a8, round_to_bf16};
+pub use precision::{matvec_f16, matvec_w8a8, round_to_bf16, sum_rounded_once};
 pub use quantised::matvec_q4;
 pub use recurrence::linear_recurrence;
 pub use reductions::{
@@ -123,7 +123,7 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("matvec_f16", matvec_f16),
     ("round_to_bf16", round_to_bf16),
     ("matvec_w8a8", matvec_w8a8),
-    ("compensated_sum", compensated_sum),
+    ("sum_rounded_once", sum_rounded_once),
 ];
 
 /// The reference functions that also have a per-element form, by name.

@@ -5,11 +5,11 @@
 //! bfloat16, round to nearest, ties to even).
 
 mod bf16;
-mod compensated_sum;
 mod half_gemv;
 mod int8_gemv;
+mod pairwise_sum;
 
 pub use bf16::round_to_bf16;
-pub use compensated_sum::compensated_sum;
 pub use half_gemv::matvec_f16;
 pub use int8_gemv::matvec_w8a8;
+pub use pairwise_sum::sum_rounded_once;
