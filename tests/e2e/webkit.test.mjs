@@ -130,8 +130,10 @@ test("WebKit: the page says it has no WebGPU, and judges Runs on the CPU", async
 });
 
 // The Applications chapter, solved on the CPU: pictures in, pictures out,
-// every case judged by the interpreter (WebKitGTK has no WebGPU).
-for (const slug of chapterPuzzles("Applications")) {
+// every case judged by the interpreter (WebKitGTK has no WebGPU); and the
+// chapter "Numbers and formats", whose packed halves, bfloat16 and FP8 bits
+// and int8 dot products the interpreter computes as WGSL defines them.
+for (const slug of [...chapterPuzzles("Applications"), ...chapterPuzzles("Numbers and formats")]) {
   test(`WebKit: ${slug}: the reference solution solves it, emulated on the CPU`, async () => {
     await open(`?puzzle=${slug}`);
     await setCode(read("shaders", `${slug}.wgsl`));

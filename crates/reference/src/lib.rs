@@ -58,7 +58,7 @@ pub use language_model::{decode_attention, matvec_q8, rms_norm_residual, rope_ne
 pub use loss::cross_entropy_rows;
 pub use matrices::{matmul, matmul_at, matvec, transpose};
 pub use merge::merge_sorted;
-pub use precision::{matvec_f16, matvec_w8a8, round_to_bf16, sum_rounded_once};
+pub use precision::{encode_e4m3, matvec_f16, matvec_w8a8, round_to_bf16, sum_rounded_once};
 pub use quantised::matvec_q4;
 pub use recurrence::linear_recurrence;
 pub use reductions::{
@@ -124,6 +124,7 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("round_to_bf16", round_to_bf16),
     ("matvec_w8a8", matvec_w8a8),
     ("sum_rounded_once", sum_rounded_once),
+    ("encode_e4m3", encode_e4m3),
 ];
 
 /// The reference functions that also have a per-element form, by name.
