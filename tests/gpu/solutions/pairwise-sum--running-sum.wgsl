@@ -1,5 +1,4 @@
 // expect: failed
-// message: differs
 // The obvious kernel: each invocation adds its share one value at a time,
 // then the partial sums go through a tree. On the runs of 4,096 copies of
 // 0.1 each running sum drifts by about 646 units of f32 roundoff of the sum,

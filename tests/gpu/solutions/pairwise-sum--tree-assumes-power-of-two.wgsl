@@ -1,5 +1,4 @@
 // expect: failed
-// message: differs
 // Pairwise within each invocation, but the tree over the invocations halves
 // a stride from W / 2: with 63 or 100 invocations the last partial sum of
 // every odd round is never added (the cases of 63, 100 and of random sizes
