@@ -246,6 +246,32 @@ test("a mistake shows mismatches with expected values; hidden cases show no data
   await page.close();
 });
 
+// Packed words written as what they hold (`format = "f16x2"` on Half-
+// Precision Weights' `w`): each cell the word's two binary16 halves, low
+// first, decoded here from the words of the TOML's worked example by the
+// definition of binary16 (never read back from the page's own decoder).
+test("a grid of packed halves writes each word as its two binary16 values", async () => {
+  const { page, p } = await newPage();
+  await p.open(site.url("?puzzle=gemv-f16"));
+  await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/gemv-f16.wgsl"), "utf8"));
+  assert.equal(await p.run(), "passed");
+  const toml = fs.readFileSync(path.join(ROOT, "puzzles/gemv-f16/puzzle.toml"), "utf8");
+  const words = toml.split("[[case]]")[1].match(/buffers\.w = \{ values = \[([^\]]*)\]/)[1].split(",").map((w) => w.trim()).filter((w) => w !== "").map(Number);
+  const half = (h) => {
+    const sign = h & 0x8000 ? -1 : 1, e = (h >> 10) & 0x1f, f = h & 0x3ff;
+    if (e === 0x1f) return f ? NaN : sign * Infinity;
+    return e === 0 ? sign * f * 2 ** -24 : sign * (1 + f / 1024) * 2 ** (e - 15);
+  };
+  const cells = await page.$$eval('[data-testid="grid-input-1-w"] td', (tds) => tds.map((td) => td.dataset.value));
+  assert.equal(cells.length, words.length);
+  cells.forEach((text, k) => {
+    const lanes = text.split(" | ").map(Number);
+    assert.deepEqual(lanes, [half(words[k] & 0xffff), half(words[k] >>> 16)], `word ${k} (${words[k]}): ${text}`);
+  });
+  assert.match(await page.locator('[data-testid="grid-input-1-w"] figcaption').innerText(), /two binary16 halves/);
+  await page.close();
+});
+
 test("a compile error is marked at the student's line and column", async () => {
   const { page, p } = await newPage();
   await p.open(site.url("?puzzle=map"));

@@ -6,7 +6,7 @@ use crate::grids::grid_view;
 use crate::puzzle_page::{Finished, RandomCases, RunState};
 use gpu_puzzles_core::model::Values;
 use gpu_puzzles_core::{Case, CompareSpec, Puzzle, Role};
-use gpu_puzzles_verdict::grid::grid;
+use gpu_puzzles_verdict::grid::grid_as;
 use gpu_puzzles_verdict::image;
 use gpu_puzzles_verdict::judge::{group_digits, CaseResult, Severity, Verdict};
 use gpu_puzzles_verdict::run_report::{CaseReport, NoteKind};
@@ -279,7 +279,7 @@ fn case_view(
                     grid_view(
                         format!("grid-input-{n}-{}", b.name),
                         format!("Input {}", b.name),
-                        grid(&cb.initial, cb.shape, None, case.compare),
+                        grid_as(&cb.initial, cb.shape, None, case.compare, b.format),
                     )
                 });
                 view! { {picture}{numbers} }
@@ -294,7 +294,7 @@ fn case_view(
             let actual_values = result.as_ref().and_then(|r| r.actual.get(k));
             let numbers = image::shows_grid(b.view, cb.shape, expected);
             let actual = actual_values.filter(|_| numbers).map(|a| {
-                grid_view(format!("grid-actual-{n}{suffix}"), format!("Actual {}", b.name), grid(a, cb.shape, Some(expected), case.compare))
+                grid_view(format!("grid-actual-{n}{suffix}"), format!("Actual {}", b.name), grid_as(a, cb.shape, Some(expected), case.compare, b.format))
             });
             let pictures = cb.shape.filter(|_| image::shows_image(b.view, cb.shape, expected)).map(|shape| {
                 let picture = |id: &str, label: &str, values: &Values, img: Option<gpu_puzzles_verdict::image::Image>, against: Option<crate::images::Against>| {
@@ -311,7 +311,7 @@ fn case_view(
             });
             view! {
                 {pictures}
-                {numbers.then(|| grid_view(format!("grid-expected-{n}{suffix}"), format!("Expected {}", b.name), grid(expected, cb.shape, None, CompareSpec::default())))}
+                {numbers.then(|| grid_view(format!("grid-expected-{n}{suffix}"), format!("Expected {}", b.name), grid_as(expected, cb.shape, None, CompareSpec::default(), b.format)))}
                 {actual}
             }
         }).collect_view();

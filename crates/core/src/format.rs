@@ -330,6 +330,35 @@ pub struct BufferSpec {
     /// `lo`), instead of each image's own range.
     #[serde(default)]
     pub scale: Option<[f64; 2]>,
+    /// `format = "…"`: how a grid writes each `u32` word ([`WordFormat`]).
+    #[serde(default)]
+    pub format: WordFormat,
+}
+
+/// How a grid writes each word of a `u32` buffer (`format = "…"` on a
+/// `[[buffer]]`): the number itself, or the values a packed format holds
+/// in it. Only what is shown changes; values are compared as words.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WordFormat {
+    /// Absent: the element as a number (a `u32` in decimal).
+    #[default]
+    Number,
+    /// `"hex"`: `0x` and eight hexadecimal digits (the bits of an `f32`, a
+    /// mask).
+    Hex,
+    /// `"f16x2"`: two IEEE 754 binary16 values, bits 0–15 first, as
+    /// `unpack2x16float` reads them.
+    F16x2,
+    /// `"bf16x2"`: two bfloat16 values (the top 16 bits of an `f32`), bits
+    /// 0–15 first.
+    Bf16x2,
+    /// `"e4m3x4"`: four FP8 E4M3 values (OCP OFP8: bias 7, no infinities,
+    /// `S.1111.111` NaN), byte 0 first.
+    E4m3x4,
+    /// `"i8x4"`: four signed bytes in two's complement, byte 0 first, as
+    /// `unpack4xI8` reads them.
+    I8x4,
 }
 
 /// How the site shows a buffer's values (`view = "…"` on a `[[buffer]]`).

@@ -290,6 +290,10 @@ pub struct Buffer {
     /// `None`: each image spans its own values.
     #[serde(default)]
     pub scale: Option<[f64; 2]>,
+    /// How a grid writes each `u32` word: the number, or the values a
+    /// packed format holds in it.
+    #[serde(default)]
+    pub format: crate::format::WordFormat,
 }
 
 /// A uniform buffer: a struct of 4-byte scalars at 4-byte offsets.

@@ -2,7 +2,7 @@
 //! values laid out in rows, with mismatches marked.
 
 use crate::judge::close;
-use gpu_puzzles_core::format::CompareSpec;
+use gpu_puzzles_core::format::{CompareSpec, WordFormat};
 use gpu_puzzles_core::model::Values;
 
 /// Columns per row when a 1-D buffer is wrapped.
@@ -62,6 +62,23 @@ pub fn grid(
     expected: Option<&Values>,
     compare: CompareSpec,
 ) -> Grid {
+    grid_as(values, shape, expected, compare, WordFormat::Number)
+}
+
+/// [`grid`], with each word of a `u32` buffer written as `format` says
+/// ([`crate::words::word_text`]; the label says so). Values are compared
+/// as words whatever the format.
+pub fn grid_as(
+    values: &Values,
+    shape: Option<[u32; 2]>,
+    expected: Option<&Values>,
+    compare: CompareSpec,
+    format: WordFormat,
+) -> Grid {
+    let text = |v: &Values, i: usize| match v {
+        Values::U32(w) => crate::words::word_text(format, w[i]),
+        _ => v.format(i),
+    };
     let len = values.len();
     let (cols, matrix, label) = match shape {
         Some([r, c]) if (r as usize) * (c as usize) == len && c > 0 => {
@@ -78,7 +95,7 @@ pub fn grid(
         if i >= e.len() {
             return Some("nothing".into());
         }
-        (!close(e.get(i), values.get(i), compare)).then(|| e.format(i))
+        (!close(e.get(i), values.get(i), compare)).then(|| text(e, i))
     };
     let mismatches = match expected {
         Some(e) => (0..len).filter(|&i| differs(i).is_some()).count() + e.len().saturating_sub(len),
@@ -91,10 +108,14 @@ pub fn grid(
         .map(|chunk| {
             chunk
                 .iter()
-                .map(|&i| Cell { index: i, text: values.format(i), expected: differs(i) })
+                .map(|&i| Cell { index: i, text: text(values, i), expected: differs(i) })
                 .collect()
         })
         .collect();
+    let label = match crate::words::describe(format).filter(|_| matches!(values, Values::U32(_))) {
+        Some(what) => format!("{label}, {what}"),
+        None => label,
+    };
     Grid { rows, cols, matrix, len, label, mismatches, origin: (0, 0) }
 }
 

@@ -23,6 +23,7 @@ pub mod run_report;
 pub mod session;
 pub mod timing;
 pub mod trace;
+pub mod words;
 
 pub use judge::Verdict;
 pub use outcome::{CaseResult, Diagnostic, Outcome, Severity, Timing};

@@ -58,6 +58,15 @@ impl Validator {
                     "`view = \"rgba8\"` needs `type = \"u32\"`: each element is one pixel packed as `pack4x8unorm` packs it",
                 );
             }
+            if b.format != crate::format::WordFormat::Number
+                && b.element != crate::format::ElementType::U32
+            {
+                self.at(
+                    line,
+                    &format!("{field}.format"),
+                    "`format` tells how a grid writes each word of packed data: it needs `type = \"u32\"`",
+                );
+            }
             if b.scale.is_some_and(|[lo, hi]| !(lo < hi && lo.is_finite() && hi.is_finite())) {
                 self.at(
                     line,
@@ -72,6 +81,7 @@ impl Validator {
                 role: b.role,
                 view: b.view,
                 scale: b.scale,
+                format: b.format,
             });
         }
         let mut uniforms = Vec::new();
