@@ -192,6 +192,14 @@ pub struct Puzzle {
     /// reach on a performance case, on a hardware adapter
     /// (`gpu_puzzles_verdict::judge::target_outcome`).
     pub performance_target: Option<f64>,
+    /// Whether the outputs must be the same bits on every Run: a case that
+    /// passed is run again, in several orders of its invocations and
+    /// workgroups on the CPU and several times on the GPU, and fails with
+    /// `MemoryError::OrderDependent` (`bits`) when two runs' outputs differ
+    /// in any bit, even where both are within the tolerance (The Same Answer
+    /// Every Run).
+    #[serde(default)]
+    pub deterministic: bool,
     /// Test cases, in display order; at least one.
     pub cases: Vec<Case>,
     /// Draws random cases for each Run ([`crate::load::random_cases`]).
@@ -371,23 +379,6 @@ impl Expected<'_> {
     }
 }
 
-/// `count` distinct element indices below `len`, ascending: the first and
-/// the last, and the rest uniformly at random from `seed`; every index when
-/// `count >= len`.
-pub fn sample_elements(len: usize, count: usize, seed: u64) -> Vec<usize> {
-    if count >= len {
-        return (0..len).collect();
-    }
-    let mut rng = crate::generate::SplitMix64::new(seed);
-    let mut chosen = std::collections::BTreeSet::from([0, len - 1]);
-    while chosen.len() < count.max(2) {
-        // Multiply-shift maps 64 random bits onto 0..len without a modulo bias
-        // worth speaking of (len is far below 2^32).
-        chosen.insert((((rng.next_u64() >> 32) * len as u64) >> 32) as usize);
-    }
-    chosen.into_iter().collect()
-}
-
 /// Per compared buffer: the expected values and, when sampled, their
 /// elements; or why the reference could not compute them.
 type Computed = Result<Vec<(Values, Option<Vec<usize>>)>, ExpectedError>;
@@ -400,7 +391,7 @@ pub use dispatch::{
     expand as expand_dispatches, DispatchError, DispatchPlan, DispatchStep, LoopPlan, LoopStep,
     MAX_DISPATCHES,
 };
-pub use expected::ExpectedError;
+pub use expected::{sample_elements, ExpectedError};
 pub use gpu_puzzles_values::{format_f32, CaseConfig, Values};
 
 /// The expected outputs of a performance case, computed by its reference

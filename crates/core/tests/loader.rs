@@ -2,30 +2,11 @@
 //! problem naming the file and the field, starting from the shipped set.
 
 use gpu_puzzles_core::load::{
-    load_one_puzzle, load_puzzle_set, read_dir, Files, PERFORMANCE_SIZES_LINE, SIZES_LINE,
+    load_one_puzzle, load_puzzle_set, read_dir, PERFORMANCE_SIZES_LINE, SIZES_LINE,
 };
-use std::path::Path;
 
-fn shipped() -> Files {
-    read_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../puzzles"))
-        .expect("puzzles/ is readable")
-}
-
-/// The problems of the shipped set with `edit` applied, as text.
-fn problems_after(edit: impl FnOnce(&mut Files)) -> String {
-    let mut files = shipped();
-    edit(&mut files);
-    match load_puzzle_set(&files, None) {
-        Ok(_) => String::new(),
-        Err(problems) => problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"),
-    }
-}
-
-fn replace(files: &mut Files, file: &str, from: &str, to: &str) {
-    let text = files.get_mut(file).unwrap_or_else(|| panic!("{file} is shipped"));
-    assert!(text.contains(from), "{file} contains {from:?}");
-    *text = text.replacen(from, to, 1);
-}
+mod common;
+use common::{problems_after, replace, shipped};
 
 #[test]
 fn the_shipped_set_loads() {
@@ -494,44 +475,4 @@ fn promises_are_rendered_and_every_case_is_held_to_them() {
         *t = t.replace("performance = [", "# performance = [");
     });
     assert!(p.contains("has a `{{performance_sizes}}` line but nothing to show there"), "{p}");
-}
-
-#[test]
-fn a_word_format_needs_a_u32_buffer_and_formats_are_named() {
-    // Box Blur's `img` is an f32 buffer: no word format applies to it.
-    let p = problems_after(|f| {
-        replace(
-            f,
-            "box-blur/puzzle.toml",
-            "view = \"image\"",
-            "view = \"image\"\nformat = \"f16x2\"",
-        );
-    });
-    assert!(p.contains("box-blur/puzzle.toml") && p.contains("it needs `type = \"u32\"`"), "{p}");
-    let p = problems_after(|f| {
-        replace(f, "gemv-q8/puzzle.toml", "format = \"i8x4\"", "format = \"i4x8\"");
-    });
-    assert!(
-        p.contains("i4x8") && p.contains("f16x2"),
-        "an unknown format names the known ones: {p}"
-    );
-}
-
-#[test]
-fn a_buffer_of_packed_pixels_must_be_u32_and_views_are_named() {
-    let p = problems_after(|f| {
-        replace(f, "box-blur/puzzle.toml", "view = \"image\"", "view = \"rgba8\"");
-    });
-    assert!(
-        p.contains("box-blur/puzzle.toml")
-            && p.contains("`view = \"rgba8\"` needs `type = \"u32\"`"),
-        "{p}"
-    );
-    let p = problems_after(|f| {
-        replace(f, "box-blur/puzzle.toml", "view = \"image\"", "view = \"picture\"");
-    });
-    assert!(
-        p.contains("picture") && p.contains("image"),
-        "an unknown view names the known ones: {p}"
-    );
 }

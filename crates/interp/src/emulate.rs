@@ -33,7 +33,7 @@ use findings::{empty_findings, findings};
 pub use frames::frames;
 use memory::memory;
 pub use memory::Step;
-pub use order::order_check;
+pub use order::{bits_differ, order_check};
 use order::{order_check_prepared, order_dependent};
 use schedule::run_all;
 pub use subgroup_sizes::subgroup_check;

@@ -58,7 +58,9 @@ pub use language_model::{decode_attention, matvec_q8, rms_norm_residual, rope_ne
 pub use loss::cross_entropy_rows;
 pub use matrices::{matmul, matmul_at, matvec, transpose};
 pub use merge::merge_sorted;
-pub use precision::{encode_e4m3, matvec_f16, matvec_w8a8, round_to_bf16, sum_rounded_once};
+pub use precision::{
+    encode_e4m3, matvec_f16, matvec_w8a8, round_to_bf16, sum_rounded_once, sums_by_block,
+};
 pub use quantised::matvec_q4;
 pub use recurrence::linear_recurrence;
 pub use reductions::{
@@ -125,6 +127,7 @@ pub const REFERENCES: &[(&str, ReferenceFn)] = &[
     ("matvec_w8a8", matvec_w8a8),
     ("sum_rounded_once", sum_rounded_once),
     ("encode_e4m3", encode_e4m3),
+    ("sums_by_block", sums_by_block),
 ];
 
 /// The reference functions that also have a per-element form, by name.

@@ -12,9 +12,10 @@
 //! dispatches ([`crate::timing`]).
 
 use crate::dispatch::{bind, encode};
-use crate::pipeline::{build, cache_key, layout_entries, plain_source, Cached};
+use crate::pipeline::{build, cache_key, layout_entries, plain_source, Cached, Pipeline};
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::{Case, Puzzle, Values};
+use gpu_puzzles_interp::PreparedShader;
 use web_time::Instant;
 
 /// Most frames a case keeps: ten seconds at 24 frames a second.
@@ -88,33 +89,7 @@ pub async fn frames(
     }
     let device = &gpu.device;
     let shader = gpu.prepared(puzzle, source, &case.config);
-    let entries = layout_entries(&shader)
-        .map_err(|e| RunnerError::Unplayable(gpu_puzzles_verdict::report::config_problem(&e)))?;
-    let key = cache_key(&shader, puzzle, &entries, None);
-    let pipeline = match gpu.cached(key) {
-        Some(c) => c.pipeline,
-        None => {
-            let sub = shader.sub();
-            let built =
-                build(gpu, puzzle, &puzzle.slug, plain_source(&shader), Some(&entries), |m| {
-                    crate::messages::diagnostic(m, sub, shader.source())
-                })
-                .await;
-            match built {
-                Ok(Some(p)) => {
-                    gpu.cache(key, Cached { pipeline: p.clone(), meta: None });
-                    p
-                }
-                Ok(None) => return Err(RunnerError::Unplayable("no pipeline was built".into())),
-                Err(d) => {
-                    let first = d.first().map_or(String::new(), |d| d.message.clone());
-                    return Err(RunnerError::Unplayable(format!(
-                        "the shader does not compile: {first}"
-                    )));
-                }
-            }
-        }
-    };
+    let pipeline = plain_pipeline(gpu, puzzle, &shader).await.map_err(RunnerError::Unplayable)?;
     let initial: Vec<Vec<u8>> = case.buffers.iter().map(|cb| cb.initial.to_bytes()).collect();
     let bound = bind(gpu, puzzle, case, &pipeline, &initial, None);
     let steps = bound.steps(&pipeline, case);
@@ -184,6 +159,41 @@ pub async fn frames(
         list_ms: measured.measurement.median_ms,
         captured_ms,
     })
+}
+
+/// The student's shader as written (not instrumented) for `shader`'s case,
+/// from the device's cache or built and cached.
+///
+/// # Errors
+/// Why there is none, in a sentence: a configuration problem, or the
+/// shader's first compile error.
+pub(crate) async fn plain_pipeline(
+    gpu: &Gpu,
+    puzzle: &Puzzle,
+    shader: &PreparedShader,
+) -> Result<Pipeline, String> {
+    let entries =
+        layout_entries(shader).map_err(|e| gpu_puzzles_verdict::report::config_problem(&e))?;
+    let key = cache_key(shader, puzzle, &entries, None);
+    if let Some(c) = gpu.cached(key) {
+        return Ok(c.pipeline);
+    }
+    let sub = shader.sub();
+    let built = build(gpu, puzzle, &puzzle.slug, plain_source(shader), Some(&entries), |m| {
+        crate::messages::diagnostic(m, sub, shader.source())
+    })
+    .await;
+    match built {
+        Ok(Some(p)) => {
+            gpu.cache(key, Cached { pipeline: p.clone(), meta: None });
+            Ok(p)
+        }
+        Ok(None) => Err("no pipeline was built".into()),
+        Err(d) => Err(format!(
+            "the shader does not compile: {}",
+            d.first().map_or(String::new(), |d| d.message.clone())
+        )),
+    }
 }
 
 #[cfg(test)]

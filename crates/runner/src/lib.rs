@@ -22,6 +22,7 @@ mod order;
 mod peak;
 mod pipeline;
 mod readback;
+mod repeats;
 mod run;
 mod timing;
 mod yardstick;

@@ -215,8 +215,10 @@ async fn run_ordinary(
 /// Phase 4: the checks behind the GPU's verdicts (CPU work), with every
 /// read-back in: the helper's order checks for the cases that passed
 /// (started in phase 2), the order and subgroup checks of the rest
-/// ([`crate::order::order_checks`]), and the puzzle's lesson check on the
-/// first case's shader. `ordinary` is [`run_ordinary`]'s, in its order.
+/// ([`crate::order::order_checks`]), for a puzzle that asks for the same
+/// bits every Run the passed cases run again on the GPU
+/// ([`crate::repeats`]), and the puzzle's lesson check on the first case's
+/// shader. `ordinary` is [`run_ordinary`]'s, in its order.
 async fn check_behind_the_gpu(
     gpu: &Gpu,
     cases: &RunCases<'_>,
@@ -248,6 +250,22 @@ async fn check_behind_the_gpu(
             .map(|((c, s), r)| (*c, s, r))
             .collect();
         crate::order::order_checks(gpu, puzzle, to_check);
+    }
+    if puzzle.deterministic {
+        for ((case, shader), r) in cases.ordinary.iter().zip(ordinary.iter_mut()) {
+            if !r.outcome.passed() {
+                continue;
+            }
+            match crate::repeats::same_bits_check(gpu, puzzle, case, shader).await {
+                Ok(Some(outcome)) => r.outcome = outcome,
+                Ok(None) => {}
+                Err(e) => {
+                    if let Some(f) = r.findings.as_mut() {
+                        f.unchecked.push(format!("the repeated runs (the case run again on the GPU, its bits compared) did not run: {e}"));
+                    }
+                }
+            }
+        }
     }
     let first = cases.ordinary.first().or(cases.performance.first()).map(|(_, s)| s);
     gpu_puzzles_instrument::lesson_checks(puzzle, first.and_then(|s| s.shader().ok()), ordinary);

@@ -47,6 +47,7 @@ fn every_kind_of_result() -> Vec<CaseResult> {
             index: 1,
             first: (m("x"), m("1")),
             second: (m("y"), m("2")),
+            bits: true,
         }),
     ];
     let problems = vec![

@@ -505,6 +505,7 @@ fn load_puzzle(
             lesson: manifest.lesson.clone(),
             comparisons,
             performance_target: manifest.performance_target,
+            deterministic: manifest.deterministic,
             cases,
             generator,
         })

@@ -1,4 +1,5 @@
-//! Why a case's expected values could not be had.
+//! Why a case's expected values could not be had, and which elements a
+//! sampled case checks.
 
 /// Why a case's expected values could not be had: the reference function
 /// failed on the case, or gave outputs that do not fit the puzzle's.
@@ -42,4 +43,21 @@ impl From<gpu_puzzles_reference::ReferenceError> for ExpectedError {
     fn from(e: gpu_puzzles_reference::ReferenceError) -> Self {
         ExpectedError::Reference(e)
     }
+}
+
+/// `count` distinct element indices below `len`, ascending: the first and
+/// the last, and the rest uniformly at random from `seed`; every index when
+/// `count >= len`.
+pub fn sample_elements(len: usize, count: usize, seed: u64) -> Vec<usize> {
+    if count >= len {
+        return (0..len).collect();
+    }
+    let mut rng = crate::generate::SplitMix64::new(seed);
+    let mut chosen = std::collections::BTreeSet::from([0, len - 1]);
+    while chosen.len() < count.max(2) {
+        // Multiply-shift maps 64 random bits onto 0..len without a modulo bias
+        // worth speaking of (len is far below 2^32).
+        chosen.insert((((rng.next_u64() >> 32) * len as u64) >> 32) as usize);
+    }
+    chosen.into_iter().collect()
 }

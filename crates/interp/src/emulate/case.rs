@@ -89,6 +89,14 @@ pub(super) fn run(
             }
         }
         for (other, &schedule) in runs.iter().zip(others) {
+            if let Some(o) = bits_differ(
+                puzzle,
+                (&first.actual, lockstep.describe()),
+                (&other.actual, schedule.describe()),
+            ) {
+                outcome = o;
+                break;
+            }
             let judged = judge(puzzle, case, &other.actual).map_err(Unjudged::from)?;
             if let Some(o) = order_dependent(
                 puzzle,

@@ -36,8 +36,47 @@ pub(super) fn order_dependent(
         index: m.index,
         first: (passing.1, value(passing.0)),
         second: (failing.1, value(failing.0)),
+        bits: false,
     });
     Some(Outcome::MemoryError { message: memory_error_message(&error), error })
+}
+
+/// For a puzzle that asks for the same bits on every Run
+/// (`Puzzle::deterministic`): the memory error for two runs whose compared
+/// outputs (`first` and `second`, each with its order in words) differ in
+/// any bit at some element, the first such element named with both values
+/// and their bits. `None` when every bit agrees, or the puzzle does not ask.
+pub fn bits_differ(
+    puzzle: &Puzzle,
+    first: (&[Values], String),
+    second: (&[Values], String),
+) -> Option<Outcome> {
+    if !puzzle.deterministic {
+        return None;
+    }
+    let compared = puzzle.compared_buffers().map(|b| &puzzle.buffers[b]);
+    for ((buffer, a), b) in compared.zip(first.0).zip(second.0) {
+        let (wa, wb) = (a.to_bytes(), b.to_bytes());
+        let Some(index) = wa.chunks(4).zip(wb.chunks(4)).position(|(x, y)| x != y) else {
+            if wa.len() == wb.len() {
+                continue;
+            }
+            return None;
+        };
+        let with_bits = |v: &Values, w: &[u8]| {
+            let word = u32::from_le_bytes(w[4 * index..4 * index + 4].try_into().unwrap_or([0; 4]));
+            format!("{} (bits 0x{word:08X})", v.format(index))
+        };
+        let error = MemoryError::OrderDependent(OrderDependent {
+            buffer: buffer.name.clone(),
+            index,
+            first: (first.1, with_bits(a, &wa)),
+            second: (second.1, with_bits(b, &wb)),
+            bits: true,
+        });
+        return Some(Outcome::MemoryError { message: memory_error_message(&error), error });
+    }
+    None
 }
 
 /// The second line of defence behind the GPU run's racecheck: a case whose
@@ -86,6 +125,14 @@ pub(super) fn order_check_prepared(
                 return Err(unjudged(&e, sub, source))
             }
             Err(_) => return Ok(None),
+        }
+    }
+    if let Some((first, rest)) = outputs.split_first() {
+        for (actual, schedule) in rest {
+            let (a, b) = ((&first.0[..], first.1.describe()), (&actual[..], schedule.describe()));
+            if let Some(o) = bits_differ(puzzle, a, b) {
+                return Ok(Some(o));
+            }
         }
     }
     let mut passing = None;

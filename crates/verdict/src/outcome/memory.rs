@@ -53,4 +53,10 @@ pub struct OrderDependent {
     pub first: (String, String),
     /// The second order, in words, and the element's value under it.
     pub second: (String, String),
+    /// Whether the puzzle asks for the same bits on every Run
+    /// (`Puzzle::deterministic`) and these two differ in them, both values
+    /// perhaps within the tolerance; else one value passed and the other
+    /// failed. The values are then written with their bits in hexadecimal.
+    #[serde(default)]
+    pub bits: bool,
 }

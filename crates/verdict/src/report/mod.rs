@@ -44,6 +44,12 @@ pub fn subgroup_size_dependent(s: &SubgroupSizeDependent) -> String {
 /// The sentence for an order-dependent result: the element, its two values
 /// and orders, and what to try.
 pub fn order_dependent(o: &OrderDependent) -> String {
+    if o.bits {
+        return format!(
+            "the result's bits depend on the order its values were added in: {}[{}] is {} when {}, but {} when {}. This puzzle asks for the same bits on every Run. Floating-point addition rounds, so (a + b) + c and (a + c) + b can differ in the last bit: a sum through atomics (a compare-and-swap loop on the bits) adds in whatever order invocations and workgroups get there. Combine the values in an order fixed by their indices: a tree in workgroup memory for a workgroup's values, and the workgroups' partial sums in index order in a later entry point.",
+            o.buffer, o.index, o.first.1, o.first.0, o.second.1, o.second.0
+        );
+    }
     format!(
         "the result depends on the order the GPU runs invocations in: {}[{}] is {} when {}, but {} when {}. Some invocations read or write memory that others write, with nothing ordering them; find which, and order them with `workgroupBarrier()`, an atomic, or by giving each invocation its own elements.",
         o.buffer, o.index, o.first.1, o.first.0, o.second.1, o.second.0
