@@ -22,6 +22,10 @@
 //!   judged against its puzzle first and refused unless it passes, as the
 //!   page does), every kernel checked against the CPU at every token; exit
 //!   status 0 only when every kernel agreed (`generate.rs`).
+//! - `gpu-puzzles show --puzzle <slug> --solution <file.wgsl> --target <t>`:
+//!   the kernel as a driver receives it for one case: `wgsl` (placeholders
+//!   filled in), `msl`, `hlsl`, `spirv` (disassembled), `glsl` (naga's
+//!   translations) or `instrumented` (what the judge dispatches) (`show.rs`).
 
 mod check_all;
 mod check_one;
@@ -29,6 +33,7 @@ mod generate;
 mod images;
 mod list;
 mod seeds;
+mod show;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -141,6 +146,27 @@ enum Command {
         #[arg(long)]
         f32: bool,
     },
+    /// Print a kernel as a GPU's driver receives it for one case: naga's
+    /// translation to MSL (Metal), HLSL (Direct3D 12), SPIR-V (Vulkan,
+    /// disassembled) or GLSL (OpenGL ES, the first entry point), the WGSL
+    /// with the case's placeholders filled in, or the instrumented WGSL the
+    /// judge dispatches. Browsers and drivers compile again: this is naga's
+    /// translation, as wgpu makes it natively and in Firefox.
+    Show {
+        /// Slug of the puzzle.
+        #[arg(long)]
+        puzzle: String,
+        /// WGSL file to show.
+        #[arg(long)]
+        solution: PathBuf,
+        /// Number of the written case whose configuration fills the
+        /// placeholders (`{{workgroupSize}}`, …).
+        #[arg(long, default_value_t = 1)]
+        case: usize,
+        /// What to print: wgsl, instrumented, msl, hlsl, spirv or glsl.
+        #[arg(long)]
+        target: String,
+    },
 }
 
 /// `FIRST..LAST` or `FIRST..=LAST`, both included, `FIRST <= LAST`.
@@ -219,6 +245,9 @@ fn run(cli: Cli) -> Result<bool> {
             let jobs =
                 jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             check_all::check_all(&cli.root, json, run_seed(seed), jobs)
+        }
+        Command::Show { puzzle, solution, case, target } => {
+            show::show(&cli.root, &puzzle, &solution, case, &target)
         }
         Command::Generate { prompt, tokens, k, temperature, seed, kernels, json, f32 } => {
             let weights = if f32 {

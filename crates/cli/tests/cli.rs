@@ -428,3 +428,64 @@ fn check_plays_each_shown_case_of_several_steps_as_frames() {
     assert!(text.contains("steps/s of the kernel alone"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `show` prints Tree Reduction's reference for its first case as each
+/// target: its workgroup size filled in, the barrier and the workgroup
+/// memory in each language's words, the judge's counters in the
+/// instrumented form; a kernel that does not parse exits non-zero with
+/// naga's message, and an unknown target names the known ones.
+#[test]
+fn show_prints_a_kernel_as_each_driver_receives_it() {
+    let root = root();
+    let solution = root.join("shaders/tree-reduction.wgsl");
+    let file = solution.to_str().expect("a UTF-8 path");
+    let show = |target: &str| {
+        let args = ["show", "--puzzle", "tree-reduction", "--solution", file, "--target", target];
+        let out = command(&args, &root).output().expect("the binary runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{target}: {}", String::from_utf8_lossy(&out.stderr));
+        text
+    };
+    let wgsl = show("wgsl");
+    assert!(!wgsl.contains("{{workgroupSize}}") && wgsl.contains("workgroupBarrier"), "{wgsl}");
+    for (target, words) in [
+        ("msl", ["threadgroup_barrier", "threadgroup"]),
+        ("hlsl", ["GroupMemoryBarrierWithGroupSync", "groupshared"]),
+        ("spirv", ["OpControlBarrier", "Workgroup"]),
+        ("glsl", ["barrier()", "shared"]),
+    ] {
+        let text = show(target);
+        assert!(words.iter().all(|w| text.contains(w)), "{target} lacks {words:?}:\n{text}");
+    }
+    let instrumented = show("instrumented");
+    assert!(instrumented.len() > wgsl.len() && instrumented.contains("atomic"), "{instrumented}");
+
+    let broken = std::env::temp_dir().join("gpu-puzzles-show-broken.wgsl");
+    std::fs::write(&broken, "@compute @workgroup_size(1) fn main() { let x = ; }").unwrap();
+    let (ok, text) = gpu_puzzles(
+        &[
+            "show",
+            "--puzzle",
+            "tree-reduction",
+            "--solution",
+            broken.to_str().unwrap(),
+            "--target",
+            "msl",
+        ],
+        &root,
+    );
+    assert!(!ok && text.contains("naga does not accept the shader"), "{text}");
+    let (ok, text) = gpu_puzzles(
+        &[
+            "show",
+            "--puzzle",
+            "tree-reduction",
+            "--solution",
+            solution.to_str().unwrap(),
+            "--target",
+            "ptx",
+        ],
+        &root,
+    );
+    assert!(!ok && text.contains("no target `ptx`") && text.contains("spirv"), "{text}");
+}

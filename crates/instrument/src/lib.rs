@@ -50,6 +50,7 @@ pub use print::{printable, BadPrint};
 mod record;
 mod rewrite;
 mod shader;
+pub mod translate;
 pub use shader::{parses, with_overrides_applied, Shader};
 mod uniformity;
 

@@ -330,6 +330,11 @@ pub fn badge(o: &Outcome) -> String {
         Outcome::Mismatch { total, .. } => format!("wrong values ({total})"),
         Outcome::CompileError { .. } => "compile error".into(),
         Outcome::ConfigError { .. } => "configuration error".into(),
+        Outcome::MemoryError { error: crate::report::MemoryError::OrderDependent(o), .. }
+            if o.bits =>
+        {
+            "different bits each run".into()
+        }
         Outcome::MemoryError { .. } => "memory error".into(),
         Outcome::RunawayLoop { .. } => "runaway loop".into(),
         Outcome::OverBudget { .. } => "over budget".into(),

@@ -136,3 +136,32 @@ fn a_hazard_between_workgroups_fails_before_a_write_conflict_within_one() {
         Findings { hazards: vec![later, within.clone()], hazard_total: 2, ..Default::default() };
     assert_eq!(memory_error(&f), Some(MemoryError::Hazard(within)));
 }
+
+/// A race the values show and a sum whose bits change with the order are
+/// told apart: the second names the bits, says the puzzle asks for the same
+/// ones, and what to do instead of atomics; its badge says what differs.
+#[test]
+fn an_order_dependent_result_is_told_as_a_race_or_as_bits() {
+    let o = |bits| OrderDependent {
+        buffer: "total".into(),
+        index: 0,
+        first: ("in lock step".into(), "1.5 (bits 0x3FC00000)".into()),
+        second: ("in reverse".into(), "1.5000001 (bits 0x3FC00001)".into()),
+        bits,
+    };
+    let race = order_dependent(&o(false));
+    assert!(race.contains("total[0] is 1.5 (bits 0x3FC00000) when in lock step"), "{race}");
+    assert!(race.contains("workgroupBarrier()") && !race.contains("same bits"), "{race}");
+    let bits = order_dependent(&o(true));
+    assert!(bits.contains("but 1.5000001 (bits 0x3FC00001) when in reverse"), "{bits}");
+    assert!(bits.contains("same bits on every Run") && bits.contains("compare-and-swap"), "{bits}");
+    let badge = |o| {
+        let error = MemoryError::OrderDependent(o);
+        crate::run_report::badge(&crate::judge::Outcome::MemoryError {
+            message: memory_error_message(&error),
+            error,
+        })
+    };
+    assert_eq!(badge(o(true)), "different bits each run");
+    assert_eq!(badge(o(false)), "memory error");
+}
