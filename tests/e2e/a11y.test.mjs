@@ -3,7 +3,7 @@
 // a student meets against WCAG 2.1 A and AA, in the light theme and in the
 // dark one, in headless Chromium with WebGPU: the list, a puzzle before a
 // Run and after a failing one (grids, images, heat maps, findings), the
-// print log, the debugger, and the capstone. A serious or critical
+// print log, the debugger, the compiled code, and the capstone. A serious or critical
 // violation fails the test, with the rule, the elements and axe's advice.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -88,6 +88,12 @@ for (const theme of ["light", "dark"]) {
     await p.testid("step-case-1").click();
     await p.testid("debugger-invocations").locator("button").first().waitFor();
     found.push(...(await audit(page, "the debugger", theme)));
+    // The compiled-code view, open on Shared's kernel in SPIR-V.
+    await page.locator('[data-testid="compiled"] summary').click();
+    await page.selectOption('[data-testid="compiled-form"]', "spirv");
+    await p.testid("compiled-show").click();
+    await page.locator('[data-testid="compiled-text"][data-form="spirv"]').waitFor();
+    found.push(...(await audit(page, "the compiled code", theme)));
     // The capstone's page.
     await page.goto(site.url("?generate"));
     await page.locator('[data-testid="generate-page"]').waitFor();

@@ -176,6 +176,25 @@ test("Firefox: a wrong solution fails with its finding, and a compile error is p
   await page.close();
 });
 
+test("Firefox: the compiled code shows a kernel in SPIR-V, and naga's message for one that does not parse", async () => {
+  const { page, errors } = await open(browser, "?puzzle=tree-reduction");
+  await setCode(page, read("shaders/tree-reduction.wgsl"));
+  // Drawn by the views' module, fetched once the editor is ready.
+  await page.waitForSelector(sel("compiled"), { timeout: 30_000 });
+  await page.$eval(sel("compiled"), (d) => { d.open = true; });
+  await page.select(sel("compiled-form"), "spirv");
+  await click(page, "compiled-show");
+  await page.waitForSelector(`${sel("compiled-text")}[data-form="spirv"]`, { timeout: 30_000 });
+  const spirv = await text(page, "compiled-text");
+  assert.ok(spirv.includes("OpControlBarrier") && spirv.includes("Workgroup"), spirv.slice(0, 400));
+  await setCode(page, "@compute @workgroup_size(1) fn main() { let x = ; }");
+  await click(page, "compiled-show");
+  await page.waitForSelector(sel("compiled-error"), { timeout: 30_000 });
+  assert.match(await text(page, "compiled-error"), /naga does not accept the shader/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("Firefox: a performance case shows its figures, timed on this device", async () => {
   const { page, errors } = await open(browser, "?puzzle=divergence");
   await setCode(page, read("shaders/divergence.wgsl"));

@@ -272,6 +272,41 @@ test("a grid of packed halves writes each word as its two binary16 values", asyn
   await page.close();
 });
 
+// Issue 85: the compiled-code view. Tree Reduction's reference in each
+// language a driver takes, each naming the barrier and the workgroup memory
+// in its own words (the same words `gpu-puzzles show` is tested for); a
+// kernel that does not parse gets naga's message, not a blank.
+test("the compiled code shows a kernel as each driver receives it, and naga's message for one that does not parse", async () => {
+  const { page, p, errors } = await newPage();
+  await p.open(site.url("?puzzle=tree-reduction"));
+  await p.setCode(fs.readFileSync(path.join(ROOT, "shaders/tree-reduction.wgsl"), "utf8"));
+  await page.locator('[data-testid="compiled"] summary').click();
+  const show = async (form) => {
+    await page.selectOption('[data-testid="compiled-form"]', form);
+    await page.click('[data-testid="compiled-show"]');
+    return page.locator(`[data-testid="compiled-text"][data-form="${form}"]`).innerText({ timeout: 30_000 });
+  };
+  const words = {
+    msl: ["threadgroup_barrier", "threadgroup"],
+    hlsl: ["GroupMemoryBarrierWithGroupSync", "groupshared"],
+    spirv: ["OpControlBarrier", "Workgroup"],
+    glsl: ["barrier()", "shared"],
+    wgsl: ["workgroupBarrier", "var<workgroup>"],
+    instrumented: ["workgroupBarrier", "atomic"],
+  };
+  for (const [form, expected] of Object.entries(words)) {
+    const text = await show(form);
+    for (const w of expected) assert.ok(text.includes(w), `${form} lacks ${w}:\n${text.slice(0, 400)}`);
+  }
+  assert.ok(!(await show("wgsl")).includes("{{workgroupSize}}"), "the case's workgroup size is filled in");
+  await p.setCode("@compute @workgroup_size(1) fn main() { let x = ; }");
+  await page.selectOption('[data-testid="compiled-form"]', "msl");
+  await page.click('[data-testid="compiled-show"]');
+  assert.match(await page.locator('[data-testid="compiled-error"]').innerText({ timeout: 30_000 }), /naga does not accept the shader/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("a compile error is marked at the student's line and column", async () => {
   const { page, p } = await newPage();
   await p.open(site.url("?puzzle=map"));

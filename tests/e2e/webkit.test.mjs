@@ -143,6 +143,16 @@ for (const slug of [...chapterPuzzles("Applications"), ...chapterPuzzles("Number
   });
 }
 
+test("WebKit: the compiled code shows a kernel in MSL without WebGPU", async () => {
+  await open("?puzzle=tree-reduction");
+  await setCode(read("shaders/tree-reduction.wgsl"));
+  await wd.until(() => Boolean(document.querySelector('[data-testid="compiled"]')), "the compiled-code view", 30_000);
+  await wd.run(() => { document.querySelector('[data-testid="compiled"]').open = true; });
+  await click("compiled-show");
+  const text = await wd.until(() => document.querySelector('[data-testid="compiled-text"][data-form="msl"]')?.innerText, "the MSL", 30_000);
+  assert.ok(text.includes("threadgroup_barrier") && text.includes("kernel"), text.slice(0, 400));
+});
+
 test("WebKit: a case's steps play frame by frame on the CPU", async () => {
   await open("?puzzle=jacobi");
   await setCode(read("shaders/jacobi.wgsl"));

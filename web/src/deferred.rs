@@ -3,7 +3,8 @@
 //! heat maps and print logs, the verdict and the compile messages
 //! ([`crate::results`]), the wording of a Run's report and the marks it
 //! leaves in the editor, the debugger
-//! ([`crate::debugger::DebuggerPanel`]) and the capstone's page
+//! ([`crate::debugger::DebuggerPanel`]), the compiled-code view
+//! ([`crate::compiled::CompiledPanel`]) and the capstone's page
 //! ([`crate::generate_page::GeneratePage`]).
 //!
 //! Each function below is a split point (`wasm_split_helpers`, which Leptos
@@ -11,7 +12,7 @@
 //! the page's wasm at these functions, so that what only they reach (those
 //! views, their Leptos view types, the report's wording and sorting) goes
 //! into `views-*.wasm`, and what the rest of the page also reaches stays in
-//! the page's. All five name the same module, `views`, so it is one file
+//! the page's. All six name the same module, `views`, so it is one file
 //! and one fetch. Measured with the release build of 2026-12-01, the split
 //! took the page's wasm from 363.6 to 185.4 KB gzip (docs/performance.md).
 //!
@@ -73,6 +74,7 @@ pub fn load(module: ViewsModule) {
             __wasm_split_preload_squiggles().await?;
             __wasm_split_preload_finished().await?;
             __wasm_split_preload_debugger_panel().await?;
+            __wasm_split_preload_compiled_panel().await?;
             __wasm_split_preload_generate_page().await
         }
         .await;
@@ -185,6 +187,11 @@ pub fn debugger(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl IntoVie
     show(None, move || debugger_panel(puzzle, code))
 }
 
+/// The compiled-code view ([`crate::compiled::CompiledPanel`]).
+pub fn compiled(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl IntoView {
+    show(Some("the compiled-code view"), move || compiled_panel(puzzle, code))
+}
+
 /// The capstone's page ([`crate::generate_page::GeneratePage`]).
 pub fn generate() -> impl IntoView {
     show(Some("the capstone"), generate_page)
@@ -245,6 +252,15 @@ split_point! {
         code: RwSignal<String>,
     ) -> Result<AnyView, SplitLoaderError> {
         Ok(view! { <crate::debugger::DebuggerPanel puzzle=puzzle code=code/> }.into_any())
+    }
+}
+
+split_point! {
+    fn compiled_panel(
+        puzzle: &'static Puzzle,
+        code: RwSignal<String>,
+    ) -> Result<AnyView, SplitLoaderError> {
+        Ok(view! { <crate::compiled::CompiledPanel puzzle=puzzle code=code/> }.into_any())
     }
 }
 

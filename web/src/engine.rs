@@ -117,7 +117,7 @@ pub(crate) fn post(reply: &Envelope<Reply>) {
             // Still answer, so the page's request does not wait forever.
             let fallback = Envelope {
                 id: reply.id,
-                body: reply_error(
+                body: Reply::error_like(
                     &reply.body,
                     format!("the judge's reply could not be sent ({e}); please report this"),
                 ),
@@ -125,21 +125,6 @@ pub(crate) fn post(reply: &Envelope<Reply>) {
             if let Ok(bytes) = encode(&fallback) {
                 let _ = send(&bytes);
             }
-        }
-    }
-}
-
-/// The same kind of reply as `body`, carrying `message` as its error.
-fn reply_error(body: &Reply, message: String) -> Reply {
-    match body {
-        Reply::Ready | Reply::Crashed(_) | Reply::Adapter(_) => Reply::Adapter(Err(message)),
-        Reply::Run(_) => Reply::Run(Err(message)),
-        Reply::Debug(_) => Reply::Debug(Err(message)),
-        Reply::Check(_) => Reply::Check(Err(message)),
-        Reply::Frames(_) => Reply::Frames(Err(message)),
-        Reply::Model(_) => Reply::Model(Err(message)),
-        Reply::Generate(_) => {
-            Reply::Generate(Err(crate::protocol::generation::GenerateFailure::plain(message)))
         }
     }
 }
@@ -171,6 +156,9 @@ async fn handle(request: Request) -> Reply {
         Request::GenerateMore { count } => Reply::Generate(crate::generation::more(count).await),
         Request::Frames { slug, case, source, page_webgpu } => {
             Reply::Frames(crate::playback::play(&slug, case, &source, page_webgpu).await)
+        }
+        Request::Compiled { slug, case, source, form } => {
+            Reply::Compiled(crate::compiled::answer(&slug, case, &source, &form))
         }
         Request::Crash => panic!("asked to crash (Request::Crash)"),
         Request::Debug(action) => Reply::Debug(debug(action)),

@@ -231,6 +231,25 @@ impl PageGpu {
         }
     }
 
+    /// Written case `case` (its number) of `puzzle` with `source` in the
+    /// form named `form`, written in the worker ([`crate::compiled`]).
+    ///
+    /// # Errors
+    /// naga's message, or that the worker failed.
+    pub async fn compiled(
+        self,
+        puzzle: &Puzzle,
+        case: usize,
+        source: &str,
+        form: &str,
+    ) -> Result<String, WorkerError> {
+        let (slug, source, form) = (puzzle.slug.clone(), source.to_string(), form.to_string());
+        match self.request(Request::Compiled { slug, case, source, form }).await? {
+            Reply::Compiled(c) => c.map_err(WorkerError::Judge),
+            other => Err(unexpected(&other)),
+        }
+    }
+
     /// A debugger action, carried out in the worker.
     ///
     /// # Errors

@@ -8,6 +8,7 @@
 //! Web Worker ([`engine`], built from the same crate as a second binary) so
 //! that naga, the runner and the interpreter are not in the page's wasm.
 
+mod compiled;
 mod debugger;
 mod deferred;
 mod editor;

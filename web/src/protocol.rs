@@ -102,6 +102,10 @@ pub enum Request {
         /// As in [`Request::Acquire`].
         page_webgpu: bool,
     },
+    /// Written case `case` (its number) of puzzle `slug` with `source` in
+    /// the form named `form` (`gpu_puzzles_instrument::translate::Form`);
+    /// answered by [`Reply::Compiled`].
+    Compiled { slug: String, case: usize, source: String, form: String },
     /// Sent by the judge's worker to its helper worker
     /// ([`crate::helper`]), never by the page: the order check of case
     /// `case` (its number; a random case is drawn again from `seed`) of
@@ -191,10 +195,29 @@ pub enum Reply {
     Generate(Result<GenerateChunk, GenerateFailure>),
     /// A case's frames ([`Request::Frames`]), or why it could not be played.
     Frames(Result<FramesReply, String>),
+    /// The kernel in the form asked for ([`Request::Compiled`]), or naga's
+    /// message.
+    Compiled(Result<String, String>),
     /// The helper's order check ([`Request::Check`]): `Err` when it could
     /// not make it, else the check's own result (a failing outcome,
     /// nothing, or why the interpreter could not run the case).
     Check(Result<Result<Option<CheckedOutcome>, String>, String>),
+}
+
+impl Reply {
+    /// The same kind of reply as `body`, carrying `message` as its error.
+    pub fn error_like(body: &Reply, message: String) -> Reply {
+        match body {
+            Reply::Ready | Reply::Crashed(_) | Reply::Adapter(_) => Reply::Adapter(Err(message)),
+            Reply::Run(_) => Reply::Run(Err(message)),
+            Reply::Debug(_) => Reply::Debug(Err(message)),
+            Reply::Check(_) => Reply::Check(Err(message)),
+            Reply::Frames(_) => Reply::Frames(Err(message)),
+            Reply::Compiled(_) => Reply::Compiled(Err(message)),
+            Reply::Model(_) => Reply::Model(Err(message)),
+            Reply::Generate(_) => Reply::Generate(Err(GenerateFailure::plain(message))),
+        }
+    }
 }
 
 /// An [`Outcome`](gpu_puzzles_verdict::judge::Outcome) on the wire, through

@@ -442,6 +442,7 @@ pub fn PuzzlePage(puzzle: &'static Puzzle) -> impl IntoView {
                         </p>
                     })}
                     {crate::deferred::debugger(puzzle, code)}
+                    {crate::deferred::compiled(puzzle, code)}
                     {move || save_error.get().map(|e| view! { <p class="notice warn" role="status">{e}</p> })}
                     {move || notice.get().map(|n| view! { <p class="notice" data-testid="notice" role="status">{n}</p> })}
                     {crate::deferred::results(shown, finished_runs.read_only(), puzzle)}

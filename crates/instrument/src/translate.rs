@@ -13,7 +13,9 @@
 //! the language versions named on [`Target`]; bindings with no explicit
 //! mapping get the register or slot naga makes up for them.
 
-use crate::Shader;
+use crate::{Options, Shader, Traced};
+use gpu_puzzles_core::template::substitute;
+use gpu_puzzles_core::{Case, Puzzle};
 
 /// A language [`translate`] writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,6 +139,92 @@ pub fn translate(shader: &Shader, entry_point: &str, target: Target) -> Result<S
     }
 }
 
+/// What [`for_case`] writes for a case: the WGSL a compiler takes, the
+/// judge's instrumented WGSL, or a translation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// The student's WGSL with the case's placeholders (`{{workgroupSize}}`,
+    /// …) filled in and `print(…)` rewritten, as every compiler gets it.
+    Wgsl,
+    /// The WGSL the judge dispatches: the memory checks, the heat maps'
+    /// counters and the loops' budget added ([`crate::instrument`]).
+    Instrumented,
+    /// naga's translation for a driver ([`translate`]).
+    Translated(Target),
+}
+
+impl Form {
+    /// Every form, in the order a menu lists them.
+    pub const ALL: [Form; 6] = [
+        Form::Translated(Target::Msl),
+        Form::Translated(Target::Hlsl),
+        Form::Translated(Target::Spirv),
+        Form::Translated(Target::Glsl),
+        Form::Wgsl,
+        Form::Instrumented,
+    ];
+
+    /// The form's short name: `wgsl`, `instrumented`, or the target's.
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::Wgsl => "wgsl",
+            Form::Instrumented => "instrumented",
+            Form::Translated(t) => t.name(),
+        }
+    }
+
+    /// The form called `name` ([`Form::name`]), if any.
+    pub fn from_name(name: &str) -> Option<Form> {
+        Form::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// The form in words, for a menu: "MSL (Metal)", "WGSL as compiled".
+    pub fn describe(self) -> &'static str {
+        match self {
+            Form::Wgsl => "WGSL, placeholders filled in",
+            Form::Instrumented => "WGSL instrumented by the judge",
+            Form::Translated(t) => t.describe(),
+        }
+    }
+}
+
+/// `source` (the student's WGSL, before substitution) for `case` of
+/// `puzzle` in `form`: substituted for the case's configuration, parsed and
+/// validated by naga, then instrumented as the judge instruments it (every
+/// entry point, with the racecheck) or translated (GLSL: the first entry
+/// point).
+///
+/// # Errors
+/// naga's message when the kernel does not parse or validate, or cannot be
+/// instrumented or written in that form.
+pub fn for_case(puzzle: &Puzzle, case: &Case, source: &str, form: Form) -> Result<String, String> {
+    let text = substitute(source, &case.config).text;
+    if form == Form::Wgsl {
+        return Ok(text);
+    }
+    let shader = Shader::parse(&text).map_err(|e| e.to_string())?;
+    match form {
+        Form::Instrumented => {
+            let traced: Vec<Traced> = puzzle
+                .buffers
+                .iter()
+                .zip(&case.buffers)
+                .map(|(b, cb)| Traced { binding: b.binding, len: cb.initial.len() as u32 })
+                .collect();
+            let entry_points: Vec<&str> = puzzle.entry_points.iter().map(String::as_str).collect();
+            shader
+                .instrument(&traced, &case.config, &entry_points, Options { racecheck: true })
+                .and_then(|i| i.wgsl())
+                .map_err(|e| e.to_string())
+        }
+        Form::Translated(target) => {
+            let entry = puzzle.entry_points.first().map_or("main", String::as_str);
+            translate(&shader, entry, target)
+        }
+        Form::Wgsl => Ok(text),
+    }
+}
+
 /// An error and the causes it chains, joined by ": ".
 fn chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
@@ -193,6 +281,10 @@ mod tests {
         for t in Target::ALL {
             assert_eq!(Target::from_name(t.name()), Some(t));
         }
+        for f in Form::ALL {
+            assert_eq!(Form::from_name(f.name()), Some(f));
+        }
         assert_eq!(Target::from_name("ptx"), None);
+        assert_eq!(Form::from_name("ptx"), None);
     }
 }
