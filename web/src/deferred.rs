@@ -187,9 +187,11 @@ pub fn debugger(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl IntoVie
     show(None, move || debugger_panel(puzzle, code))
 }
 
-/// The compiled-code view ([`crate::compiled::CompiledPanel`]).
+/// The compiled-code view ([`crate::compiled::CompiledPanel`]); nothing
+/// until the views' module is in (the results' line says when it cannot be
+/// fetched, once for the page).
 pub fn compiled(puzzle: &'static Puzzle, code: RwSignal<String>) -> impl IntoView {
-    show(Some("the compiled-code view"), move || compiled_panel(puzzle, code))
+    show(None, move || compiled_panel(puzzle, code))
 }
 
 /// The capstone's page ([`crate::generate_page::GeneratePage`]).
