@@ -11,7 +11,7 @@
 //! the same buffers reset to the case's inputs, with no copies between the
 //! dispatches ([`crate::timing`]).
 
-use crate::dispatch::{bind, encode};
+use crate::dispatch::{bind, encode, Bound};
 use crate::pipeline::{build, cache_key, layout_entries, plain_source, Cached, Pipeline};
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::{Case, Puzzle, Values};
@@ -93,17 +93,9 @@ pub async fn frames(
     let initial: Vec<Vec<u8>> = case.buffers.iter().map(|cb| cb.initial.to_bytes()).collect();
     let bound = bind(gpu, puzzle, case, &pipeline, &initial, None);
     let steps = bound.steps(&pipeline, case);
-    let captured: Vec<usize> = puzzle.compared_buffers().collect();
-    let frame_bytes: u64 = captured.iter().map(|&i| bound.storage[i].size()).sum();
-    let after = frame_points(steps.len(), frame_limit(frame_bytes));
-    let align = |b: u64| b.div_ceil(256) * 256;
-    let stride: u64 = captured.iter().map(|&i| align(bound.storage[i].size())).sum();
-    let readback = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("frames"),
-        size: stride * after.len() as u64,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
+    let slots = Slots::new(puzzle, &bound);
+    let after = frame_points(steps.len(), frame_limit(slots.bytes()));
+    let readback = slots.readback(gpu, "frames", after.len());
     let mut encoder =
         device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frames") });
     let mut done = 0usize;
@@ -116,31 +108,13 @@ pub async fn frames(
             encode(&mut pass, &steps[done..end as usize], case.config.workgroups);
         }
         done = end as usize;
-        let mut at = stride * f as u64;
-        for &i in &captured {
-            let b = &bound.storage[i];
-            encoder.copy_buffer_to_buffer(b, 0, &readback, at, b.size());
-            at += align(b.size());
-        }
+        slots.copy(&mut encoder, &bound, &readback, f);
     }
     let started = Instant::now();
     gpu.queue.submit([encoder.finish()]);
     let bytes = crate::dispatch::read_back(gpu, &readback).await?;
     let captured_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let frames = (0..after.len())
-        .map(|f| {
-            let mut at = (stride * f as u64) as usize;
-            captured
-                .iter()
-                .map(|&i| {
-                    let size = bound.storage[i].size() as usize;
-                    let v = Values::from_bytes(puzzle.buffers[i].element, &bytes[at..at + size]);
-                    at += align(size as u64) as usize;
-                    v
-                })
-                .collect()
-        })
-        .collect();
+    let frames = (0..after.len()).map(|f| slots.read(puzzle, &bytes, f)).collect();
     // The kernel alone: the buffers back to the case's inputs, the whole
     // list timed as a performance case's kernel is.
     for (buffer, b) in bound.storage.iter().zip(&initial) {
@@ -153,12 +127,87 @@ pub async fn frames(
         b.destroy();
     }
     Ok(Frames {
-        buffers: captured,
+        buffers: slots.buffers,
         after,
         frames,
         list_ms: measured.measurement.median_ms,
         captured_ms,
     })
+}
+
+/// A bound case's compared buffers, copied side by side into numbered
+/// slots of one read-back buffer, each buffer at an offset that is a
+/// multiple of 256 bytes (a safe alignment for buffer copies): the frames
+/// of a played case, or the repeated runs of [`crate::repeats`].
+pub(crate) struct Slots {
+    /// Indices into the puzzle's `buffers` of the buffers copied.
+    pub(crate) buffers: Vec<usize>,
+    /// Their sizes in bytes.
+    sizes: Vec<u64>,
+}
+
+impl Slots {
+    /// The compared buffers of `puzzle` as `bound` holds them.
+    pub(crate) fn new(puzzle: &Puzzle, bound: &Bound) -> Self {
+        let buffers: Vec<usize> = puzzle.compared_buffers().collect();
+        let sizes = buffers.iter().map(|&i| bound.storage[i].size()).collect();
+        Slots { buffers, sizes }
+    }
+
+    /// Bytes of one slot's buffers, unaligned.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.sizes.iter().sum()
+    }
+
+    /// Bytes from one slot to the next.
+    fn stride(&self) -> u64 {
+        self.sizes.iter().map(|&s| align(s)).sum()
+    }
+
+    /// A mappable buffer of `slots` slots.
+    pub(crate) fn readback(&self, gpu: &Gpu, label: &str, slots: usize) -> wgpu::Buffer {
+        gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: self.stride() * slots as u64,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    }
+
+    /// Records copies of the buffers into slot `slot` of `readback`.
+    pub(crate) fn copy(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        bound: &Bound,
+        readback: &wgpu::Buffer,
+        slot: usize,
+    ) {
+        let mut at = self.stride() * slot as u64;
+        for (&i, &size) in self.buffers.iter().zip(&self.sizes) {
+            encoder.copy_buffer_to_buffer(&bound.storage[i], 0, readback, at, size);
+            at += align(size);
+        }
+    }
+
+    /// Slot `slot` of the read-back `bytes`, a `Values` per buffer.
+    pub(crate) fn read(&self, puzzle: &Puzzle, bytes: &[u8], slot: usize) -> Vec<Values> {
+        let mut at = (self.stride() * slot as u64) as usize;
+        self.buffers
+            .iter()
+            .zip(&self.sizes)
+            .map(|(&i, &size)| {
+                let size = size as usize;
+                let v = Values::from_bytes(puzzle.buffers[i].element, &bytes[at..at + size]);
+                at += align(size as u64) as usize;
+                v
+            })
+            .collect()
+    }
+}
+
+/// `bytes` rounded up to a multiple of 256.
+fn align(bytes: u64) -> u64 {
+    bytes.div_ceil(256) * 256
 }
 
 /// The student's shader as written (not instrumented) for `shader`'s case,

@@ -14,7 +14,7 @@
 //! finds it there.
 
 use crate::dispatch::{bind, encode};
-use crate::frames::plain_pipeline;
+use crate::frames::{plain_pipeline, Slots};
 use crate::{Gpu, RunnerError};
 use gpu_puzzles_core::{Case, Puzzle, Values};
 use gpu_puzzles_interp::PreparedShader;
@@ -50,15 +50,8 @@ pub(crate) async fn same_bits_check(
     let initial: Vec<Vec<u8>> = case.buffers.iter().map(|cb| cb.initial.to_bytes()).collect();
     let bound = bind(gpu, puzzle, case, &pipeline, &initial, None);
     let steps = bound.steps(&pipeline, case);
-    let captured: Vec<usize> = puzzle.compared_buffers().collect();
-    let align = |b: u64| b.div_ceil(256) * 256;
-    let stride: u64 = captured.iter().map(|&i| align(bound.storage[i].size())).sum();
-    let readback = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("repeats"),
-        size: stride * REPEATS as u64,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
+    let slots = Slots::new(puzzle, &bound);
+    let readback = slots.readback(gpu, "repeats", REPEATS);
     for run in 0..REPEATS {
         for (buffer, b) in bound.storage.iter().zip(&initial) {
             gpu.queue.write_buffer(buffer, 0, b);
@@ -73,35 +66,16 @@ pub(crate) async fn same_bits_check(
             });
             encode(&mut pass, &steps, case.config.workgroups);
         }
-        let mut at = stride * run as u64;
-        for &i in &captured {
-            let b = &bound.storage[i];
-            encoder.copy_buffer_to_buffer(b, 0, &readback, at, b.size());
-            at += align(b.size());
-        }
+        slots.copy(&mut encoder, &bound, &readback, run);
         gpu.queue.submit([encoder.finish()]);
     }
     let bytes = crate::dispatch::read_back(gpu, &readback).await;
     drop(steps);
-    let sizes: Vec<usize> = captured.iter().map(|&i| bound.storage[i].size() as usize).collect();
     for b in bound.into_buffers().chain(std::iter::once(readback)) {
         b.destroy();
     }
     let bytes = bytes?;
-    let runs: Vec<Vec<Values>> = (0..REPEATS)
-        .map(|run| {
-            let mut at = (stride * run as u64) as usize;
-            captured
-                .iter()
-                .zip(&sizes)
-                .map(|(&i, &size)| {
-                    let v = Values::from_bytes(puzzle.buffers[i].element, &bytes[at..at + size]);
-                    at += align(size as u64) as usize;
-                    v
-                })
-                .collect()
-        })
-        .collect();
+    let runs: Vec<Vec<Values>> = (0..REPEATS).map(|run| slots.read(puzzle, &bytes, run)).collect();
     let name = |run: usize| format!("the GPU ran it the {} time", ordinal(run + 1));
     Ok(runs.iter().enumerate().skip(1).find_map(|(k, other)| {
         gpu_puzzles_interp::emulate::bits_differ(puzzle, (&runs[0], name(0)), (other, name(k)))
